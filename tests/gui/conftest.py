@@ -120,3 +120,42 @@ def engine(qtbot, answers):
     engine.start()
     yield engine
     engine.shutdown()
+
+
+@pytest.fixture
+def runs_tab_showing(qtbot, make_window):
+    """Opens a stored run in the Runs tab: ``runs_tab_showing(run_id, language="de")`` makes a window on
+    the test's run database (or takes ``window``, made already: wider, with servers), resizes it to
+    ``size``, shows its Runs tab, switches to ``language`` (``language_first``: before the window is made,
+    as a user's language is), then waits for the run's row, selects it and waits for its timeline (see
+    :meth:`RunsShown.select` for ``listed`` and ``steps``; without ``run_id`` nothing is selected yet:
+    ``.select`` each run). Returns the :class:`RunsShown`; a language switched to is switched back to
+    English after the test."""
+    from PySide6.QtCore import QSize
+
+    from inspector.gui.language import switch_language
+    from tests.support.runs_tab import RunsShown
+
+    switched = []
+
+    def show(run_id: int | None = None, *, language: str | None = None, window=None,
+             size: QSize | tuple[int, int] | None = None, language_first: bool = False, listed: int | None = None,
+             steps: int | None = None) -> RunsShown:
+        assert not (language_first and window is not None), "language_first makes the window itself"
+        if language is not None and language_first:
+            switched.append(switch_language(language))
+        if window is None:
+            window = make_window(wait_tools=False)
+        if size is not None:
+            window.resize(QSize(*size) if isinstance(size, tuple) else size)
+        window.tabs.setCurrentWidget(window.runs_tab)
+        if language is not None and not language_first:
+            switched.append(switch_language(language))
+        shown = RunsShown(qtbot, window)
+        if run_id is not None:
+            shown.select(run_id, listed=listed, steps=steps)
+        return shown
+
+    yield show
+    if switched:
+        switch_language("en")

@@ -26,6 +26,7 @@ from inspector.gui.language import switch_language
 from inspector.gui.runs.timeline_model import OUTCOME_COLUMN, OutcomeRole
 from inspector.store import RunStore, ServerRegistry, resolve_db_path
 from tests.gui.test_screenshots import save
+from tests.support.runs_tab import RunsShown
 from tests.support.sample_runs import mixed_run
 
 #: Words that are the same in German: proper nouns, protocol words, units.
@@ -52,8 +53,7 @@ def window_with_mixed_run(qtbot, make_window):
     window.main.setSizes([230, 1170])
     window.tabs.setCurrentWidget(window.runs_tab)
     tab = window.runs_tab
-    qtbot.waitUntil(lambda: tab.runs.row_of(run_id) is not None)
-    assert tab.select_runs([run_id])
+    RunsShown(qtbot, window).select(run_id)
     cancelled = next(row for row in range(tab.timeline.rowCount())
                      if tab.timeline.index(row, OUTCOME_COLUMN).data(OutcomeRole) == "cancelled")
     tab.select_step(cancelled)

@@ -82,22 +82,16 @@ def test_screenshot_the_operations_list_on_a_dark_palette(qtbot) -> None:
 
 
 @pytest.mark.parametrize("language", ["en", "de"])
-def test_screenshot_the_runs_tabs_outcomes(qtbot, make_window, language) -> None:
+def test_screenshot_the_runs_tabs_outcomes(qtbot, make_window, runs_tab_showing, language) -> None:
     with RunStore.open(resolve_db_path()) as store:
         run_id = mixed_run(store, "mixed outcomes")
-    window = runs_window(make_window)
-    switch_language(language)
-    try:
-        tab = window.runs_tab
-        qtbot.waitUntil(lambda: tab.runs.row_of(run_id) is not None)
-        assert tab.select_runs([run_id])
-        failed = next(row for row in range(tab.timeline.rowCount())
-                      if tab.timeline.index(row, OUTCOME_COLUMN).data(OutcomeRole) == "failed")
-        tab.select_step(failed)
-        QApplication.processEvents()
-        assert save(window, f"outcomes-runs-{language}", grey=True).exists()
-    finally:
-        switch_language("en")
+    shown = runs_tab_showing(run_id, language=language, window=runs_window(make_window))
+    window, tab = shown.window, shown.tab
+    failed = next(row for row in range(tab.timeline.rowCount())
+                  if tab.timeline.index(row, OUTCOME_COLUMN).data(OutcomeRole) == "failed")
+    tab.select_step(failed)
+    QApplication.processEvents()
+    assert save(window, f"outcomes-runs-{language}", grey=True).exists()
 
 
 def test_screenshot_waterfall_bars_of_each_outcome(qtbot) -> None:

@@ -66,7 +66,8 @@ def test_a_taken_port_is_said_in_a_sentence(qtbot, make_window, demo_server) -> 
     assert not controls.proxies
 
 
-def test_screenshot_a_cancelled_call_recorded_by_the_proxy_in_the_runs_tab(qtbot, make_window, demo_server) -> None:
+def test_screenshot_a_cancelled_call_recorded_by_the_proxy_in_the_runs_tab(qtbot, make_window, runs_tab_showing,
+                                                                          demo_server) -> None:
     from inspector.capture.proxy import ProxyServer
     from inspector.gui.runs.timeline_model import OUTCOME_COLUMN, OutcomeRole
 
@@ -81,10 +82,8 @@ def test_screenshot_a_cancelled_call_recorded_by_the_proxy_in_the_runs_tab(qtbot
         anyio.run(agent, proxy.url)
     with RunStore.open(resolve_db_path()) as store:
         run_id = next(run.id for run in store.list_runs(limit=None) if run.title == "tools/call hang · proxy")
-    window = runs_window(make_window)
-    tab = window.runs_tab
-    qtbot.waitUntil(lambda: tab.runs.row_of(run_id) is not None)
-    assert tab.select_runs([run_id])
+    shown = runs_tab_showing(run_id, window=runs_window(make_window))
+    window, tab = shown.window, shown.tab
     assert tab.timeline.index(0, OUTCOME_COLUMN).data(OutcomeRole) == "cancelled"
     tab.select_step(0)
     assert "hang" in tab.detail.heading.text()

@@ -20,6 +20,7 @@ from inspector.transfer import export, import_trace
 from tests.gui.test_main_window import choose, finished
 from tests.integration.test_block_annotations import work
 from tests.support.fault_server import FaultServer
+from tests.support.runs_tab import RunsShown
 
 SHOTS = Path(os.environ.get("RUN_INSPECTOR_SHOTS", Path(__file__).parent / "screenshots"))
 
@@ -43,9 +44,7 @@ def show_step(qtbot, window, run_id: int):
     """The Runs tab with the run's one step shown in its detail."""
     tab = window.runs_tab
     window.tabs.setCurrentWidget(tab)
-    qtbot.waitUntil(lambda: tab.runs.row_of(run_id) is not None, timeout=10000)
-    assert tab.select_runs([run_id])
-    qtbot.waitUntil(lambda: tab.timeline.rowCount() == 1, timeout=10000)
+    RunsShown(qtbot, window).select(run_id, steps=1)
     tab.select_step(0)
     qtbot.waitUntil(lambda: tab.detail.step is not None, timeout=5000)
     return tab.detail

@@ -12,7 +12,6 @@ import pytest
 from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import QApplication
 
-from inspector.gui.language import switch_language
 from inspector.gui.main_window import DEFAULT_SIZE
 from inspector.gui.runs.timeline_model import COLUMNS
 from inspector.gui.widgets.indented_text import IndentedText
@@ -47,37 +46,29 @@ def _row_starts(view: IndentedText, block_text: str) -> tuple[int, list[int]]:
 
 @pytest.mark.parametrize("language", ["en", "de"])
 @pytest.mark.parametrize("fixture", sorted(MESSAGES))
-def test_the_events_tab_shows_the_exception_whole(qtbot, make_window, fixture: str, language: str) -> None:
+def test_the_events_tab_shows_the_exception_whole(qtbot, runs_tab_showing, fixture: str, language: str) -> None:
     with RunStore.open(resolve_db_path()) as store:
         run_ids = import_trace(store, FIXTURES / fixture).run_ids
         run_id = max(run_ids, key=store.count_steps)
-    window = make_window(wait_tools=False)
-    window.resize(DEFAULT_SIZE)
-    window.tabs.setCurrentWidget(window.runs_tab)
-    tab = window.runs_tab
-    switch_language(language)
-    try:
-        qtbot.waitUntil(lambda: tab.runs.row_of(run_id) is not None)
-        assert tab.select_runs([run_id])
-        model, details = tab.timeline, COLUMNS.index("details")
-        said = "slow: Zeitüberschreitung" if language == "de" else "slow: timed out"
-        tab.select_step(next(row for row in range(model.rowCount())
-                             if model.index(row, details).data().startswith(said)))
-        events = tab.detail.span.events
-        tab.detail.tabs.setCurrentWidget(events)
-        QApplication.processEvents()
-        text = events.toPlainText()
-        message = MESSAGES[fixture]
-        assert message in text and "Traceback (most recent call last):" in text
-        # Nothing runs past the right edge: no line is cut, none needs scrolling sideways.
-        assert events.horizontalScrollBar().maximum() == 0
-        assert events.document().idealWidth() <= events.viewport().width()
-        # The message wraps at this width; its further rows start further in than its text does.
-        start, rows = _row_starts(events, message[:20])
-        assert len(rows) >= 2 and rows[0] < start and all(row > start for row in rows[1:]), (start, rows)
-        save(window, f"runs-events-wrapped-{fixture.split('.')[0]}-{language}")
-    finally:
-        switch_language("en")
+    shown = runs_tab_showing(run_id, language=language, size=DEFAULT_SIZE)
+    window, tab = shown.window, shown.tab
+    model, details = tab.timeline, COLUMNS.index("details")
+    said = "slow: Zeitüberschreitung" if language == "de" else "slow: timed out"
+    tab.select_step(next(row for row in range(model.rowCount())
+                         if model.index(row, details).data().startswith(said)))
+    events = tab.detail.span.events
+    tab.detail.tabs.setCurrentWidget(events)
+    QApplication.processEvents()
+    text = events.toPlainText()
+    message = MESSAGES[fixture]
+    assert message in text and "Traceback (most recent call last):" in text
+    # Nothing runs past the right edge: no line is cut, none needs scrolling sideways.
+    assert events.horizontalScrollBar().maximum() == 0
+    assert events.document().idealWidth() <= events.viewport().width()
+    # The message wraps at this width; its further rows start further in than its text does.
+    start, rows = _row_starts(events, message[:20])
+    assert len(rows) >= 2 and rows[0] < start and all(row > start for row in rows[1:]), (start, rows)
+    save(window, f"runs-events-wrapped-{fixture.split('.')[0]}-{language}")
 
 
 def test_the_events_view_shows_text_as_given(qtbot) -> None:

@@ -34,12 +34,10 @@ def shown(tab) -> tuple[str, int]:
     return tab.timeline_pane.find_status.text(), tab.timeline_view.currentIndex().row()
 
 
-def test_find_searches_again_in_the_new_words(qtbot, make_window) -> None:
+def test_find_searches_again_in_the_new_words(qtbot, make_window, runs_tab_showing) -> None:
     with RunStore.open(resolve_db_path()) as store:
         run_id = on_the_road_run(store)
-    tab = runs_window(make_window).runs_tab
-    qtbot.waitUntil(lambda: tab.runs.row_of(run_id) is not None)
-    tab.select_runs([run_id])
+    tab = runs_tab_showing(run_id, window=runs_window(make_window)).tab
     pane = tab.timeline_pane
     try:
         switch_language("de")
@@ -65,12 +63,10 @@ def test_find_searches_again_in_the_new_words(qtbot, make_window) -> None:
         switch_language("en")
 
 
-def test_the_match_shown_stays_when_it_holds_the_text_in_both_languages(qtbot, make_window) -> None:
+def test_the_match_shown_stays_when_it_holds_the_text_in_both_languages(qtbot, make_window, runs_tab_showing) -> None:
     with RunStore.open(resolve_db_path()) as store:
         played = mixed_run(store, "scenario user-cancels")
-    tab = runs_window(make_window).runs_tab
-    qtbot.waitUntil(lambda: tab.runs.row_of(played) is not None)
-    tab.select_runs([played])
+    tab = runs_tab_showing(played, window=runs_window(make_window)).tab
     try:
         find_in(qtbot, tab, "an")  # rows 0, 3, 4 and 5 in either language
         tab.timeline_pane.finder.find_next()

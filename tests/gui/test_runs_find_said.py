@@ -15,6 +15,7 @@ from inspector.gui.runs.timeline_model import COLUMNS
 from inspector.store import RunStore, resolve_db_path
 from inspector.transfer.importing import import_trace
 from tests.gui.test_runs_screenshots import runs_window
+from tests.support.runs_tab import RunsShown
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "otel"
 DETAILS = COLUMNS.index("details")
@@ -40,10 +41,8 @@ def traceloop_run_shown(qtbot, make_window):
     window = runs_window(make_window)
     window.show()
     qtbot.waitExposed(window)
-    tab = window.runs_tab
-    qtbot.waitUntil(lambda: tab.runs.row_of(run_id) is not None)
-    tab.select_runs([run_id])
-    return tab
+    RunsShown(qtbot, window).select(run_id)
+    return window.runs_tab
 
 
 def _find(qtbot, tab, needle: str) -> tuple[str, str]:

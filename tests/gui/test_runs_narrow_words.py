@@ -56,70 +56,58 @@ def placeholder_fits(edit: QLineEdit) -> bool:
 
 @pytest.mark.parametrize("language", ["en", "de"])
 def test_the_searches_show_whole_words_at_the_least_window_and_the_whole_sentence_where_wide(
-        qtbot, make_window, language) -> None:
+        qtbot, runs_tab_showing, language) -> None:
     with RunStore.open(resolve_db_path()) as store:
         run_id = mixed_run(store)
-    window = make_window(wait_tools=False)
-    switch_language(language)
-    try:
-        tab = window.runs_tab
-        window.tabs.setCurrentWidget(tab)
-        qtbot.waitUntil(lambda: tab.runs.row_of(run_id) is not None)
-        tab.select_runs([run_id])
-        searches = {"runs": tab.run_list.search, "steps": tab.timeline_pane.find_edit}
-        window.resize(window.minimumSizeHint().width(), 600)  # the least the window allows
+    shown = runs_tab_showing(run_id, language=language)
+    window, tab = shown.window, shown.tab
+    searches = {"runs": tab.run_list.search, "steps": tab.timeline_pane.find_edit}
+    window.resize(window.minimumSizeHint().width(), 600)  # the least the window allows
+    QApplication.processEvents()
+    assert window.width() <= 1024  # still the smallest screen's
+    cut = {name: (edit.placeholderText(), edit.width()) for name, edit in searches.items()
+           if not placeholder_fits(edit)}
+    assert cut == {}
+    short = {"en": "Search…", "de": "Suchen…"}[language]
+    assert tab.run_list.search.placeholderText() == short
+    # Its tip says what it searches.
+    assert tab.run_list.search.toolTip() == {"en": "Search titles, servers, files, notes",
+                                             "de": "Titel, Server, Dateien, Notizen suchen"}[language]
+    save(window, f"runs-least-width-{language}")
+    # Wide, the whole sentences.
+    window.resize(1920, 1080)
+    QApplication.processEvents()
+    assert tab.run_list.search.placeholderText().startswith({"en": "Search titles", "de": "Titel"}[language])
+    assert tab.timeline_pane.find_edit.placeholderText() == {"en": "Find… (Ctrl+F)",
+                                                             "de": "Suchen… (Strg+F)"}[language]
+    # The timeline pane narrowed beside the detail: the step search says "Find…" once the shortcut has
+    # no room, whole wherever the field has the room for that word.
+    tab.arrangement.user_split = True  # as a drag of the splitter leaves it
+    find, least = searches["steps"], tab.timeline_pane.minimumSizeHint().width()
+    said, cut, total = set(), [], sum(tab.lower.sizes())
+    for width in range(least + 200, least - 1, -4):
+        tab.lower.setSizes([width, total - width])
         QApplication.processEvents()
-        assert window.width() <= 1024  # still the smallest screen's
-        cut = {name: (edit.placeholderText(), edit.width()) for name, edit in searches.items()
-               if not placeholder_fits(edit)}
-        assert cut == {}
-        short = {"en": "Search…", "de": "Suchen…"}[language]
-        assert tab.run_list.search.placeholderText() == short
-        # Its tip says what it searches.
-        assert tab.run_list.search.toolTip() == {"en": "Search titles, servers, files, notes",
-                                                 "de": "Titel, Server, Dateien, Notizen suchen"}[language]
-        save(window, f"runs-least-width-{language}")
-        # Wide, the whole sentences.
-        window.resize(1920, 1080)
-        QApplication.processEvents()
-        assert tab.run_list.search.placeholderText().startswith({"en": "Search titles", "de": "Titel"}[language])
-        assert tab.timeline_pane.find_edit.placeholderText() == {"en": "Find… (Ctrl+F)",
-                                                                 "de": "Suchen… (Strg+F)"}[language]
-        # The timeline pane narrowed beside the detail: the step search says "Find…" once the shortcut has
-        # no room, whole wherever the field has the room for that word.
-        tab.arrangement.user_split = True  # as a drag of the splitter leaves it
-        find, least = searches["steps"], tab.timeline_pane.minimumSizeHint().width()
-        said, cut, total = set(), [], sum(tab.lower.sizes())
-        for width in range(least + 200, least - 1, -4):
-            tab.lower.setSizes([width, total - width])
-            QApplication.processEvents()
-            said.add(find.placeholderText())
-            if find.width() >= placeholder_room(find, {"en": "Find…", "de": "Suchen…"}[language]) \
-                    and not placeholder_fits(find):
-                cut.append((find.width(), find.placeholderText()))
-        assert cut == []
-        assert said == {{"en": "Find… (Ctrl+F)", "de": "Suchen… (Strg+F)"}[language], short.replace("Search", "Find")}
-        assert find.toolTip() == {"en": "Find in this run (Ctrl+F)", "de": "In diesem Lauf suchen (Strg+F)"}[language]
-    finally:
-        switch_language("en")
+        said.add(find.placeholderText())
+        if find.width() >= placeholder_room(find, {"en": "Find…", "de": "Suchen…"}[language]) \
+                and not placeholder_fits(find):
+            cut.append((find.width(), find.placeholderText()))
+    assert cut == []
+    assert said == {{"en": "Find… (Ctrl+F)", "de": "Suchen… (Strg+F)"}[language], short.replace("Search", "Find")}
+    assert find.toolTip() == {"en": "Find in this run (Ctrl+F)", "de": "In diesem Lauf suchen (Strg+F)"}[language]
 
 
 @pytest.mark.parametrize("language", ["en", "de"])
-def test_a_uid_stays_whole_in_a_narrow_timeline_pane_zoomed(qtbot, make_window, language) -> None:
+def test_a_uid_stays_whole_in_a_narrow_timeline_pane_zoomed(qtbot, runs_tab_showing, language) -> None:
     assert main(["import", str(TRACE)]) == 0
     with RunStore.open(resolve_db_path()) as store:
         run = store.get_run(1)
     assert run.source == "imported" and run.origin
-    window = make_window(wait_tools=False)
     # Wide enough for the detail to stay beside the timeline at 200 % (the pixel sizes the panes are
     # arranged by grow with the zoom: a tab of 1,700 pixels puts the detail under the timeline there).
-    window.resize(2600, 1080)
-    switch_language(language)
-    tab = window.runs_tab
+    showing = runs_tab_showing(run.id, language=language, size=(2600, 1080))
+    window, tab = showing.window, showing.tab
     try:
-        window.tabs.setCurrentWidget(tab)
-        qtbot.waitUntil(lambda: tab.runs.row_of(run.id) is not None)
-        tab.select_runs([run.id])
         identity = tab.timeline_pane.identity
         qtbot.waitUntil(lambda: run.uid in identity.line.text())
         tab.arrangement.user_split = True  # as a drag of the splitter leaves it: the panes stay where put
@@ -143,7 +131,6 @@ def test_a_uid_stays_whole_in_a_narrow_timeline_pane_zoomed(qtbot, make_window, 
             save(window, f"runs-uid-narrow-{zoom}-{language}")
     finally:
         window.view_menu.set_zoom(100)
-        switch_language("en")
 
 
 @pytest.mark.parametrize(("language", "narrow", "whole", "toggle"), [

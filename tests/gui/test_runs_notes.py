@@ -7,7 +7,6 @@ import pytest
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QApplication, QInputDialog, QPlainTextEdit
 
-from inspector.gui.language import switch_language
 from inspector.store import RunStore, resolve_db_path
 from tests.gui.test_runs_screenshots import runs_window
 from tests.gui.test_screenshots import save
@@ -39,85 +38,70 @@ def _answer(answer: str | None) -> list[tuple[str, str, str]]:
 
 
 @pytest.mark.parametrize("language", ["en", "de"])
-def test_notes_on_a_run_and_a_step(qtbot, make_window, language) -> None:
+def test_notes_on_a_run_and_a_step(qtbot, make_window, runs_tab_showing, language) -> None:
     with RunStore.open(resolve_db_path()) as store:
         other = mixed_run(store, "another run")
         run_id = mixed_run(store)
-    window = runs_window(make_window)
-    tab = window.runs_tab
-    switch_language(language)
-    try:
-        qtbot.waitUntil(lambda: tab.runs.rowCount() == 2)
-        tab.select_runs([run_id])
-        pane = tab.timeline_pane
-        assert pane.note_button.isEnabled() and not pane.run_note.isVisibleTo(tab)
-        _answer(None)  # cancelled: nothing written
-        pane.note_button.click()
-        assert not pane.run_note.isVisibleTo(tab)
-        asked = _answer(RUN_NOTE)
-        pane.note_button.click()
-        assert asked[0][0] == ("Note on run {id}" if language == "en" else "Notiz zu Lauf {id}").format(id=run_id)
-        qtbot.waitUntil(lambda: pane.run_note.isVisibleTo(tab))
-        assert RUN_NOTE in pane.run_note.text() and pane.run_note.textFormat() == Qt.TextFormat.PlainText
-        tab.select_step(4)
-        qtbot.waitUntil(lambda: tab.detail.step is not None and tab.detail.step.row.sequence == 5)
-        asked = _answer(STEP_NOTE)
-        tab.detail.note_button.click()
-        qtbot.waitUntil(lambda: tab.detail.note.isVisibleTo(tab))
-        assert STEP_NOTE in tab.detail.note.text() and tab.detail.step.note == STEP_NOTE
-        save(window, f"runs-notes-{language}", grey=True)
-        # Editing again starts from the note there is; the search finds the run by its note.
-        again = _answer("")
-        tab.detail.note_button.click()
-        assert again[0][2] == STEP_NOTE
-        qtbot.waitUntil(lambda: not tab.detail.note.isVisibleTo(tab))
-        tab.search.setText("ticket 4711")
-        qtbot.waitUntil(lambda: tab.runs.rowCount() == 1)
-        assert tab.runs.run(0).id == run_id != other
-    finally:
-        switch_language("en")
+    shown = runs_tab_showing(run_id, language=language, window=runs_window(make_window), listed=2)
+    window, tab = shown.window, shown.tab
+    pane = tab.timeline_pane
+    assert pane.note_button.isEnabled() and not pane.run_note.isVisibleTo(tab)
+    _answer(None)  # cancelled: nothing written
+    pane.note_button.click()
+    assert not pane.run_note.isVisibleTo(tab)
+    asked = _answer(RUN_NOTE)
+    pane.note_button.click()
+    assert asked[0][0] == ("Note on run {id}" if language == "en" else "Notiz zu Lauf {id}").format(id=run_id)
+    qtbot.waitUntil(lambda: pane.run_note.isVisibleTo(tab))
+    assert RUN_NOTE in pane.run_note.text() and pane.run_note.textFormat() == Qt.TextFormat.PlainText
+    tab.select_step(4)
+    qtbot.waitUntil(lambda: tab.detail.step is not None and tab.detail.step.row.sequence == 5)
+    asked = _answer(STEP_NOTE)
+    tab.detail.note_button.click()
+    qtbot.waitUntil(lambda: tab.detail.note.isVisibleTo(tab))
+    assert STEP_NOTE in tab.detail.note.text() and tab.detail.step.note == STEP_NOTE
+    save(window, f"runs-notes-{language}", grey=True)
+    # Editing again starts from the note there is; the search finds the run by its note.
+    again = _answer("")
+    tab.detail.note_button.click()
+    assert again[0][2] == STEP_NOTE
+    qtbot.waitUntil(lambda: not tab.detail.note.isVisibleTo(tab))
+    tab.search.setText("ticket 4711")
+    qtbot.waitUntil(lambda: tab.runs.rowCount() == 1)
+    assert tab.runs.run(0).id == run_id != other
 
 
 @pytest.mark.parametrize(("language", "limit"), [("en", "at most 20,000 characters"),
                                                  ("de", "höchstens 20.000 Zeichen")])
-def test_the_note_dialog_says_its_limit_as_the_language_writes_numbers(qtbot, make_window, language, limit) -> None:
+def test_the_note_dialog_says_its_limit_as_the_language_writes_numbers(qtbot, make_window, runs_tab_showing,
+                                                                       language, limit) -> None:
     """The real dialog (no stand-in): its question names the limit with the language's grouping, as the
     command line's refusal does ("20.000" in German, not "20000")."""
     with RunStore.open(resolve_db_path()) as store:
         run_id = mixed_run(store)
-    window = runs_window(make_window)
-    tab = window.runs_tab
-    switch_language(language)
-    try:
-        qtbot.waitUntil(lambda: tab.runs.rowCount() == 1)
-        tab.select_runs([run_id])
-        asked: list[str] = []
+    tab = runs_tab_showing(run_id, language=language, window=runs_window(make_window), listed=1).tab
+    asked: list[str] = []
 
-        def answer() -> None:
-            dialogs = [widget for widget in QApplication.topLevelWidgets()
-                       if isinstance(widget, QInputDialog) and widget.isVisible()]
-            if not dialogs:
-                QTimer.singleShot(50, answer)
-                return
-            asked.append(dialogs[0].labelText())
-            dialogs[0].reject()
+    def answer() -> None:
+        dialogs = [widget for widget in QApplication.topLevelWidgets()
+                   if isinstance(widget, QInputDialog) and widget.isVisible()]
+        if not dialogs:
+            QTimer.singleShot(50, answer)
+            return
+        asked.append(dialogs[0].labelText())
+        dialogs[0].reject()
 
-        QTimer.singleShot(50, answer)
-        tab.timeline_pane.note_button.click()
-        assert len(asked) == 1 and limit in asked[0], asked
-    finally:
-        switch_language("en")
+    QTimer.singleShot(50, answer)
+    tab.timeline_pane.note_button.click()
+    assert len(asked) == 1 and limit in asked[0], asked
 
 
-def test_a_long_note_wraps_in_its_editor(qtbot, make_window) -> None:
+def test_a_long_note_wraps_in_its_editor(qtbot, make_window, runs_tab_showing) -> None:
     """A note of a sentence or two is read whole in the dialog: its lines wrap at the editor's width (Qt's
     multi-line dialog kept a paragraph on one line and scrolled sideways: "… not our server. Tic")."""
     with RunStore.open(resolve_db_path()) as store:
         run_id = mixed_run(store)
-    window = runs_window(make_window)
-    tab = window.runs_tab
-    qtbot.waitUntil(lambda: tab.runs.rowCount() == 1)
-    tab.select_runs([run_id])
+    tab = runs_tab_showing(run_id, window=runs_window(make_window), listed=1).tab
     long_note = ("The customer's upstream weather API answered 503 for Oslo; not our server. " * 3).strip()
     seen: dict[str, object] = {}
 

@@ -12,7 +12,6 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QStyle, QStyleOptionViewItem
 
-from inspector.gui.language import switch_language
 from inspector.gui.main_window import DEFAULT_SIZE
 from inspector.gui.runs.timeline_model import COLUMNS, OUTCOME_COLUMN
 from inspector.store import RunStore, resolve_db_path
@@ -66,30 +65,25 @@ def _shown(tab) -> dict[int, str]:
 
 
 @pytest.mark.parametrize("language", ["en", "de"])
-def test_the_outcome_column_says_what_runs_show_says(qtbot, make_window, language: str) -> None:
+def test_the_outcome_column_says_what_runs_show_says(qtbot, make_window, runs_tab_showing, language: str) -> None:
     runs = {fixture: _imported(fixture) for fixture in ("traceloop.jsonl", "mcp_sdk.jsonl", "pydantic_ai.jsonl")}
     runs["live"] = _timed_out_call()
-    window = runs_window(make_window)
-    tab = window.runs_tab
-    switch_language(language)
-    try:
-        for source, run_id in runs.items():
-            qtbot.waitUntil(lambda run_id=run_id: tab.runs.row_of(run_id) is not None)
-            assert tab.select_runs([run_id])
-            shown, said = _shown(tab), _said_by_runs_show(run_id, language)
-            assert shown and all(said[sequence] == text for sequence, text in shown.items()), (source, shown, said)
-            # The time-outs say so (the pydantic_ai trace has three); a failure that was none says "failed".
-            timed_out = [text for text in shown.values() if text == TIMED_OUT[language]]
-            assert len(timed_out) == {"pydantic_ai.jsonl": 3}.get(source, 1), (source, shown)
-            assert source == "live" or FAILED[language] in shown.values()
-        # Its whole words are the cell's tooltip and what a screen reader says.
-        model = tab.timeline
-        [row] = [row for row in range(model.rowCount()) if model.index(row, OUTCOME_COLUMN).data()]
-        index = model.index(row, OUTCOME_COLUMN)
-        assert TIMED_OUT[language] in index.data(Qt.ItemDataRole.ToolTipRole)
-        assert index.data(Qt.ItemDataRole.AccessibleTextRole) == TIMED_OUT[language]
-    finally:
-        switch_language("en")
+    showing = runs_tab_showing(language=language, window=runs_window(make_window))
+    tab = showing.tab
+    for source, run_id in runs.items():
+        showing.select(run_id)
+        shown, said = _shown(tab), _said_by_runs_show(run_id, language)
+        assert shown and all(said[sequence] == text for sequence, text in shown.items()), (source, shown, said)
+        # The time-outs say so (the pydantic_ai trace has three); a failure that was none says "failed".
+        timed_out = [text for text in shown.values() if text == TIMED_OUT[language]]
+        assert len(timed_out) == {"pydantic_ai.jsonl": 3}.get(source, 1), (source, shown)
+        assert source == "live" or FAILED[language] in shown.values()
+    # Its whole words are the cell's tooltip and what a screen reader says.
+    model = tab.timeline
+    [row] = [row for row in range(model.rowCount()) if model.index(row, OUTCOME_COLUMN).data()]
+    index = model.index(row, OUTCOME_COLUMN)
+    assert TIMED_OUT[language] in index.data(Qt.ItemDataRole.ToolTipRole)
+    assert index.data(Qt.ItemDataRole.AccessibleTextRole) == TIMED_OUT[language]
 
 
 def _painted(view, row: int) -> tuple[str, int, int]:
@@ -106,38 +100,30 @@ def _painted(view, row: int) -> tuple[str, int, int]:
 
 
 @pytest.mark.parametrize(("language", "cell"), [("en", "failed: timed out"), ("de", "Zeitüberschreitung")])
-def test_no_outcome_is_cut_at_the_default_size(qtbot, make_window, language: str, cell: str) -> None:
+def test_no_outcome_is_cut_at_the_default_size(qtbot, runs_tab_showing, language: str, cell: str) -> None:
     """At the window's default size the column fits the whole words in English; in German ("fehlgeschlagen:
     Zeitüberschreitung" would leave the details a sliver) the kind of failure beside the failed icon. So
     too where the column was fitted in a wider window that was then made smaller."""
     run_id = _imported("pydantic_ai.jsonl")
-    window = make_window(wait_tools=False)
-    window.resize(DEFAULT_SIZE.width() * 3 // 2, DEFAULT_SIZE.height())
-    window.tabs.setCurrentWidget(window.runs_tab)
-    tab = window.runs_tab
-    switch_language(language)
-    try:
-        qtbot.waitUntil(lambda: tab.runs.row_of(run_id) is not None)
-        assert tab.select_runs([run_id])
-        view = tab.timeline_view
-        model = tab.timeline
-        QApplication.processEvents()
-        with qtbot.waitSignal(model.said_outcomes.changed):  # the column is fitted once they are said
-            timed_out = [row for row in range(model.rowCount()) if model.index(row, OUTCOME_COLUMN).data()
-                         == TIMED_OUT[language]]
-        assert len(timed_out) == 3
-        window.resize(DEFAULT_SIZE)
-        QApplication.processEvents()
-        for row in range(model.rowCount()):
-            if model.index(row, OUTCOME_COLUMN).data():
-                text, width, room = _painted(view, row)
-                assert width <= room, (text, width, room)
-        assert {_painted(view, row)[0] for row in timed_out} == {cell}
-        # The details keep their room: in German the column is not as wide as the whole words.
-        whole = view.fontMetrics().horizontalAdvance(TIMED_OUT[language])
-        assert (view.columnWidth(OUTCOME_COLUMN) > whole) == (language == "en")
-        assert view.columnWidth(COLUMNS.index("details")) >= 100
-        tab.select_step(timed_out[0])
-        save(window, f"runs-outcome-words-default-size-{language}", grey=True)
-    finally:
-        switch_language("en")
+    shown = runs_tab_showing(run_id, language=language, size=(DEFAULT_SIZE.width() * 3 // 2, DEFAULT_SIZE.height()))
+    window, tab = shown.window, shown.tab
+    view = tab.timeline_view
+    model = tab.timeline
+    QApplication.processEvents()
+    with qtbot.waitSignal(model.said_outcomes.changed):  # the column is fitted once they are said
+        timed_out = [row for row in range(model.rowCount()) if model.index(row, OUTCOME_COLUMN).data()
+                     == TIMED_OUT[language]]
+    assert len(timed_out) == 3
+    window.resize(DEFAULT_SIZE)
+    QApplication.processEvents()
+    for row in range(model.rowCount()):
+        if model.index(row, OUTCOME_COLUMN).data():
+            text, width, room = _painted(view, row)
+            assert width <= room, (text, width, room)
+    assert {_painted(view, row)[0] for row in timed_out} == {cell}
+    # The details keep their room: in German the column is not as wide as the whole words.
+    whole = view.fontMetrics().horizontalAdvance(TIMED_OUT[language])
+    assert (view.columnWidth(OUTCOME_COLUMN) > whole) == (language == "en")
+    assert view.columnWidth(COLUMNS.index("details")) >= 100
+    tab.select_step(timed_out[0])
+    save(window, f"runs-outcome-words-default-size-{language}", grey=True)

@@ -18,6 +18,7 @@ from inspector.gui.runs.timeline_model import OUTCOME_COLUMN, OutcomeRole
 from inspector.gui.workbench.servers_model import health_line
 from inspector.i18n.words import outcome_word
 from inspector.store import RunStore, ServerRegistry, resolve_db_path
+from tests.support.runs_tab import RunsShown
 from tests.support.sample_runs import T0, mixed_run
 
 NAMED = "http://127.0.0.1:8765/mcp"
@@ -175,8 +176,7 @@ def test_no_duration_is_shown_in_milliseconds(qtbot, make_window, demo_server) -
         scenario = mixed_run(store)
     tab = window.runs_tab
     tab.show_me()  # a list behind another tab is read when it is shown
-    qtbot.waitUntil(lambda: tab.runs.row_of(scenario) is not None)
-    assert tab.select_runs([scenario])
+    RunsShown(qtbot, window).select(scenario)
     tab.select_step(4)  # the cancelled call, with its legs in the detail's bar
     QApplication.processEvents()
     texts = shown_texts(window)
@@ -224,8 +224,7 @@ def test_the_selected_step_stays_in_view_when_the_timeline_gets_shorter(qtbot, m
         run_id = big_run(store, 40)
     window = runs_window(make_window)
     tab = window.runs_tab
-    qtbot.waitUntil(lambda: tab.runs.row_of(run_id) is not None)
-    assert tab.select_runs([run_id])
+    RunsShown(qtbot, window).select(run_id)
     view = tab.timeline_pane.view
     qtbot.waitUntil(lambda: view.model().rowCount() == 40)
     last_shown = view.rowAt(view.viewport().height() - 1) - 1  # the last row shown whole

@@ -18,6 +18,7 @@ from inspector.gui.language import switch_language
 from inspector.gui.runs.timeline_model import COLUMNS, OUTCOME_COLUMN, OutcomeRole
 from inspector.store import RunStore, resolve_db_path
 from tests.gui.test_screenshots import save
+from tests.support.runs_tab import RunsShown
 from tests.support.sample_runs import T0, mixed_run
 
 
@@ -31,15 +32,13 @@ def runs_window(make_window):
     return window
 
 
-def test_screenshot_mixed_outcomes_and_the_cancelled_step(qtbot, make_window) -> None:
+def test_screenshot_mixed_outcomes_and_the_cancelled_step(qtbot, make_window, runs_tab_showing) -> None:
     with RunStore.open(resolve_db_path()) as store:
         older = store.start_run("tools/call echo", "live", "http://127.0.0.1:8765/mcp")
         store.finish_run(older, "ok")
         run_id = mixed_run(store, "scenario user-cancels <img src=x>")
-    window = runs_window(make_window)
-    tab = window.runs_tab
-    qtbot.waitUntil(lambda: tab.runs.row_of(run_id) is not None)
-    assert tab.select_runs([run_id])
+    shown = runs_tab_showing(run_id, window=runs_window(make_window))
+    window, tab = shown.window, shown.tab
     cancelled = next(row for row in range(tab.timeline.rowCount())
                      if tab.timeline.index(row, OUTCOME_COLUMN).data(OutcomeRole) == "cancelled")
     tab.select_step(cancelled)
@@ -112,8 +111,7 @@ def mixed_run_step_four(qtbot, make_window, language: str) -> Iterator:
     switch_language(language)
     try:
         window.tabs.setCurrentWidget(window.runs_tab)
-        qtbot.waitUntil(lambda: window.runs_tab.runs.row_of(run_id) is not None)
-        window.runs_tab.select_runs([run_id])
+        RunsShown(qtbot, window).select(run_id)
         window.runs_tab.select_step(4)
         yield window
     finally:
@@ -168,44 +166,32 @@ def test_screenshot_seven_tabs_in_the_narrowest_step_detail(qtbot, make_window, 
 
 @pytest.mark.parametrize(("size", "language"), [((1200, 760), "en"), ((1200, 760), "de"), ((1440, 900), "en"),
                                                 ((1440, 900), "de")])
-def test_screenshot_thirty_runs(qtbot, make_window, size, language) -> None:
+def test_screenshot_thirty_runs(qtbot, runs_tab_showing, size, language) -> None:
     """Thirty stored runs, servers by name, a run's cancelled step: at the default size and a larger one."""
     from tests.gui.test_runs_room import fully_visible_rows, thirty_runs
 
     with RunStore.open(resolve_db_path()) as store:
         thirty_runs(store)
         run_id = mixed_run(store, "tools/call hang @ Demo server", started_at=T0 + timedelta(hours=1))
-    window = make_window(wait_tools=False)
-    window.resize(*size)
-    window.tabs.setCurrentWidget(window.runs_tab)
-    switch_language(language)
-    tab = window.runs_tab
-    qtbot.waitUntil(lambda: tab.runs.row_of(run_id) is not None)
-    assert tab.select_runs([run_id])
+    shown = runs_tab_showing(run_id, language=language, size=size)
+    window, tab = shown.window, shown.tab
     tab.select_step(4)
     QApplication.processEvents()
     assert fully_visible_rows(tab.run_view) >= 10
     assert save(window, f"runs-thirty-{size[0]}x{size[1]}-{language}").exists()
-    switch_language("en")
 
 
 @pytest.mark.parametrize("language", ["en", "de"])
-def test_screenshot_a_filter_that_matches_nothing(qtbot, make_window, language) -> None:
+def test_screenshot_a_filter_that_matches_nothing(qtbot, make_window, runs_tab_showing, language) -> None:
     with RunStore.open(resolve_db_path()) as store:
         run_id = mixed_run(store, "scenario user-cancels")
-    window = runs_window(make_window)
-    tab = window.runs_tab
-    switch_language(language)
-    try:
-        qtbot.waitUntil(lambda: tab.runs.row_of(run_id) is not None)
-        assert tab.select_runs([run_id])
-        tab.step_outcome_filter.setCurrentIndex(tab.step_outcome_filter.findData("failed"))
-        tab.kind_filter.setCurrentIndex(tab.kind_filter.findData("llm"))
-        note = tab.timeline_pane.empty_note
-        assert tab.timeline.rowCount() == 0 and note.isVisibleTo(tab)
-        assert ("6" in note.text()) and ("0" in tab.run_heading.text())
-        # The note is whole: its lines fit in the room it was given.
-        assert note.heightForWidth(note.width()) <= note.height()
-        save(window, f"runs-filter-matches-nothing-{language}", grey=True)
-    finally:
-        switch_language("en")
+    shown = runs_tab_showing(run_id, language=language, window=runs_window(make_window))
+    window, tab = shown.window, shown.tab
+    tab.step_outcome_filter.setCurrentIndex(tab.step_outcome_filter.findData("failed"))
+    tab.kind_filter.setCurrentIndex(tab.kind_filter.findData("llm"))
+    note = tab.timeline_pane.empty_note
+    assert tab.timeline.rowCount() == 0 and note.isVisibleTo(tab)
+    assert ("6" in note.text()) and ("0" in tab.run_heading.text())
+    # The note is whole: its lines fit in the room it was given.
+    assert note.heightForWidth(note.width()) <= note.height()
+    save(window, f"runs-filter-matches-nothing-{language}", grey=True)

@@ -20,6 +20,7 @@ from inspector.store import RunStore, resolve_db_path
 from inspector.transfer.importing import import_trace
 from tests.gui.test_runs_screenshots import runs_window
 from tests.gui.test_screenshots import save
+from tests.support.runs_tab import RunsShown
 from tests.support.sample_runs import T0
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "otel"
@@ -35,10 +36,8 @@ def imported_agent_run(fixture: str) -> int:
 
 def open_run(qtbot, make_window, run_id: int):
     window = runs_window(make_window)
-    tab = window.runs_tab
-    qtbot.waitUntil(lambda: tab.runs.row_of(run_id) is not None)
-    assert tab.select_runs([run_id])
-    return window, tab
+    RunsShown(qtbot, window).select(run_id)
+    return window, window.runs_tab
 
 
 def step_row(tab, details_start: str) -> int:

@@ -216,40 +216,32 @@ def test_a_tenth_of_a_millisecond_still_shows(qapp) -> None:
 
 @pytest.mark.parametrize("fixture", ["mcp_sdk.jsonl", "traceloop.jsonl"])
 @pytest.mark.parametrize("language", ["en", "de"])
-def test_screenshot_a_real_agents_span_tree(qtbot, make_window, fixture, language) -> None:
+def test_screenshot_a_real_agents_span_tree(qtbot, make_window, runs_tab_showing, fixture, language) -> None:
     from tests.gui.test_runs_screenshots import runs_window
 
     with RunStore.open(resolve_db_path()) as opened:
         run = agent_run(opened, fixture)
-    window = runs_window(make_window)
-    tab = window.runs_tab
-    switch_language(language)
-    try:
-        qtbot.waitUntil(lambda: tab.runs.row_of(run.id) is not None)
-        assert tab.select_runs([run.id])
-        pane = tab.timeline_pane
-        if fixture == "traceloop.jsonl":
-            pane.plumbing_toggle.setChecked(True)
-            pane.model.set_expanded(1, False)  # initialize.mcp folded: its writer is under the arrow
-        failed = next(row for row in range(tab.timeline.rowCount())
-                      if tab.timeline.index(row, OUTCOME_COLUMN).data(OutcomeRole) == "failed")
-        tab.select_step(failed)
-        QApplication.processEvents()
-        assert tab.timeline.index(failed, 0).data(DepthRole) == 1
-        save(window, f"runs-span-tree-{fixture.split('.')[0]}-{language}", grey=True)
-    finally:
-        switch_language("en")
+    shown = runs_tab_showing(run.id, language=language, window=runs_window(make_window))
+    window, tab = shown.window, shown.tab
+    pane = tab.timeline_pane
+    if fixture == "traceloop.jsonl":
+        pane.plumbing_toggle.setChecked(True)
+        pane.model.set_expanded(1, False)  # initialize.mcp folded: its writer is under the arrow
+    failed = next(row for row in range(tab.timeline.rowCount())
+                  if tab.timeline.index(row, OUTCOME_COLUMN).data(OutcomeRole) == "failed")
+    tab.select_step(failed)
+    QApplication.processEvents()
+    assert tab.timeline.index(failed, 0).data(DepthRole) == 1
+    save(window, f"runs-span-tree-{fixture.split('.')[0]}-{language}", grey=True)
 
 
-def test_screenshot_traceloop_as_first_shown_with_its_plumbing_hidden(qtbot, make_window) -> None:
+def test_screenshot_traceloop_as_first_shown_with_its_plumbing_hidden(qtbot, make_window, runs_tab_showing) -> None:
     from tests.gui.test_runs_screenshots import runs_window
 
     with RunStore.open(resolve_db_path()) as opened:
         run = agent_run(opened, "traceloop.jsonl")
-    window = runs_window(make_window)
-    tab = window.runs_tab
-    qtbot.waitUntil(lambda: tab.runs.row_of(run.id) is not None)
-    assert tab.select_runs([run.id])
+    shown = runs_tab_showing(run.id, window=runs_window(make_window))
+    window, tab = shown.window, shown.tab
     pane = tab.timeline_pane
     assert not pane.plumbing_toggle.isChecked() and "(7 plumbing hidden)" in pane.heading.text()
     assert tab.timeline.rowCount() == 7

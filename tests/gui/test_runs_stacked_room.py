@@ -14,33 +14,26 @@ from tests.gui.test_runs_span_detail import imported_agent_run
 
 
 @pytest.mark.parametrize("language", ["en", "de"])
-def test_stacked_panes_show_the_steps_of_an_opened_trace(qtbot, make_window, language: str) -> None:
+def test_stacked_panes_show_the_steps_of_an_opened_trace(qtbot, runs_tab_showing, language: str) -> None:
     run_id = imported_agent_run("traceloop.jsonl")
-    switch_language(language)  # before the window is made, as a user's language is
-    try:
-        window = make_window(wait_tools=False)
-        window.resize(1024, 768)
-        window.tabs.setCurrentWidget(window.runs_tab)
-        tab = window.runs_tab
-        qtbot.waitUntil(lambda: tab.runs.row_of(run_id) is not None)
-        assert tab.select_runs([run_id])
-        tab.select_step(3)
-        QApplication.processEvents()
-        assert tab.lower.orientation() == Qt.Orientation.Vertical
-        # The seven steps the run shows (its plumbing hidden): at least five in view at once, not two.
-        assert tab.timeline.rowCount() == 7
-        assert fully_visible_rows(tab.timeline_view) >= 5
-        # The list still shows a few runs, and the detail keeps at least the room it needs.
-        assert fully_visible_rows(tab.run_view) >= 1 and tab.run_view.viewport().height() >= 3 * \
-            tab.run_view.verticalHeader().defaultSectionSize()
-        assert tab.detail.height() >= tab.detail.minimumSizeHint().height()
-        # Side by side (a wider window), the list keeps its ten rows.
-        window.resize(1600, 900)
-        qtbot.waitUntil(lambda: tab.lower.orientation() == Qt.Orientation.Horizontal)
-        QApplication.processEvents()
-        assert tab.split.sizes()[0] == tab.run_list.height_for_rows()
-    finally:
-        switch_language("en")
+    # The language before the window is made, as a user's language is.
+    shown = runs_tab_showing(run_id, language=language, language_first=True, size=(1024, 768))
+    window, tab = shown.window, shown.tab
+    tab.select_step(3)
+    QApplication.processEvents()
+    assert tab.lower.orientation() == Qt.Orientation.Vertical
+    # The seven steps the run shows (its plumbing hidden): at least five in view at once, not two.
+    assert tab.timeline.rowCount() == 7
+    assert fully_visible_rows(tab.timeline_view) >= 5
+    # The list still shows a few runs, and the detail keeps at least the room it needs.
+    assert fully_visible_rows(tab.run_view) >= 1 and tab.run_view.viewport().height() >= 3 * \
+        tab.run_view.verticalHeader().defaultSectionSize()
+    assert tab.detail.height() >= tab.detail.minimumSizeHint().height()
+    # Side by side (a wider window), the list keeps its ten rows.
+    window.resize(1600, 900)
+    qtbot.waitUntil(lambda: tab.lower.orientation() == Qt.Orientation.Horizontal)
+    QApplication.processEvents()
+    assert tab.split.sizes()[0] == tab.run_list.height_for_rows()
 
 
 def _whole_rows(tree) -> int:

@@ -129,7 +129,7 @@ def test_a_scenario_run_shows_its_cancelled_step_in_flight(qtbot, make_window, d
     assert QApplication.clipboard().text() == tab.detail.result.toPlainText()
 
 
-def test_a_failed_request_step_with_no_outcome_of_its_own_is_not_drawn_ok(qtbot, make_window) -> None:
+def test_a_failed_request_step_with_no_outcome_of_its_own_is_not_drawn_ok(qtbot, runs_tab_showing) -> None:
     """A request step (tools/list) records no outcome, only its legs: its bar ends as they did."""
     from inspector.runs import Leg, RunStep, StepKind
 
@@ -145,13 +145,10 @@ def test_a_failed_request_step_with_no_outcome_of_its_own_is_not_drawn_ok(qtbot,
                            legs=run_legs)
             store.append_steps(run_id, [(step, T0)])
             store.finish_run(run_id, status, T0)
-    tab = runs_window(make_window).runs_tab
+    showing = runs_tab_showing()
+    tab = showing.tab
     for status, run_id in runs.items():
-        qtbot.waitUntil(lambda run_id=run_id: tab.runs.row_of(run_id) is not None)
-        tab.select_runs([run_id])
-        qtbot.waitUntil(lambda: tab.timeline.rowCount() == 1)
-        tab.select_step(0)
-        qtbot.waitUntil(lambda: tab.detail.bar.state is not None and not tab.detail.bar.isHidden())
+        show_the_one_step(showing, run_id)
         assert outcomes_of(tab) == [""]  # the timeline says no outcome, as the reference does
         assert tab.detail.bar.state.ending == status, status
 
@@ -160,11 +157,10 @@ def test_a_failed_request_step_with_no_outcome_of_its_own_is_not_drawn_ok(qtbot,
     ("en", "0.004 s", "0.004 s of 20 s spent"),
     ("de", "0,004 s", "0,004 s von 20 s verbraucht"),
 ])
-def test_a_steps_bar_spends_what_its_header_says(qtbot, make_window, language, header, spent) -> None:
+def test_a_steps_bar_spends_what_its_header_says(qtbot, runs_tab_showing, language, header, spent) -> None:
     """A call of 4.2 ms whose three legs took 3 ms: the header said "0,004 s" and the bar
     "0,003 s von 20 s verbraucht". The one deadline counts wall time from the operation's start, the
     time between the legs too: the bar spends the step's whole duration, as the live bar did."""
-    from inspector.gui.language import switch_language
     from inspector.runs import Leg, RunStep, RunTrace, StepKind, ToolResult
 
     legs = (Leg("initialize", 20, 1.0, 200, "ok"), Leg("notifications/initialized", 20, 0.5, 202, "ok"),
@@ -175,35 +171,29 @@ def test_a_steps_bar_spends_what_its_header_says(qtbot, make_window, language, h
         assert isinstance(step, RunStep) and step.kind == StepKind.TOOL
         store.append_steps(run_id, [(step, T0)])
         store.finish_run(run_id, "ok", T0)
-    window = runs_window(make_window)
-    tab = window.runs_tab
-    switch_language(language)
-    try:
-        show_the_one_step(qtbot, tab, run_id)
-        assert tab.detail.summary.text().split(" · ")[0] == header
-        assert tab.detail.bar.current_geometry().spent_text == spent
-        from tests.gui.test_screenshots import save
+    showing = runs_tab_showing(language=language)
+    tab = showing.tab
+    show_the_one_step(showing, run_id)
+    assert tab.detail.summary.text().split(" · ")[0] == header
+    assert tab.detail.bar.current_geometry().spent_text == spent
+    from tests.gui.test_screenshots import save
 
-        assert save(tab.detail, f"step-detail-spent-{language}").exists()
-        assert tab.detail.bar.header_shown[0] == spent  # as painted
-    finally:
-        switch_language("en")
+    assert save(tab.detail, f"step-detail-spent-{language}").exists()
+    assert tab.detail.bar.header_shown[0] == spent  # as painted
 
 
-def show_the_one_step(qtbot, tab, run_id: int) -> None:
+def show_the_one_step(showing, run_id: int) -> None:
     """Select the run of one step and that step, and wait for its budget bar."""
-    qtbot.waitUntil(lambda: tab.runs.row_of(run_id) is not None)
-    tab.select_runs([run_id])
-    qtbot.waitUntil(lambda: tab.timeline.rowCount() == 1)
+    showing.select(run_id, steps=1)
+    tab = showing.tab
     tab.select_step(0)
-    qtbot.waitUntil(lambda: tab.detail.bar.state is not None and not tab.detail.bar.isHidden())
+    showing.qtbot.waitUntil(lambda: tab.detail.bar.state is not None and not tab.detail.bar.isHidden())
 
 
 @pytest.mark.parametrize("language", ["en", "de"])
-def test_a_tool_step_whose_source_recorded_no_outcome_ends_its_bar_not_recorded(qtbot, make_window,
+def test_a_tool_step_whose_source_recorded_no_outcome_ends_its_bar_not_recorded(qtbot, runs_tab_showing,
                                                                                   language) -> None:
     """An imported call with no status, error or result: its ok legs do not make it ok."""
-    from inspector.gui.language import switch_language
     from inspector.gui.widgets.budget_bar_words import ending_text
     from inspector.runs import Leg, RunStep, StepKind
 
@@ -214,20 +204,16 @@ def test_a_tool_step_whose_source_recorded_no_outcome_ends_its_bar_not_recorded(
                        legs=(Leg("tools/call", 20, 200.0, 200, "ok"),))
         store.append_steps(run_id, [(step, T0)])
         store.finish_run(run_id, "ok", T0)
-    window = runs_window(make_window)
-    tab = window.runs_tab
-    switch_language(language)
-    try:
-        show_the_one_step(qtbot, tab, run_id)
-        word = {"en": "not recorded", "de": "nicht erfasst"}[language]
-        assert outcomes_of(tab) == [""] and tab.timeline.index(0, OUTCOME_COLUMN).data() == word
-        assert tab.detail.bar.state.ending == "unrecorded"
-        assert ending_text(tab.detail.bar.state) == word  # no "✓ ok"
-        from tests.gui.test_screenshots import save
+    showing = runs_tab_showing(language=language)
+    window, tab = showing.window, showing.tab
+    show_the_one_step(showing, run_id)
+    word = {"en": "not recorded", "de": "nicht erfasst"}[language]
+    assert outcomes_of(tab) == [""] and tab.timeline.index(0, OUTCOME_COLUMN).data() == word
+    assert tab.detail.bar.state.ending == "unrecorded"
+    assert ending_text(tab.detail.bar.state) == word  # no "✓ ok"
+    from tests.gui.test_screenshots import save
 
-        assert save(window, f"runs-unrecorded-{language}").exists()
-    finally:
-        switch_language("en")
+    assert save(window, f"runs-unrecorded-{language}").exists()
 
 
 def test_drop_a_trace_file_the_run_appears_and_is_selected_and_again_is_not_doubled(qtbot, make_window,
@@ -443,13 +429,11 @@ def test_deleting_one_run_names_it_and_many_are_counted(qtbot, make_window, monk
     assert tab.runs.rowCount() == 8  # nothing deleted on No
 
 
-def test_find_highlights_matches_and_goes_next_and_previous(qtbot, make_window) -> None:
+def test_find_highlights_matches_and_goes_next_and_previous(qtbot, runs_tab_showing) -> None:
     with RunStore.open(resolve_db_path()) as store:
         run_id = mixed_run(store)
-    window = runs_window(make_window)
-    tab = window.runs_tab
-    qtbot.waitUntil(lambda: tab.runs.rowCount() == 1)
-    tab.select_runs([run_id])
+    shown = runs_tab_showing(run_id, listed=1)
+    window, tab = shown.window, shown.tab
     window.activateWindow()
     qtbot.waitUntil(window.isActiveWindow)
     tab.timeline_view.setFocus()
@@ -566,15 +550,13 @@ def test_a_huge_run_opens_fast_and_scrolling_reads_only_the_pages_shown(qtbot, m
     assert tab.timeline.cached_rows <= tab.timeline.cached_pages * tab.timeline.page_size
 
 
-def test_every_control_of_the_runs_tab_has_an_accessible_name(qtbot, make_window) -> None:
+def test_every_control_of_the_runs_tab_has_an_accessible_name(qtbot, runs_tab_showing) -> None:
     from tests.gui.test_models_and_accessibility import _unnamed
 
     with RunStore.open(resolve_db_path()) as store:
         run_id = mixed_run(store)
-    window = runs_window(make_window)
-    tab = window.runs_tab
-    qtbot.waitUntil(lambda: tab.runs.rowCount() == 1)
-    tab.select_runs([run_id])
+    shown = runs_tab_showing(run_id, listed=1)
+    window, tab = shown.window, shown.tab
     tab.select_step(4)
     assert tab.isVisibleTo(window)
     missing = _unnamed(window)
@@ -641,13 +623,10 @@ def test_a_file_name_that_turns_text_around_is_shown_as_its_characters(qtbot, ma
     tab.error_box.close()
 
 
-def test_copy_says_what_it_copied(qtbot, make_window) -> None:
+def test_copy_says_what_it_copied(qtbot, runs_tab_showing) -> None:
     with RunStore.open(resolve_db_path()) as store:
         run_id = mixed_run(store)
-    window = runs_window(make_window)
-    tab = window.runs_tab
-    qtbot.waitUntil(lambda: tab.runs.rowCount() == 1)
-    tab.select_runs([run_id])
+    tab = runs_tab_showing(run_id, listed=1).tab
     tab.timeline_pane.select_step(1)
     qtbot.waitUntil(lambda: tab.detail.step is not None and tab.detail.step.row.sequence == 2)
     tab.detail.copy_result.click()
@@ -694,7 +673,7 @@ def test_the_file_dialogs_start_in_the_documents_folder_then_the_last_one_used(q
     assert started[2] == str(chosen / "runs.json")
 
 
-def test_the_round_column_shows_only_for_a_run_with_rounds(qtbot, make_window) -> None:
+def test_the_round_column_shows_only_for_a_run_with_rounds(qtbot, runs_tab_showing) -> None:
     """An agent's run has rounds; a single operation's (or a trace's) would show a column of dashes,
     whose room the details take instead."""
     from inspector.runs import RunStep, StepKind
@@ -705,13 +684,12 @@ def test_the_round_column_shows_only_for_a_run_with_rounds(qtbot, make_window) -
         store.append_steps(single, [(RunStep(kind=StepKind.TOOL, round=0, duration_ms=3.0, tool_name="echo",
                                              tool_result="hi"), T0)])
         store.finish_run(single, "ok", T0)
-    tab = runs_window(make_window).runs_tab
+    showing = runs_tab_showing()
+    tab = showing.tab
     pane, round_column = tab.timeline_pane, COLUMNS.index("round")
     details = pane.view.horizontalHeader()
     for run_id, rounds in ((agent, True), (single, False), (agent, True)):
-        qtbot.waitUntil(lambda run_id=run_id: tab.runs.row_of(run_id) is not None)
-        tab.select_runs([run_id])
-        qtbot.waitUntil(lambda run_id=run_id: pane.run is not None and pane.run.id == run_id)
+        showing.select(run_id)  # waits until the pane shows it
         assert pane.view.isColumnHidden(round_column) is not rounds, run_id
     width_with_rounds = details.sectionSize(COLUMNS.index("details"))
     tab.select_runs([single])

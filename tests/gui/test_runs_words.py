@@ -18,6 +18,7 @@ from inspector.runs import Leg, RunTrace, ToolResult
 from inspector.store import RunStore, resolve_db_path
 from tests.gui.test_runs_screenshots import runs_window
 from tests.support.cli_process import cli_here
+from tests.support.runs_tab import RunsShown
 from tests.support.sample_runs import T0, mixed_run
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -35,12 +36,11 @@ def _one_call(store: RunStore) -> int:
 @contextmanager
 def _shown_in(qtbot, make_window, language: str, run_id: int) -> Iterator:
     """The Runs tab in ``language`` with run ``run_id`` selected (English again afterwards)."""
-    tab = runs_window(make_window).runs_tab
+    window = runs_window(make_window)
     switch_language(language)
     try:
-        qtbot.waitUntil(lambda: tab.runs.row_of(run_id) is not None)
-        tab.select_runs([run_id])
-        yield tab
+        RunsShown(qtbot, window).select(run_id)
+        yield window.runs_tab
     finally:
         switch_language("en")
 
@@ -68,29 +68,24 @@ def _cli_details(run_id: int, language: str) -> str:
 
 @pytest.mark.parametrize("language", ["en", "de"])
 def test_source_kind_and_round_read_the_same_in_the_window_and_on_the_command_line(qtbot, make_window,
-                                                                                   language) -> None:
+                                                                                   runs_tab_showing, language) -> None:
     with RunStore.open(resolve_db_path()) as store:
         rounds, single = mixed_run(store), _one_call(store)
-    window = runs_window(make_window)
-    tab = window.runs_tab
-    switch_language(language)
-    try:
-        for run_id, has_rounds in ((rounds, True), (single, False)):
-            qtbot.waitUntil(lambda run_id=run_id: tab.runs.row_of(run_id) is not None)
-            tab.select_runs([run_id])
-            model = tab.timeline
-            shown = [[model.index(row, COLUMNS.index(column)).data() for column in ("source", "kind", "round")]
-                     for row in range(model.rowCount())]
-            said = _cli_rows(run_id, language)
-            assert [row[:2] for row in shown] == [row[:2] for row in said]
-            if has_rounds:
-                assert [row[2] for row in shown] == [row[2] for row in said] == ["1", "1", "1", "2", "2", "3"]
-            else:
-                assert [row[2] for row in shown] == ["–"] and [row[2] for row in said] == ["-"]
-            if language == "de":
-                assert {row[1] for row in shown} >= {"Tool"} and "mcp" not in {row[0] for row in shown}
-    finally:
-        switch_language("en")
+    showing = runs_tab_showing(language=language, window=runs_window(make_window))
+    tab = showing.tab
+    for run_id, has_rounds in ((rounds, True), (single, False)):
+        showing.select(run_id)
+        model = tab.timeline
+        shown = [[model.index(row, COLUMNS.index(column)).data() for column in ("source", "kind", "round")]
+                 for row in range(model.rowCount())]
+        said = _cli_rows(run_id, language)
+        assert [row[:2] for row in shown] == [row[:2] for row in said]
+        if has_rounds:
+            assert [row[2] for row in shown] == [row[2] for row in said] == ["1", "1", "1", "2", "2", "3"]
+        else:
+            assert [row[2] for row in shown] == ["–"] and [row[2] for row in said] == ["-"]
+        if language == "de":
+            assert {row[1] for row in shown} >= {"Tool"} and "mcp" not in {row[0] for row in shown}
 
 
 @pytest.mark.parametrize("language", ["en", "de"])

@@ -49,42 +49,32 @@ def set_back_run(tmp_path: Path) -> int:
     ("en", "Oct 25, 2026, 2:59:59\u202fAM (UTC+2)", ["2:59:59.000\u202fAM (UTC+2)", "2:00:00.500\u202fAM (UTC+1)"]),
     ("de", "25.10.2026, 02:59:59 (UTC+2)", ["02:59:59,000 (UTC+2)", "02:00:00,500 (UTC+1)"]),
 ])
-def test_times_in_the_hour_set_back_say_their_zone_and_show_whole(qtbot, make_window, tmp_path, in_berlin,
+def test_times_in_the_hour_set_back_say_their_zone_and_show_whole(qtbot, runs_tab_showing, tmp_path, in_berlin,
                                                                   language, started, times) -> None:
-    shows_whole(qtbot, make_window, set_back_run(tmp_path), language, started, times, f"runs-set-back-{language}")
+    shows_whole(qtbot, runs_tab_showing, set_back_run(tmp_path), language, started, times, f"runs-set-back-{language}")
 
 
-def shows_whole(qtbot, make_window, run_id: int, language: str, started: str, times: list[str], shot: str) -> None:
+def shows_whole(qtbot, runs_tab_showing, run_id: int, language: str, started: str, times: list[str], shot: str) -> None:
     """The run's start and its steps' times read as given, each in a column wide enough for it whole."""
-    from inspector.gui.language import switch_language
     from inspector.gui.runs.columns import PADDING_PX
 
-    window = make_window(wait_tools=False)
-    window.tabs.setCurrentWidget(window.runs_tab)
-    tab = window.runs_tab
-    switch_language(language)
-    try:
-        qtbot.waitUntil(lambda: tab.runs.row_of(run_id) is not None)
-        tab.select_runs([run_id])
-        qtbot.waitUntil(lambda: tab.timeline.rowCount() == len(times))
-        started_column, time_column = runs_model.COLUMNS.index("started"), timeline_model.COLUMNS.index("time")
-        row = tab.runs.row_of(run_id)
-        assert tab.runs.data(tab.runs.index(row, started_column)) == started
-        assert [tab.timeline.data(tab.timeline.index(r, time_column)) for r in range(len(times))] == times
-        # Once painted, each column widens to what it shows: neither "PM" nor the zone is cut off by "…".
-        run_view, steps_view = tab.run_view, tab.timeline_view
-        qtbot.waitUntil(lambda: run_view.columnWidth(started_column)
-                        >= run_view.fontMetrics().horizontalAdvance(started) + PADDING_PX)
-        qtbot.waitUntil(lambda: steps_view.columnWidth(time_column)
-                        >= max(steps_view.fontMetrics().horizontalAdvance(text) for text in times) + PADDING_PX)
-        from tests.gui.test_screenshots import save
+    tab = runs_tab_showing(run_id, language=language, steps=len(times)).tab
+    started_column, time_column = runs_model.COLUMNS.index("started"), timeline_model.COLUMNS.index("time")
+    row = tab.runs.row_of(run_id)
+    assert tab.runs.data(tab.runs.index(row, started_column)) == started
+    assert [tab.timeline.data(tab.timeline.index(r, time_column)) for r in range(len(times))] == times
+    # Once painted, each column widens to what it shows: neither "PM" nor the zone is cut off by "…".
+    run_view, steps_view = tab.run_view, tab.timeline_view
+    qtbot.waitUntil(lambda: run_view.columnWidth(started_column)
+                    >= run_view.fontMetrics().horizontalAdvance(started) + PADDING_PX)
+    qtbot.waitUntil(lambda: steps_view.columnWidth(time_column)
+                    >= max(steps_view.fontMetrics().horizontalAdvance(text) for text in times) + PADDING_PX)
+    from tests.gui.test_screenshots import save
 
-        assert save(tab, shot).exists()
-    finally:
-        switch_language("en")
+    assert save(tab, shot).exists()
 
 
-def test_a_two_digit_hour_fits_where_the_computers_zone_put_the_sample_on_one(qtbot, make_window, tmp_path,
+def test_a_two_digit_hour_fits_where_the_computers_zone_put_the_sample_on_one(qtbot, runs_tab_showing, tmp_path,
                                                                              in_st_johns) -> None:
     """The columns were measured on a sample instant in the computer's zone: in St. John's it read
     "8:29:59.999 PM", so "10:29:59.000 PM" lost its "PM" to "…" (ten in the morning or at night?)."""
@@ -96,5 +86,5 @@ def test_a_two_digit_hour_fits_where_the_computers_zone_put_the_sample_on_one(qt
     path.write_text(json.dumps({"format": "run-inspector-trace", "version": 1, "runs": [run]}))
     with RunStore.open(resolve_db_path()) as store:
         run_id = import_trace(store, path).run_ids[0]
-    shows_whole(qtbot, make_window, run_id, "en", "Oct 24, 2026, 11:29:59\u202fPM", ["11:29:59.000\u202fPM"],
+    shows_whole(qtbot, runs_tab_showing, run_id, "en", "Oct 24, 2026, 11:29:59\u202fPM", ["11:29:59.000\u202fPM"],
                 "runs-two-digit-hour-en")

@@ -14,6 +14,7 @@ from inspector.gui.runs.timeline_model import OUTCOME_COLUMN, OutcomeRole
 from inspector.gui.workbench.log_entry import LogEntry
 from inspector.store import RunStore, resolve_db_path
 from tests.gui.test_runs_room import fully_visible_rows
+from tests.support.runs_tab import RunsShown
 from tests.support.sample_runs import mixed_run
 
 
@@ -37,8 +38,7 @@ def test_an_empty_server_log_leaves_the_runs_tab_its_height(qtbot, make_window, 
     # Listening (its sentence wraps to two lines in German): the log says so, and it is empty.
     qtbot.waitUntil(lambda: "Demo server" in dock.view.state.text(), timeout=10000)
     tab = window.runs_tab
-    qtbot.waitUntil(lambda: tab.runs.row_of(run_id) is not None)
-    assert tab.select_runs([run_id])
+    RunsShown(qtbot, window).select(run_id)
     tab.select_step(next(row for row in range(tab.timeline.rowCount())
                          if tab.timeline.index(row, OUTCOME_COLUMN).data(OutcomeRole) == "cancelled"))
     _settled(qtbot, window)
@@ -123,19 +123,15 @@ def test_a_log_squeezed_by_a_low_window_grows_back_with_it(qtbot, make_window) -
 
 
 @pytest.mark.parametrize("size", [(900, 500), (860, 540)])
-def test_a_squeezed_state_line_shows_whole_lines_and_the_whole_text_in_its_tip(qtbot, make_window, size) -> None:
+def test_a_squeezed_state_line_shows_whole_lines_and_the_whole_text_in_its_tip(qtbot, runs_tab_showing, size) -> None:
     """A window made smaller wraps the state line to a second line that the dock has no room for (the
     tabs above keep their least height): the line showed half of each of two lines, cut at the top and the
     bottom. Seen at 200 % scaling on a 1,920 by 1,080 screen (960 by 540 logical pixels, a maximized window
     a little less). Now it shows the lines that fit, the last one ending in "…", and the whole text as its tip."""
     with RunStore.open(resolve_db_path()) as store:
         run_id = mixed_run(store)
-    window = make_window(wait_tools=False)
-    window.resize(960, 600)
-    window.tabs.setCurrentWidget(window.runs_tab)  # a step shown: the tab's least height is high
-    tab = window.runs_tab
-    qtbot.waitUntil(lambda: tab.runs.row_of(run_id) is not None)
-    assert tab.select_runs([run_id])
+    shown = runs_tab_showing(run_id, size=(960, 600))  # a step shown: the tab's least height is high
+    window, tab = shown.window, shown.tab
     tab.select_step(0)
     dock = window.log_dock
     dock.hide()  # as on a short screen; View → Server log shows it

@@ -121,43 +121,35 @@ def test_the_settings_dialog_fits_a_small_screen_and_scrolls_with_ok_in_view(tmp
 
 
 @pytest.mark.parametrize("language", ["en", "de"])
-def test_a_window_1024_wide_shows_the_runs_tab_with_a_step_in_either_language(qtbot, make_window,
+def test_a_window_1024_wide_shows_the_runs_tab_with_a_step_in_either_language(qtbot, runs_tab_showing,
                                                                              language: str) -> None:
     """German buttons and filters are longer: side by side, the timeline and the step detail would hold
     the window at 1,140 pixels. A tab too narrow for both puts the detail under the timeline."""
     from PySide6.QtCore import QPoint, Qt
 
-    from inspector.gui.language import switch_language
     from inspector.store import RunStore, resolve_db_path
     from tests.support.sample_runs import mixed_run
 
     with RunStore.open(resolve_db_path()) as store:
         run_id = mixed_run(store, "scenario " + "with a long title " * 8)
-    switch_language(language)  # before the window is made, as a user's language is
-    try:
-        window = make_window(wait_tools=False)
-        window.resize(1600, 900)  # wide first: the detail beside the timeline
-        window.tabs.setCurrentWidget(window.runs_tab)
-        tab = window.runs_tab
-        qtbot.waitUntil(lambda: tab.runs.row_of(run_id) is not None)
-        tab.select_runs([run_id])
-        tab.select_step(0)
-        qtbot.waitUntil(lambda: tab.lower.orientation() == Qt.Orientation.Horizontal)
-        window.resize(1024, 700)  # then narrow: the detail goes under the timeline, the window fits
-        qtbot.waitUntil(lambda: window.width() == 1024)
-        # Nothing is held wider than the window: the panes fit, the detail's right edge is in view.
-        assert window.main.minimumSizeHint().width() <= 1024 and window.main.width() <= 1024
-        assert tab.detail.mapTo(window, QPoint(tab.detail.width(), 0)).x() <= window.width()
-        assert tab.lower.orientation() == Qt.Orientation.Vertical
-        assert tab.detail.isVisible() and tab.detail.width() >= tab.detail.minimumSizeHint().width()
-        window.resize(1600, 900)
-        qtbot.waitUntil(lambda: tab.lower.orientation() == Qt.Orientation.Horizontal)  # wide again: beside it
-    finally:
-        switch_language("en")
+    # The language before the window is made, as a user's is; wide first: the detail beside the timeline.
+    shown = runs_tab_showing(run_id, language=language, language_first=True, size=(1600, 900))
+    window, tab = shown.window, shown.tab
+    tab.select_step(0)
+    qtbot.waitUntil(lambda: tab.lower.orientation() == Qt.Orientation.Horizontal)
+    window.resize(1024, 700)  # then narrow: the detail goes under the timeline, the window fits
+    qtbot.waitUntil(lambda: window.width() == 1024)
+    # Nothing is held wider than the window: the panes fit, the detail's right edge is in view.
+    assert window.main.minimumSizeHint().width() <= 1024 and window.main.width() <= 1024
+    assert tab.detail.mapTo(window, QPoint(tab.detail.width(), 0)).x() <= window.width()
+    assert tab.lower.orientation() == Qt.Orientation.Vertical
+    assert tab.detail.isVisible() and tab.detail.width() >= tab.detail.minimumSizeHint().width()
+    window.resize(1600, 900)
+    qtbot.waitUntil(lambda: tab.lower.orientation() == Qt.Orientation.Horizontal)  # wide again: beside it
 
 
 @pytest.mark.parametrize("language", ["en", "de"])
-def test_a_step_shown_in_a_low_window_scrolls_the_detail_and_the_window_keeps_its_height(qtbot, make_window,
+def test_a_step_shown_in_a_low_window_scrolls_the_detail_and_the_window_keeps_its_height(qtbot, runs_tab_showing,
                                                                                         language: str) -> None:
     """200 % scaling on a 1,920 by 1,080 screen is 960 by 540 logical pixels, a maximized window about 516
     under a taskbar. Showing a step held the window 556 high (the detail's lines, the timeline and the list
@@ -165,38 +157,29 @@ def test_a_step_shown_in_a_low_window_scrolls_the_detail_and_the_window_keeps_it
     The detail now scrolls up and down where the window is too low for it."""
     from PySide6.QtCore import Qt
 
-    from inspector.gui.language import switch_language
     from inspector.store import RunStore, resolve_db_path
     from tests.support.sample_runs import mixed_run
 
     with RunStore.open(resolve_db_path()) as store:
         run_id = mixed_run(store)
-    switch_language(language)
-    try:
-        window = make_window(wait_tools=False)
-        window.resize(960, 516)
-        window.tabs.setCurrentWidget(window.runs_tab)
-        tab = window.runs_tab
-        qtbot.waitUntil(lambda: tab.runs.row_of(run_id) is not None)
-        tab.select_runs([run_id])
-        tab.select_step(0)
-        qtbot.waitUntil(lambda: tab.detail.step is not None)
-        qtbot.wait(50)
-        assert tab.lower.orientation() == Qt.Orientation.Vertical
-        assert window.minimumSizeHint().height() <= 516, window.minimumSizeHint()
-        assert window.height() == 516
-        # The whole detail is a scroll away: its last button can be scrolled into view.
-        scroll = tab.detail_scroll
-        assert tab.detail.height() >= tab.detail.minimumSizeHint().height()
-        assert scroll.verticalScrollBar().isVisible()
-        scroll.ensureWidgetVisible(tab.detail.note_button)
-        assert not tab.detail.note_button.visibleRegion().isEmpty()
-        # Nothing is held wider than before: the window still fits a screen 1,024 wide.
-        assert window.minimumSizeHint().width() <= 1024
-        # Where the timeline can spare the room (125 % on a 1,366 by 768 screen), the detail is shown whole.
-        window.resize(1093, 614)
-        qtbot.waitUntil(lambda: scroll.viewport().height() >= scroll.whole_height())
-        assert not scroll.verticalScrollBar().isVisible()
-        assert not tab.detail.copy_result.visibleRegion().isEmpty()
-    finally:
-        switch_language("en")
+    shown = runs_tab_showing(run_id, language=language, language_first=True, size=(960, 516))
+    window, tab = shown.window, shown.tab
+    tab.select_step(0)
+    qtbot.waitUntil(lambda: tab.detail.step is not None)
+    qtbot.wait(50)
+    assert tab.lower.orientation() == Qt.Orientation.Vertical
+    assert window.minimumSizeHint().height() <= 516, window.minimumSizeHint()
+    assert window.height() == 516
+    # The whole detail is a scroll away: its last button can be scrolled into view.
+    scroll = tab.detail_scroll
+    assert tab.detail.height() >= tab.detail.minimumSizeHint().height()
+    assert scroll.verticalScrollBar().isVisible()
+    scroll.ensureWidgetVisible(tab.detail.note_button)
+    assert not tab.detail.note_button.visibleRegion().isEmpty()
+    # Nothing is held wider than before: the window still fits a screen 1,024 wide.
+    assert window.minimumSizeHint().width() <= 1024
+    # Where the timeline can spare the room (125 % on a 1,366 by 768 screen), the detail is shown whole.
+    window.resize(1093, 614)
+    qtbot.waitUntil(lambda: scroll.viewport().height() >= scroll.whole_height())
+    assert not scroll.verticalScrollBar().isVisible()
+    assert not tab.detail.copy_result.visibleRegion().isEmpty()

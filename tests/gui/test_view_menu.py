@@ -10,6 +10,7 @@ from PySide6.QtTest import QTest
 
 from inspector.gui.settings import AppSettings
 from inspector.runs import RunStep, StepKind
+from tests.support.runs_tab import RunsShown
 
 
 def active(qtbot, window):
@@ -99,9 +100,7 @@ def test_the_timeline_follows_a_growing_run_unless_scrolled_away(qtbot, make_win
                                                   content=f"step {number}"), datetime.now(UTC))
 
         add(3)
-        qtbot.waitUntil(lambda: tab.runs.row_of(run_id) is not None, timeout=5000)
-        assert tab.select_runs([run_id])
-        qtbot.waitUntil(lambda: tab.timeline.rowCount() == 3, timeout=5000)
+        RunsShown(qtbot, window).select(run_id, steps=3)
         bar = tab.timeline_view.verticalScrollBar()
         add(60)
         qtbot.waitUntil(lambda: tab.timeline.rowCount() == 63, timeout=5000)
