@@ -21,6 +21,7 @@ from inspector.agent.tracing import step_trace, traced
 from inspector.i18n import N_, _
 from inspector.i18n.leg_findings import with_findings
 from inspector.i18n.messages import Message, translate
+from inspector.i18n.refused_probe import legs_seen
 from inspector.i18n.wire import server_answered
 from inspector.mcp import (
     MAXIMUM_BUDGET_SECONDS,
@@ -619,7 +620,8 @@ def print_report(report: dict[str, Any], as_json: bool, error: Any = None, *,
     exchanges = ([getattr(finished, "exchange", None) for finished in finished_legs]
                  if len(finished_legs) == len(report["legs"]) else [None] * len(report["legs"]))
     nexts = [*report["legs"][1:], {}] if report["legs"] else []
-    for leg, exchange, following in zip(report["legs"], exchanges, nexts, strict=True):
+    seen = legs_seen(report["legs"])
+    for index, (leg, exchange, following) in enumerate(zip(report["legs"], exchanges, nexts, strict=True)):
         granted = "-" if leg["granted_s"] is None else _("{seconds} s").format(seconds=whole(leg["granted_s"]))
         elapsed = readable_duration(leg["elapsed_ms"])
         status = status_cell(leg["http_status"], report.get("transport"))
@@ -629,7 +631,7 @@ def print_report(report: dict[str, Any], as_json: bool, error: Any = None, *,
                 "{outcome}").format(method=leg["method"], granted=granted, left=left, elapsed=elapsed,
                                     status=status, outcome=leg_outcome_word(
                                         leg["outcome"], leg["method"], leg["http_status"], exchange,
-                                        following.get("method"), following.get("outcome"))))
+                                        following.get("method"), following.get("outcome"), seen[index + 1:])))
     note = _grant_note(report)
     if note:
         print(note)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from inspector.i18n import _, ngettext
 from inspector.i18n.formatting import format_duration, format_fixed, format_number
 from inspector.i18n.formatting import format_seconds as format_seconds_number
-from inspector.i18n.refused_probe import refused_probe_word, unanswered_probe_word
+from inspector.i18n.refused_probe import refused_probe_word, unanswered_probe_word, unserved_probe_word
 from inspector.i18n.transport_probe import transport_found_word
 from inspector.i18n.words import leg_outcome_word, marked_outcome_text, step_outcome_word
 from inspector.runs import Leg
@@ -34,6 +34,9 @@ def leg_label(leg: LegState, spent: float) -> str:
     if leg.refused_probe and leg.granted_s is not None:
         return _("{method}: not offered, {spent} / grant {grant} s").format(
             method=leg.method, spent=format_seconds(spent), grant=leg.granted_s)
+    if leg.unserved_probe and leg.granted_s is not None:
+        return _("{method}: answered HTTP {status}, {spent} / grant {grant} s").format(
+            method=leg.method, status=leg.http_status, spent=format_seconds(spent), grant=leg.granted_s)
     if leg.unanswered_probe and leg.granted_s is not None:
         return _("{method}: no answer, {spent} / grant {grant} s").format(
             method=leg.method, spent=format_seconds(spent), grant=leg.granted_s)
@@ -73,6 +76,8 @@ def leg_tooltip(leg: LegState, spent: float, budget_s: float | None = None, tran
         words = refused_probe_word()
     elif leg.unanswered_probe:
         words = unanswered_probe_word()
+    elif leg.unserved_probe:
+        words = unserved_probe_word(leg.http_status)
     elif leg.transport_found:
         words = transport_found_word(leg.http_status)
     else:
@@ -203,8 +208,9 @@ def _leg_phrase(leg: LegState) -> str:
     if leg_kind(leg) == WAITING:
         return _("{waiting} for {spent}").format(waiting=waiting_words(leg.method), spent=format_seconds(spent))
     kind = leg_kind(leg)
-    if leg.refused_probe or leg.unanswered_probe or leg.transport_found:  # a sentence of its own
+    if kind == ERA_FOUND:  # a sentence of its own
         finding = (refused_probe_word() if leg.refused_probe else unanswered_probe_word() if leg.unanswered_probe
+                   else unserved_probe_word(leg.http_status) if leg.unserved_probe
                    else transport_found_word(leg.http_status))
         return _("{method} in {spent}, {finding}").format(method=leg.method, spent=format_seconds(spent),
                                                           finding=finding)
