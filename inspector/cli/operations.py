@@ -47,6 +47,7 @@ from inspector.store.secrets import system_secret_keeper
 from inspector.store.signin_settings import StoredSignIn, overridden
 from inspector.traces.redact import redact_text
 
+from .args_hint import name_value_hint
 from .common import (
     EXIT_CANCELLED,
     EXIT_FAILED,
@@ -219,6 +220,9 @@ def parse_arguments(raw: str) -> dict[str, Any]:
     except RecursionError:
         raise UsageError(too_deep) from None
     except json.JSONDecodeError as exc:
+        hint = name_value_hint(raw)  # "call --arg text=hi": argparse reads --arg as --args
+        if hint is not None:
+            raise UsageError(hint) from None
         raise UsageError(Message(N_("--args is not valid JSON at line {line}, column {column}: {reason}"),
                                  {"line": exc.lineno, "column": exc.colno,
                                   "reason": decoder_reason(exc.msg)})) from None
