@@ -21,6 +21,7 @@ from inspector.agent.tracing import step_trace, traced
 from inspector.i18n import N_, _
 from inspector.i18n.leg_findings import with_findings
 from inspector.i18n.messages import Message, translate
+from inspector.i18n.refused_probe import legs_seen
 from inspector.i18n.wire import server_answered
 from inspector.mcp import (
     MAXIMUM_BUDGET_SECONDS,
@@ -46,6 +47,7 @@ from inspector.store.secrets import system_secret_keeper
 from inspector.store.signin_settings import StoredSignIn, overridden
 from inspector.traces.redact import redact_text
 
+from .args_hint import name_value_hint
 from .common import (
     EXIT_CANCELLED,
     EXIT_FAILED,
@@ -218,6 +220,9 @@ def parse_arguments(raw: str) -> dict[str, Any]:
     except RecursionError:
         raise UsageError(too_deep) from None
     except json.JSONDecodeError as exc:
+        hint = name_value_hint(raw)  # "call --arg text=hi": argparse reads --arg as --args
+        if hint is not None:
+            raise UsageError(hint) from None
         raise UsageError(Message(N_("--args is not valid JSON at line {line}, column {column}: {reason}"),
                                  {"line": exc.lineno, "column": exc.colno,
                                   "reason": decoder_reason(exc.msg)})) from None
@@ -619,7 +624,8 @@ def print_report(report: dict[str, Any], as_json: bool, error: Any = None, *,
     exchanges = ([getattr(finished, "exchange", None) for finished in finished_legs]
                  if len(finished_legs) == len(report["legs"]) else [None] * len(report["legs"]))
     nexts = [*report["legs"][1:], {}] if report["legs"] else []
-    for leg, exchange, following in zip(report["legs"], exchanges, nexts, strict=True):
+    seen = legs_seen(report["legs"])
+    for index, (leg, exchange, following) in enumerate(zip(report["legs"], exchanges, nexts, strict=True)):
         granted = "-" if leg["granted_s"] is None else _("{seconds} s").format(seconds=whole(leg["granted_s"]))
         elapsed = readable_duration(leg["elapsed_ms"])
         status = status_cell(leg["http_status"], report.get("transport"))
@@ -629,7 +635,7 @@ def print_report(report: dict[str, Any], as_json: bool, error: Any = None, *,
                 "{outcome}").format(method=leg["method"], granted=granted, left=left, elapsed=elapsed,
                                     status=status, outcome=leg_outcome_word(
                                         leg["outcome"], leg["method"], leg["http_status"], exchange,
-                                        following.get("method"), following.get("outcome"))))
+                                        following.get("method"), following.get("outcome"), seen[index + 1:])))
     note = _grant_note(report)
     if note:
         print(note)

@@ -17,6 +17,7 @@ from inspector.i18n.details import disagreement_said
 from inspector.i18n.leg_findings import with_findings
 from inspector.i18n.messages import Message
 from inspector.i18n.recovery import status_with_recovery
+from inspector.i18n.refused_probe import LegSeen, legs_seen
 from inspector.i18n.replays import replay_of_text, replayed_as_text
 from inspector.i18n.scenarios import said_title
 from inspector.i18n.wire import command_line, line_problem_lines, stderr_lines, transport_line
@@ -287,9 +288,10 @@ def _show(store: RunStore, run_id: int, as_json: bool, show_plumbing: bool = Fal
         room = None if columns is None else columns - display_width(one_line(line))
         out.write(one_line(line + details_cell(payload, depth, room)) + "\n")
         legs = stored.step.legs
+        seen = legs_seen(legs)
         for index, leg in enumerate(legs):
             following = legs[index + 1] if index + 1 < len(legs) else None
-            out.write(one_line(_leg_line(leg, stored.step.transport, following)) + "\n")
+            out.write(one_line(_leg_line(leg, stored.step.transport, following, seen[index + 1:])) + "\n")
         if stored.step.note:
             out.write(one_line("    " + _("note: {note}").format(note=stored.step.note)) + "\n")
         disagreement = disagreement_said(payload)
@@ -366,16 +368,17 @@ def _wire_lines(payload: dict[str, Any]) -> list[str]:
     return lines
 
 
-def _leg_line(leg: Any, transport: str | None, following: Any = None) -> str:
+def _leg_line(leg: Any, transport: str | None, following: Any = None, later: Sequence[LegSeen] = ()) -> str:
     """A leg of a step as `call` prints it: method, grant, time taken, HTTP status (over HTTP), outcome
     (``following``: the leg after it, which tells an unanswered probe's finding and the refused POST
-    that found the older transport)."""
+    that found the older transport; ``later``: all the legs after it, which tell a probe refused where
+    no server answered)."""
     granted = "-" if leg.granted_s is None else _("{seconds} s").format(seconds=leg.granted_s)
     elapsed = readable_duration(leg.elapsed_ms)
     return _("    {method:<27} granted {granted:>5}  took {elapsed:>10}  {status:<8}  {outcome}").format(
         method=leg.method, granted=granted, elapsed=elapsed, status=status_cell(leg.http_status, transport),
         outcome=leg_outcome_word(str(leg.outcome), leg.method, leg.http_status, leg.exchange,
-                                 getattr(following, "method", None), getattr(following, "outcome", None)))
+                                 getattr(following, "method", None), getattr(following, "outcome", None), later))
 
 
 def _sentence(error: Exception) -> object:

@@ -106,7 +106,7 @@ def _plan(config: ServerConfig, db_option: str | None) -> list[Planned]:
     from inspector.mcp import ServerEndpoint, public_url
     from inspector.store import ServerRegistry
 
-    from .servers import command_shown
+    from .servers_list import command_shown
 
     plan = []
     for entry in config.servers:

@@ -8,20 +8,18 @@ environment) go to the system keyring, never to the database, and are never list
 from __future__ import annotations
 
 import argparse
-import shlex
 import sys
 
 from inspector.i18n import N_, _, ngettext
 from inspector.i18n.messages import Message
-from inspector.store import CommandSetting, RunStore, ServerRecord, ServerRegistry, ServerSettings
+from inspector.store import RunStore, ServerRecord, ServerRegistry, ServerSettings
 from inspector.store.signin_settings import SignInSetup, StoredSignIn
 
 from .common import EXIT_OK, BadInputError, UsageError, database_path, open_existing_store, open_store
-from .durations import readable_duration
 from .ending import emit_json
 from .safe_text import one_line
-from .server_signin import reject_signin_options, save_signin_options, signin_line
-from .words import when, when_width
+from .server_signin import reject_signin_options, save_signin_options
+from .servers_list import server_lines
 
 
 def run(args: argparse.Namespace) -> int:
@@ -245,22 +243,6 @@ def _remove(store: RunStore, args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def command_shown(command: CommandSetting) -> str:
-    """A configured command as a line: variables by name only, then the program and its arguments."""
-    words = [f"{variable.name}=…" for variable in sorted(command.env, key=lambda variable: variable.name)]
-    line = " ".join([*words, shlex.join([command.program, *command.args])])
-    if command.cwd:
-        return _("{command} (in {folder})").format(command=line, folder=command.cwd)
-    return line
-
-
-def era_cell(server: ServerRecord) -> str:
-    """The era column: the one configured (as --era writes it) and, for ``auto``, what it found."""
-    if server.era == "auto" and server.found_era:
-        return f"auto → {server.found_era}"
-    return server.era
-
-
 def _servers(store: RunStore, as_json: bool) -> int:
     servers = ServerRegistry(store.db).all()
     signins = StoredSignIn(store.db).all()
@@ -270,37 +252,8 @@ def _servers(store: RunStore, as_json: bool) -> int:
     if not servers:
         print(_("No servers known yet."))
         return EXIT_OK
-    # A contact marked with its zone (in the hour a clock is set back) is wider.
-    at = max(when_width(), *(len(when(server.last_contact_at)) for server in servers))
-    # A tool error is a kind of failed (as in the window's health line): counted in "failed", and
-    # how many of those were tool errors beside it, in parentheses.
-    heading = (_("Server"), _("Transport"), _("Last contact"), _("Latency"), _("ok"), _("failed"), _("(tool errors)"),
-               _("cancelled"), _("Era"))
-    counts = [max(len(word), 5) for word in heading[4:8]]
-    transport = max(len(heading[1]), 5)
-    eras = [era_cell(server) for server in servers]
-    era_width = max(len(heading[8]), *(len(cell) for cell in eras))
-    labels = [one_line(server.name or server.url) for server in servers]
-    # As wide as the longest name or address (a command server's "stdio:/…/bin/x" may be long), at least 40.
-    name_width = max(40, len(heading[0]), *(len(label) for label in labels))
-    print(f"{heading[0]:<{name_width}}  {heading[1]:<{transport}}  {heading[8]:<{era_width}}  {heading[2]:<{at}}  "
-          f"{heading[3]:>9}  {heading[4]:>{counts[0]}}  {heading[5]:>{counts[1]}}  {heading[6]:>{counts[2]}}  "
-          f"{heading[7]:>{counts[3]}}")
-    for server, era, label in zip(servers, eras, labels, strict=True):
-        tool_errors = f"({server.tool_error_count})"
-        latency = ("-" if server.last_latency_ms is None
-                   else readable_duration(server.last_latency_ms))
-        print(one_line(f"{label:<{name_width}}  {server.transport:<{transport}}  {era:<{era_width}}  "
-                       f"{when(server.last_contact_at):<{at}}  "
-                       f"{latency:>9}  {server.ok_count:>{counts[0]}}  "
-                       f"{server.failed_count + server.tool_error_count:>{counts[1]}}  "
-                       f"{tool_errors:>{counts[2]}}  {server.cancelled_count:>{counts[3]}}"))
-        if server.command is not None:
-            print(one_line("    " + command_shown(server.command)))
-        elif server.name and server.name != server.url:
-            print(one_line(f"    {server.url}"))
-        if server.url in signins:
-            print("    " + signin_line(signins[server.url]))
+    for line in server_lines(servers, signins):
+        print(line)
     return EXIT_OK
 
 

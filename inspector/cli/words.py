@@ -15,6 +15,7 @@ from inspector.i18n.formatting import (
     zone_marks_between,
     zoned_width,
 )
+from inspector.i18n.refused_probe import LegSeen
 from inspector.i18n.words import OUTCOMES
 from inspector.runs import Leg
 
@@ -44,12 +45,13 @@ def step_outcome_width(failed_legs: bool = True) -> int:
 
 def leg_outcome_word(outcome: str | None, method: str = "", http_status: int | None = None,
                      exchange: object = None, next_method: str | None = None,
-                     next_outcome: str | None = None) -> str:
+                     next_outcome: str | None = None, following: Sequence[LegSeen] = ()) -> str:
     """The word for a leg's outcome ("not sent" for a leg the budget never let go; "-" for none; a
     ``server/discover`` probe the server refused, or never answered, and the refused POST that found
-    the older HTTP+SSE transport (given the leg after it), in words, as the window says it)."""
+    the older HTTP+SSE transport (given the leg after it), in words, as the window says it; given all the
+    legs after it, a probe refused where no server answered says what it saw)."""
     return words.leg_outcome_word(outcome, method, http_status, exchange, next_method,
-                                  next_outcome) if outcome else "-"
+                                  next_outcome, following) if outcome else "-"
 
 
 def outcome_width() -> int:

@@ -9,10 +9,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .refused_probe import is_refused_probe, is_unanswered_probe
+from .refused_probe import LegSeen, is_refused_probe, is_unanswered_probe, legs_seen
 from .transport_probe import is_transport_found
 
-#: A ``server/discover`` probe the server refused (stored ``ok``): it speaks the handshake era.
+#: A ``server/discover`` probe the server refused (stored ``ok``): it speaks the handshake era (not one refused
+#: where the handshake after it was refused too and no older transport's stream opened: no server there).
 ERA_PROBE_REFUSED = "era_probe_refused"
 #: A ``server/discover`` probe a command server never answered (stored ``failed``), taken for the handshake era.
 ERA_PROBE_UNANSWERED = "era_probe_unanswered"
@@ -23,9 +24,11 @@ FINDINGS = (ERA_PROBE_REFUSED, ERA_PROBE_UNANSWERED, TRANSPORT_FOUND)
 
 
 def leg_finding(method: str, outcome: object, http_status: object, exchange: object = None,
-                next_method: str | None = None, next_outcome: object = None) -> str | None:
-    """What the leg found (one of :data:`FINDINGS`), or ``None`` for a leg that found nothing but its answer."""
-    if is_refused_probe(method, outcome, http_status, exchange):
+                next_method: str | None = None, next_outcome: object = None,
+                following: Sequence[LegSeen] = ()) -> str | None:
+    """What the leg found (one of :data:`FINDINGS`), or ``None`` for a leg that found nothing but its answer
+    (``following``: all the legs after it)."""
+    if is_refused_probe(method, outcome, http_status, exchange, following):
         return ERA_PROBE_REFUSED
     if is_unanswered_probe(method, outcome, http_status, exchange, next_method):
         return ERA_PROBE_UNANSWERED
@@ -39,12 +42,13 @@ def with_findings(legs: Sequence[Mapping[str, Any]], status_key: str,
     """Copies of ``legs`` (dicts with ``method``, ``outcome`` and the HTTP status under ``status_key``),
     each with its ``finding``; a leg's exchange is its own ``exchange`` or, given, ``exchanges``' entry."""
     found = []
+    seen = legs_seen(legs, status_key)
     for number, leg in enumerate(legs):
         following = legs[number + 1] if number + 1 < len(legs) else {}
         exchange = exchanges[number] if exchanges is not None else leg.get("exchange")
         found.append({**leg, "finding": leg_finding(str(leg.get("method", "")), leg.get("outcome"),
                                                     leg.get(status_key), exchange, following.get("method"),
-                                                    following.get("outcome"))})
+                                                    following.get("outcome"), seen[number + 1:])})
     return found
 
 

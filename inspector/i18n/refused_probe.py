@@ -13,31 +13,86 @@ takes the silence for the handshake era and opens with ``initialize`` (see
 operation that went on and may well end ``ok``; the views say what the silence found instead of
 a bare "failed": :func:`is_unanswered_probe` tells it from the leg and the method of the leg after
 it (the stored outcomes stay as they are).
+
+An address where no MCP server answers (a web server's root, a wrong path) refuses the probe as well,
+with 404, and then the handshake too. Given the legs after it, such a probe claims no era: its
+operation found no server there (:func:`is_unserved_probe`), and it says what it saw, "answered HTTP
+404" (:func:`unserved_probe_word`).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from . import _
+from .transport_probe import CONNECT_METHOD
+
+#: A leg as the words of a leg before it need it: its method, outcome and HTTP status.
+LegSeen = tuple[str | None, object, object]
 
 #: The method with which the ``auto`` era asks a server which era it speaks.
 PROBE_METHOD = "server/discover"
 
 
-def is_refused_probe(method: str, outcome: object, http_status: object, exchange: object = None) -> bool:
+def is_refused_probe(method: str, outcome: object, http_status: object, exchange: object = None,
+                     following: Sequence[LegSeen] = ()) -> bool:
     """Whether a leg is a ``server/discover`` probe the server refused, though stored ``ok``: its
     HTTP status is 400 or more, or (answered 200, or on a command's pipes) its kept exchange holds a
     JSON-RPC error. A leg that kept no exchange and got a 200 cannot be told apart: ``False``.
+    ``following``: the legs after it (:func:`legs_seen`), which may show that no server answered
+    there (:func:`is_unserved_probe`: then ``False``).
 
     ``outcome`` is the stored string or the client's ``LegOutcome`` (a ``str`` enum)."""
-    if method != PROBE_METHOD or str(getattr(outcome, "value", outcome)) != "ok":
+    if method != PROBE_METHOD or _word(outcome) != "ok":
         return False
-    if isinstance(http_status, int) and not isinstance(http_status, bool) and http_status >= 400:
-        return True
+    if _error_status(http_status):
+        return not _no_server_after(following)
     return _answered_with_error(exchange)
+
+
+def is_unserved_probe(method: str, outcome: object, http_status: object, following: Sequence[LegSeen]) -> bool:
+    """Whether a leg is a ``server/discover`` probe refused with an HTTP error status (stored ``ok``) after
+    which no MCP server answered at the address: the handshake's ``initialize`` was refused with an HTTP
+    error status too, and no event stream of the older HTTP+SSE transport opened after it (a ``connect``
+    leg that ended ``ok``, or still runs). Such a probe found only its status, not the server's era."""
+    return (method == PROBE_METHOD and _word(outcome) == "ok" and _error_status(http_status)
+            and _no_server_after(following))
+
+
+def _no_server_after(following: Sequence[LegSeen]) -> bool:
+    if not following:
+        return False
+    method, outcome, status = following[0]
+    if method != "initialize" or _word(outcome) != "failed" or not _error_status(status):
+        return False
+    if len(following) < 2 or following[1][0] != CONNECT_METHOD:
+        return True
+    opened = following[1][1]
+    return opened is not None and _word(opened) != "ok"  # a stream still being opened may yet be found
+
+
+def unserved_probe_word(http_status: object) -> str:
+    """What a ``server/discover`` probe saw where no server answered (its stored outcome stays ``ok``)."""
+    return _("no era found: answered HTTP {status}").format(status=http_status)
+
+
+def legs_seen(legs: Sequence[Any], status: str = "http_status") -> list[LegSeen]:
+    """:data:`LegSeen` of each of ``legs`` (mappings, or objects with ``method``, ``outcome`` and the HTTP
+    status under the name ``status``)."""
+    if all(isinstance(leg, Mapping) for leg in legs):
+        return [(leg.get("method"), leg.get("outcome"), leg.get(status)) for leg in legs]
+    return [(getattr(leg, "method", None), getattr(leg, "outcome", None), getattr(leg, status, None)) for leg in legs]
+
+
+def _error_status(status: object) -> bool:
+    return isinstance(status, int) and not isinstance(status, bool) and status >= 400
+
+
+def _word(outcome: object) -> str:
+    """A stored outcome string, or the client's ``LegOutcome`` (a ``str`` enum), as its value."""
+    return str(getattr(outcome, "value", outcome))
 
 
 def refused_probe_word() -> str:
@@ -83,4 +138,5 @@ def _is_error_message(text: str) -> bool:
     return isinstance(message, dict) and isinstance(message.get("error"), dict) and "result" not in message
 
 
-__all__ = ["PROBE_METHOD", "is_refused_probe", "is_unanswered_probe", "refused_probe_word", "unanswered_probe_word"]
+__all__ = ["PROBE_METHOD", "LegSeen", "is_refused_probe", "is_unanswered_probe", "is_unserved_probe", "legs_seen",
+           "refused_probe_word", "unanswered_probe_word", "unserved_probe_word"]

@@ -19,7 +19,15 @@ from typing import TYPE_CHECKING, Any
 from inspector.runs.ending import stored_failure
 
 from . import _, ngettext
-from .refused_probe import is_refused_probe, is_unanswered_probe, refused_probe_word, unanswered_probe_word
+from .refused_probe import (
+    LegSeen,
+    is_refused_probe,
+    is_unanswered_probe,
+    is_unserved_probe,
+    refused_probe_word,
+    unanswered_probe_word,
+    unserved_probe_word,
+)
 from .transport_probe import is_transport_found, transport_found_word
 
 if TYPE_CHECKING:
@@ -36,7 +44,8 @@ def outcome_word(outcome: str) -> str:
 
 
 def leg_outcome_word(outcome: str, method: str = "", http_status: int | None = None, exchange: object = None,
-                     next_method: str | None = None, next_outcome: str | None = None) -> str:
+                     next_method: str | None = None, next_outcome: str | None = None,
+                     following: Sequence[LegSeen] = ()) -> str:
     """The word for a leg's outcome: an outcome's, or "not sent" for the leg the budget never let
     go (the stored ``not_sent``, which the command line printed as it is, in every language).
 
@@ -47,9 +56,13 @@ def leg_outcome_word(outcome: str, method: str = "", http_status: int | None = N
     the operation gone on with ``initialize``) is said as what it found, :func:`unanswered_probe_word`;
     given its outcome too, an ``initialize`` POST refused with 404 or 405 after which the older
     HTTP+SSE transport's event stream opened (stored ``failed``, see :mod:`.transport_probe`) is
-    said as the transport it found, :func:`transport_found_word`."""
-    if is_refused_probe(method, outcome, http_status, exchange):
+    said as the transport it found, :func:`transport_found_word`. Given all the legs after it
+    (``following``), a probe refused where no server answered at all says what it saw instead of an
+    era (:func:`unserved_probe_word`: "no era found: answered HTTP 404")."""
+    if is_refused_probe(method, outcome, http_status, exchange, following):
         return refused_probe_word()
+    if is_unserved_probe(method, outcome, http_status, following):
+        return unserved_probe_word(http_status)
     if is_unanswered_probe(method, outcome, http_status, exchange, next_method):
         return unanswered_probe_word()
     if is_transport_found(method, outcome, http_status, next_method, next_outcome):

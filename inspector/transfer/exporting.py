@@ -76,6 +76,11 @@ def export(store: RunStore, run_ids: Sequence[int] | None, outcome: str | None,
             if is_part_of(target, error.filename):
                 # The file is written beside the target first: its folder would not take one
                 # (/proc/version is there, but /proc makes no new files: "no such file" misled).
+                if isinstance(error, FileNotFoundError) and target.parent.is_dir():
+                    raise TraceExportError(Message(N_(
+                        "The trace could not be written to {path}: its folder {folder} is there but takes no new "
+                        "files (the trace is written beside the file first, then put in its place). Choose another "
+                        "place; nothing was written there."), {"path": target, "folder": target.parent})) from None
                 raise TraceExportError(Message(N_(
                     "The trace could not be written to {path}: no new file can be made in its folder {folder} "
                     "({reason}). Choose another place; nothing was written there."),

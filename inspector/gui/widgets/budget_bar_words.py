@@ -6,7 +6,7 @@ from __future__ import annotations
 from inspector.i18n import _, ngettext
 from inspector.i18n.formatting import format_duration, format_fixed, format_number
 from inspector.i18n.formatting import format_seconds as format_seconds_number
-from inspector.i18n.refused_probe import refused_probe_word, unanswered_probe_word
+from inspector.i18n.refused_probe import refused_probe_word, unanswered_probe_word, unserved_probe_word
 from inspector.i18n.transport_probe import transport_found_word
 from inspector.i18n.words import leg_outcome_word, marked_outcome_text, step_outcome_word
 from inspector.runs import Leg
@@ -34,6 +34,9 @@ def leg_label(leg: LegState, spent: float) -> str:
     if leg.refused_probe and leg.granted_s is not None:
         return _("{method}: not offered, {spent} / grant {grant} s").format(
             method=leg.method, spent=format_seconds(spent), grant=leg.granted_s)
+    if leg.unserved_probe and leg.granted_s is not None:
+        return _("{method}: answered HTTP {status}, {spent} / grant {grant} s").format(
+            method=leg.method, status=leg.http_status, spent=format_seconds(spent), grant=leg.granted_s)
     if leg.unanswered_probe and leg.granted_s is not None:
         return _("{method}: no answer, {spent} / grant {grant} s").format(
             method=leg.method, spent=format_seconds(spent), grant=leg.granted_s)
@@ -73,6 +76,8 @@ def leg_tooltip(leg: LegState, spent: float, budget_s: float | None = None, tran
         words = refused_probe_word()
     elif leg.unanswered_probe:
         words = unanswered_probe_word()
+    elif leg.unserved_probe:
+        words = unserved_probe_word(leg.http_status)
     elif leg.transport_found:
         words = transport_found_word(leg.http_status)
     else:
@@ -148,35 +153,54 @@ def describe(state: BarState, at_s: float) -> str:
     return describe_running(state, at_s, next((leg for leg in state.legs if leg.running), None))
 
 
+def shown_tenths(remaining_s: float) -> int:
+    """What the countdown shows of ``remaining_s``, in tenths of a second: below zero past the deadline,
+    and never zero: a call with any time left shows at least 0.1 s left, one at or past its deadline at
+    least 0.1 s over (rounded as it was, a twentieth of a second either side read "0.0 s left")."""
+    tenths = round(remaining_s * 10)
+    if tenths == 0:
+        return 1 if remaining_s > 0 else -1
+    return tenths
+
+
 def remaining_text(remaining_s: float) -> str:
     """The bar's countdown: "12.6 s left", or past the deadline (a leg granted whole seconds runs on
-    into the second the deadline allowed it) "0.3 s over", never "0.0 s left" while it still runs."""
-    if remaining_s < -0.05:
-        return _("{seconds} s over").format(seconds=format_fixed(-remaining_s, 1))
-    return _("{seconds} s left").format(seconds=format_fixed(max(0.0, remaining_s), 1))
+    into the second the deadline allowed it) "0.3 s over", never "0.0 s left" while it still runs
+    (:func:`shown_tenths`)."""
+    tenths = shown_tenths(remaining_s)
+    if tenths < 0:
+        return _("{seconds} s over").format(seconds=format_fixed(-tenths / 10, 1))
+    return _("{seconds} s left").format(seconds=format_fixed(tenths / 10, 1))
 
 
 def describe_running(state: BarState, at_s: float, running: LegState | None) -> str:
-    """What the bar of a running operation shows, in words: the running leg and the time left."""
+    """What the bar of a running operation shows, in words: the running leg and the time left (as the
+    countdown says it, :func:`shown_tenths`), or how far past the deadline it runs."""
     budget = _("{seconds} s").format(seconds=format_seconds_number(state.budget_s))
-    left = _("{seconds} s").format(seconds=format_fixed(max(0.0, state.budget_s - at_s), 1))
+    tenths = shown_tenths(state.budget_s - at_s)
+    left = _("{seconds} s").format(seconds=format_fixed(tenths / 10, 1))
+    over = format_seconds(at_s - state.budget_s)
     if running is None:
+        if tenths < 0:
+            return _("running; {over} past the {budget} budget").format(over=over, budget=budget)
         return _("running; {left} of {budget} left").format(left=left, budget=budget)
     spent, grant = format_seconds(max(0.0, at_s - running.start_s)), format_seconds_number(running.granted_s)
     if not _rounded_up(running, state.budget_s):
+        if tenths < 0:  # its grant ran out with the budget: it is about to end "timed out"
+            return _("{method}: {spent} spent of a {grant} s grant; {over} past the {budget} budget").format(
+                method=running.method, spent=spent, grant=grant, over=over, budget=budget)
         return _("{method}: {spent} spent of a {grant} s grant; {left} of {budget} left").format(
             method=running.method, spent=spent, grant=grant, left=left, budget=budget)
     # Less than its grant was left when it started: the grant is that rest rounded up to whole seconds,
     # and the leg may run past the deadline (the grant is not what the budget still holds).
     granted_of = format_seconds(state.budget_s - running.start_s)
-    if at_s <= state.budget_s:
+    if tenths > 0:
         return _("{method}: {spent} spent of a {grant} s grant (the {granted_of} left of the budget, rounded up to "
                  "whole seconds); {left} of {budget} left").format(
             method=running.method, spent=spent, grant=grant, granted_of=granted_of, left=left, budget=budget)
     return _("{method}: {spent} spent of a {grant} s grant (the {granted_of} left of the budget, rounded up to "
              "whole seconds); {over} past the {budget} budget").format(
-        method=running.method, spent=spent, grant=grant, granted_of=granted_of, budget=budget,
-        over=format_seconds(at_s - state.budget_s))
+        method=running.method, spent=spent, grant=grant, granted_of=granted_of, budget=budget, over=over)
 
 
 def _leg_phrase(leg: LegState) -> str:
@@ -184,8 +208,9 @@ def _leg_phrase(leg: LegState) -> str:
     if leg_kind(leg) == WAITING:
         return _("{waiting} for {spent}").format(waiting=waiting_words(leg.method), spent=format_seconds(spent))
     kind = leg_kind(leg)
-    if leg.refused_probe or leg.unanswered_probe or leg.transport_found:  # a sentence of its own
+    if kind == ERA_FOUND:  # a sentence of its own
         finding = (refused_probe_word() if leg.refused_probe else unanswered_probe_word() if leg.unanswered_probe
+                   else unserved_probe_word(leg.http_status) if leg.unserved_probe
                    else transport_found_word(leg.http_status))
         return _("{method} in {spent}, {finding}").format(method=leg.method, spent=format_seconds(spent),
                                                           finding=finding)

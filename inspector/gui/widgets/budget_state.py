@@ -10,7 +10,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from inspector.i18n.refused_probe import is_refused_probe, is_unanswered_probe
+from inspector.i18n.refused_probe import (
+    PROBE_METHOD,
+    is_refused_probe,
+    is_unanswered_probe,
+    is_unserved_probe,
+    legs_seen,
+)
 from inspector.i18n.transport_probe import CONNECT_METHOD, is_transport_found, is_transport_refusal
 from inspector.runs import Leg
 from inspector.runs.ending import ENDINGS, ending_of, leg_timed_out
@@ -40,6 +46,10 @@ class LegState:
     #: A ``server/discover`` probe the server refused: stored ``ok`` (the refusal is its finding),
     #: said in words (:func:`inspector.i18n.refused_probe.refused_probe_word`), never a bare "ok".
     refused_probe: bool = False
+    #: A ``server/discover`` probe refused with an HTTP error status where no server answered after it
+    #: either (the handshake refused too, no older transport found): stored ``ok``, said as what it saw
+    #: (:func:`inspector.i18n.refused_probe.unserved_probe_word`), claiming no era.
+    unserved_probe: bool = False
     #: A ``server/discover`` probe a command server never answered, after which the operation
     #: opened with ``initialize``: stored ``failed``, said as what the silence found
     #: (:func:`inspector.i18n.refused_probe.unanswered_probe_word`).
@@ -123,7 +133,21 @@ class BarState:
             before = self.legs[-1]
             before.transport_found = is_transport_refusal(before.method, before.outcome, before.http_status)
         self.legs.append(LegState(method, start_s, granted_s))
+        self._recheck_probes()
         self.touch()
+
+    def _recheck_probes(self) -> None:
+        """Tell again, now that the legs after it are known, whether a ``server/discover`` probe refused
+        with an HTTP error status found the era or found no server there (only the two legs after a probe
+        tell it: the probes among the last three legs)."""
+        for index in range(max(0, len(self.legs) - 3), len(self.legs)):
+            leg = self.legs[index]
+            if leg.method == PROBE_METHOD and (leg.refused_probe or leg.unserved_probe):
+                later = legs_seen(self.legs[index + 1:])
+                unserved = is_unserved_probe(leg.method, leg.outcome, leg.http_status, later)
+                if unserved or leg.unserved_probe:  # refused with a status: the era, or no server there
+                    leg.refused_probe = not unserved
+                leg.unserved_probe = unserved
 
     def leg_finished(self, method: str, granted_s: int | None, elapsed_s: float | None, outcome: str,
                      http_status: int | None = None, bytes_received: int = 0,
@@ -142,6 +166,7 @@ class BarState:
                 leg.unanswered_if_initialize = is_unanswered_probe(method, outcome, http_status, exchange,
                                                                    "initialize")
                 leg.sent, leg.answered = exchange_sides(exchange)
+                self._recheck_probes()
                 return
         start = now_s if now_s is not None else self.spent_until()
         self.legs.append(LegState(method, start, granted_s, elapsed_s if elapsed_s is not None else 0.0
@@ -170,13 +195,16 @@ class BarState:
         start: that time is drawn after the last leg). ``transport``: the step's ("http" if none)."""
         state = cls(budget_s, transport=transport or "http")
         at = 0.0
+        seen = legs_seen(legs)
         for index, leg in enumerate(legs):
             elapsed = None if leg.elapsed_ms is None else leg.elapsed_ms / 1000
             after = legs[index + 1] if index + 1 < len(legs) else None
             following = after.method if after is not None else None
             state.legs.append(LegState(leg.method, at, leg.granted_s, elapsed, leg.outcome, leg.http_status, None,
                                        refused_probe=is_refused_probe(leg.method, leg.outcome, leg.http_status,
-                                                                      leg.exchange),
+                                                                      leg.exchange, seen[index + 1:]),
+                                       unserved_probe=is_unserved_probe(leg.method, leg.outcome, leg.http_status,
+                                                                        seen[index + 1:]),
                                        unanswered_probe=is_unanswered_probe(leg.method, leg.outcome, leg.http_status,
                                                                             leg.exchange, following),
                                        transport_found=is_transport_found(
@@ -210,7 +238,7 @@ def leg_kind(leg: LegState) -> str:
         return WAITING  # its end (failed, cancelled) is drawn as any leg's
     if leg.running:
         return "running"
-    if leg.refused_probe or leg.unanswered_probe or leg.transport_found:
+    if leg.refused_probe or leg.unanswered_probe or leg.transport_found or leg.unserved_probe:
         return ERA_FOUND  # its finding, not a failure (nor a plain ok): whatever it is stored as
     if leg.outcome == Leg.NOT_SENT:
         return "not_sent"

@@ -17,10 +17,13 @@ from typing import Any
 from inspector.i18n import _, ngettext
 from inspector.i18n.formatting import format_duration, format_number
 from inspector.i18n.refused_probe import (
+    LegSeen,
     is_refused_probe,
     is_unanswered_probe,
+    is_unserved_probe,
     refused_probe_word,
     unanswered_probe_word,
+    unserved_probe_word,
 )
 from inspector.i18n.transport_probe import is_transport_found, transport_found_word
 from inspector.mcp.secrets import REDACTED
@@ -58,11 +61,13 @@ def _pretty(text: str) -> str:
 
 
 def leg_title(number: int, method: str, leg: Any, exchange: Mapping[str, Any] | None,
-              next_method: str | None = None, next_outcome: str | None = None) -> str:
+              next_method: str | None = None, next_outcome: str | None = None,
+              following: Sequence[LegSeen] = ()) -> str:
     """"2. tools/call · HTTP 200 · 14 ms" (or what is known of a leg that kept nothing); a probe the
     server refused says so: "1. server/discover · HTTP 400 · 26 ms · not offered: …", and one a
     command server never answered too, given the method of the leg after it (``initialize``), and the
-    POST refused with 404 or 405 that found the older HTTP+SSE transport, given that leg's outcome too."""
+    POST refused with 404 or 405 that found the older HTTP+SSE transport, given that leg's outcome too;
+    given all the legs after it (``following``), a probe refused where no server answered says what it saw."""
     parts = [f"{format_number(number)}. {cell_text(method, 60)}"]
     answer = exchange.get("answer") if exchange is not None else None
     status = answer.get("status") if isinstance(answer, Mapping) else getattr(leg, "http_status", None)
@@ -73,8 +78,11 @@ def leg_title(number: int, method: str, leg: Any, exchange: Mapping[str, Any] | 
     elapsed = getattr(leg, "elapsed_ms", None)
     if elapsed is not None:
         parts.append(format_duration(elapsed / 1000))
-    if is_refused_probe(method, getattr(leg, "outcome", None), getattr(leg, "http_status", None), exchange):
+    if is_refused_probe(method, getattr(leg, "outcome", None), getattr(leg, "http_status", None), exchange,
+                        following):
         parts.append(refused_probe_word())
+    elif is_unserved_probe(method, getattr(leg, "outcome", None), getattr(leg, "http_status", None), following):
+        parts.append(unserved_probe_word(getattr(leg, "http_status", None)))
     elif is_unanswered_probe(method, getattr(leg, "outcome", None), getattr(leg, "http_status", None), exchange,
                              next_method):
         parts.append(unanswered_probe_word())

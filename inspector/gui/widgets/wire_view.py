@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 
 from inspector.i18n import _, ngettext
 from inspector.i18n.formatting import format_number
+from inspector.i18n.refused_probe import legs_seen
 
 from ..language import translated
 from .plain_text import clip_text
@@ -97,9 +98,10 @@ class WireView(QWidget):
         layout.addWidget(split, 1)
         layout.addLayout(buttons)
         self._legs: list[tuple[str, Any]] = []  # (method, exchange or None) per leg
-        #: The last leg shown and its item: its title may change with the leg after it (a probe
-        #: never answered is told by the ``initialize`` that follows it).
-        self._last: tuple[Any, QTreeWidgetItem] | None = None
+        #: The last three legs shown and their items: a leg's title may change with the legs after it (a
+        #: probe never answered is told by the ``initialize`` that follows it, one refused where no server
+        #: answered by the two legs after it).
+        self._recent: list[tuple[Any, QTreeWidgetItem]] = []
         self.tree.currentItemChanged.connect(self._show_item)
         # As small as the other tabs: beside the timeline the detail has little height to give.
         for part in (self.tree, self.text):
@@ -122,8 +124,22 @@ class WireView(QWidget):
         """Show ``legs`` (``runs.Leg``); True when at least one kept its exchange."""
         self.tree.clear()
         self._legs = []
-        self._last = None
+        self._recent = []
         return self.append_legs(legs)
+
+    def _retitle_before_last(self, number: int) -> None:
+        """Tell the two legs before the last one (leg ``number``) again, now that the legs after them
+        are known: the one just before it by its follower (an unanswered probe, the refused POST that found
+        the older transport), a probe by the two after it (refused where no server answered)."""
+        recent = self._recent
+        for index in range(len(recent) - 1):
+            before, before_item = recent[index]
+            after = recent[index + 1][0]
+            title = leg_title(number - (len(recent) - 1 - index), before.method, before, exchange_of(before),
+                              after.method, getattr(after, "outcome", None),
+                              legs_seen([leg for leg, _item in recent[index + 1:]]))
+            before_item.setText(0, title)
+            before_item.setToolTip(0, title)
 
     def append_legs(self, legs: Sequence[Any]) -> bool:
         """Add ``legs`` after the legs shown (a running operation's, as each ends): the legs shown
@@ -133,14 +149,9 @@ class WireView(QWidget):
             method, exchange = leg.method, exchange_of(leg)
             self._legs.append((method, exchange))
             number = len(self._legs)
-            if self._last is not None:  # the leg before this one, told again now that its follower is known
-                before, before_item = self._last
-                title = leg_title(number - 1, before.method, before, exchange_of(before), method,
-                                  getattr(leg, "outcome", None))
-                before_item.setText(0, title)
-                before_item.setToolTip(0, title)
             item = self._item(self.tree, leg_title(number, method, leg, exchange), "", number)
-            self._last = (leg, item)
+            self._recent = [*self._recent[-2:], (leg, item)]
+            self._retitle_before_last(number)
             if exchange is None:
                 item.setData(0, _TEXT, _("This leg kept nothing of what it sent and received (it was recorded "
                                          "before legs kept their exchange, or with the wire setting off)."))

@@ -22,7 +22,7 @@ from inspector.i18n import _
 from inspector.i18n.words import outcome_word
 
 from ..language import on_language_changed
-from ..widgets.budget_bar_words import ending_text, format_seconds, remaining_text, spent_text
+from ..widgets.budget_bar_words import ending_text, format_seconds, remaining_text, shown_tenths, spent_text
 from ..widgets.plain_text import plain_tooltip, visible
 from .operation_task import OperationTask
 
@@ -70,8 +70,9 @@ def state_text(task: OperationTask, clock: float | None = None, *, compact: bool
 
 def left_tenths(task: OperationTask, clock: float | None = None) -> int:
     """What is left of a running operation's budget, in tenths of a second (what the countdown shows);
-    below zero past the deadline (a leg granted whole seconds runs on into its last one)."""
-    return round((task.budget_s - now_s(task, clock)) * 10)
+    below zero past the deadline (a leg granted whole seconds runs on into its last one); never zero, as
+    the bar's countdown (:func:`shown_tenths`)."""
+    return shown_tenths(task.budget_s - now_s(task, clock))
 
 
 def countdown_text(tenths: int, *, compact: bool = False) -> str:

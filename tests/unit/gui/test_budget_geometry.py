@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from inspector.gui.widgets.budget_bar_layout import AFTER_DEADLINE_SHARE, LEG_GAP_PX, MIN_LEG_PX, layout
@@ -220,3 +222,34 @@ def test_the_mini_bar_places_legs_band_and_deadline_on_the_same_scale() -> None:
     deadline_x, legs = spans(refused, 0.0, 110.0)
     assert legs[-1].kind == "not_sent" and legs[-1].x > deadline_x
     assert legs[-1].x > legs[0].x + legs[0].width  # after what the handshake spent past the line
+
+
+@pytest.mark.parametrize(("language", "left", "over", "past"), [
+    ("en", "0.1 s left", "0.1 s over", "past the 20 s budget"),
+    ("de", "noch 0,1 s", "0,1 s überzogen", "über dem Budget von 20 s"),
+])
+def test_the_countdown_never_says_nothing_left_while_the_call_runs(language: str, left: str, over: str,
+                                                                   past: str) -> None:
+    """Within a twentieth of a second of the deadline the countdown rounded to "0.0 s left" (before and
+    after it). A call with time left shows at least a tenth left, one at or past the deadline at least a
+    tenth over; the bar's words, the Workbench row's countdown and the screen reader's sentence alike."""
+    from inspector.gui.widgets.budget_bar_words import remaining_text, shown_tenths
+    from inspector.gui.workbench.operations_model import countdown_text
+    from inspector.i18n import set_language
+
+    clock = FakeClock()
+    state = running_call(clock)  # tools/call granted 19 s from 1 s: its grant ends with the budget
+    set_language(language)
+    try:
+        for at, said in ((19.9, left), (19.96, left), (19.9999, left), (20.0, over), (20.03, over), (20.1, over)):
+            geometry = layout(state, at, WIDTH)
+            assert geometry.end_text == said == remaining_text(20 - at), (at, geometry.end_text)
+            assert countdown_text(shown_tenths(20 - at), compact=True) == said
+            assert not re.search(r"(?<![\d.,])0[.,]0 s", geometry.description), geometry.description
+            assert (past in geometry.description) == (at >= 20), geometry.description
+        assert layout(state, 19.96, WIDTH).description.endswith(
+            "0.1 s of 20 s left" if language == "en" else "noch 0,1 s von 20 s")
+        assert layout(state, 19.94, WIDTH).end_text == ("0.1 s left" if language == "en" else "noch 0,1 s")
+        assert layout(state, 19.84, WIDTH).end_text == ("0.2 s left" if language == "en" else "noch 0,2 s")
+    finally:
+        set_language("en")

@@ -4,6 +4,7 @@ asked for in a few statements, not one per run (real SQLite)."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
@@ -16,7 +17,10 @@ from inspector.i18n.words import outcome_word
 from inspector.runs import Leg, RunTrace, ToolResult
 from inspector.store import RunStore
 from inspector.store.recovery import page_reasons
+from inspector.transfer import import_trace
 from tests.support.sample_runs import T0
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "otel"
 
 TIMED_OUT = Leg("tools/call", 2, 2000.0, None, "failed")
 NOT_SENT = Leg("tools/call", None, None, None, "not_sent")
@@ -79,3 +83,46 @@ def test_a_payload_sqlite_cannot_read_names_no_kind_and_breaks_nothing(store: Ru
     store.db.conn.execute("UPDATE steps SET payload = '{\"raw\": ' WHERE run_id = ? AND sequence = 1", (run_id,))
     [reason] = page_reasons(store, [store.get_run(run_id)]).values()
     assert reason.said() == (2, 2, False, None)
+
+
+@pytest.mark.parametrize("fixture", ["openai_agents_openinference.jsonl", "openai_agents_traceloop.jsonl"])
+@pytest.mark.parametrize(("language", "timed_out", "failed"), [
+    ("en", "failed (the tool call timed out)", "failed (the tool call failed)"),
+    ("de", "fehlgeschlagen (Zeitüberschreitung beim Tool-Aufruf)", "fehlgeschlagen (der Tool-Aufruf schlug fehl)"),
+])
+def test_a_wrapping_tool_span_that_failed_over_a_call_that_timed_out_reads_timed_out(
+        store: RunStore, fixture: str, language: str, timed_out: str, failed: str) -> None:
+    """Recorded traces of an agent whose tool span wraps the SDK's call of the same tool: ``slow``'s call
+    timed out (its step "failed: timed out"), the agent's span over it failed with words of its own ("Error
+    running tool"); that is one call, and it timed out. ``fail``'s call failed, and says only that."""
+    import_trace(store, FIXTURES / fixture)
+    runs = [run for run in store.list_runs(limit=None) if run.status == "failed"]
+    reasons = page_reasons(store, runs)
+    said: dict[str, str] = {}
+    set_language(language)
+    try:
+        for run in runs:
+            tools = {step.payload.get("toolName") for step in store.iter_steps(run.id)
+                     if step.outcome == "failed" and step.payload.get("kind") == "tool"}
+            (tool,) = tools
+            said[tool] = status_with_recovery(outcome_word("failed"), reasons[run.id].said())
+    finally:
+        set_language("en")
+    assert said == {"slow": timed_out, "fail": failed}
+
+
+def test_a_span_of_another_tool_over_a_call_that_timed_out_is_a_call_of_its_own(store: RunStore) -> None:
+    """An agent's tool ``plan`` that failed over an MCP call ``slow`` that timed out: two calls, and only
+    one of them timed out, so the reason names no kind (as the counts say two failed calls)."""
+    run_id = _run(store, [(True, TOOL_ERROR), (True, TIMED_OUT)])
+    outer, inner = [step.id for step in store.iter_steps(run_id)]
+    for step_id, marks in ((outer, {"spanId": "a" * 16, "parentSpanId": "c" * 16}),
+                           (inner, {"spanId": "b" * 16, "parentSpanId": "a" * 16})):
+        store.db.conn.execute("UPDATE steps SET payload = json_set(payload, '$.raw', json(?), '$.toolName', ?) "
+                              "WHERE id = ?", (json.dumps({"otlp": marks}), "plan" if step_id == outer else "slow",
+                                               step_id))
+    [reason] = page_reasons(store, [store.get_run(run_id)]).values()
+    assert reason.said() == (2, 2, False, None)
+    store.db.conn.execute("UPDATE steps SET payload = json_set(payload, '$.toolName', 'slow') WHERE id = ?", (outer,))
+    [reason] = page_reasons(store, [store.get_run(run_id)]).values()
+    assert reason.said()[3] == "timed_out"  # the same tool: one call, and it timed out

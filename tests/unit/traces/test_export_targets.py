@@ -109,6 +109,27 @@ def test_a_file_in_a_folder_that_makes_no_new_files_says_so(store: RunStore) -> 
     before = target.read_bytes()
     with pytest.raises(TraceExportError) as caught:
         export(store, None, None, target)
-    assert str(caught.value).startswith("The trace could not be written to /proc/version: no new file can be made "
-                                        "in its folder /proc (")
+    assert str(caught.value) == ("The trace could not be written to /proc/version: its folder /proc is there but "
+                                 "takes no new files (the trace is written beside the file first, then put in its "
+                                 "place). Choose another place; nothing was written there.")  # not "no such file"
     assert target.read_bytes() == before
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_the_command_line_says_so_and_a_missing_folder_keeps_its_words(tmp_path: Path, language: str) -> None:
+    """``export -o /proc/version`` at the command line, in English and German; a folder that is not there
+    is still named missing."""
+    from tests.support.cli_process import cli_here
+
+    db = tmp_path / "runs.db"
+    with RunStore.open(db) as opened:
+        fill(opened)
+    said = {"en": ("its folder /proc is there but takes no new files", "no such file or folder"),
+            "de": ("Sein Ordner /proc ist vorhanden, nimmt aber keine neuen Dateien auf",
+                   "keine solche Datei und kein solcher Ordner")}
+    there, missing = said[language]
+    done = cli_here("--lang", language, "export", "--all", "-o", "/proc/version", "--db", str(db))
+    assert done.returncode != 0 and there in done.stderr and missing not in done.stderr, done.stderr
+    gone = cli_here("--lang", language, "export", "--all", "-o", str(tmp_path / "no-such-folder" / "runs.json"),
+                    "--db", str(db))
+    assert gone.returncode != 0 and missing in gone.stderr and there not in gone.stderr, gone.stderr
