@@ -7,7 +7,9 @@ Read here (and documented in ``docs/trace-format.md``, "Foreign spans"):
   ``tools/call NAME`` / ``MCP send tools/call NAME``), ``jsonrpc.request.id``, ``mcp.session.id``;
   the span kind says the side (CLIENT: the agent's, SERVER: the server's);
 - the GenAI conventions: ``gen_ai.tool.name``, ``gen_ai.operation.name``,
-  ``gen_ai.tool.call.arguments`` / ``.result`` (also as JSON strings), model and token usage;
+  ``gen_ai.tool.call.arguments`` / ``.result`` (also as JSON strings; a whole MCP ``CallToolResult`` as its
+  content and ``isError``), model and token usage; Google ADK's first schema's ``gcp.vertex.agent.tool_call_args``
+  / ``.tool_response`` where those are absent;
 - Traceloop's (``opentelemetry-instrumentation-mcp``, OpenLLMetry): ``traceloop.span.kind``
   and ``traceloop.entity.name`` / ``.input`` / ``.output``; its stream wrappers
   (``ResponseStreamWriter``, ``RequestStreamWriter``) are *plumbing*;
@@ -234,10 +236,21 @@ _MCP_MEANINGS: dict[tuple[str, ...], Meaning] = {}
 _MCP_MEANINGS_KEPT = 256
 
 
+#: What Google ADK's first schema (ADK 1.x; 2.x with ``ADK_TELEMETRY_SCHEMA_VERSION_OPT_IN=1``) writes for a tool
+#: call's arguments and answer when it keeps no content, or had no answer: nothing was recorded.
+_ADK_NOTHING = frozenset({"{}", '{"result": "<not specified>"}', "N/A"})
+
+
+def _adk(attributes: Mapping[str, Any], key: str) -> Any:
+    """``gcp.vertex.agent.KEY``, Google ADK's first schema's arguments or answer, unless it says nothing."""
+    value = attributes.get(f"gcp.vertex.agent.{key}")
+    return None if value in _ADK_NOTHING else value
+
+
 def _gen_ai(attributes: Mapping[str, Any]) -> Meaning:
     operation = attributes.get("gen_ai.operation.name")
-    arguments = parse_json_text(attributes.get("gen_ai.tool.call.arguments"))
-    given = attributes.get("gen_ai.tool.call.result")
+    arguments = parse_json_text(attributes.get("gen_ai.tool.call.arguments", _adk(attributes, "tool_call_args")))
+    given = attributes.get("gen_ai.tool.call.result", _adk(attributes, "tool_response"))
     result, blocks, is_error = _result(given) if given is not None else (None, None, False)
     tool = attributes.get("gen_ai.tool.name")
     if isinstance(tool, str) or operation == "execute_tool":

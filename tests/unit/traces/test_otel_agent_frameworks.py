@@ -109,6 +109,32 @@ def test_google_adk_tool_error_is_said_once_with_the_tool_s_answer(store: RunSto
     assert said_in_german(otlp["notes"][0]) == "das Tool meldete einen Fehler (error.type MCP_TOOL_ERROR)"
 
 
+def test_google_adk_first_schema_s_arguments_and_answer_are_read(store: RunStore) -> None:
+    """ADK's first schema (ADK 1.x; 2.13 with ``ADK_TELEMETRY_SCHEMA_VERSION_OPT_IN=1``) writes the call's
+    arguments and answer as ``gcp.vertex.agent.tool_call_args`` / ``.tool_response``: the steps had neither.
+    Its placeholder for no answer (``{"result": "<not specified>"}``, the cancelled call) is no result."""
+    lookup, fail, timed_out, cancelled = framework_tool_steps(store, "google_adk_legacy.jsonl", "gcp.vertex.agent")
+    assert "gen_ai.tool.call.arguments" not in lookup["raw"]["otlp"]["attributes"]
+    assert lookup["raw"]["otlp"]["attributes"]["gcp.vertex.agent.tool_call_args"] == '{"city": "Berlin"}'
+    assert (lookup["outcome"], lookup["toolArguments"], lookup["toolResult"]) == ("ok", {"city": "Berlin"},
+                                                                                  "Berlin: 21 °C, clear")
+    assert fail["toolArguments"] == {"city": "Oslo"} and fail["toolResult"] == (
+        "the tool reported an error (error.type MCP_TOOL_ERROR)\nError executing tool fail")
+    assert timed_out["outcome"] == "failed" and timed_out["toolArguments"] == {"seconds": 0.8}
+    assert cancelled["raw"]["otlp"]["attributes"]["gcp.vertex.agent.tool_response"] == '{"result": "<not specified>"}'
+    assert cancelled["outcome"] == "" and cancelled["toolResult"].startswith("no outcome recorded")
+
+
+@pytest.mark.parametrize("nothing", ["{}", '{"result": "<not specified>"}', "N/A"])
+def test_google_adk_first_schema_s_placeholders_are_no_content(nothing: str) -> None:
+    from inspector.traces.conventions import understand
+
+    meaning = understand("execute_tool lookup", 1, {
+        "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "lookup",
+        "gcp.vertex.agent.tool_call_args": nothing, "gcp.vertex.agent.tool_response": nothing})
+    assert (meaning.kind, meaning.arguments, meaning.result) == ("tool", None, None)
+
+
 # -- Logfire's MCP spans ----------------------------------------------------------------------------
 
 def logfire_calls(store: RunStore) -> list[dict[str, Any]]:
