@@ -50,9 +50,18 @@ $(MCP1_VENV)/.stamp:
 		"logfire>=5.4"
 	touch $@
 
-trace-fixtures: $(STAMP) $(MCP1_VENV)/.stamp
+# Google ADK pins opentelemetry-sdk<=1.44 (the other flavours record with 1.45): google_adk.jsonl is made in a
+# third environment.
+ADK_VENV := .venv-adk
+$(ADK_VENV)/.stamp:
+	$(PYTHON) -m venv $(ADK_VENV)
+	$(ADK_VENV)/bin/pip install --quiet "google-adk[mcp]>=2.13,<3" "mcp>=2.3,<3" "uvicorn>=0.30" \
+		"opentelemetry-exporter-otlp-proto-common>=1.44"
+	touch $@
+
+trace-fixtures: $(STAMP) $(MCP1_VENV)/.stamp $(ADK_VENV)/.stamp
 	$(PY) -m pip install --quiet -e '.[test,trace-fixtures]'
-	$(PY) tests/fixtures/otel/make_traces.py --mcp1-python $(MCP1_VENV)/bin/python
+	$(PY) tests/fixtures/otel/make_traces.py --mcp1-python $(MCP1_VENV)/bin/python --adk-python $(ADK_VENV)/bin/python
 
 # The sdist and the wheel (built from the sdist) in dist/; tests/integration/test_wheel_install.py installs
 # such a wheel into a fresh environment outside the checkout.

@@ -58,13 +58,21 @@ _KINDS = {
     "refused": (lambda count: ngettext("the tool call was not sent", "all {calls} tool calls were not sent", count),
                 lambda count: ngettext("{failed} of {calls} tool calls was not sent",
                                        "{failed} of {calls} tool calls were not sent", count)),
+    # An ok run read from a trace whose calls' clients stopped waiting and recorded nothing (a cancel, say):
+    # "ok (the tool call has no outcome recorded)", as each such step's Outcome cell says "not recorded".
+    "unrecorded": (lambda count: ngettext("the tool call has no outcome recorded",
+                                          "all {calls} tool calls have no outcome recorded", count),
+                   lambda count: ngettext("{failed} of {calls} tool calls has no outcome recorded",
+                                          "{failed} of {calls} tool calls have no outcome recorded", count)),
 }
 
 
 def status_with_recovery(status: str, recovery: Reason | None) -> str:
     """A run's status as said (``status``: "failed", "✗ failed"), with why beside it for a failed run
     whose tool calls failed (``recovery``: its failed calls, all its calls, whether the model still
-    answered and how the calls ended, :meth:`inspector.store.recovery.Recovery.said`), else as it is."""
+    answered and how the calls ended, :meth:`inspector.store.recovery.Recovery.said`), and for an ok run
+    some of whose calls have no outcome recorded ("ok (the tool call has no outcome recorded)"), else as
+    it is."""
     if recovery is None:
         return status
     # Translators: a run's status and why, e.g. "failed (1 of 4 tool calls failed; the model still gave its answer)".

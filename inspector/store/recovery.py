@@ -16,7 +16,11 @@ Any other failed run whose tool calls failed (a call in the Workbench or ``run-i
 or an agent's run that stopped at its failure) says why in the same words, from its stored steps: read from
 the trace it was exported to, it reads the same. Where every failed call ended the same known way (timed out,
 not sent: :func:`inspector.store.failure_kinds.failure_kinds`, as each step's Outcome cell says it), the reason
-names it: "failed (the tool call timed out)"."""
+names it: "failed (the tool call timed out)".
+
+An ok run whose tool calls (counted so) include some with no outcome recorded says how many, in the same
+shape: "ok (the tool call has no outcome recorded)" (kind :data:`UNRECORDED`): a trace's call whose client
+stopped waiting and recorded no error (an agent's run its caller cancelled) leaves the run ok."""
 
 from __future__ import annotations
 
@@ -28,6 +32,10 @@ from typing import Any
 
 from .failure_kinds import failure_kinds
 from .run_store import RunRecord, RunStore
+
+#: The kind of an ok run's reason: some of its tool calls have no outcome recorded (an imported trace's
+#: call its client stopped waiting for, and recorded no error: a cancel, or a client that gave up).
+UNRECORDED = "unrecorded"
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,7 +111,7 @@ sorted AS (
     SELECT run_id, sequence, outcome, marks,
            COALESCE((run_id, parent) IN near, 0) OR COALESCE((run_id, span) IN near, 0) AS listed
     FROM spans)
-SELECT run_id, NULL, COUNT(*), COALESCE(SUM(outcome = 'failed'), 0) FROM sorted WHERE NOT listed GROUP BY run_id
+SELECT run_id, NULL, COUNT(*), COALESCE(SUM(outcome = {counted}), 0) FROM sorted WHERE NOT listed GROUP BY run_id
 UNION ALL
 SELECT run_id, marks, sequence, outcome FROM (SELECT * FROM sorted WHERE listed ORDER BY run_id, sequence)
 """
@@ -111,16 +119,21 @@ SELECT run_id, marks, sequence, outcome FROM (SELECT * FROM sorted WHERE listed 
 _Call = tuple[str, str | None, str | None, str | None]
 
 
-def failed_calls(store: RunStore, run_ids: Sequence[int]) -> dict[int, Recovery]:
+#: The outcomes :func:`failed_calls` counts, as SQL (a constant: never a value from a file).
+_COUNTED = {"failed": "'failed'", UNRECORDED: "''"}
+
+
+def failed_calls(store: RunStore, run_ids: Sequence[int], outcome: str = "failed") -> dict[int, Recovery]:
     """How many tool calls failed, of how many, in each of these runs (read from a trace or made here; one
     query a few hundred runs: a page of ``runs list`` costs no query per run); a run none of whose calls
-    failed is left out."""
+    failed is left out. ``outcome``: :data:`UNRECORDED` counts the calls with no outcome recorded instead
+    (kind :data:`UNRECORDED`)."""
     counted: dict[int, list[int]] = {}
     near: dict[int, list[_Call]] = {}
     ids = list(run_ids)
     for start in range(0, len(ids), 500):
         chunk = ids[start:start + 500]
-        for run_id, marks, calls_or_sequence, failed_or_outcome in _tool_calls(store, chunk):
+        for run_id, marks, calls_or_sequence, failed_or_outcome in _tool_calls(store, chunk, _COUNTED[outcome]):
             if marks is None:  # the calls no span can leave out: how many, how many failed
                 total = counted.setdefault(run_id, [0, 0])
                 total[0] += calls_or_sequence
@@ -128,26 +141,31 @@ def failed_calls(store: RunStore, run_ids: Sequence[int]) -> dict[int, Recovery]
             else:  # a call near a linked one, in order
                 near.setdefault(run_id, []).append((failed_or_outcome or "", *_spans(marks)))
     for run_id, steps in near.items():
-        failed, calls = _counted(steps)
+        failed, calls = _counted(steps, outcome)
         total = counted.setdefault(run_id, [0, 0])
         total[0] += calls
         total[1] += failed
-    return {run_id: Recovery(failed, calls, answered=False) for run_id, (calls, failed) in counted.items() if failed}
+    kind = UNRECORDED if outcome == UNRECORDED else None
+    return {run_id: Recovery(failed, calls, answered=False, kind=kind)
+            for run_id, (calls, failed) in counted.items() if failed}
 
 
-def _tool_calls(store: RunStore, run_ids: list[int]) -> list[tuple[Any, ...]]:
+def _tool_calls(store: RunStore, run_ids: list[int], counted: str) -> list[tuple[Any, ...]]:
     """:data:`_TOOL_CALLS` of these runs: the payloads read as they are, or, if one is not JSON SQLite
     reads, each checked first."""
     runs = ",".join("?" * len(run_ids))
     try:
-        return store.db.conn.execute(_TOOL_CALLS.format(payload="payload", runs=runs), run_ids).fetchall()
+        return store.db.conn.execute(_TOOL_CALLS.format(payload="payload", runs=runs, counted=counted),
+                                     run_ids).fetchall()
     except sqlite3.OperationalError:  # a payload SQLite cannot read (e.g. nested deeper than it parses)
         return store.db.conn.execute(_TOOL_CALLS.format(
-            payload="CASE WHEN json_valid(payload) THEN payload ELSE '{}' END", runs=runs), run_ids).fetchall()
+            payload="CASE WHEN json_valid(payload) THEN payload ELSE '{}' END", runs=runs, counted=counted),
+            run_ids).fetchall()
 
 
-def _counted(steps: list[_Call]) -> tuple[int, int]:
-    """How many of these tool steps (a run's, in order) failed and how many are calls of their own."""
+def _counted(steps: list[_Call], outcome: str = "failed") -> tuple[int, int]:
+    """How many of these tool steps (a run's, in order) ended as ``outcome`` says (failed, or with none
+    recorded) and how many are calls of their own."""
     heads = _cycle_heads(steps)
     tools = {span: tool for _outcome, span, _parent, tool in steps if span is not None}
     # A call under a tool span of the same tool (or of none named) is that span's call: the outer one
@@ -159,7 +177,7 @@ def _counted(steps: list[_Call]) -> tuple[int, int]:
     outer = [outcome for outcome, span, parent, tool in steps
              if parent is None or parent not in tools or parent == span or span in heads
              or (tools[parent] is not None and tools[parent] != tool)]
-    return outer.count("failed"), len(outer)
+    return outer.count("failed" if outcome == "failed" else ""), len(outer)
 
 
 def _cycle_heads(steps: list[_Call]) -> set[str]:
@@ -207,13 +225,17 @@ def run_reason(store: RunStore, run: RunRecord) -> Recovery | None:
 def page_reasons(store: RunStore, runs: Sequence[RunRecord]) -> dict[int, Recovery]:
     """:func:`run_reason` of each of ``runs`` (a page of a list: ``runs list``, the window's Runs list)
     that has one, asked for the page at once: one query for the runs their model got over, one for the
-    failed calls of the others, one for how the failed calls ended, none per run."""
+    failed calls of the others, one for how the failed calls ended, one for the ok runs' calls with no
+    outcome recorded, none per run."""
     failed = [run for run in runs if run.status == "failed"]
     found = _answered(store, [run.id for run in failed])
     stopped = [run.id for run in failed if run.id not in found]
     found.update(failed_calls(store, stopped) if stopped else {})
     kinds = failure_kinds(store, list(found)) if found else {}
-    return {run_id: replace(reason, kind=kinds.get(run_id)) for run_id, reason in found.items()}
+    reasons = {run_id: replace(reason, kind=kinds.get(run_id)) for run_id, reason in found.items()}
+    ok = [run.id for run in runs if run.status == "ok"]
+    reasons.update(failed_calls(store, ok, UNRECORDED) if ok else {})
+    return reasons
 
 
-__all__ = ["Recovery", "failed_calls", "page_reasons", "recovery_of", "run_reason"]
+__all__ = ["UNRECORDED", "Recovery", "failed_calls", "page_reasons", "recovery_of", "run_reason"]

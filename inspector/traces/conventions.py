@@ -7,7 +7,9 @@ Read here (and documented in ``docs/trace-format.md``, "Foreign spans"):
   ``tools/call NAME`` / ``MCP send tools/call NAME``), ``jsonrpc.request.id``, ``mcp.session.id``;
   the span kind says the side (CLIENT: the agent's, SERVER: the server's);
 - the GenAI conventions: ``gen_ai.tool.name``, ``gen_ai.operation.name``,
-  ``gen_ai.tool.call.arguments`` / ``.result`` (also as JSON strings), model and token usage;
+  ``gen_ai.tool.call.arguments`` / ``.result`` (also as JSON strings; a whole MCP ``CallToolResult`` as its
+  content and ``isError``), model and token usage; Google ADK's first schema's ``gcp.vertex.agent.tool_call_args``
+  / ``.tool_response`` where those are absent;
 - Traceloop's (``opentelemetry-instrumentation-mcp``, OpenLLMetry): ``traceloop.span.kind``
   and ``traceloop.entity.name`` / ``.input`` / ``.output``; its stream wrappers
   (``ResponseStreamWriter``, ``RequestStreamWriter``) are *plumbing*;
@@ -151,10 +153,22 @@ def _content_list(value: Any) -> ContentList | None:
     return read_content_list(value) if isinstance(value, list) else None
 
 
-def _result(value: Any) -> tuple[str | None, ContentList | None]:
-    """A tool's result attribute as text, and as content blocks when it is a content list."""
-    listed = _content_list(value)
-    return (listed.text, listed) if listed is not None else (_text(value), None)
+#: The keys of an MCP ``CallToolResult``: Google ADK records the whole answer as a tool span's result.
+_CALL_TOOL_RESULT_KEYS = frozenset({"content", "structuredContent", "isError", "_meta"})
+
+
+def _result(value: Any) -> tuple[str | None, ContentList | None, bool]:
+    """A tool's result attribute as text, as content blocks when it is a content list, and whether it
+    says the tool failed: a whole ``CallToolResult`` (``{"content": [...], "isError": true}``, as Google
+    ADK records it) is read as its content list and its ``isError``."""
+    parsed = parse_json_text(value)
+    if isinstance(parsed, dict) and isinstance(parsed.get("content"), list) \
+            and parsed.keys() <= _CALL_TOOL_RESULT_KEYS:
+        answer = read_content_list(parsed["content"])
+        if answer is not None:
+            return answer.text, answer, parsed.get("isError") is True
+    listed = None if isinstance(parsed, str) else _content_list(parsed)
+    return (listed.text, listed, False) if listed is not None else (_text(value), None, False)
 
 
 def _count(value: Any) -> int | None:
@@ -206,7 +220,8 @@ def _mcp(name: str, kind: int | str, method: str, attributes: Mapping[str, Any])
     tool = tool if isinstance(tool, str) else _tool_from_name(name, method)
     if generic.arguments is not None or generic.result is not None:
         return Meaning(kind="tool", convention="mcp", side=side, method=method, tool=tool,
-                       arguments=generic.arguments, result=generic.result, blocks=generic.blocks)
+                       arguments=generic.arguments, result=generic.result, blocks=generic.blocks,
+                       result_is_error=generic.result_is_error)
     meaning = _MCP_MEANINGS.get((side, method, tool))
     if meaning is None:
         meaning = Meaning(kind="tool", convention="mcp", side=side, method=method, tool=tool)
@@ -221,16 +236,27 @@ _MCP_MEANINGS: dict[tuple[str, ...], Meaning] = {}
 _MCP_MEANINGS_KEPT = 256
 
 
+#: What Google ADK's first schema (ADK 1.x; 2.x with ``ADK_TELEMETRY_SCHEMA_VERSION_OPT_IN=1``) writes for a tool
+#: call's arguments and answer when it keeps no content, or had no answer: nothing was recorded.
+_ADK_NOTHING = frozenset({"{}", '{"result": "<not specified>"}', "N/A"})
+
+
+def _adk(attributes: Mapping[str, Any], key: str) -> Any:
+    """``gcp.vertex.agent.KEY``, Google ADK's first schema's arguments or answer, unless it says nothing."""
+    value = attributes.get(f"gcp.vertex.agent.{key}")
+    return None if value in _ADK_NOTHING else value
+
+
 def _gen_ai(attributes: Mapping[str, Any]) -> Meaning:
     operation = attributes.get("gen_ai.operation.name")
-    arguments = parse_json_text(attributes.get("gen_ai.tool.call.arguments"))
-    given = attributes.get("gen_ai.tool.call.result")
-    result, blocks = _result(given) if given is not None else (None, None)
+    arguments = parse_json_text(attributes.get("gen_ai.tool.call.arguments", _adk(attributes, "tool_call_args")))
+    given = attributes.get("gen_ai.tool.call.result", _adk(attributes, "tool_response"))
+    result, blocks, is_error = _result(given) if given is not None else (None, None, False)
     tool = attributes.get("gen_ai.tool.name")
     if isinstance(tool, str) or operation == "execute_tool":
         return Meaning(kind="tool", convention="gen_ai", tool=tool if isinstance(tool, str) else None,
                        arguments=arguments if isinstance(arguments, (dict, list)) else None, result=result,
-                       blocks=blocks)
+                       blocks=blocks, result_is_error=is_error)
     model = attributes.get("gen_ai.request.model", attributes.get("gen_ai.response.model"))
     if operation in _LLM_OPERATIONS or isinstance(model, str):
         return Meaning(kind="llm", convention="gen_ai", model=model if isinstance(model, str) else None,
@@ -264,7 +290,7 @@ def _logfire(name: str, attributes: Mapping[str, Any]) -> Meaning | None:
     response = parse_json_text(attributes.get("response"))
     result, blocks, is_error = None, None, False
     if isinstance(response, dict):
-        result, blocks = _result(response.get("content"))
+        result, blocks, _ = _result(response.get("content"))
         is_error = response.get("isError") is True
     elif response is not None:
         result = _text(response)
@@ -292,7 +318,7 @@ def _traceloop(name: str, attributes: Mapping[str, Any]) -> Meaning:
             if "traceloop.entity.input" not in attributes:
                 arguments = generic.arguments
             if "traceloop.entity.output" not in attributes:
-                text, blocks = generic.result, generic.blocks
+                text, blocks, is_error = generic.result, generic.blocks, generic.result_is_error
             tool = entity if isinstance(entity, str) else generic.tool or tool
         return Meaning(kind="tool", convention="traceloop", side="client", tool=tool,
                        arguments=arguments if isinstance(arguments, (dict, list)) else None,
@@ -306,7 +332,7 @@ def _openinference(attributes: Mapping[str, Any]) -> Meaning:
     given = parse_json_text(attributes.get("input.value"))
     if kind == "TOOL":
         tool = attributes.get("tool.name")
-        result, blocks = _result(attributes.get("output.value"))
+        result, blocks, _ = _result(attributes.get("output.value"))
         return Meaning(kind="tool", convention="openinference", tool=tool if isinstance(tool, str) else None,
                        arguments=given if isinstance(given, (dict, list)) else None, result=result, blocks=blocks)
     output = _text(attributes.get("output.value"))

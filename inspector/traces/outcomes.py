@@ -32,6 +32,8 @@ _CANCELLATIONS = frozenset({"CancelledError", "Cancelled"})
 #: numbers are JSON-RPC error codes, as the mcp SDK's server spans write them.
 _ERROR_TYPES: dict[str, str] = {
     "tool_error": N_("the tool reported an error (error.type {value})"),
+    # Google ADK's mark of an MCP answer with isError (its status message repeats it).
+    "MCP_TOOL_ERROR": N_("the tool reported an error (error.type {value})"),
     "-32700": N_("the server could not parse the request (JSON-RPC error {value})"),
     "-32600": N_("the server refused the request as invalid (JSON-RPC error {value})"),
     "-32601": N_("the server does not know the method (JSON-RPC error {value})"),
@@ -113,7 +115,7 @@ def ending(meaning: Meaning, status_code: int, status_message: str, attributes: 
         timed_out = is_time_out(error_type, exception, status_message)
         if timed_out:
             notes.append(Message(N_("timed out: {error}"), {"error": text or error_type or "time-out"}))
-        elif text and text != meaning.result:
+        elif text and text != meaning.result and (exception or text != error_type):
             notes.append(Message(N_("failed: {error}"), {"error": text}))
         if error_type and not _names_exception(error_type, exception):
             notes.append(error_type_words(error_type))

@@ -264,7 +264,8 @@ class RunListModel(NamedColumnsModel):
     def reason_texts(self) -> list[str]:
         """The whole words of the loaded runs' Status cells that say why (each once), in the current
         language: what the Status column widens to where the window has the room."""
-        return sorted(status_with_recovery(outcome_word("failed"), reason) for reason in set(self._reasons.values()))
+        said = {(run.status, self._reasons[run.id]) for run in self._runs if run.id in self._reasons}
+        return sorted({status_with_recovery(outcome_word(status), reason) for status, reason in said})
 
     # -- Qt's model interface -----------------------------------------------------------------
 

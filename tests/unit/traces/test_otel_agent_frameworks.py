@@ -1,7 +1,7 @@
 """Agent frameworks' own tool spans over MCP calls, read faithfully (tests/fixtures/otel/, recorded by
 make_traces.py from the newest releases: pydantic-ai 2.78's GenAI spans, the OpenAI Agents SDK 0.24
-instrumented by OpenInference (2.6) and by Traceloop (0.62), each calling the ``mcp`` SDK 2.3 server; and
-Logfire 5.4's ``instrument_mcp()`` on an ``mcp`` 1.x client and server)."""
+instrumented by OpenInference (2.6) and by Traceloop (0.62), Google ADK 2.13's own spans, each calling the
+``mcp`` SDK 2.3 server; and Logfire 5.4's ``instrument_mcp()`` on an ``mcp`` 1.x client and server)."""
 
 from __future__ import annotations
 
@@ -80,6 +80,61 @@ def test_traceloop_agents_tool_span_reads_the_gen_ai_arguments_and_result(store:
     assert fail["outcome"] == "failed" and fail["toolResult"].startswith("failed in the call it wraps")
 
 
+# -- Google ADK -------------------------------------------------------------------------------------
+
+def test_google_adk_result_of_a_whole_call_tool_result_is_read_as_content(store: RunStore) -> None:
+    """ADK 2.13 records the whole MCP answer as ``gen_ai.tool.call.result``
+    (``{"content": [...], "structuredContent": {...}, "isError": false}``): the step showed that JSON."""
+    lookup, fail, timed_out, cancelled = framework_tool_steps(store, "google_adk.jsonl", "gcp.vertex.agent")
+    attributes = lookup["raw"]["otlp"]["attributes"]
+    assert attributes["gen_ai.tool.call.result"].startswith('{"content": [{"type": "text"')
+    assert (lookup["outcome"], lookup["toolName"], lookup["toolArguments"]) == ("ok", "lookup", {"city": "Berlin"})
+    assert lookup["toolResult"] == "Berlin: 21 °C, clear"
+    assert [block["type"] for block in lookup["contentBlocks"]] == ["text"]
+    # the time-out and the cancel are the wrapped calls' (ADK's own span says ok, and the error is its answer)
+    assert timed_out["outcome"] == "failed" and timed_out["toolResult"].startswith("failed in the call it wraps")
+    assert cancelled["outcome"] == "" and cancelled["toolResult"].startswith("no outcome recorded")
+
+
+def test_google_adk_tool_error_is_said_once_with_the_tool_s_answer(store: RunStore) -> None:
+    """ADK marks an answer with ``isError`` by ``error.type = MCP_TOOL_ERROR`` and status ERROR with the same
+    words as its message: the step read "failed: MCP_TOOL_ERROR / failed with error.type MCP_TOOL_ERROR" then
+    the answer's JSON."""
+    fail = framework_tool_steps(store, "google_adk.jsonl", "gcp.vertex.agent")[1]
+    otlp = fail["raw"]["otlp"]
+    assert otlp["status"] == {"code": 2, "message": "MCP_TOOL_ERROR"}
+    assert otlp["attributes"]["error.type"] == "MCP_TOOL_ERROR"
+    assert fail["outcome"] == "failed" and fail["toolOutcome"] == "failed"
+    assert fail["toolResult"] == "the tool reported an error (error.type MCP_TOOL_ERROR)\nError executing tool fail"
+    assert said_in_german(otlp["notes"][0]) == "das Tool meldete einen Fehler (error.type MCP_TOOL_ERROR)"
+
+
+def test_google_adk_first_schema_s_arguments_and_answer_are_read(store: RunStore) -> None:
+    """ADK's first schema (ADK 1.x; 2.13 with ``ADK_TELEMETRY_SCHEMA_VERSION_OPT_IN=1``) writes the call's
+    arguments and answer as ``gcp.vertex.agent.tool_call_args`` / ``.tool_response``: the steps had neither.
+    Its placeholder for no answer (``{"result": "<not specified>"}``, the cancelled call) is no result."""
+    lookup, fail, timed_out, cancelled = framework_tool_steps(store, "google_adk_legacy.jsonl", "gcp.vertex.agent")
+    assert "gen_ai.tool.call.arguments" not in lookup["raw"]["otlp"]["attributes"]
+    assert lookup["raw"]["otlp"]["attributes"]["gcp.vertex.agent.tool_call_args"] == '{"city": "Berlin"}'
+    assert (lookup["outcome"], lookup["toolArguments"], lookup["toolResult"]) == ("ok", {"city": "Berlin"},
+                                                                                  "Berlin: 21 °C, clear")
+    assert fail["toolArguments"] == {"city": "Oslo"} and fail["toolResult"] == (
+        "the tool reported an error (error.type MCP_TOOL_ERROR)\nError executing tool fail")
+    assert timed_out["outcome"] == "failed" and timed_out["toolArguments"] == {"seconds": 0.8}
+    assert cancelled["raw"]["otlp"]["attributes"]["gcp.vertex.agent.tool_response"] == '{"result": "<not specified>"}'
+    assert cancelled["outcome"] == "" and cancelled["toolResult"].startswith("no outcome recorded")
+
+
+@pytest.mark.parametrize("nothing", ["{}", '{"result": "<not specified>"}', "N/A"])
+def test_google_adk_first_schema_s_placeholders_are_no_content(nothing: str) -> None:
+    from inspector.traces.conventions import understand
+
+    meaning = understand("execute_tool lookup", 1, {
+        "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "lookup",
+        "gcp.vertex.agent.tool_call_args": nothing, "gcp.vertex.agent.tool_response": nothing})
+    assert (meaning.kind, meaning.arguments, meaning.result) == ("tool", None, None)
+
+
 # -- Logfire's MCP spans ----------------------------------------------------------------------------
 
 def logfire_calls(store: RunStore) -> list[dict[str, Any]]:
@@ -148,3 +203,41 @@ def test_a_cancellation_is_read_by_its_exception_class(error_type: str, exceptio
     attributes = {"gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "slow",
                   **({"error.type": error_type} if error_type else {})}
     assert ending(understand("execute_tool slow", 1, attributes), 2, "", attributes, exception).outcome == outcome
+
+
+@pytest.mark.parametrize(("result", "text", "is_error"), [
+    ('{"content": [{"type": "text", "text": "no such city"}], "isError": true}', "no such city", True),
+    ({"content": [{"type": "text", "text": "21 °C"}], "isError": False, "_meta": {}}, "21 °C", False),
+    # not a CallToolResult: another key, no valid content list, an empty one
+    ('{"content": [{"type": "text", "text": "x"}], "isError": true, "retry": 1}', None, False),
+    ('{"content": [{"type": "text"}], "isError": true}', None, False),
+    ('{"content": [], "isError": true}', None, False),
+])
+def test_a_call_tool_result_is_read_by_its_content_and_is_error(result: Any, text: str | None, is_error: bool) -> None:
+    from inspector.traces.conventions import understand
+    from inspector.traces.outcomes import ending
+
+    attributes = {"gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "lookup",
+                  "gen_ai.tool.call.result": result}
+    meaning = understand("execute_tool lookup", 1, attributes)
+    assert meaning.result_is_error is is_error
+    if text is None:  # stays the text it was
+        assert meaning.result == result and meaning.blocks is None
+        return
+    assert meaning.result == text and meaning.blocks is not None
+    said = ending(meaning, 0, "", attributes, None)
+    assert said.outcome == ("failed" if is_error else "ok")
+    if is_error:  # no status, no error.type: only the answer says it
+        assert [note.template for note in said.notes] == ["the tool reported an error (isError in its answer)"]
+
+
+def test_a_status_message_that_only_repeats_the_error_type_is_not_said_twice() -> None:
+    from inspector.traces.conventions import understand
+    from inspector.traces.outcomes import ending
+
+    attributes = {"gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "fetch", "error.type": "HTTP_ERROR"}
+    said = ending(understand("execute_tool fetch", 1, attributes), 2, "HTTP_ERROR", attributes, None)
+    assert [str(note) for note in said.notes] == ["failed with error.type HTTP_ERROR"]
+    # a message of its own is said, and so is an exception's
+    said = ending(understand("execute_tool fetch", 1, attributes), 2, "503 from upstream", attributes, None)
+    assert [str(note) for note in said.notes] == ["failed: 503 from upstream", "failed with error.type HTTP_ERROR"]

@@ -68,3 +68,17 @@ def test_the_note_is_a_sentence_a_reader_translates(store: RunStore) -> None:
     span = inner["raw"]["otlp"]["spanId"]
     assert german == ("kein Ergebnis aufgezeichnet: der Span endete ohne Fehler, und auch der Aufruf, "
                       f"den er umschließt (Span {span}), hat keines aufgezeichnet")
+
+
+def test_fastmcp_4_2_marks_its_time_out_by_the_json_rpc_code_and_speaks_the_stateless_era(store: RunStore) -> None:
+    """FastMCP 4.2.3 (recorded 2026-12-05) writes ``error.type`` and ``rpc.response.status_code`` ``-32001`` on
+    its client span of the call it gave up on (earlier 4.x wrote ``MCPError``), ``jsonrpc.request.id`` on its
+    server spans and ``mcp.protocol.version`` 2026-07-28; the time-out is named and the code said in words."""
+    timed_out, inner = calls(store, "slow")[0]
+    attributes = timed_out["raw"]["otlp"]["attributes"]
+    assert attributes["error.type"] == "-32001" and attributes["rpc.response.status_code"] == "-32001"
+    assert timed_out["raw"]["otlp"]["timedOut"] is True
+    assert timed_out["toolResult"].splitlines()[1] == "the request timed out (JSON-RPC error -32001)"
+    server = inner["raw"]["otlp"]["server"]
+    assert server["attributes"]["mcp.protocol.version"] == "2026-07-28"
+    assert server["attributes"]["jsonrpc.request.id"] == inner["raw"]["otlp"]["attributes"]["jsonrpc.request.id"]

@@ -157,7 +157,8 @@ def test_fastmcp_s_client_span_recording_no_error_over_a_failed_call_reads_faile
 
     steps = steps_of(store, edited("fastmcp.jsonl", tmp_path / "unmarked.jsonl", unmarked, scope=1))
     (outer,) = [step for step in steps if step["raw"]["otlp"]["name"] == "tools/call fail"]
-    inner = by_span(steps, outer_child := "ff00243a9a508315")
+    (inner,) = [step for step in steps if step["raw"]["otlp"]["name"] == "MCP send tools/call fail"]
+    outer_child = inner["raw"]["otlp"]["spanId"]
     assert inner["raw"]["otlp"]["parentSpanId"] == outer["raw"]["otlp"]["spanId"] and inner["outcome"] == "failed"
     assert outer["outcome"] == "failed"
     assert outer["toolResult"] == (
