@@ -1,0 +1,60 @@
+"""Using the window without a mouse, or with a screen reader: where the focus is can be seen in a
+list, a table or a text."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtGui import QPalette
+from PySide6.QtWidgets import QApplication, QWidget
+
+from inspector.gui.language import switch_language
+from inspector.gui.widgets.hints import contrast_ratio
+from tests.gui.test_screenshots import save
+
+
+def _tab_to(qtbot, start: QWidget, target: QWidget, presses: int = 60) -> None:
+    """Press Tab from ``start`` until ``target`` has the focus, as a keyboard's user gets there."""
+    start.setFocus()
+    qtbot.waitUntil(start.hasFocus)
+    for _ in range(presses):
+        if QApplication.focusWidget() is target:
+            return
+        qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Tab)
+    raise AssertionError(f"Tab did not reach {target.accessibleName()!r}")
+
+
+def _ring_colour(window, widget: QWidget):
+    """The colour of ``widget``'s left edge, half way down, as the window shows it."""
+    QApplication.processEvents()
+    corner = widget.mapTo(window, QPoint(0, 0))
+    return window.grab().toImage().pixelColor(corner.x(), corner.y() + widget.height() // 2)
+
+
+def test_a_focused_list_table_or_text_has_a_ring_a_field_its_own_mark(qtbot, make_window, demo_server) -> None:
+    """The selected server, tool and run looked the same whether their list had the focus or not."""
+    window = make_window((demo_server.url, "Demo server"))
+    window.resize(1400, 860)
+    bench = window.workbench
+    highlight = window.palette().color(QPalette.ColorRole.Highlight)
+    background = window.palette().color(QPalette.ColorRole.Window)
+    assert contrast_ratio(highlight, background) >= 3  # WCAG 2.x: a focus mark's contrast
+    assert _ring_colour(window, bench.tools.view) != highlight  # no ring before the focus comes
+    _tab_to(qtbot, window.servers.view, bench.tools.view)
+    assert _ring_colour(window, bench.tools.view) == highlight
+    assert _ring_colour(window, window.servers.view) != highlight  # the selected server: no ring
+    save(window, "focus-ring-tools-en")
+    _tab_to(qtbot, bench.tools.view, bench.result.text)  # read-only: no caret to show the focus
+    save(window, "focus-ring-result-en")
+    assert _ring_colour(window, bench.result.text) == highlight
+    assert _ring_colour(window, bench.tools.view) != highlight
+    _tab_to(qtbot, window.servers.view, bench.tools.filter)  # a line edit marks its focus itself
+    assert window.focus_ring.on is None
+    tab = window.runs_tab
+    window.tabs.setCurrentWidget(tab)
+    switch_language("de")
+    try:
+        _tab_to(qtbot, window.servers.view, tab.run_view)
+        assert _ring_colour(window, tab.run_view) == highlight
+        save(window, "focus-ring-runs-de")
+    finally:
+        switch_language("en")
