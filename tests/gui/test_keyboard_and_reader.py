@@ -1,14 +1,19 @@
 """Using the window without a mouse, or with a screen reader: where the focus is can be seen in a
-list, a table or a text."""
+list, a table or a text; an operation's end (ok, failed, cancelled) is said without being asked; Esc
+cancels only what the tab in view shows."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
+import pytest
 from PySide6.QtCore import QPoint, Qt
-from PySide6.QtGui import QPalette
+from PySide6.QtGui import QAccessible, QPalette
 from PySide6.QtWidgets import QApplication, QWidget
 
 from inspector.gui.language import switch_language
 from inspector.gui.widgets.hints import contrast_ratio
+from tests.gui.test_main_window import choose, finished
 from tests.gui.test_screenshots import save
 
 
@@ -58,3 +63,62 @@ def test_a_focused_list_table_or_text_has_a_ring_a_field_its_own_mark(qtbot, mak
         save(window, "focus-ring-runs-de")
     finally:
         switch_language("en")
+
+
+@pytest.fixture
+def announcements(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
+    """What the window asks Qt to announce to a screen reader (Qt 6.8's announcement events)."""
+    said: list[str] = []
+    passed_on = QAccessible.updateAccessibility
+
+    def update(event) -> None:
+        if event.type() == QAccessible.Event.Announcement:
+            said.append(event.message())
+        passed_on(event)
+
+    monkeypatch.setattr(QAccessible, "updateAccessibility", update)
+    yield said
+
+
+def test_an_operation_s_end_is_said_to_a_screen_reader_cancelled_apart_from_failed(
+        qtbot, make_window, demo_server, announcements) -> None:
+    """The status line and the operation's row changed, but a screen reader says a label's new text
+    only when the label is visited: nobody heard that the call ended, nor how."""
+    window = make_window((demo_server.url, "Demo server"))
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow)  # a shortcut is the active window's
+    choose(window, "hang")
+    task = window.workbench.run_current_tool()
+    assert demo_server.state.hang_started.wait(10)
+    qtbot.keyClick(window.workbench.tools.view, Qt.Key.Key_Escape)
+    assert finished(qtbot, task).status == "cancelled"
+    assert announcements[-1] == f"last run {task.outcome.run_id}: tools/call hang (cancelled)"
+    switch_language("de")
+    try:
+        choose(window, "fail")
+        task = window.workbench.run_current_tool()
+        assert finished(qtbot, task).status == "failed"
+        assert announcements[-1] == f"letzter Lauf {task.outcome.run_id}: tools/call fail (fehlgeschlagen)"
+    finally:
+        switch_language("en")
+
+
+def test_esc_in_the_runs_tab_cancels_no_operation_out_of_sight(qtbot, make_window, demo_server) -> None:
+    """Pressed to leave the Runs tab's search field, Esc cancelled the Workbench's running call."""
+    window = make_window((demo_server.url, "Demo server"))
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow)
+    choose(window, "hang")
+    task = window.workbench.run_current_tool()
+    assert demo_server.state.hang_started.wait(10)
+    tab = window.runs_tab
+    window.tabs.setCurrentWidget(tab)
+    tab.search.setFocus()
+    qtbot.waitUntil(tab.search.hasFocus)
+    qtbot.keyClick(tab.search, Qt.Key.Key_Escape)
+    qtbot.wait(100)  # a cancel reaches the operation at once; its end is reported within a frame or two
+    assert task.running and window.cancel_action.isEnabled()  # Run › Cancel still does it, without the key
+    assert window.cancel_action.shortcuts() == []
+    window.tabs.setCurrentWidget(window.workbench)
+    qtbot.keyClick(window.workbench.tools.view, Qt.Key.Key_Escape)
+    assert finished(qtbot, task).status == "cancelled"
