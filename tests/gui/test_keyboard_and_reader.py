@@ -1,6 +1,6 @@
 """Using the window without a mouse, or with a screen reader: where the focus is can be seen in a
 list, a table or a text; an operation's end (ok, failed, cancelled) is said without being asked; Esc
-cancels only what the tab in view shows."""
+cancels only what the tab in view shows; Tab leaves a text editor, which has a name."""
 
 from __future__ import annotations
 
@@ -122,3 +122,66 @@ def test_esc_in_the_runs_tab_cancels_no_operation_out_of_sight(qtbot, make_windo
     window.tabs.setCurrentWidget(window.workbench)
     qtbot.keyClick(window.workbench.tools.view, Qt.Key.Key_Escape)
     assert finished(qtbot, task).status == "cancelled"
+
+
+def test_tab_leaves_the_note_s_editor_for_its_buttons_and_the_editor_is_named(qtbot, make_window) -> None:
+    """Tab typed a tab character into the note (Qt's editor keeps it), and a screen reader heard an
+    editor with no name."""
+    from PySide6.QtCore import QTimer
+    from PySide6.QtTest import QTest
+    from PySide6.QtWidgets import QInputDialog, QPlainTextEdit, QPushButton
+
+    from inspector.store import RunStore, resolve_db_path
+    from tests.support.sample_runs import mixed_run
+
+    with RunStore.open(resolve_db_path()) as store:
+        run_id = mixed_run(store)
+    window = make_window()
+    tab = window.runs_tab
+    window.tabs.setCurrentWidget(tab)
+    qtbot.waitUntil(lambda: tab.runs.rowCount() == 1)
+    assert tab.select_runs([run_id])
+    seen: dict[str, object] = {}
+
+    def look() -> None:
+        dialog = QApplication.activeModalWidget()
+        if not isinstance(dialog, QInputDialog) or not dialog.isVisible():
+            QTimer.singleShot(20, look)
+            return
+        try:  # the dialog closes whatever the checks meet
+            (editor,) = dialog.findChildren(QPlainTextEdit)
+            seen["name"] = QAccessible.queryAccessibleInterface(editor).text(QAccessible.Text.Name)
+            seen["description"] = editor.accessibleDescription()
+            QTest.keyClicks(editor, "ok")
+            QTest.keyClick(editor, Qt.Key.Key_Tab)
+            seen["typed"] = editor.toPlainText()
+            focused = dialog.focusWidget()
+            seen["then"] = focused.text() if isinstance(focused, QPushButton) else type(focused).__name__
+        finally:
+            dialog.reject()
+
+    QTimer.singleShot(20, look)
+    switch_language("de")
+    try:
+        tab.timeline_pane.note_button.click()
+    finally:
+        switch_language("en")
+    assert seen["typed"] == "ok" and seen["then"] == "OK", seen
+    assert seen["name"] == f"Notiz zu Lauf {run_id}", seen
+    assert str(seen["description"]).startswith("Was Sie gefunden haben"), seen
+
+
+def test_tab_leaves_the_json_arguments_for_run(qtbot, make_window, demo_server) -> None:
+    """In the JSON tab, Tab stayed in the editor (Ctrl+Tab went on to the Schema tab, not to Run)."""
+    window = make_window((demo_server.url, "Demo server"))
+    bench = window.workbench
+    choose(window, "echo")
+    bench.arguments.tabs.setCurrentIndex(1)
+    editor = bench.arguments.editor
+    text = editor.toPlainText()
+    editor.setFocus()
+    qtbot.waitUntil(editor.hasFocus)
+    qtbot.keyClick(editor, Qt.Key.Key_Tab)
+    assert QApplication.focusWidget() is bench.run_button and editor.toPlainText() == text
+    qtbot.keyClick(bench.run_button, Qt.Key.Key_Backtab)
+    assert QApplication.focusWidget() is editor
