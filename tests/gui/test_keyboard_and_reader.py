@@ -185,3 +185,27 @@ def test_tab_leaves_the_json_arguments_for_run(qtbot, make_window, demo_server) 
     assert QApplication.focusWidget() is bench.run_button and editor.toPlainText() == text
     qtbot.keyClick(bench.run_button, Qt.Key.Key_Backtab)
     assert QApplication.focusWidget() is editor
+
+
+def test_tab_leaves_a_question_s_json_answer_for_its_buttons(qtbot) -> None:
+    import asyncio
+
+    from inspector.gui.dialogs.elicitation_dialog import ElicitationDialog
+    from inspector.gui.workbench.server_requests import PendingQuestion
+
+    loop = asyncio.new_event_loop()
+    try:
+        schema = {"type": "object", "properties": {"address": {"type": "object", "default": {"city": "Graz"}}}}
+        dialog = ElicitationDialog(PendingQuestion(loop, loop.create_future(), 30, "Where?", schema))
+        qtbot.addWidget(dialog)
+        dialog.show()
+        qtbot.waitExposed(dialog)
+        editor = dialog.json_editor
+        text = editor.toPlainText()
+        editor.setFocus()
+        qtbot.waitUntil(editor.hasFocus)
+        qtbot.keyClick(editor, Qt.Key.Key_Tab)
+        assert dialog.focusWidget() is not editor and editor.toPlainText() == text
+        dialog.reject()
+    finally:
+        loop.close()
