@@ -48,7 +48,11 @@ def test_a_focused_list_table_or_text_has_a_ring_a_field_its_own_mark(qtbot, mak
     assert _ring_colour(window, bench.tools.view) == highlight
     assert _ring_colour(window, window.servers.view) != highlight  # the selected server: no ring
     save(window, "focus-ring-tools-en")
+    children = QAccessible.queryAccessibleInterface(bench.result.text).childCount()
     _tab_to(qtbot, bench.tools.view, bench.result.text)  # read-only: no caret to show the focus
+    assert window.focus_ring.on is bench.result.text
+    # The ring is not met by a screen reader walking the text's children.
+    assert QAccessible.queryAccessibleInterface(bench.result.text).childCount() == children
     save(window, "focus-ring-result-en")
     assert _ring_colour(window, bench.result.text) == highlight
     assert _ring_colour(window, bench.tools.view) != highlight
@@ -127,11 +131,11 @@ def test_esc_in_the_runs_tab_cancels_no_operation_out_of_sight(qtbot, make_windo
 def test_tab_leaves_the_note_s_editor_for_its_buttons_and_the_editor_is_named(qtbot, make_window) -> None:
     """Tab typed a tab character into the note (Qt's editor keeps it), and a screen reader heard an
     editor with no name."""
-    from PySide6.QtCore import QTimer
     from PySide6.QtTest import QTest
     from PySide6.QtWidgets import QInputDialog, QPlainTextEdit, QPushButton
 
     from inspector.store import RunStore, resolve_db_path
+    from tests.gui.test_runs_notes import when_note_dialog_opens
     from tests.support.sample_runs import mixed_run
 
     with RunStore.open(resolve_db_path()) as store:
@@ -143,11 +147,7 @@ def test_tab_leaves_the_note_s_editor_for_its_buttons_and_the_editor_is_named(qt
     assert tab.select_runs([run_id])
     seen: dict[str, object] = {}
 
-    def look() -> None:
-        dialog = QApplication.activeModalWidget()
-        if not isinstance(dialog, QInputDialog) or not dialog.isVisible():
-            QTimer.singleShot(20, look)
-            return
+    def look(dialog: QInputDialog) -> None:
         try:  # the dialog closes whatever the checks meet
             (editor,) = dialog.findChildren(QPlainTextEdit)
             seen["name"] = QAccessible.queryAccessibleInterface(editor).text(QAccessible.Text.Name)
@@ -160,7 +160,7 @@ def test_tab_leaves_the_note_s_editor_for_its_buttons_and_the_editor_is_named(qt
         finally:
             dialog.reject()
 
-    QTimer.singleShot(20, look)
+    when_note_dialog_opens(look)
     switch_language("de")
     try:
         tab.timeline_pane.note_button.click()

@@ -13,7 +13,7 @@ from __future__ import annotations
 import shiboken6
 from PySide6.QtCore import QEvent, QObject, QRectF, Qt
 from PySide6.QtGui import QPainter, QPaintEvent, QPalette, QPen, QRegion
-from PySide6.QtWidgets import QAbstractItemView, QApplication, QPlainTextEdit, QTextEdit, QWidget
+from PySide6.QtWidgets import QAbstractItemView, QApplication, QFocusFrame, QPlainTextEdit, QTextEdit, QWidget
 
 #: The widgets that show no focus of their own (line edits, buttons, boxes do).
 RINGED = (QAbstractItemView, QPlainTextEdit, QTextEdit)
@@ -26,16 +26,15 @@ def rings(widget: QWidget | None) -> bool:
     return isinstance(widget, RINGED) and widget.window().windowType() != Qt.WindowType.Popup
 
 
-class _Ring(QWidget):
+class _Ring(QFocusFrame):
     """The ring itself: a child of the focused widget, over its edge only (a mask), never in the way
-    of the mouse."""
+    of the mouse. A :class:`QFocusFrame` (placed here, not by its ``setWidget``), which a screen reader
+    does not meet among the widget's children."""
 
     def __init__(self, parent: QWidget) -> None:
         super().__init__(parent)
         self.hide()
         self.setObjectName("focus-ring")
-        self.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
-        self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
 
     def cover(self, widget: QWidget) -> None:
         """Lie over ``widget``'s edge, above its children."""
