@@ -26,6 +26,7 @@ from .settings import AppSettings
 from .status_line import StatusLine, status_label
 from .team import TeamBackend
 from .view_menu import ViewMenu
+from .widgets.focus_ring import FocusRing
 from .widgets.steady_tabs import SteadyTabs
 from .window_layout import restore_layout, save_layout
 from .workbench import room
@@ -80,6 +81,7 @@ class MainWindow(QMainWindow):
         self.team = TeamBackend(self, secrets)  # pushing runs to the team's collector, traces by id
         self._build(secrets)
         self._menus()
+        self.focus_ring = FocusRing(self)  # where the keys go: around a focused list, table or text
         self.pacer = CollectionPacer(self, lambda: bool(self.engine.running_tasks()) or self.play.playing)
         self.status_line = StatusLine(self.status, self.engine, self.play, db_path)  # operations and played runs
         self._update_status()

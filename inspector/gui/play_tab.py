@@ -2,8 +2,10 @@
 (Play a run, Cancel the played run), Esc, Show in Runs, and the worker's end when the window closes.
 The tab's page is built when it is first shown (the first paint does not wait for the agent layer).
 
-Esc cancels what the tab in view shows: while the Play tab is shown, the played run (the
-workbench's Cancel keeps its menu entry, without the key); elsewhere the selected operation."""
+Esc cancels what the tab in view shows: in the Play tab the played run, in the Workbench the
+selected operation (each Cancel keeps its menu entry, without the key, while its tab is hidden). In
+the Runs tab Esc cancels nothing: pressed there to leave a search field, it had cancelled an
+operation out of sight."""
 
 from __future__ import annotations
 
@@ -79,6 +81,7 @@ class PlayTab(QObject):
     def _tab_shown(self, index: int) -> None:
         if not self._tab.built and self.window.tabs.widget(index) is self._placeholder:
             self._tab.page()  # the placeholder was chosen: the page takes its place, shown
+        self._route_escape()
 
     def _action(self, menu: QMenu, text, slot, shortcuts: list[QKeySequence]) -> QAction:
         action = translated(QAction(self.window), "setText", with_keys(text, shortcuts))
@@ -105,11 +108,13 @@ class PlayTab(QObject):
     # -- Esc, the servers, the end -------------------------------------------------------------------
 
     def _route_escape(self) -> None:
-        """Esc belongs to the Play tab while it is shown (whatever else runs), else to the workbench."""
+        """Esc belongs to the Play tab while it is shown (whatever else runs), to the workbench while
+        it is shown, else to neither."""
         shown = self.built and self.room.isVisible()
         self.cancel_action.setEnabled(shown and self.room.playing)
         self.cancel_action.setShortcut(QKeySequence(Qt.Key.Key_Escape) if shown else QKeySequence())
-        self.window.cancel_action.setShortcuts([] if shown else self._escape)
+        bench = self.window.tabs.currentWidget() is self.window.workbench
+        self.window.cancel_action.setShortcuts(self._escape if bench else [])
 
     def _servers(self) -> list[tuple[str, str]]:
         if getattr(self.window, "_closed", False):

@@ -21,6 +21,7 @@ from inspector.store import RunStore
 from inspector.store.recovery import run_reason
 
 from .language import translated
+from .widgets.accessibility import announce
 from .widgets.background_reads import BackgroundReads
 from .widgets.outcomes import outcome_word
 from .widgets.plain_text import cell_text, plain_tooltip
@@ -64,10 +65,12 @@ class StatusLine(QObject):
         play.playing_changed.connect(self._playing_changed)
 
     def run_ended(self, run_id: int | None, title: str, status: str) -> None:
-        """A run ended (an operation's or a played one): named from the next :meth:`update` on,
-        unless it was not stored; a failed one's reason is asked for (the line says it when read)."""
+        """A run ended (an operation's or a played one): named from the next :meth:`update` on, and
+        said to a screen reader at once, unless it was not stored; a failed one's reason is asked for
+        (the line says it when read)."""
         if run_id is not None:
             self.last_run = (run_id, title, status)
+            announce(self.label, last_run_text(run_id, title, status))
             if status == "failed":
                 self._reads.request(run_id)
 
@@ -108,6 +111,13 @@ def _reason_read(store: RunStore, run_id: int) -> Reason | None:
     return found.said() if found else None
 
 
+def last_run_text(run_id: int, title: str, status: str) -> str:
+    """"last run 3: tools/call hang (cancelled)": the line's words on the run that ended last."""
+    # A played scenario's stored title ("scenario happy-path") in the reader's language.
+    title = cell_text(said_title(title), TITLE_CHARS)
+    return _("last run {run_id}: {title} ({status})").format(run_id=run_id, title=title, status=outcome_word(status))
+
+
 def status_text(running: int, last_run: tuple[int, str, str] | None, db_path: Path, playing: int = 0,
                 imported: int = 0, reason: Reason | None = None) -> str:
     """The status line: how many operations run (and runs play), the last run stored (number, title,
@@ -127,12 +137,10 @@ def status_text(running: int, last_run: tuple[int, str, str] | None, db_path: Pa
         last = _("no run stored in this session")  # the database may hold older ones
     else:
         run_id, title, status = last_run
-        # A played scenario's stored title ("scenario happy-path") in the reader's language.
-        title = cell_text(said_title(title), TITLE_CHARS)
         if reason is None:
-            last = _("last run {run_id}: {title} ({status})").format(
-                run_id=run_id, title=title, status=outcome_word(status))
+            last = last_run_text(run_id, title, status)
         else:  # "failed (the tool call timed out)": its parentheses are the only ones
+            title = cell_text(said_title(title), TITLE_CHARS)
             # Translators: the last run and why it failed, e.g. "last run 3: tools/call broken — failed (the
             # tool call timed out)".
             last = _("last run {run_id}: {title} — {status}").format(

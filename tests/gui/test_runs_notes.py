@@ -3,6 +3,8 @@ text), find the run by it; screenshots in English and German."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QApplication, QInputDialog, QPlainTextEdit
@@ -16,16 +18,24 @@ RUN_NOTE = "The <b>server</b> hung on hang; the client was right to give up. Tic
 STEP_NOTE = "Never answered: the worker pool was full (server log, 09:14)."
 
 
+def when_note_dialog_opens(do: Callable[[QInputDialog], None]) -> None:
+    """Call ``do`` with the note dialog about to open (modal: it opens after this returns)."""
+    def look() -> None:
+        dialog = QApplication.activeModalWidget()
+        if not isinstance(dialog, QInputDialog) or not dialog.isVisible():
+            QTimer.singleShot(20, look)
+            return
+        do(dialog)
+
+    QTimer.singleShot(20, look)
+
+
 def _answer(answer: str | None) -> list[tuple[str, str, str]]:
     """Answer the note dialog about to open as a user would: type ``answer`` and press OK, or Cancel
     (``None``); what it asked (title, question, the text it began with) is in the list returned."""
     asked: list[tuple[str, str, str]] = []
 
-    def reply() -> None:
-        dialog = QApplication.activeModalWidget()
-        if not isinstance(dialog, QInputDialog) or not dialog.isVisible():
-            QTimer.singleShot(20, reply)
-            return
+    def reply(dialog: QInputDialog) -> None:
         asked.append((dialog.windowTitle(), dialog.labelText(), dialog.textValue()))
         if answer is None:
             dialog.reject()
@@ -33,7 +43,7 @@ def _answer(answer: str | None) -> list[tuple[str, str, str]]:
         dialog.setTextValue(answer)
         dialog.accept()
 
-    QTimer.singleShot(20, reply)
+    when_note_dialog_opens(reply)
     return asked
 
 
@@ -105,11 +115,7 @@ def test_a_long_note_wraps_in_its_editor(qtbot, make_window, runs_tab_showing) -
     long_note = ("The customer's upstream weather API answered 503 for Oslo; not our server. " * 3).strip()
     seen: dict[str, object] = {}
 
-    def look() -> None:
-        dialog = QApplication.activeModalWidget()
-        if not isinstance(dialog, QInputDialog) or not dialog.isVisible():
-            QTimer.singleShot(20, look)
-            return
+    def look(dialog: QInputDialog) -> None:
         (editor,) = dialog.findChildren(QPlainTextEdit)
         editor.setPlainText(long_note)
         QApplication.processEvents()
@@ -118,7 +124,7 @@ def test_a_long_note_wraps_in_its_editor(qtbot, make_window, runs_tab_showing) -
         seen["lines"] = editor.document().documentLayout().documentSize().height()
         dialog.accept()
 
-    QTimer.singleShot(20, look)
+    when_note_dialog_opens(look)
     tab.timeline_pane.note_button.click()
     assert seen["wrap"] == QPlainTextEdit.LineWrapMode.WidgetWidth
     assert seen["sideways"] == 0 and seen["lines"] > 1, seen

@@ -166,6 +166,7 @@ class ElicitationDialog(QDialog):
                 "This form cannot be shown field by field; write the answer as JSON.")))
             self.json_editor = QPlainTextEdit(json.dumps(schema_defaults(pending.schema), indent=2))
             translated(self.json_editor, "setAccessibleName", lambda: _("Answer as JSON"))
+            self.json_editor.setTabChangesFocus(True)  # Tab goes on to Accept
             said.append(self.json_editor)
         # The message and the form the server defined, in the box that says they are the server's.
         self.server_text = server_says(*said)

@@ -53,6 +53,9 @@ def ask_for_note(parent: QWidget, title: str, question: str, current: str) -> st
     dialog.setTextValue(current)
     for editor in dialog.findChildren(QPlainTextEdit):
         editor.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
+        editor.setTabChangesFocus(True)  # Tab goes on to OK: a note has no use for a tab character
+        editor.setAccessibleName(title)  # Qt's dialog names its editor nothing
+        editor.setAccessibleDescription(question)
     try:
         return dialog.textValue() if dialog.exec() == QDialog.DialogCode.Accepted else None
     finally:

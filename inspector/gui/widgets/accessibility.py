@@ -1,5 +1,6 @@
 """What a screen reader hears where Qt's defaults say too little: a label for every combo box, a
-name for a line edit's clear button.
+name for a line edit's clear button, and a change it should say without being asked (an operation
+ended: ok, failed or cancelled).
 
 On Linux (AT-SPI) Qt names a combo box by its current value ("debug", "Every outcome") whatever
 its ``accessibleName`` says; the label is read from the combo's *labelled-by* relation, which Qt
@@ -12,9 +13,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from PySide6 import QtGui
 from PySide6.QtCore import QEvent, QObject
-from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QComboBox, QLabel, QLineEdit, QToolButton
+from PySide6.QtGui import QAccessible, QAction
+from PySide6.QtWidgets import QComboBox, QLabel, QLineEdit, QToolButton, QWidget
 
 from ..language import on_language_changed, translated
 
@@ -83,4 +85,13 @@ def name_clear_button(edit: QLineEdit, message: Callable[[], str]) -> QLineEdit:
     return edit
 
 
-__all__ = ["label_combo", "name_clear_button"]
+def announce(widget: QWidget, message: str) -> None:
+    """Have a screen reader say ``message`` after what it is saying, wherever the focus is (``widget``
+    is where it comes from). A label's new text is heard only when the label is visited: the status
+    line said "cancelled" to nobody. Qt 6.8 and later announce; on Qt 6.7 the message is not sent."""
+    event_class = getattr(QtGui, "QAccessibleAnnouncementEvent", None)
+    if event_class is not None:
+        QAccessible.updateAccessibility(event_class(widget, message))
+
+
+__all__ = ["announce", "label_combo", "name_clear_button"]

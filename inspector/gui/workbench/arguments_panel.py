@@ -47,6 +47,7 @@ class ArgumentsPanel(QWidget):
         scroll.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # no Tab stop without a name: the fields are the stops
         self.editor = QPlainTextEdit()
         translated(self.editor, "setAccessibleName", lambda: _("Arguments as JSON"))
+        self.editor.setTabChangesFocus(True)  # Tab leaves for Run, as from the form (JSON needs no tab)
         self.editor.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         self.editor.textChanged.connect(self._json_changed)
         self.json_error = QLabel()

@@ -1,0 +1,211 @@
+"""Using the window without a mouse, or with a screen reader: where the focus is can be seen in a
+list, a table or a text; an operation's end (ok, failed, cancelled) is said without being asked; Esc
+cancels only what the tab in view shows; Tab leaves a text editor, which has a name."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtGui import QAccessible, QPalette
+from PySide6.QtWidgets import QApplication, QWidget
+
+from inspector.gui.language import switch_language
+from inspector.gui.widgets.hints import contrast_ratio
+from tests.gui.test_main_window import choose, finished
+from tests.gui.test_screenshots import save
+
+
+def _tab_to(qtbot, start: QWidget, target: QWidget, presses: int = 60) -> None:
+    """Press Tab from ``start`` until ``target`` has the focus, as a keyboard's user gets there."""
+    start.setFocus()
+    qtbot.waitUntil(start.hasFocus)
+    for _ in range(presses):
+        if QApplication.focusWidget() is target:
+            return
+        qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Tab)
+    raise AssertionError(f"Tab did not reach {target.accessibleName()!r}")
+
+
+def _ring_colour(window, widget: QWidget):
+    """The colour of ``widget``'s left edge, half way down, as the window shows it."""
+    QApplication.processEvents()
+    corner = widget.mapTo(window, QPoint(0, 0))
+    return window.grab().toImage().pixelColor(corner.x(), corner.y() + widget.height() // 2)
+
+
+def test_a_focused_list_table_or_text_has_a_ring_a_field_its_own_mark(qtbot, make_window, demo_server) -> None:
+    """The selected server, tool and run looked the same whether their list had the focus or not."""
+    window = make_window((demo_server.url, "Demo server"))
+    window.resize(1400, 860)
+    bench = window.workbench
+    highlight = window.palette().color(QPalette.ColorRole.Highlight)
+    background = window.palette().color(QPalette.ColorRole.Window)
+    assert contrast_ratio(highlight, background) >= 3  # WCAG 2.x: a focus mark's contrast
+    assert _ring_colour(window, bench.tools.view) != highlight  # no ring before the focus comes
+    _tab_to(qtbot, window.servers.view, bench.tools.view)
+    assert _ring_colour(window, bench.tools.view) == highlight
+    assert _ring_colour(window, window.servers.view) != highlight  # the selected server: no ring
+    save(window, "focus-ring-tools-en")
+    children = QAccessible.queryAccessibleInterface(bench.result.text).childCount()
+    _tab_to(qtbot, bench.tools.view, bench.result.text)  # read-only: no caret to show the focus
+    assert window.focus_ring.on is bench.result.text
+    # The ring is not met by a screen reader walking the text's children.
+    assert QAccessible.queryAccessibleInterface(bench.result.text).childCount() == children
+    save(window, "focus-ring-result-en")
+    assert _ring_colour(window, bench.result.text) == highlight
+    assert _ring_colour(window, bench.tools.view) != highlight
+    _tab_to(qtbot, window.servers.view, bench.tools.filter)  # a line edit marks its focus itself
+    assert window.focus_ring.on is None
+    tab = window.runs_tab
+    window.tabs.setCurrentWidget(tab)
+    switch_language("de")
+    try:
+        _tab_to(qtbot, window.servers.view, tab.run_view)
+        assert _ring_colour(window, tab.run_view) == highlight
+        save(window, "focus-ring-runs-de")
+    finally:
+        switch_language("en")
+
+
+@pytest.fixture
+def announcements(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
+    """What the window asks Qt to announce to a screen reader (Qt 6.8's announcement events)."""
+    said: list[str] = []
+    passed_on = QAccessible.updateAccessibility
+
+    def update(event) -> None:
+        if event.type() == QAccessible.Event.Announcement:
+            said.append(event.message())
+        passed_on(event)
+
+    monkeypatch.setattr(QAccessible, "updateAccessibility", update)
+    yield said
+
+
+def test_an_operation_s_end_is_said_to_a_screen_reader_cancelled_apart_from_failed(
+        qtbot, make_window, demo_server, announcements) -> None:
+    """The status line and the operation's row changed, but a screen reader says a label's new text
+    only when the label is visited: nobody heard that the call ended, nor how."""
+    window = make_window((demo_server.url, "Demo server"))
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow)  # a shortcut is the active window's
+    choose(window, "hang")
+    task = window.workbench.run_current_tool()
+    assert demo_server.state.hang_started.wait(10)
+    qtbot.keyClick(window.workbench.tools.view, Qt.Key.Key_Escape)
+    assert finished(qtbot, task).status == "cancelled"
+    assert announcements[-1] == f"last run {task.outcome.run_id}: tools/call hang (cancelled)"
+    switch_language("de")
+    try:
+        choose(window, "fail")
+        task = window.workbench.run_current_tool()
+        assert finished(qtbot, task).status == "failed"
+        assert announcements[-1] == f"letzter Lauf {task.outcome.run_id}: tools/call fail (fehlgeschlagen)"
+    finally:
+        switch_language("en")
+
+
+def test_esc_in_the_runs_tab_cancels_no_operation_out_of_sight(qtbot, make_window, demo_server) -> None:
+    """Pressed to leave the Runs tab's search field, Esc cancelled the Workbench's running call."""
+    window = make_window((demo_server.url, "Demo server"))
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow)
+    choose(window, "hang")
+    task = window.workbench.run_current_tool()
+    assert demo_server.state.hang_started.wait(10)
+    tab = window.runs_tab
+    window.tabs.setCurrentWidget(tab)
+    tab.search.setFocus()
+    qtbot.waitUntil(tab.search.hasFocus)
+    qtbot.keyClick(tab.search, Qt.Key.Key_Escape)
+    qtbot.wait(100)  # a cancel reaches the operation at once; its end is reported within a frame or two
+    assert task.running and window.cancel_action.isEnabled()  # Run › Cancel still does it, without the key
+    assert window.cancel_action.shortcuts() == []
+    window.tabs.setCurrentWidget(window.workbench)
+    qtbot.keyClick(window.workbench.tools.view, Qt.Key.Key_Escape)
+    assert finished(qtbot, task).status == "cancelled"
+
+
+def test_tab_leaves_the_note_s_editor_for_its_buttons_and_the_editor_is_named(qtbot, make_window) -> None:
+    """Tab typed a tab character into the note (Qt's editor keeps it), and a screen reader heard an
+    editor with no name."""
+    from PySide6.QtTest import QTest
+    from PySide6.QtWidgets import QInputDialog, QPlainTextEdit, QPushButton
+
+    from inspector.store import RunStore, resolve_db_path
+    from tests.gui.test_runs_notes import when_note_dialog_opens
+    from tests.support.sample_runs import mixed_run
+
+    with RunStore.open(resolve_db_path()) as store:
+        run_id = mixed_run(store)
+    window = make_window()
+    tab = window.runs_tab
+    window.tabs.setCurrentWidget(tab)
+    qtbot.waitUntil(lambda: tab.runs.rowCount() == 1)
+    assert tab.select_runs([run_id])
+    seen: dict[str, object] = {}
+
+    def look(dialog: QInputDialog) -> None:
+        try:  # the dialog closes whatever the checks meet
+            (editor,) = dialog.findChildren(QPlainTextEdit)
+            seen["name"] = QAccessible.queryAccessibleInterface(editor).text(QAccessible.Text.Name)
+            seen["description"] = editor.accessibleDescription()
+            QTest.keyClicks(editor, "ok")
+            QTest.keyClick(editor, Qt.Key.Key_Tab)
+            seen["typed"] = editor.toPlainText()
+            focused = dialog.focusWidget()
+            seen["then"] = focused.text() if isinstance(focused, QPushButton) else type(focused).__name__
+        finally:
+            dialog.reject()
+
+    when_note_dialog_opens(look)
+    switch_language("de")
+    try:
+        tab.timeline_pane.note_button.click()
+    finally:
+        switch_language("en")
+    assert seen["typed"] == "ok" and seen["then"] == "OK", seen
+    assert seen["name"] == f"Notiz zu Lauf {run_id}", seen
+    assert str(seen["description"]).startswith("Was Sie gefunden haben"), seen
+
+
+def test_tab_leaves_the_json_arguments_for_run(qtbot, make_window, demo_server) -> None:
+    """In the JSON tab, Tab stayed in the editor (Ctrl+Tab went on to the Schema tab, not to Run)."""
+    window = make_window((demo_server.url, "Demo server"))
+    bench = window.workbench
+    choose(window, "echo")
+    bench.arguments.tabs.setCurrentIndex(1)
+    editor = bench.arguments.editor
+    text = editor.toPlainText()
+    editor.setFocus()
+    qtbot.waitUntil(editor.hasFocus)
+    qtbot.keyClick(editor, Qt.Key.Key_Tab)
+    assert QApplication.focusWidget() is bench.run_button and editor.toPlainText() == text
+    qtbot.keyClick(bench.run_button, Qt.Key.Key_Backtab)
+    assert QApplication.focusWidget() is editor
+
+
+def test_tab_leaves_a_question_s_json_answer_for_its_buttons(qtbot) -> None:
+    import asyncio
+
+    from inspector.gui.dialogs.elicitation_dialog import ElicitationDialog
+    from inspector.gui.workbench.server_requests import PendingQuestion
+
+    loop = asyncio.new_event_loop()
+    try:
+        schema = {"type": "object", "properties": {"address": {"type": "object", "default": {"city": "Graz"}}}}
+        dialog = ElicitationDialog(PendingQuestion(loop, loop.create_future(), 30, "Where?", schema))
+        qtbot.addWidget(dialog)
+        dialog.show()
+        qtbot.waitExposed(dialog)
+        editor = dialog.json_editor
+        text = editor.toPlainText()
+        editor.setFocus()
+        qtbot.waitUntil(editor.hasFocus)
+        qtbot.keyClick(editor, Qt.Key.Key_Tab)
+        assert dialog.focusWidget() is not editor and editor.toPlainText() == text
+        dialog.reject()
+    finally:
+        loop.close()
