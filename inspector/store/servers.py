@@ -229,7 +229,8 @@ class ServerRegistry:
                 continue
         if row is None:
             return None
-        return ServerSettings(row[0], row[1], row[2], _headers(row[3]), _roots(row[4]), row[5], _command(row[6]), row[7])
+        return ServerSettings(row[0], row[1], row[2], _headers(row[3]), _roots(row[4]), row[5], _command(row[6]),
+                              row[7])
 
     def command_for(self, url: str, ask: Callable[[str], str | None] | None = None) -> CommandSetting | None:
         """A command server's command with every value: secret ones from the keyring or ``ask(name)``;

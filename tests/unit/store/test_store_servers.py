@@ -161,8 +161,9 @@ def test_an_entry_whose_headers_do_not_read_back_still_lists_and_keeps_them(tmp_
         ServerRegistry(store.db).save_server("http://127.0.0.1:9/mcp", name="good")
     conn = sqlite3.connect(path)
     with conn:
-        conn.execute("INSERT INTO servers (url, name, headers) VALUES ('http://127.0.0.1:8/mcp', 'edited', '{not json')")
-        conn.execute("INSERT INTO servers (url, name, headers) VALUES ('http://127.0.0.1:7/mcp', 'odd', '[1, {}]')")
+        for url, name, headers in (("http://127.0.0.1:8/mcp", "edited", "{not json"),
+                                   ("http://127.0.0.1:7/mcp", "odd", "[1, {}]")):
+            conn.execute("INSERT INTO servers (url, name, headers) VALUES (?, ?, ?)", (url, name, headers))
     conn.close()
     with RunStore.open(path) as store:
         registry = ServerRegistry(store.db)
