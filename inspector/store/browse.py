@@ -688,6 +688,7 @@ def payload_json(text: str) -> Any:
 __all__ = ["RUN_ORDERS", "TRACE_RUN_UID_PREFIX", "RunFilter", "SpanNodes", "StepFilter", "StepInFull", "StoredImage",
            "TimelineRow", "count_timeline", "find_step_ids", "span_nodes", "timeline_rows",
            "data_version",
-           "delete_runs", "drop_empty_run", "find_in_timeline", "list_runs", "payload_json", "run_ids", "run_position", "run_span",
+           "delete_runs", "drop_empty_run", "find_in_timeline", "list_runs", "payload_json", "run_ids", "run_position",
+           "run_span",
            "recent_ok_durations", "servers_with_runs",
            "step_in_full", "timeline_page", "timeline_position"]
