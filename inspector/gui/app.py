@@ -67,7 +67,7 @@ def _run(app: QApplication, db_option: str | None, *, open_file: str | os.PathLi
 
     from .app_icon import present_application
     from .qt_messages import log_qt_messages
-    from .settings import AppSettings, keep_unreadable_copy, unreadable_settings_note
+    from .settings import AppSettings, keep_unreadable_copy
 
     install_excepthook()  # a slot's unexpected error goes to the log file too (logging loads on the first)
     log_qt_messages()  # and Qt's own warnings, still passed on to the handler before
@@ -94,8 +94,7 @@ def _run(app: QApplication, db_option: str | None, *, open_file: str | os.PathLi
         window.status.setText(note)
         window.status.setToolTip(plain_tooltip(note))  # a long path may not fit the status line
     window.show()
-    if settings_copy is not None:
-        say_settings_problem(window, unreadable_settings_note(settings.qsettings, settings_copy))
+    say_settings_problems(window, settings, settings_copy)
     if open_file is not None:
         from PySide6.QtCore import QTimer
 
@@ -108,14 +107,25 @@ def _run(app: QApplication, db_option: str | None, *, open_file: str | os.PathLi
         store.close()
 
 
-def say_settings_problem(window: MainWindow, sentence: str) -> None:
-    """A box over the shown window (the status line is soon taken by the runs), and the sentence on
-    stderr for whoever started the window from a terminal."""
+def say_settings_problems(window: MainWindow, settings: AppSettings, copy: Path | None) -> None:
+    """Lines of the settings file that could not be read (``copy``: where the file was copied) and values
+    that cannot be used, in a box over the shown window (the status line is soon taken by the runs) and
+    on stderr for whoever started the window from a terminal."""
     from PySide6.QtCore import Qt
     from PySide6.QtWidgets import QMessageBox
 
     from inspector.i18n import _
 
+    from .settings import unreadable_settings_note
+    from .settings_check import unusable_values, unusable_values_note
+
+    sentences = [] if copy is None else [unreadable_settings_note(settings.qsettings, copy)]
+    values = unusable_values(settings.qsettings)
+    if values:
+        sentences.append(unusable_values_note(settings.qsettings, values))
+    if not sentences:
+        return
+    sentence = " ".join(sentences)
     print(f"run-inspector: {sentence}", file=sys.stderr)
     box = QMessageBox(QMessageBox.Icon.Warning, _("Run Inspector: settings"), sentence,
                       QMessageBox.StandardButton.Ok, window)

@@ -60,3 +60,21 @@ def test_a_readable_settings_file_is_not_copied(qtbot, tmp_path: Path, _isolated
     assert run_window(str(tmp_path / "runs.db")) == 0
     assert windows[0].findChild(QMessageBox, "settings-problem") is None
     assert not list(tmp_path.glob("settings.ini.unreadable-*"))
+
+
+def test_values_that_cannot_be_used_are_named_and_kept_in_the_file(qtbot, tmp_path: Path,
+                                                                  _isolated_settings: Path) -> None:
+    """A budget of "abc" and a language there is no catalogue for fell back to their defaults silently."""
+    _isolated_settings.write_text("[operations]\ndefault_budget_s=abc\n[window]\nlanguage=xx\n"
+                                  "[receiver]\nport=4319\n", encoding="utf-8")
+    seen: dict[str, str] = {}
+    QTimer.singleShot(50, lambda: close_when_shown(seen))
+    assert run_window(str(tmp_path / "runs.db")) == 0
+    assert "said" in seen, "no box over the window"
+    said = seen["said"]
+    assert str(_isolated_settings) in said and "defaults apply" in said
+    assert 'operations/default_budget_s = "abc"' in said and 'window/language = "xx"' in said
+    assert "receiver/port" not in said  # a usable value is not named
+    kept = _isolated_settings.read_text(encoding="utf-8")
+    assert "default_budget_s=abc" in kept and "language=xx" in kept
+    assert not list(tmp_path.glob("settings.ini.unreadable-*"))
