@@ -187,3 +187,23 @@ def test_a_database_in_a_folder_that_can_only_be_read_says_so(tmp_path: Path) ->
     assert done.returncode == 2 and done.stdout == "" and done.stderr.count("\n") == 1, done.stderr
     assert f"The run database {path} cannot be written" in done.stderr and "read-only" in done.stderr
     assert path.read_bytes() == before and sorted(folder.iterdir()) == [path]
+
+
+def test_a_disk_with_no_room_for_the_files_beside_the_database_says_so(tmp_path: Path) -> None:
+    """A full disk (here the file size limit, 16 KiB, so SQLite cannot make its 32 KiB -shm file) was
+    "cannot be opened: disk I/O error", which names no cause."""
+    import resource
+
+    path = filled_database(tmp_path / "runs.db")
+    before = path.read_bytes()
+
+    def no_room() -> None:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (16384, 16384))
+
+    for language, said in (("en", "there is no room left on its disk"), ("de", "kein Platz mehr")):
+        done = subprocess.run([sys.executable, "-m", "inspector", "runs", "list", "--db", str(path),
+                               "--lang", language], capture_output=True, text=True, timeout=60, cwd=ROOT,
+                              preexec_fn=no_room)
+        assert done.returncode == 2 and done.stdout == "" and done.stderr.count("\n") == 1, done.stderr
+        assert str(path) in done.stderr and said in done.stderr, done.stderr
+    assert path.read_bytes() == before
