@@ -121,18 +121,24 @@ class RunRecording:
                                                                record.latency_ms)
         except (sqlite3.Error, StoreError) as exc:
             # Whatever stops the write, the call happened: its record goes to a side file, and
-            # the run's first row (if written) is at least finished, not left `running`.
+            # the run's first row (if written) goes, or is at least finished, not left `running`.
             if self.run_id is not None and not is_lock(exc):
-                self._finish_row_only(record.status)
+                self._drop_first_row(record.status)
             return self._aside(record, self._why(exc))
         self.run_id = run_id
         return RecordFate(run_id)
 
-    def _finish_row_only(self, status: str) -> None:
+    def _drop_first_row(self, status: str) -> None:
+        """The side file holds the whole run under the same uid: a first row left behind made its import
+        find the run "imported before" and add nothing (a full disk took the call's steps for good)."""
+        from inspector.store.browse import drop_empty_run
+
         try:
+            if drop_empty_run(self._store, self.run_id):
+                return
             self._store.finish_run(self.run_id, status)
         except (sqlite3.Error, StoreError):
-            pass  # the side file holds the whole record; a later opening marks the row interrupted
+            pass  # a later opening marks the row interrupted
 
     def _why(self, error: BaseException) -> Message:
         if is_lock(error):

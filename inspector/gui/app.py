@@ -67,12 +67,13 @@ def _run(app: QApplication, db_option: str | None, *, open_file: str | os.PathLi
 
     from .app_icon import present_application
     from .qt_messages import log_qt_messages
-    from .settings import AppSettings
+    from .settings import AppSettings, keep_unreadable_copy
 
     install_excepthook()  # a slot's unexpected error goes to the log file too (logging loads on the first)
     log_qt_messages()  # and Qt's own warnings, still passed on to the handler before
     present_application(app)
     settings = AppSettings()
+    settings_copy = keep_unreadable_copy(settings.qsettings)  # before anything is saved over it
     from inspector.i18n import choose_language
 
     from .language import switch_language
@@ -93,6 +94,7 @@ def _run(app: QApplication, db_option: str | None, *, open_file: str | os.PathLi
         window.status.setText(note)
         window.status.setToolTip(plain_tooltip(note))  # a long path may not fit the status line
     window.show()
+    say_settings_problems(window, settings, settings_copy)
     if open_file is not None:
         from PySide6.QtCore import QTimer
 
@@ -103,6 +105,33 @@ def _run(app: QApplication, db_option: str | None, *, open_file: str | os.PathLi
     finally:
         window.shut_down()
         store.close()
+
+
+def say_settings_problems(window: MainWindow, settings: AppSettings, copy: Path | None) -> None:
+    """Lines of the settings file that could not be read (``copy``: where the file was copied) and values
+    that cannot be used, in a box over the shown window (the status line is soon taken by the runs) and
+    on stderr for whoever started the window from a terminal."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QMessageBox
+
+    from inspector.i18n import _
+
+    from .settings import unreadable_settings_note
+    from .settings_check import unusable_values, unusable_values_note
+
+    sentences = [] if copy is None else [unreadable_settings_note(settings.qsettings, copy)]
+    values = unusable_values(settings.qsettings)
+    if values:
+        sentences.append(unusable_values_note(settings.qsettings, values))
+    if not sentences:
+        return
+    sentence = " ".join(sentences)
+    print(f"run-inspector: {sentence}", file=sys.stderr)
+    box = QMessageBox(QMessageBox.Icon.Warning, _("Run Inspector: settings"), sentence,
+                      QMessageBox.StandardButton.Ok, window)
+    box.setTextFormat(Qt.TextFormat.PlainText)
+    box.setObjectName("settings-problem")
+    box.open()
 
 
 def database_path(option: str | None, configured: str) -> Path:

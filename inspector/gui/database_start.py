@@ -18,7 +18,7 @@ from inspector.i18n.messages import Message, translate
 from inspector.i18n.os_reasons import os_reason
 from inspector.store import RunStore, StoreError
 from inspector.store.database import LOCK_WAIT_S
-from inspector.store.faults import move_aside, store_fault
+from inspector.store.faults import is_read_only, move_aside, read_only, store_fault
 
 from .dialogs.database_choice import DatabaseChoice  # the dialog itself loads only when it is needed
 
@@ -60,7 +60,8 @@ def open_or_ask(path: Path, choose: Chooser, build: Callable[[RunStore, Path], B
                     return OpenedDatabase(store, path, build(store, path), moved_to)
                 except sqlite3.DatabaseError as exc:
                     store.close()
-                    problem = store_fault(path, exc)
+                    # A read-only file opens, and is met at the first write (the demo server's entry).
+                    problem = store_fault(path, exc) or (read_only(path, exc) if is_read_only(exc) else None)
                     if problem is None:
                         raise
         # Said on stderr too, for whoever started the window from a terminal.

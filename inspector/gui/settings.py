@@ -9,10 +9,14 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
+from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QByteArray, QSettings
 
+from inspector.i18n import _
 from inspector.mcp import DEFAULT_BUDGET_SECONDS, parse_budget
 
 SETTINGS_ENV = "RUN_INSPECTOR_SETTINGS"
@@ -26,6 +30,32 @@ def open_qsettings() -> QSettings:
     if path:
         return QSettings(path, QSettings.Format.IniFormat)
     return QSettings(QSettings.Format.IniFormat, QSettings.Scope.UserScope, ORGANIZATION, APPLICATION)
+
+
+def keep_unreadable_copy(qsettings: QSettings, moment: datetime | None = None) -> Path | None:
+    """Copy the settings file beside it, as it is, when Qt could not read all of it (a line that is no
+    INI): QSettings writes back only what it read, so the next setting saved would drop the rest
+    silently. Returns the copy (``None``: the file read back whole, or no copy can be made there, where
+    QSettings cannot write either)."""
+    path = Path(qsettings.fileName())
+    if qsettings.status() != QSettings.Status.FormatError or not path.is_file():
+        return None
+    stamp = (moment or datetime.now()).strftime("%Y%m%d-%H%M%S")
+    copy, number = path.with_name(f"{path.name}.unreadable-{stamp}"), 1
+    while copy.exists():
+        number += 1
+        copy = path.with_name(f"{path.name}.unreadable-{stamp}-{number}")
+    try:
+        shutil.copy2(path, copy)
+    except OSError:
+        return None
+    return copy
+
+
+def unreadable_settings_note(qsettings: QSettings, copy: Path) -> str:
+    """What the window says when :func:`keep_unreadable_copy` kept a copy."""
+    return _("The settings file {path} has lines that cannot be read; the settings that could be read are used. "
+             "A copy of the file as it was is kept at {copy}.").format(path=qsettings.fileName(), copy=copy)
 
 
 class AppSettings:

@@ -130,10 +130,17 @@ def format_number(n: float | int | None) -> str:
     return _decimal(n, "#,##0.###")
 
 
+#: Seconds from which a number is said in scientific notation ("1E308"): over 30 million years.
+HUGE_SECONDS = 1e15
+
+
 def format_seconds(value: float | None) -> str:
     """A number of seconds as a locale number without unit, for sentences like "a budget of {seconds} s"."""
     if value is None:
         return UNKNOWN
+    if math.isfinite(value) and abs(value) >= HUGE_SECONDS:
+        # A budget of 1e308 s is allowed: 309 digits made a label wider than any screen.
+        return _number_pattern("0.###E0").apply(value, current_locale())
     return _decimal(value, "#,##0.###")
 
 

@@ -669,6 +669,14 @@ def delete_runs(store: RunStore, run_ids: Sequence[int]) -> int:
     return deleted
 
 
+def drop_empty_run(store: RunStore, run_id: int) -> bool:
+    """Delete a run that has no step (a call's first row, its record saved to a side file instead, so
+    that importing the file brings the run back whole); whether it was deleted."""
+    with store.transaction():
+        return store.db.conn.execute("DELETE FROM runs WHERE id = ? AND NOT EXISTS (SELECT 1 FROM steps WHERE "
+                                     "run_id = ?)", (run_id, run_id)).rowcount == 1
+
+
 def payload_json(text: str) -> Any:
     """The payload text parsed, or ``None`` when it cannot be (too deep to parse, not JSON)."""
     try:
@@ -680,6 +688,7 @@ def payload_json(text: str) -> Any:
 __all__ = ["RUN_ORDERS", "TRACE_RUN_UID_PREFIX", "RunFilter", "SpanNodes", "StepFilter", "StepInFull", "StoredImage",
            "TimelineRow", "count_timeline", "find_step_ids", "span_nodes", "timeline_rows",
            "data_version",
-           "delete_runs", "find_in_timeline", "list_runs", "payload_json", "run_ids", "run_position", "run_span",
+           "delete_runs", "drop_empty_run", "find_in_timeline", "list_runs", "payload_json", "run_ids", "run_position",
+           "run_span",
            "recent_ok_durations", "servers_with_runs",
            "step_in_full", "timeline_page", "timeline_position"]

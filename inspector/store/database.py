@@ -13,7 +13,7 @@ from inspector.i18n.messages import Message
 from inspector.i18n.os_reasons import os_reason
 
 from .errors import NewerSchemaError, StoreError
-from .faults import set_lock_wait, store_fault
+from .faults import is_read_only, read_only, set_lock_wait, store_fault
 from .paths import missing_folder
 from .schema import MIGRATIONS, SCHEMA_VERSION
 from .transactions import rollback
@@ -54,7 +54,8 @@ def open_database(path: str | os.PathLike[str], lock_wait_s: float = LOCK_WAIT_S
     """
     path = Path(path)
     if path.exists() and path.is_dir():
-        raise StoreError(Message(N_("The run database path {path} is a folder, not a file."), {"path": path}))
+        raise StoreError(Message(N_("The run database path {path} is a folder, not a file. Choose another file "
+                                    "with --db or RUN_INSPECTOR_DB."), {"path": path}))
     refused = missing_folder(path)
     if refused is not None:
         raise refused
@@ -68,16 +69,24 @@ def open_database(path: str | os.PathLike[str], lock_wait_s: float = LOCK_WAIT_S
     try:
         # Autocommit mode: every transaction is opened and closed explicitly.
         conn = sqlite3.connect(str(path), timeout=lock_wait_s, check_same_thread=False, isolation_level=None)
-        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        version, tables = _version_and_tables(conn)
     except sqlite3.DatabaseError as exc:
         if conn is not None:
             conn.close()
         fault = store_fault(path, exc)
         if fault is not None:
             raise fault from None
+        if is_read_only(exc):  # a WAL database in a read-only folder cannot even be read
+            raise read_only(path, exc) from None
         # Anything else: cannot open (permissions, a read-only place).
         raise StoreError(Message(N_("The run database {path} cannot be opened: {reason}. Choose another file "
                                     "with --db or RUN_INSPECTOR_DB."), {"path": path, "reason": exc})) from None
+    if _foreign(version, tables):
+        conn.close()
+        raise StoreError(Message(
+            N_("{path} is a SQLite database of another program (its tables: {tables}), not a Run Inspector "
+               "database. It was left untouched: choose another file with --db or RUN_INSPECTOR_DB."),
+            {"path": path, "tables": ", ".join(sorted(tables)[:5]) + (", …" if len(tables) > 5 else "")}))
     if version > SCHEMA_VERSION:
         conn.close()
         raise NewerSchemaError(Message(
@@ -116,6 +125,25 @@ def open_database_read_only(path: str | os.PathLike[str]) -> Database:
         raise StoreError(Message(N_("The run database {path} cannot be read: {reason}."),
                                  {"path": path, "reason": exc})) from None
     return Database(conn)
+
+
+def _version_and_tables(conn: sqlite3.Connection) -> tuple[int, set[str]]:
+    """The schema version and the names of the tables, read together (another process may be
+    making the database meanwhile)."""
+    conn.execute("BEGIN")
+    try:
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        tables = {name for (name,) in conn.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")}
+    finally:
+        rollback(conn)
+    return version, tables
+
+
+def _foreign(version: int, tables: set[str]) -> bool:
+    """Is this another program's database? A new one (version 0) has no tables yet; every version
+    of ours has ``runs``. Ours would otherwise be written into it (tables, WAL mode)."""
+    return bool(tables) and (version == 0 or "runs" not in tables)
 
 
 def _migrate(conn: sqlite3.Connection, version: int) -> None:

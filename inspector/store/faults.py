@@ -103,12 +103,30 @@ def read_only(path: Path, error: BaseException) -> ReadOnlyDatabaseError:
         {"path": path, "reason": _reason(error)}), path)
 
 
+def is_no_room(error: BaseException) -> bool:
+    """Does SQLite say the disk (or the file size limit) has no room: the database could not grow, or the
+    shared-memory file beside it could not be made (SQLite then says only "disk I/O error")?"""
+    return isinstance(error, sqlite3.Error) and (
+        _primary_code(error) == sqlite3.SQLITE_FULL
+        or getattr(error, "sqlite_errorcode", None) == sqlite3.SQLITE_IOERR_SHMSIZE)
+
+
+def no_room(path: Path, error: BaseException) -> StoreError:
+    """The sentence for a database whose disk is full: which file, what is wrong, what to do."""
+    return StoreError(Message(N_(
+        "The run database {path} cannot be used: there is no room left on its disk ({reason}). Free some space, "
+        "or choose another file with --db or RUN_INSPECTOR_DB."), {"path": path, "reason": _reason(error)}))
+
+
 def store_fault(path: Path, error: sqlite3.Error) -> StoreError | None:
-    """The store's sentence for a SQLite error on ``path``, or None when it is neither damage nor a lock."""
+    """The store's sentence for a SQLite error on ``path``, or None when it is neither damage, a lock nor
+    a full disk."""
     if is_damage(error):
         return damaged(path, error)
     if is_lock(error):
         return locked(path)
+    if is_no_room(error):
+        return no_room(path, error)
     return None
 
 

@@ -229,8 +229,8 @@ class ServerRegistry:
                 continue
         if row is None:
             return None
-        headers = tuple(HeaderSetting(h["name"], bool(h.get("secret")), h.get("value")) for h in json.loads(row[3]))
-        return ServerSettings(row[0], row[1], row[2], headers, _roots(row[4]), row[5], _command(row[6]), row[7])
+        return ServerSettings(row[0], row[1], row[2], _headers(row[3]), _roots(row[4]), row[5], _command(row[6]),
+                              row[7])
 
     def command_for(self, url: str, ask: Callable[[str], str | None] | None = None) -> CommandSetting | None:
         """A command server's command with every value: secret ones from the keyring or ``ask(name)``;
@@ -316,9 +316,7 @@ class ServerRegistry:
             {where} ORDER BY u.url"""
         records = []
         for row in self._conn.execute(sql, params):
-            headers = tuple(HeaderSetting(h["name"], bool(h.get("secret")), h.get("value"))
-                            for h in json.loads(row[3]))
-            records.append(ServerRecord(row[0], row[1], row[2], headers, from_stored_time(row[4]), row[5],
+            records.append(ServerRecord(row[0], row[1], row[2], _headers(row[3]), from_stored_time(row[4]), row[5],
                                         row[6], row[7], row[8], row[9], _roots(row[10]), row[11],
                                         _command(row[12]), row[13], row[14], from_stored_time(row[15])))
         return records
@@ -343,6 +341,19 @@ def _command(stored: str | None) -> CommandSetting | None:
         return CommandSetting.from_dict(json.loads(stored)) if stored else None
     except ValueError:
         return None
+
+
+def _headers(stored: str | None) -> tuple[HeaderSetting, ...]:
+    """The stored headers; none when the column does not read back as them (edited by another tool):
+    as with roots and a command, the entry still lists, and saving it with no headers keeps the column."""
+    try:
+        value = json.loads(stored or "[]")
+    except ValueError:
+        return ()
+    if not isinstance(value, list):
+        return ()
+    return tuple(HeaderSetting(h["name"], bool(h.get("secret")), h.get("value")) for h in value
+                 if isinstance(h, dict) and isinstance(h.get("name"), str))
 
 
 def _roots(stored: str | None) -> tuple[str, ...]:

@@ -114,7 +114,8 @@ def test_another_database_can_be_chosen_and_quitting_leaves_the_damaged_one(qtbo
 def held(tmp_path: Path) -> Iterator[tuple[Path, subprocess.Popen[str]]]:
     """A database in the old rollback-journal mode (readers wait too), locked by another process."""
     path = tmp_path / "runs.db"
-    sqlite3.connect(path).execute("CREATE TABLE other (x)").connection.close()
+    RunStore.open(path).close()
+    sqlite3.connect(path).execute("PRAGMA journal_mode=DELETE").connection.close()
     holder = subprocess.Popen([sys.executable, "-c", HOLDER, str(path)], stdin=subprocess.PIPE,
                               stdout=subprocess.PIPE, text=True)
     assert holder.stdout is not None and holder.stdout.readline().strip() == "locked"
@@ -166,3 +167,22 @@ def test_damage_met_while_the_window_reads_the_database_asks_too(qtbot, tmp_path
     # The demo server the half-built window had started is stopped again.
     names = [t.name for t in threading.enumerate()]
     assert not [n for n in names if n.startswith(("run-inspector-operations", "demo-server"))], names
+
+
+def test_a_database_that_can_only_be_read_asks_instead_of_ending_in_a_traceback(qtbot, tmp_path: Path,
+                                                                                 monkeypatch) -> None:
+    """A read-only file opens and is met at the window's first write (the demo server's entry): the
+    window ended with sqlite3's "attempt to write a readonly database" traceback and no window."""
+    from inspector.store.faults import ReadOnlyDatabaseError
+    from tests.integration.test_cli_notes import stores_only_read
+
+    path = tmp_path / "runs.db"
+    RunStore.open(path).close()  # no server configured yet: the window's first start adds the demo's
+    before = path.read_bytes()
+    stores_only_read(monkeypatch)
+    chooser = Chooser((DatabaseChoice.QUIT, None))
+    assert run_window(str(path), choose=chooser) == 2
+    ((problem, asked_for),) = chooser.asked
+    assert isinstance(problem, ReadOnlyDatabaseError) and asked_for == path
+    assert f"The run database {path} cannot be written" in str(problem)
+    assert path.read_bytes() == before

@@ -150,3 +150,21 @@ def test_a_stored_operations_requests_name_its_runs_trace_and_legs(qtbot, engine
     for got in requests:
         expected = f"00-{trace_id(uid)}-{leg_span_id(uid, stored.sequence, positions[got.rpc_method])}-01"
         assert got.headers["traceparent"] == got.params["_meta"]["traceparent"] == expected
+
+
+def test_a_database_that_cannot_be_written_still_runs_the_call_and_says_so(qtbot, monkeypatch, sdk_server) -> None:
+    """SQLite's refusal to write (a full disk, a read-only file) ended the operation before it was sent,
+    as "The operation stopped on an internal error: OperationalError", with no result."""
+    from tests.integration.test_cli_notes import stores_only_read
+
+    RunStore.open(resolve_db_path()).close()
+    stores_only_read(monkeypatch)
+    engine = OperationsEngine(resolve_db_path())
+    engine.start()
+    try:
+        outcome = finish(qtbot, engine.call_tool(sdk_server.endpoint, "echo", {"text": "hello"}, budget_s=10))
+    finally:
+        engine.shutdown()
+    assert outcome.internal_error is None and outcome.status == "ok"
+    assert outcome.record.tool_result.content == "hello" and outcome.run_id is None
+    assert "will not be recorded" in outcome.store_problem and "readonly" in outcome.store_problem

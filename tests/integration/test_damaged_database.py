@@ -166,3 +166,44 @@ def test_without_a_lock_the_call_is_stored_as_before(tmp_path: Path, demo: str) 
     with RunStore.open(path) as store:
         assert store.get_run(report["run_id"]).status == "ok"
         assert ServerRegistry(store.db).get(demo).ok_count == 1
+
+
+def test_a_database_in_a_folder_that_can_only_be_read_says_so(tmp_path: Path) -> None:
+    """A WAL database in a read-only folder cannot even be read (SQLite cannot make its -shm file):
+    it was "cannot be opened: attempt to write a readonly database", now the read-only sentence.
+    The permissions are real; root, which passes them, runs the command without that power."""
+    folder = tmp_path / "kept"
+    folder.mkdir()
+    path = filled_database(folder / "runs.db")
+    before = path.read_bytes()
+    unprivileged = (["setpriv", "--bounding-set=-dac_override,-dac_read_search",
+                     "--inh-caps=-dac_override,-dac_read_search"] if os.geteuid() == 0 else [])
+    folder.chmod(0o555)
+    try:
+        done = subprocess.run([*unprivileged, sys.executable, "-m", "inspector", "runs", "list", "--db", str(path),
+                               "--lang", "en"], capture_output=True, text=True, timeout=60, cwd=ROOT)
+    finally:
+        folder.chmod(0o755)
+    assert done.returncode == 2 and done.stdout == "" and done.stderr.count("\n") == 1, done.stderr
+    assert f"The run database {path} cannot be written" in done.stderr and "read-only" in done.stderr
+    assert path.read_bytes() == before and sorted(folder.iterdir()) == [path]
+
+
+def test_a_disk_with_no_room_for_the_files_beside_the_database_says_so(tmp_path: Path) -> None:
+    """A full disk (here the file size limit, 16 KiB, so SQLite cannot make its 32 KiB -shm file) was
+    "cannot be opened: disk I/O error", which names no cause."""
+    import resource
+
+    path = filled_database(tmp_path / "runs.db")
+    before = path.read_bytes()
+
+    def no_room() -> None:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (16384, 16384))
+
+    for language, said in (("en", "there is no room left on its disk"), ("de", "kein Platz mehr")):
+        done = subprocess.run([sys.executable, "-m", "inspector", "runs", "list", "--db", str(path),
+                               "--lang", language], capture_output=True, text=True, timeout=60, cwd=ROOT,
+                              preexec_fn=no_room)
+        assert done.returncode == 2 and done.stdout == "" and done.stderr.count("\n") == 1, done.stderr
+        assert str(path) in done.stderr and said in done.stderr, done.stderr
+    assert path.read_bytes() == before

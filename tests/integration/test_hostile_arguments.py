@@ -68,8 +68,16 @@ def test_a_recording_failure_never_loses_the_outcome_of_a_call_that_happened(tmp
     report = json.loads(done.stdout)
     assert report["content"] == "done" and report["outcome"] == "ok"
     assert "could not be saved" in done.stderr and "disk is full" in done.stderr and "Traceback" not in done.stderr
-    assert Path(report["record"]["side_file"]).is_file()  # the whole record, to import later
-    assert runs(db) == [("tools/call echo", "ok")]  # finished, not left running
+    side_file = report["record"]["side_file"]
+    assert runs(db) == []  # the run's first row went: it was left finished, and its import added nothing
+    with sqlite3.connect(db) as conn:  # the disk has room again
+        conn.execute("DROP TRIGGER refuse")
+    conn.close()
+    assert cli("import", side_file, "--db", db).returncode == 0
+    assert runs(db) == [("tools/call echo", "ok")]
+    with RunStore.open(db) as store:  # the whole record, its step with it
+        (run,) = store.list_runs()
+        assert store.count_steps(run.id) == 1
 
 
 SECRETS = ("SECRET-TOKEN-42", "pa55word", "p@ss@word")

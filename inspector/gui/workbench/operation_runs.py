@@ -8,6 +8,7 @@ the first operation, on the worker: not with the window.
 from __future__ import annotations
 
 import dataclasses
+import sqlite3
 import uuid
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -127,7 +128,7 @@ def start_run(store: RunStore | None, title: str, server_url: str,
         return None, problem
     try:
         return store.start_run(title, "live", server_url, uid=uid), problem
-    except StoreError as exc:
+    except (StoreError, sqlite3.Error) as exc:  # a full disk, a read-only file: the operation still runs
         return None, _("This operation will not be recorded: {reason}").format(reason=exc)
 
 
@@ -148,7 +149,7 @@ def finish_run(store: RunStore | None, run_id: int | None, server_url: str, reco
         store.finish_run(run_id, record.status)
         if counted:
             ServerRegistry(store.db).record_operation(server_url, record.health, record.latency_ms)
-    except (StoreError, OSError, ValueError) as exc:
+    except (StoreError, sqlite3.Error, OSError, ValueError) as exc:
         return _("The run could not be stored completely: {reason}").format(reason=exc)
     return None
 

@@ -75,6 +75,15 @@ def test_numbers_sizes_and_seconds(language: str) -> None:
     assert format_number(None) == UNKNOWN
 
 
+def test_a_huge_budget_is_said_in_a_few_characters(language: str) -> None:
+    """A budget has no upper clamp: 1e308 s was said in 309 digits and grouping signs, and the
+    workbench's "Budget: … s" line made the window 3547 pixels wide."""
+    german = language == "de"
+    assert format_seconds(1e308) == "1E308"
+    assert format_seconds(2.5e15) == ("2,5E15" if german else "2.5E15")
+    assert format_seconds(1e14) == ("100.000.000.000.000" if german else "100,000,000,000,000")
+
+
 def test_dates_and_times_from_utc(language: str) -> None:
     german = language == "de"
     utc = "2025-01-05T15:04:05Z"

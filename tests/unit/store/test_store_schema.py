@@ -125,3 +125,43 @@ def test_an_interrupt_just_after_commit_stays_an_interrupt(tmp_path: Path, monke
     monkeypatch.undo()
     with RunStore.open(path) as store:  # the committed step stays; the rest follows on the next open
         assert store.db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+
+
+def other_programs_database(path: Path, user_version: int) -> str:
+    """A SQLite file another program made (a table of its own, its own ``user_version``, rollback
+    journal); the hash of its bytes."""
+    conn = sqlite3.connect(path, isolation_level=None)
+    conn.execute("CREATE TABLE contacts (name TEXT, phone TEXT)")
+    conn.execute("INSERT INTO contacts VALUES ('Ann', '0301234')")
+    conn.execute(f"PRAGMA user_version = {user_version}")
+    conn.close()
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+@pytest.mark.parametrize("user_version", [0, 3, SCHEMA_VERSION + 5])
+def test_another_programs_sqlite_file_is_refused_untouched(tmp_path: Path, user_version: int) -> None:
+    """Version 0 got our tables written into it and was switched to WAL; another version failed
+    half-way ("no such table: servers") after the switch, or was called a newer Run Inspector's."""
+    path = tmp_path / "contacts.db"
+    before = other_programs_database(path, user_version)
+    with pytest.raises(StoreError, match="SQLite database of another program") as caught:
+        RunStore.open(path)
+    assert str(path) in str(caught.value) and "contacts" in str(caught.value)
+    assert not isinstance(caught.value, NewerSchemaError)
+    assert hashlib.sha256(path.read_bytes()).hexdigest() == before
+    assert not Path(f"{path}-wal").exists()
+
+
+def test_an_empty_file_still_becomes_a_new_database(tmp_path: Path) -> None:
+    path = tmp_path / "runs.db"
+    path.touch()
+    with RunStore.open(path) as store:
+        assert store.db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+
+
+def test_a_folder_where_the_database_should_be_says_what_to_do(tmp_path: Path) -> None:
+    path = tmp_path / "runs.db"
+    path.mkdir()
+    with pytest.raises(StoreError, match="is a folder, not a file. Choose another file with --db"):
+        RunStore.open(path)
+    assert list(path.iterdir()) == []

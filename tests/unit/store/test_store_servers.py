@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
 from inspector.store import RunStore, ServerRegistry
@@ -150,3 +151,24 @@ def test_roots_are_kept_per_server_none_by_default(tmp_path: Path) -> None:
         registry.save_server(url, roots=("file:///srv/one",))
         registry.save_server(url, name="a", replace=True)  # the window's edit: exactly what it gives
         assert registry.settings(url).roots == ()
+
+
+def test_an_entry_whose_headers_do_not_read_back_still_lists_and_keeps_them(tmp_path: Path) -> None:
+    """Headers another tool wrote as something else than JSON ended `servers`, every `call` and the
+    window's start in a JSONDecodeError traceback; now they read as none (as roots and commands do)."""
+    path = tmp_path / "runs.db"
+    with RunStore.open(path) as store:
+        ServerRegistry(store.db).save_server("http://127.0.0.1:9/mcp", name="good")
+    conn = sqlite3.connect(path)
+    with conn:
+        for url, name, headers in (("http://127.0.0.1:8/mcp", "edited", "{not json"),
+                                   ("http://127.0.0.1:7/mcp", "odd", "[1, {}]")):
+            conn.execute("INSERT INTO servers (url, name, headers) VALUES (?, ?, ?)", (url, name, headers))
+    conn.close()
+    with RunStore.open(path) as store:
+        registry = ServerRegistry(store.db)
+        assert [(s.name, s.headers) for s in registry.all()] == [("odd", ()), ("edited", ()), ("good", ())]
+        assert registry.find("edited").headers == () and registry.headers_for("http://127.0.0.1:8/mcp") == {}
+        registry.save_server("http://127.0.0.1:8/mcp", name="edited", budget_s=30)
+        kept = store.db.execute("SELECT headers FROM servers WHERE name = 'edited'").fetchone()[0]
+    assert kept == "{not json"  # saving with no headers keeps the column as it was
