@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QRect, QSize, Qt
 from PySide6.QtGui import QAction, QCloseEvent, QGuiApplication, QKeySequence
-from PySide6.QtWidgets import QMainWindow, QSplitter
+from PySide6.QtWidgets import QMainWindow, QSplitter, QWidget
 
 from inspector.i18n import _, choose_language, current_language
 from inspector.mcp import InvalidServerError
@@ -112,12 +112,7 @@ class MainWindow(QMainWindow):
         # wait for the run list, the timeline and the step detail.
         self._runs = DeferredTab(self.tabs, lambda: _("R&uns"), self._build_runs_tab)
         self._after_paint = AfterFirstPaint(self, self._after_first_paint)
-        self.main = QSplitter(Qt.Orientation.Horizontal)
-        self.main.setObjectName("splitter-main")
-        self.main.addWidget(self.servers)
-        self.main.addWidget(self.tabs)
-        self.main.setStretchFactor(1, 1)
-        self.main.setSizes([230, 970])
+        self.main = main_splitter(self.servers, self.tabs)
         self.setCentralWidget(self.main)
         size = first_size(available(self))
         self.resize(size)
@@ -312,6 +307,17 @@ class MainWindow(QMainWindow):
         self.pacer.stop()
         if self.demo is not None:
             self.demo.stop()
+
+
+def main_splitter(servers: QWidget, tabs: QWidget) -> QSplitter:
+    """The servers beside the tabs, the tabs taking the width the window gains."""
+    splitter = QSplitter(Qt.Orientation.Horizontal)
+    splitter.setObjectName("splitter-main")
+    splitter.addWidget(servers)
+    splitter.addWidget(tabs)
+    splitter.setStretchFactor(1, 1)
+    splitter.setSizes([230, 970])
+    return splitter
 
 
 def available(window: QMainWindow) -> QRect | None:

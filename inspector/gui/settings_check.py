@@ -47,4 +47,5 @@ def unusable_values(qsettings: QSettings) -> list[str]:
 def unusable_values_note(qsettings: QSettings, values: list[str]) -> str:
     """What the window says of :func:`unusable_values`."""
     return _("The settings file {path} has values that cannot be used, so their defaults apply: {values}. "
-             "Choose them again in File → Settings.").format(path=qsettings.fileName(), values="; ".join(values))
+             "File › Settings… lets you choose them again.").format(
+        path=qsettings.fileName(), values="; ".join(values))

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QAccessible, QPalette
-from PySide6.QtWidgets import QApplication, QWidget
+from PySide6.QtWidgets import QApplication, QTableView, QWidget
 
 from inspector.gui.language import switch_language
 from inspector.gui.widgets.hints import contrast_ratio
@@ -67,6 +67,24 @@ def test_a_focused_list_table_or_text_has_a_ring_a_field_its_own_mark(qtbot, mak
         save(window, "focus-ring-runs-de")
     finally:
         switch_language("en")
+
+
+def test_a_window_s_ring_stays_in_that_window(qtbot, make_window) -> None:
+    """Each window's ring follows the focus in its own widgets only: a window closed and not yet deleted
+    moved its ring into another window's focused table, and painting that table then crashed the
+    process (a segmentation fault in the suite, after a window test)."""
+    window = make_window()
+    window.close()
+    other = QTableView()
+    qtbot.addWidget(other)
+    other.show()
+    qtbot.waitExposed(other)
+    other.activateWindow()
+    other.setFocus()
+    qtbot.waitUntil(other.hasFocus)
+    QApplication.processEvents()
+    assert window.focus_ring.on is None
+    assert not [child for child in other.findChildren(QWidget) if child.objectName() == "focus-ring"]
 
 
 @pytest.fixture

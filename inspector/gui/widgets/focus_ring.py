@@ -77,10 +77,21 @@ class FocusRing(QObject):
         ring = self.ring
         return ring.parentWidget() if ring.isVisible() else None
 
+    def _mine(self, widget: QWidget) -> bool:
+        """Whether ``widget`` is in this ring's window or one of its dialogs (another window, one closed
+        and not yet deleted, say, keeps its own ring out of this one's widgets)."""
+        while widget is not None:
+            if widget is self._window:
+                return True
+            widget = widget.parentWidget()
+        return False
+
     def _focus_changed(self, _old: QWidget | None, new: QWidget | None) -> None:
+        if not shiboken6.isValid(self._window):
+            return
         if self._on is not None and shiboken6.isValid(self._on):
             self._on.removeEventFilter(self)
-        self._on = new if rings(new) else None
+        self._on = new if rings(new) and self._mine(new) else None
         if self._on is None:
             self.ring.hide()
             return
