@@ -53,7 +53,8 @@ def test_a_call_where_no_server_answers_remembers_no_era_and_the_server_there_la
         called = cli_here("call", url, "echo", *ARGS, "--json", "--db", str(db))
     assert called.returncode == 0, called.stdout + called.stderr
     answer = json.loads(called.stdout)
-    assert [leg["method"] for leg in answer["legs"]] == ["server/discover", "tools/list", "tools/call"]  # was initialize
+    # Probed again (it began with initialize, the handshake era remembered):
+    assert [leg["method"] for leg in answer["legs"]] == ["server/discover", "tools/list", "tools/call"]
     assert answer["era"] == "stateless"
     assert remembered(db, url) == "stateless"
 
