@@ -4,8 +4,8 @@
 what it speaks; anything that is not positive evidence of the stateless era (a result naming a
 revision this client speaks, or an error only that era has) falls back to the handshake, never
 keyed on one error code. A transport failure (unreachable, the budget, a cancel) is no verdict and
-fails the operation. What was found is remembered per server; a server that later answers against
-what was remembered is probed again, once per operation.
+fails the operation. What was found is remembered per server once the server spoke it; a server that
+later answers against what was remembered is probed again, once per operation.
 """
 
 from __future__ import annotations
@@ -135,15 +135,27 @@ async def open_in_era(op: _Operation, era: str) -> None:
 
 
 async def _probe_then_open(op: _Operation) -> None:
+    """Probe, then open in the era found; remembered once the server spoke it (``server/discover``
+    answered in the stateless era, ``initialize`` in the handshake era): an address where no MCP server
+    answers (HTTP 404 to both) fails without anything remembered, so the next operation probes again."""
     found = await probe(op)
     key = op.transport.server.key
     if found is None:
-        op.eras.remember(key, HANDSHAKE)
         op.speak_handshake()
-        await op.handshake()
+        try:
+            await op.handshake()
+        finally:
+            keep_handshake(op)
         return
     op.eras.remember(key, STATELESS)
     op.adopt_discovered(found)
+
+
+def keep_handshake(op: _Operation) -> None:
+    """Remember the handshake era for ``op``'s server once it spoke it: answered ``initialize`` in a
+    revision spoken here (on its address, or on the older transport's event stream after a 404)."""
+    if op.era == HANDSHAKE:
+        op.eras.remember(op.transport.server.key, HANDSHAKE)
 
 
 async def reprobe(op: _Operation) -> None:

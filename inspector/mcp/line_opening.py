@@ -19,7 +19,8 @@ import httpx
 from .channels.lines import LineRoutes, LineTransport
 from .channels.sse_legacy import LegacySseChannel, SignInRefused
 from .channels.stdio import ChannelError
-from .era_opening import open_in_era
+from .era_opening import keep_handshake, open_in_era
+from .eras import AUTO
 from .errors import ErrorKind, McpTransportError
 from .legs import LegWire
 from .processes import Handshake, RunningServer, ServerProcesses
@@ -72,6 +73,9 @@ class LineOpener:
             except NotLegacy:
                 refused.add_sentence(NO_SERVER_AT_ADDRESS)
                 raise refused from None
+            finally:
+                if server.era == AUTO:
+                    keep_handshake(op)  # a server of the older transport speaks the handshake era
             self.legacy.add(server.key)
 
     async def open_legacy(self, op: _Operation, server: ServerEndpoint, http: httpx.AsyncClient,
