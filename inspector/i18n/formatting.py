@@ -7,8 +7,9 @@ current language, so a switch of language shows on the next repaint).
 Durations read like a person would say them, most significant unit first and never more than
 two units, and in seconds below a minute (never milliseconds beside seconds): "0.012 s",
 "0.35 s", "1.5 s" ("1,5 s" in German), "8.0 s", "12.3 s", "2 min", "2 min 5 s", "1 h 5 min",
-"2 d 3 h"; a time measured shorter than half a millisecond is "< 0.001 s", never "0 s". The units'
-symbols come from the catalogue, so a language may spell them its way.
+"2 d 3 h"; a time measured that rounds to no thousandth (half a millisecond or less) is "< 0.001 s",
+never "0 s". The unit and digits are chosen on the number as written (:func:`shown_rounded`). The
+units' symbols come from the catalogue, so a language may spell them its way.
 """
 
 from __future__ import annotations
@@ -99,17 +100,24 @@ def _plain(value: object) -> bool:
         isinstance(value, float) and math.isfinite(value) and value >= 0)
 
 
-def plain_decimal(value: float, shape: tuple[bool, int, int], decimal_sign: str, group_sign: str) -> str:
-    """A number 0 or more as Babel writes it in a pattern of ``shape`` (grouped by thousands or
-    not, the least and most fraction digits): rounded half to even from its shortest decimal form."""
-    grouped, least, most = shape
+def shown_rounded(value: float, places: int) -> Decimal:
+    """``value`` (0 or more) rounded to ``places`` decimals as :func:`plain_decimal` writes its digits
+    (half to even from its shortest decimal form): a duration's unit and digits are chosen on the number
+    shown. Python's ``round`` rounds the binary value instead: 0.0005 s is a hair over half a millisecond
+    there (0.001) and exactly half, rounded to 0.000, in the digits: it read "0 s"."""
     number = Decimal(str(value)) if isinstance(value, float) else Decimal(value)
     # Precision for every digit: a value of a file may be as large as 1e308 (the default 28 digits
     # would make quantize refuse it, and the whole page that shows it fail).
     with localcontext() as context:
-        context.prec = max(context.prec, number.adjusted() + most + 2)
-        rounded = number.quantize(Decimal(1).scaleb(-most), rounding=ROUND_HALF_EVEN)
-    whole, _, fraction = f"{rounded:f}".partition(".")
+        context.prec = max(context.prec, number.adjusted() + places + 2)
+        return number.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_EVEN)
+
+
+def plain_decimal(value: float, shape: tuple[bool, int, int], decimal_sign: str, group_sign: str) -> str:
+    """A number 0 or more as Babel writes it in a pattern of ``shape`` (grouped by thousands or
+    not, the least and most fraction digits): rounded half to even from its shortest decimal form."""
+    grouped, least, most = shape
+    whole, _, fraction = f"{shown_rounded(value, most):f}".partition(".")
     fraction = fraction.rstrip("0").ljust(least, "0")
     if grouped:
         whole = f"{int(whole):,}".replace(",", group_sign)
@@ -156,16 +164,17 @@ def format_duration(seconds: float | None) -> str:
         return "∞"
     if seconds == 0:
         return _("{seconds} s").format(seconds="0")
-    if round(seconds, 3) == 0:
-        # A time that was measured is never "0 s" (a scripted model answers in a tenth of a millisecond).
+    if shown_rounded(seconds, 3) == 0:
+        # A time that was measured is never "0 s" (a scripted model answers in a tenth of a millisecond;
+        # one stored as 0.50 ms, written to the thousandth half to even, read "answered in 0 s").
         # Translators: a duration shorter than the one shown, e.g. "< 0.001 s".
         return _("< {seconds} s").format(seconds=_decimal(0.001, "0.###"))
-    if round(seconds, 2) < 0.1:
+    if shown_rounded(seconds, 2) < Decimal("0.1"):
         # Translators: a duration in seconds; {seconds} is a number such as "1.5" or "0.012".
         return _("{seconds} s").format(seconds=_decimal(seconds, "0.###"))
-    if round(seconds, 2) < 1:
+    if shown_rounded(seconds, 2) < 1:
         return _("{seconds} s").format(seconds=_decimal(seconds, "0.##"))
-    if round(seconds, 1) < 60:
+    if shown_rounded(seconds, 1) < 60:
         return _("{seconds} s").format(seconds=_decimal(seconds, "0.0"))
     if round(seconds) < 3600:
         minutes, rest = divmod(round(seconds), 60)

@@ -34,9 +34,13 @@ DURATIONS = [
     (0, "0 s", "0 s"),
     (0.0004, "< 0.001 s", "< 0,001 s"),  # measured: never "0 s" (a scripted model's answer)
     (0.0000001, "< 0.001 s", "< 0,001 s"),
+    # Half a millisecond: 0.000 in the digits (half to even), so under the smallest shown, not "0 s".
+    (0.0005, "< 0.001 s", "< 0,001 s"),
+    (0.00051, "0.001 s", "0,001 s"),
     (0.0025, "0.002 s", "0,002 s"),
     (0.012, "0.012 s", "0,012 s"),
     (0.35, "0.35 s", "0,35 s"),
+    (0.995, "1.0 s", "1,0 s"),  # 1.00 in the digits: said as a second is ("1 s" beside "1.0 s" before)
     (0.9996, "1.0 s", "1,0 s"),
     (1.5, "1.5 s", "1,5 s"),
     (6.012, "6.0 s", "6,0 s"),
