@@ -58,7 +58,7 @@ def test_the_window_says_the_left_out_spans_in_the_command_lines_words(qtbot, ma
         shutil.copyfile(doubled, again)
         with qtbot.waitSignal(tab.transfer_ended, timeout=20000):
             tab.open_trace(again)
-        assert tab.status.text() == ("The runs of again.jsonl are here already (nothing was imported): they are selected. "
-                                     f"{left_out}")
+        assert tab.status.text() == ("The runs of again.jsonl are here already (nothing was imported): "
+                                     f"they are selected. {left_out}")
     finally:
         switch_language("en")

@@ -402,7 +402,8 @@ def test_more_than_ten_runs_imported_again_are_named_by_the_first_and_the_last(t
     cli("export", "--all", "-o", out, "--db", source)
     db = str(tmp_path / "runs.db")
     cli("import", out, "--db", db)
-    assert cli("import", out, "--db", db).stdout == f"The runs of {out} are here already (nothing was imported): runs 1 … 12.\n"
+    said = f"The runs of {out} are here already (nothing was imported): runs 1 … 12.\n"
+    assert cli("import", out, "--db", db).stdout == said
 
 
 def test_a_strangers_file_name_cannot_colour_the_terminal_or_forge_a_line(tmp_path: Path) -> None:

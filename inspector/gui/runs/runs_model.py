@@ -18,6 +18,7 @@ from inspector.i18n import formatting
 from inspector.i18n.recovery import status_with_recovery
 from inspector.i18n.scenarios import said_title
 from inspector.i18n.words import run_heading, source_word
+from inspector.i18n.zone_said import time_in_zones
 from inspector.store import RunRecord, RunStore, ServerRegistry
 from inspector.store.browse import RunFilter, list_runs, run_ids, run_position
 from inspector.store.outbox import Outbox, OutboxEntry
@@ -280,6 +281,8 @@ class RunListModel(NamedColumnsModel):
             return run.status
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.AccessibleTextRole):
             return self._text(run, column)
+        if role == Qt.ItemDataRole.ToolTipRole and column == "started":  # whose time: this computer's, and UTC
+            return plain_tooltip(time_in_zones(run.started_at)) if run.started_at else None
         if role == Qt.ItemDataRole.ToolTipRole and column == "pushed":
             told = push_tooltip(self._pushes.get(run.id))
             return plain_tooltip(told) if told else None
