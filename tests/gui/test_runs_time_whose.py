@@ -45,4 +45,5 @@ def test_a_time_says_whose_it_is_and_the_same_in_utc(qtbot, runs_tab_showing, tm
     tip = Qt.ItemDataRole.ToolTipRole
     row = tab.runs.row_of(run_id)
     assert tab.runs.data(tab.runs.index(row, runs_model.COLUMNS.index("started")), tip) == plain_tooltip(started)
-    assert tab.timeline.data(tab.timeline.index(0, timeline_model.COLUMNS.index("time")), tip) == plain_tooltip(step_time)
+    time_column = timeline_model.COLUMNS.index("time")
+    assert tab.timeline.data(tab.timeline.index(0, time_column), tip) == plain_tooltip(step_time)
