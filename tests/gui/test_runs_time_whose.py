@@ -5,7 +5,6 @@ offset) and give the same instant in UTC, the time both can compare. A real file
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
@@ -13,9 +12,7 @@ from PySide6.QtCore import Qt
 
 from inspector.gui.runs import runs_model, timeline_model
 from inspector.gui.widgets.plain_text import plain_tooltip
-from inspector.store import RunStore, resolve_db_path
-from inspector.transfer import import_trace
-from tests.gui.test_runs_zone_marks import in_berlin  # noqa: F401 - the fixture
+from tests.gui.test_runs_zone_marks import imported_run, in_berlin  # noqa: F401 - in_berlin: the fixture
 
 
 def developers_run(tmp_path: Path) -> int:
@@ -26,10 +23,7 @@ def developers_run(tmp_path: Path) -> int:
     run = {"uid": "from-los-angeles", "title": "tools/call fail", "source": "live",
            "server": "http://127.0.0.1:8765/mcp", "status": "failed",
            "started_at": "2026-12-05T14:22:27.600Z", "finished_at": "2026-12-05T14:22:27.740Z", "steps": steps}
-    path = tmp_path / "from-the-developer.json"
-    path.write_text(json.dumps({"format": "run-inspector-trace", "version": 1, "runs": [run]}))
-    with RunStore.open(resolve_db_path()) as store:
-        return import_trace(store, path).run_ids[0]
+    return imported_run(tmp_path / "from-the-developer.json", run)
 
 
 @pytest.mark.parametrize(("language", "started", "step_time"), [
