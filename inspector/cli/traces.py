@@ -149,8 +149,9 @@ def _import(args: argparse.Namespace) -> int:
         return EXIT_OK
     runs, steps = imported.runs_imported, imported.steps_imported
     if not runs and present and not imported.joined_uids:  # the same file again: which runs it is
-        print(" ".join([ngettext("{path} was imported before: its run is run {ids}.",
-                                 "{path} was imported before: its runs are runs {ids}.",
+        # Not "imported before": the runs may have come in another file or been recorded here.
+        print(" ".join([ngettext("The run of {path} is here already (nothing was imported): run {ids}.",
+                                 "The runs of {path} are here already (nothing was imported): runs {ids}.",
                                  imported.runs_already_present).format(path=one_line(args.file), ids=present),
                         *left_out_sentences(imported)]))
         return EXIT_OK

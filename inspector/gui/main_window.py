@@ -147,7 +147,7 @@ class MainWindow(QMainWindow):
         tab.watch(self.engine)
         tab.accept_drops_on(self)
         tab.workbench_wanted.connect(self._in_workbench)
-        tab.transfers.imported.connect(self.status_line.runs_imported)
+        tab.transfers.stored.connect(self.status_line.runs_imported)
         return tab
 
     def _action(self, menu, text, slot, shortcut=None) -> QAction:

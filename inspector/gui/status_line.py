@@ -83,9 +83,10 @@ class StatusLine(QObject):
             self.reason = (run_id, reason)
             self.update()
 
-    def runs_imported(self, run_ids: list[int]) -> None:
-        """Runs were imported from a file (stored in this session too: "no run stored" is untrue)."""
-        self.imported += len(run_ids)
+    def runs_imported(self, count: int) -> None:
+        """``count`` runs were imported from a file (stored in this session too: "no run stored" is
+        untrue); a file's runs that were here already are not counted again."""
+        self.imported += count
         self.update()
 
     def _playing_changed(self, playing: bool) -> None:

@@ -291,6 +291,15 @@ def _offset_said(local: datetime) -> str:
     return f"UTC{'-' if minutes < 0 else '+'}{hours}" + (f":{rest:02d}" if rest else "")
 
 
+def offset_said(value: Instant, zone: tzinfo | None = None) -> str:
+    """The offset from UTC of ``zone`` (default: the computer's) at ``value``: "UTC+1", "UTC-8";
+    "UTC" for an instant the zone cannot hold (it is said in UTC then)."""
+    placed = _local(value, zone)
+    if placed is None or placed[1] == "UTC":
+        return "UTC"
+    return _offset_said(placed[0])
+
+
 def zone_mark(value: Instant | None, zone: tzinfo | None = None) -> str:
     """The zone the date and time functions here say beside ``value`` in ``zone`` ("UTC+2", "UTC"),
     '' for none (nearly every instant)."""

@@ -100,11 +100,18 @@ def run_title(name: str) -> str:
     return RUN_TITLE.format(name=name)
 
 
+#: The sources of runs whose title may be a played scenario's: played here, or played elsewhere and
+#: imported (an import keeps the title and makes the source ``imported``: a German reader of an English
+#: developer's export reads "Szenario happy-path" as the developer's German colleague does).
+SCENARIO_TITLED_SOURCES = ("scenario", "imported")
+
+
 def said_title(title: str, source: str | None = None) -> str:
     """A run's stored ``title`` as the reader sees it: a played scenario's ("scenario happy-path", or
     "Szenario happy-path" as older versions stored a German one) in the reader's language, any other
-    as stored. ``source``: the run's, when known (only a ``scenario`` run's title is ours to say)."""
-    if source is not None and source != "scenario":
+    as stored. ``source``: the run's, when known (only a ``scenario`` run's title, or an imported run's,
+    is ours to say)."""
+    if source is not None and source not in SCENARIO_TITLED_SOURCES:
         return title
     for pattern in _stored_titles():
         found = pattern.fullmatch(title)

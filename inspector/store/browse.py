@@ -18,7 +18,7 @@ from typing import Any
 
 from inspector.i18n import N_
 from inspector.i18n.messages import Message
-from inspector.i18n.scenarios import shown_title_matches
+from inspector.i18n.scenarios import SCENARIO_TITLED_SOURCES, shown_title_matches
 from inspector.runs import Leg, step_details
 from inspector.runs.ending import TIMED_OUT_MARK
 from inspector.runs.times import from_stored_time
@@ -221,7 +221,8 @@ def _shown_title_condition(text: str) -> tuple[str, list[Any]]:
         params.append(_like_text(match.prefix) + name + _like_text(match.suffix))
     if not parts:
         return "", []
-    return " OR (source = 'scenario' AND (" + " OR ".join(parts) + "))", params
+    sources = ", ".join(f"'{source}'" for source in SCENARIO_TITLED_SOURCES)  # constants of ours
+    return f" OR (source IN ({sources}) AND (" + " OR ".join(parts) + "))", params
 
 
 def recent_ok_durations(store: RunStore, server: str, limit: int) -> list[float]:

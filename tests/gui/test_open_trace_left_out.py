@@ -53,11 +53,12 @@ def test_the_window_says_the_left_out_spans_in_the_command_lines_words(qtbot, ma
         assert tab.status.text().endswith(" " + german_left_out)
         _save(window, "left-out-de")
         switch_language("en")
-        # The same file again: "imported before", and again the spans it left out.
+        # The same file again: its runs are here already, and again the spans it left out.
         again = tmp_path / "again.jsonl"
         shutil.copyfile(doubled, again)
         with qtbot.waitSignal(tab.transfer_ended, timeout=20000):
             tab.open_trace(again)
-        assert tab.status.text() == f"again.jsonl was imported before: its runs are selected. {left_out}"
+        assert tab.status.text() == ("The runs of again.jsonl are here already (nothing was imported): "
+                                     f"they are selected. {left_out}")
     finally:
         switch_language("en")

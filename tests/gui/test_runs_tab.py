@@ -231,7 +231,7 @@ def test_drop_a_trace_file_the_run_appears_and_is_selected_and_again_is_not_doub
     tab.run_view.selectionModel().clearSelection()
     with qtbot.waitSignal(tab.transfer_ended, timeout=20000) as again:
         drop(window, path)
-    assert again.args[:2] == ["import", "ok"] and "imported before" in again.args[2]
+    assert again.args[:2] == ["import", "ok"] and "here already" in again.args[2]
     assert tab.runs.rowCount() == 1 and tab.selected_run_ids() == [run.id]
 
 

@@ -39,7 +39,11 @@ def set_back_run(tmp_path: Path) -> int:
              for number, started in ((1, "2026-10-25T00:59:59Z"), (2, "2026-10-25T01:00:00.5Z"))]
     run = {"uid": "set-back", "title": "across the set-back", "source": "live", "server": None, "status": "ok",
            "started_at": "2026-10-25T00:59:59Z", "finished_at": "2026-10-25T01:00:01.5Z", "steps": steps}
-    path = tmp_path / "set-back.json"
+    return imported_run(tmp_path / "set-back.json", run)
+
+
+def imported_run(path: Path, run: dict) -> int:
+    """``run`` written to ``path`` as our trace format holds it and imported into the test's database: its id."""
     path.write_text(json.dumps({"format": "run-inspector-trace", "version": 1, "runs": [run]}))
     with RunStore.open(resolve_db_path()) as store:
         return import_trace(store, path).run_ids[0]

@@ -253,9 +253,9 @@ def test_export_and_import_write_their_counts_as_the_language_does(tmp_path: Pat
 
 
 @pytest.mark.parametrize(("language", "again", "partly"), [
-    ("en", "{path} was imported before: its runs are runs 1, 2, 3, 4.\n",
+    ("en", "The runs of {path} are here already (nothing was imported): runs 1, 2, 3, 4.\n",
      "1 run was already here and was not imported again: run 1."),
-    ("de", "{path} wurde schon früher importiert: seine Läufe sind die Läufe 1, 2, 3, 4.\n",
+    ("de", "Die Läufe aus {path} sind schon hier (nichts wurde importiert): Läufe 1, 2, 3, 4.\n",
      "1 Lauf war schon vorhanden und wurde nicht erneut importiert: Lauf 1."),
 ])
 def test_a_trace_imported_again_names_the_runs_it_is(tmp_path: Path, language: str, again: str,
@@ -402,7 +402,8 @@ def test_more_than_ten_runs_imported_again_are_named_by_the_first_and_the_last(t
     cli("export", "--all", "-o", out, "--db", source)
     db = str(tmp_path / "runs.db")
     cli("import", out, "--db", db)
-    assert cli("import", out, "--db", db).stdout == f"{out} was imported before: its runs are runs 1 … 12.\n"
+    said = f"The runs of {out} are here already (nothing was imported): runs 1 … 12.\n"
+    assert cli("import", out, "--db", db).stdout == said
 
 
 def test_a_strangers_file_name_cannot_colour_the_terminal_or_forge_a_line(tmp_path: Path) -> None:

@@ -14,10 +14,12 @@ from urllib.parse import urlsplit
 
 from PySide6.QtCore import QModelIndex, Qt, Signal
 
+from inspector.capture.loopback import is_loopback
 from inspector.i18n import formatting
 from inspector.i18n.recovery import status_with_recovery
 from inspector.i18n.scenarios import said_title
 from inspector.i18n.words import run_heading, source_word
+from inspector.i18n.zone_said import time_in_zones
 from inspector.store import RunRecord, RunStore, ServerRegistry
 from inspector.store.browse import RunFilter, list_runs, run_ids, run_position
 from inspector.store.outbox import Outbox, OutboxEntry
@@ -72,6 +74,15 @@ def server_shown(server: str, names: dict[str, str]) -> str:
     if parts.scheme in ("http", "https") and parts.netloc:
         return f"{parts.netloc}{parts.path.rstrip('/')}"
     return server
+
+
+def names_for(run: RunRecord, names: dict[str, str]) -> dict[str, str]:
+    """The names that may name ``run``'s server: none for a run imported with a loopback address (its
+    127.0.0.1 was the machine it was recorded on, not this one: the developer's demo server at
+    127.0.0.1:8765 is not the server a support engineer named at that address), else ``names``."""
+    if run.source == "imported" and run.server and is_loopback(urlsplit(run.server).hostname or ""):
+        return {}
+    return names
 
 
 def run_duration(run: RunRecord) -> float | None:
@@ -280,6 +291,8 @@ class RunListModel(NamedColumnsModel):
             return run.status
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.AccessibleTextRole):
             return self._text(run, column)
+        if role == Qt.ItemDataRole.ToolTipRole and column == "started":  # whose time: this computer's, and UTC
+            return plain_tooltip(time_in_zones(run.started_at)) if run.started_at else None
         if role == Qt.ItemDataRole.ToolTipRole and column == "pushed":
             told = push_tooltip(self._pushes.get(run.id))
             return plain_tooltip(told) if told else None
@@ -315,7 +328,7 @@ class RunListModel(NamedColumnsModel):
             return source_word(run.source)
         if column == "server":
             # The name the user gave the server; a server not registered (an imported run's) by its address.
-            return cell_text(server_shown(run.server or "", self.names))
+            return cell_text(server_shown(run.server or "", names_for(run, self.names)))
         if column == "steps":
             return formatting.format_number(run.step_count or 0)
         if column == "pushed":
@@ -334,4 +347,4 @@ class RunListModel(NamedColumnsModel):
 
 
 __all__ = ["COLUMNS", "RunIdRole", "RunListModel", "RunListing", "StatusRole", "format_duration", "format_started",
-           "read_listing", "server_names", "server_shown", "source_word"]
+           "names_for", "read_listing", "server_names", "server_shown", "source_word"]

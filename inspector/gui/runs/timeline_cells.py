@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from inspector.i18n import _, formatting
 from inspector.i18n.details import localized_step_details
 from inspector.i18n.words import failed_outcome_text, failure_word, kind_word, step_source_word
+from inspector.i18n.zone_said import time_in_zones
 from inspector.runs.ending import stored_failure
 from inspector.store.browse import TimelineRow
 
@@ -73,6 +74,8 @@ class TimelineCells:
     def tip(self, step: TimelineRow, column: str) -> str:
         # The kind and outcome columns are narrow ("tool_write" may be cut): a tooltip says it whole, and the
         # service of a step from a trace (the source column, which says it, hides in a narrow pane).
+        if column == "time":  # whose time: this computer's zone, and the same instant in UTC
+            return plain_tooltip(time_in_zones(step.started_at)) if step.started_at else ""
         text = self.waterfall_text(step) if column == "waterfall" else self.text(step, column)
         if not text:
             return ""  # a step with no outcome by nature: no tooltip

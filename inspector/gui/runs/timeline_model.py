@@ -361,7 +361,8 @@ class TimelineModel(SpanTreeRows, NamedColumnsModel):
             if column == "details" and role == Qt.ItemDataRole.AccessibleTextRole and self.tree is not None:
                 return self.cells.spoken_in_tree(step, index.row())
             return self.cells.text(step, column)
-        if role == Qt.ItemDataRole.ToolTipRole and column in ("source", "kind", "outcome", "details", "waterfall"):
+        if role == Qt.ItemDataRole.ToolTipRole and column in ("time", "source", "kind", "outcome", "details",
+                                                              "waterfall"):
             return self.cells.tip(step, column) or None
         if column == "outcome":
             if role == Qt.ItemDataRole.DecorationRole:

@@ -53,6 +53,8 @@ class Transfers(QObject):
     said = Signal(object)
     #: A trace was imported: the ids of its runs (those imported and those that were already there).
     imported = Signal(list)
+    #: How many runs an import stored anew (those already there are not counted: they were not imported).
+    stored = Signal(int)
     #: Runs were deleted.
     deleted = Signal()
     #: A transfer ended: ("import"|"export"|"delete", "ok"|"failed"|"cancelled", message).
@@ -95,6 +97,7 @@ class Transfers(QObject):
 
         assert isinstance(report, ImportReport)
         self.imported.emit(self._run_ids(report))
+        self.stored.emit(report.runs_imported)
         count, name = report.runs_imported, visible(path.name)
         if count:
             self._ended("import", "ok", _with_left_out(report, lambda: ngettext(
@@ -103,8 +106,11 @@ class Transfers(QObject):
         else:
             present = len(report.already_present)
             self._ended("import", "ok", _with_left_out(report, lambda: ngettext(
-                "{name} was imported before: its run is selected.",
-                "{name} was imported before: its runs are selected.", present).format(name=name)))
+                # Not "imported before": the same runs may have come in another file (the other format, a
+                # later export) or been recorded here; what is true is that they are here already.
+                "The run of {name} is here already (nothing was imported): it is selected.",
+                "The runs of {name} are here already (nothing was imported): they are selected.", present).format(
+                name=name)))
 
     def open_trace_by_id(self, backend: str, base: str, trace_id: str) -> TransferJob | None:
         """Open a trace of the team's Jaeger or Tempo in a worker (cached beside the database)."""
@@ -119,6 +125,7 @@ class Transfers(QObject):
     def _pulled(self, pulled: object) -> None:
         report = pulled.report  # type: ignore[attr-defined]
         self.imported.emit(self._run_ids(report))
+        self.stored.emit(report.runs_imported)
         count, trace_id = report.runs_imported, pulled.trace_id  # type: ignore[attr-defined]
         if count:
             self._ended("import", "ok", _with_left_out(report, lambda: ngettext(

@@ -1,0 +1,23 @@
+"""Whose time a shown time is: the tooltip of a run's start and a step's time. Times are shown in the
+reader's time zone, and a run recorded in Los Angeles and read in Berlin shows another hour there than
+where it was made; the tooltip names the reader's offset and the same instant in UTC, the one time both
+people can compare (an export keeps UTC times)."""
+
+from __future__ import annotations
+
+from datetime import UTC, tzinfo
+
+from inspector.i18n import _
+from inspector.i18n.formatting import Instant, format_datetime, offset_said
+
+
+def time_in_zones(value: Instant | None, zone: tzinfo | None = None) -> str:
+    """"Dec 5, 2026, 3:22:27 PM in this computer's time zone (UTC+1) · Dec 5, 2026, 2:22:27 PM UTC"
+    ('' for no time): ``value`` in ``zone`` (default: the computer's), its offset, and in UTC."""
+    if value is None or value == "":
+        return ""
+    here = format_datetime(value, zone=zone)
+    # Translators: the tooltip of a shown time: it in this computer's zone, that zone's offset from UTC
+    # ("UTC+1"), and the same instant in UTC, the time a colleague in another zone can compare.
+    return _("{time} in this computer's time zone ({offset}) · {utc} UTC").format(
+        time=here, offset=offset_said(value, zone), utc=format_datetime(value, zone=UTC))
