@@ -108,18 +108,23 @@ def _run(app: QApplication, db_option: str | None, *, open_file: str | os.PathLi
 
 
 def say_settings_problems(window: MainWindow, settings: AppSettings, copy: Path | None) -> None:
-    """Lines of the settings file that could not be read (``copy``: where the file was copied) and values
-    that cannot be used, in a box over the shown window (the status line is soon taken by the runs) and
-    on stderr for whoever started the window from a terminal."""
+    """Lines of the settings file that could not be read (``copy``: where the file was copied), a file too
+    large to be read, and values that cannot be used, in a box over the shown window (the status line is
+    soon taken by the runs) and on stderr for whoever started the window from a terminal."""
     from PySide6.QtCore import Qt
     from PySide6.QtWidgets import QMessageBox
 
     from inspector.i18n import _
 
-    from .settings import unreadable_settings_note
+    from .settings import settings_file, unreadable_settings_note
     from .settings_check import unusable_values, unusable_values_note
+    from .settings_size import oversized, oversized_settings_note
 
     sentences = [] if copy is None else [unreadable_settings_note(settings.qsettings, copy)]
+    path = settings_file()
+    size = oversized(path)
+    if size is not None:
+        sentences.append(oversized_settings_note(path, size))
     values = unusable_values(settings.qsettings)
     if values:
         sentences.append(unusable_values_note(settings.qsettings, values))

@@ -19,13 +19,24 @@ from PySide6.QtCore import QByteArray, QSettings
 from inspector.i18n import _
 from inspector.mcp import DEFAULT_BUDGET_SECONDS, parse_budget
 
+from .settings_size import MAX_REMEMBERED_ARGUMENTS_CHARS, oversized, stand_in_settings, user_settings_file
+
 SETTINGS_ENV = "RUN_INSPECTOR_SETTINGS"
 ORGANIZATION = "run-inspector"
 APPLICATION = "Run Inspector"
 
 
+def settings_file() -> Path:
+    """The INI file of ``RUN_INSPECTOR_SETTINGS``, else the user's (found without reading it)."""
+    path = os.environ.get(SETTINGS_ENV, "").strip()
+    return Path(path) if path else user_settings_file(ORGANIZATION, APPLICATION)
+
+
 def open_qsettings() -> QSettings:
-    """The settings store: the INI file of ``RUN_INSPECTOR_SETTINGS``, else the user's."""
+    """The settings store: :func:`settings_file`, or this session's stand-in when that file is too large
+    to be settings (it is then never read nor written)."""
+    if oversized(settings_file()) is not None:
+        return stand_in_settings()
     path = os.environ.get(SETTINGS_ENV, "").strip()
     if path:
         return QSettings(path, QSettings.Format.IniFormat)
@@ -208,7 +219,10 @@ class AppSettings:
         """Keep the arguments a tool last ran with. Unchanged arguments write nothing: each write makes
         QSettings save the whole file on the GUI thread's next turn (3 to 10 ms a Run, measured)."""
         key, text = _arguments_key(server_url, tool), json.dumps(arguments, ensure_ascii=False)
-        if self.qsettings.value(key) != text:
+        if len(text) > MAX_REMEMBERED_ARGUMENTS_CHARS:  # pasted data: forgotten, not kept in the settings file
+            if self.qsettings.contains(key):
+                self.qsettings.remove(key)
+        elif self.qsettings.value(key) != text:
             self.qsettings.setValue(key, text)
 
     def sync(self) -> None:

@@ -21,6 +21,10 @@ STDIO_KEY_PREFIX = "stdio:"
 
 _HEADER_NAME = re.compile(r"^[!#$%&'*+.^_`|~0-9A-Za-z-]+$")
 _HEADER_VALUE = re.compile(r"^[\t\x20-\x7e]*$")
+#: A host name's characters: letters (any script: the HTTP library checks international names),
+#: digits, ``.``, ``-``, ``_`` and ``~``. Not a space, ``%`` or other punctuation, which the HTTP
+#: library would otherwise send on percent-encoded, to fail only when the name is looked up.
+_HOST_NAME = re.compile(r"^[\w.~-]+$")
 MAX_URL_CHARS = 8000
 """Longest server address accepted (what common servers and proxies accept in a request line)."""
 
@@ -89,7 +93,8 @@ class ServerEndpoint:
             parts.port  # noqa: B018 - raises on a port that is not a number in range
         except ValueError:  # an unclosed "[" of an IPv6 host, a port out of range, ...
             parts = urlsplit("")
-        if parts.scheme not in ("http", "https") or not parts.hostname or not _http_accepts(self.url):
+        if (parts.scheme not in ("http", "https") or not parts.hostname or not _host_accepted(parts.netloc)
+                or not _http_accepts(self.url)):
             raise InvalidServerError(Message(N_("'{address}' is not a server address: use an absolute http:// or "
                                                 "https:// URL"), {"address": shown}))
         for name, value in self.headers.items():
@@ -160,6 +165,15 @@ def without_user_info(url: str) -> str:
     if "@" in authority:
         rest = authority.rpartition("@")[2] + rest[end:]
     return f"{scheme}://{rest}" if found else rest
+
+
+def _host_accepted(netloc: str) -> bool:
+    """True when the host of ``netloc`` (its user info and port aside) is a bracketed IP address
+    (checked by ``urlsplit``) or a name of the characters of :data:`_HOST_NAME`."""
+    host = netloc.rpartition("@")[2]
+    if host.startswith("["):
+        return True
+    return bool(_HOST_NAME.match(host.rpartition(":")[0] if ":" in host else host))
 
 
 def _http_accepts(url: str) -> bool:

@@ -130,6 +130,11 @@ def store_fault(path: Path, error: sqlite3.Error) -> StoreError | None:
     return None
 
 
+def database_file(conn: sqlite3.Connection) -> Path:
+    """The file ``conn`` has open, as SQLite names it (absolute): asked of SQLite, which needs no lock for it."""
+    return Path(next(row[2] for row in conn.execute("PRAGMA database_list") if row[1] == "main"))
+
+
 def set_lock_wait(conn: sqlite3.Connection, seconds: float) -> None:
     """How long a statement on ``conn`` waits for another program's lock before it gives up."""
     conn.execute(f"PRAGMA busy_timeout = {max(0, int(seconds * 1000))}")

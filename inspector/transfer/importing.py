@@ -37,6 +37,7 @@ from inspector.runs.times import normal_stored_time
 from inspector.store import RunStore, StepRow, StoreError, step_row
 from inspector.store.bulk_runs import BATCH as RUN_BATCH
 from inspector.store.bulk_runs import NewRun, insert_runs, stored_uids
+from inspector.store.faults import database_file, is_lock
 from inspector.traces.format import (
     WHOLE_FILE,
     Path,
@@ -142,9 +143,21 @@ def import_trace(store: RunStore, path: str | FilePath, progress: Progress | Non
         raise TraceImportError(given, said(WHOLE_FILE), said(N_("cannot be read ({reason})"),
                                                                   reason=os_reason(error))) from None
     except sqlite3.Error as error:
-        raise StoreError(Message(N_("The runs of {name} could not be written to the run database ({reason}). "
-                                    "Nothing was imported."), {"name": name, "reason": error})) from None
+        raise _not_written(store, name, error) from None
     return report
+
+
+def _not_written(store: RunStore, name: str, error: sqlite3.Error) -> StoreError:
+    """The sentence for runs the database did not take: which file, why, and (for a lock, the
+    usual cause) what to do."""
+    path = database_file(store.db.conn)
+    if is_lock(error):
+        return StoreError(Message(N_(
+            "The runs of {name} could not be written: the run database {path} stayed locked by another program "
+            "(for example a sqlite3 shell, or another tool holding a transaction open). Nothing was imported. "
+            "Close that program, or wait until it is done, and try again."), {"name": name, "path": path}))
+    return StoreError(Message(N_("The runs of {name} could not be written to the run database {path} ({reason}). "
+                                 "Nothing was imported."), {"name": name, "path": path, "reason": error}))
 
 
 def _regular_file_size(source: FilePath, given: str) -> int:

@@ -36,6 +36,17 @@ def test_bad_server_input_is_refused_in_the_dialog(qtbot) -> None:
     assert dialog.result_settings is None  # nothing accepted yet
 
 
+def test_an_address_whose_host_holds_a_space_is_refused_in_the_dialog_as_the_command_line_refuses_it(qtbot) -> None:
+    dialog = ServerDialog()
+    qtbot.addWidget(dialog)
+    dialog.url.setText("http://alice:pa55word@exa mple/mcp")
+    assert dialog.settings() is None and not dialog.url_error.isHidden()
+    assert dialog.url_error.text() == ("'http://exa mple/mcp' is not a server address: use an absolute http:// or "
+                                       "https:// URL.")
+    dialog.url.setText("http://example.org/mcp")
+    assert dialog.settings() is not None
+
+
 def test_secret_header_values_are_dots(qtbot) -> None:
     dialog = ServerDialog(url="http://127.0.0.1:9/mcp", headers=[("Authorization", "Bearer s3cret", True)])
     qtbot.addWidget(dialog)
