@@ -225,11 +225,11 @@ class Wrapped(NamedTuple):
 
 def may_wrap(client: Side) -> bool:
     """True when ``client`` is a tool span that claims ok (status OK, a result, or nothing recorded
-    under conventions whose unset status means ok) and is not a server's: a client side of an MCP call
-    under it may tell how the call really ended."""
+    under conventions whose unset status means ok) or recorded no outcome at all, and is not a server's:
+    a client side of an MCP call under it (or a tool span over one) may tell how the call really ended."""
     ending_ = client.ending
     return (client.meaning.kind == "tool" and client.meaning.side != "server" and ending_ is not None
-            and ending_.outcome == OK)
+            and ending_.outcome in (OK, UNRECORDED))
 
 
 def wrapped_call(payload: dict[str, Any], result: Ending | None, span: str, sequence: int) -> Wrapped | None:
@@ -264,10 +264,11 @@ def _clipped(cause: Message) -> Message:
 
 
 def _wrapping_ending(client: Side, wrapped: Wrapped) -> Ending | None:
-    """The ending of a tool span that claims ok over the call it wraps, which did not end ok
-    (``None``: it is a call of another tool, so its own ending stands)."""
+    """The ending of a tool span that claims ok (or recorded no outcome) over the call it wraps, which did
+    not end ok (``None``: it is a call of another tool, or it failed itself, so its own ending stands)."""
     own = client.ending
-    if own is None or own.outcome != OK or (client.meaning.tool and wrapped.tool != client.meaning.tool):
+    if (own is None or own.outcome not in (OK, UNRECORDED)
+            or (client.meaning.tool and wrapped.tool != client.meaning.tool)):
         return None
     where = {"step": wrapped.step, "span": wrapped.span,
              "own": Message(_OWN_OK if own.explicit_ok else _OWN_NO_ERROR)}

@@ -85,9 +85,10 @@ class SpanSorter:
     _apart: int = field(init=False, default=0)
     #: (trace id, plumbing span id) → its parent span id (Traceloop's stream wrappers)
     links: MutableMapping[tuple[str, str], str] = field(init=False)
-    #: (trace id, parent span id) → a tool call's client step under that parent that did not end ok
-    #: (the last one): a tool span wrapping the same call (FastMCP's over the mcp SDK's, an agent's
-    #: TOOL or execute_tool span) then does not claim ok over it
+    #: (trace id, parent span id) → a tool step under that parent that did not end ok (the last one; a
+    #: call's client side, or an agent's tool span over one or failed itself): a tool span wrapping the
+    #: same call (FastMCP's over the mcp SDK's, an agent's TOOL or execute_tool span, at any depth) then
+    #: does not claim ok over it
     wrapped: MutableMapping[tuple[str, str], Wrapped] = field(init=False)
     #: (trace id, span id) → a tool span claiming ok with no server side (an agent's TOOL or execute_tool
     #: span; FastMCP's client span, at the end), held until the step of a call under it is made or the
@@ -198,7 +199,10 @@ class SpanSorter:
                 return None
         payload, result = call_payload(side, server.side if server is not None else None, wrapped)
         parent = side.raw["parentSpanId"]
-        call_step = parent and side.meaning.side == "client" and payload["kind"] == "tool"
+        # Any tool step but a server's (a call's client side; an agent's tool span, over a call or over
+        # another tool span): a tool span of the same tool over it is one call with it and learns how this
+        # one ended, at any depth of a chain of them (before, only a call's client side told the span over it).
+        call_step = parent and payload["kind"] == "tool" and side.meaning.side != "server"
         if call_step and payload.get("toolOutcome") != "ok":
             said = wrapped_call(payload, result, side.raw["spanId"], client.sequence)
             if said is not None:
