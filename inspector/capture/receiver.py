@@ -36,11 +36,11 @@ from inspector.i18n import N_
 from inspector.i18n.messages import Message
 from inspector.i18n.os_reasons import os_reason
 from inspector.mcp.secrets import Secrets
+from inspector.runs.loopback import is_loopback
 
 from . import otlp_body
 from .connections import ConnectionSlots, HeadClock, HeadTimedReader
 from .live_traces import QUIET_S, RunReceived, Taken
-from .loopback import is_loopback
 from .request_body import BodyGate, BodyReader, content_length, too_large
 from .span_writer import DatabaseLocked, ReceiverBusy, SpanWriter
 

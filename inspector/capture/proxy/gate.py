@@ -22,7 +22,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 from urllib.parse import urlsplit
 
-from ..loopback import is_loopback
+from inspector.runs.loopback import is_loopback
 
 MAX_AGENT_BODY_BYTES = 16 * 1024 * 1024
 """The largest body an agent may send through the proxy (the official SDKs' servers take 4 MiB)."""

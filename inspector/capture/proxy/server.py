@@ -15,8 +15,8 @@ from inspector.i18n import N_
 from inspector.i18n.messages import Message
 from inspector.i18n.os_reasons import os_reason
 from inspector.mcp import public_url
+from inspector.runs.loopback import is_loopback
 
-from ..loopback import is_loopback
 from .book import OperationBook, ProxiedOperation
 from .forward import ForwardingApp
 from .scrub import scrubbed

@@ -14,12 +14,12 @@ from urllib.parse import urlsplit
 
 from PySide6.QtCore import QModelIndex, Qt, Signal
 
-from inspector.capture.loopback import is_loopback
 from inspector.i18n import formatting
 from inspector.i18n.recovery import status_with_recovery
 from inspector.i18n.scenarios import said_title
 from inspector.i18n.words import run_heading, source_word
 from inspector.i18n.zone_said import time_in_zones
+from inspector.runs.loopback import is_loopback
 from inspector.store import RunRecord, RunStore, ServerRegistry
 from inspector.store.browse import RunFilter, list_runs, run_ids, run_position
 from inspector.store.outbox import Outbox, OutboxEntry

@@ -1,4 +1,5 @@
-"""Whether a host names this machine only: the one test the receiver, the proxy and its gate share."""
+"""Whether a host names this machine only: the one test the receiver, the proxy and its gate share, and the
+Runs list (an imported run at such a host ran on the machine that recorded it, not on this one)."""
 
 from __future__ import annotations
 
