@@ -1,0 +1,76 @@
+"""A user name and password typed into the server dialog's URL (``http://user:pw@host/mcp``) move
+into a secret Authorization header: the field no longer shows them, the server is sent them, and an
+Authorization header already there is never overwritten (they were dropped without a word before)."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtWidgets import QLineEdit
+
+from inspector.gui.dialogs.server_dialog import ServerDialog
+from inspector.gui.language import switch_language
+from tests.support.basic_auth_server import basic, basic_auth_server
+
+TYPED = "http://ann:s3cr%25t%20pw@127.0.0.1:9/mcp"
+TOKEN = basic("ann", "s3cr%t pw")
+
+
+def test_leaving_the_url_field_moves_its_credentials_into_a_secret_header(qtbot) -> None:
+    dialog = ServerDialog()
+    qtbot.addWidget(dialog)
+    dialog.show()
+    dialog.url.setText(TYPED)
+    assert dialog.url_credentials.note.isHidden()
+    dialog.url.editingFinished.emit()  # what the field says when the user leaves it
+    assert dialog.url.text() == "http://127.0.0.1:9/mcp"
+    [row] = dialog.header_rows
+    assert (row.name.text(), row.value.text(), row.secret.isChecked()) == ("Authorization", TOKEN, True)
+    assert row.value.echoMode() == QLineEdit.EchoMode.Password
+    assert not dialog.url_credentials.note.isHidden()
+    assert "secret Authorization header" in dialog.url_credentials.note.text()
+    settings = dialog.settings()
+    assert settings is not None and settings.url == "http://127.0.0.1:9/mcp"
+    assert settings.headers == {"Authorization": TOKEN} and settings.secret == {"Authorization"}
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_an_authorization_header_already_there_is_never_overwritten(qtbot, language: str) -> None:
+    switch_language(language)
+    try:
+        dialog = ServerDialog(url="http://127.0.0.1:9/mcp", headers=[("Authorization", "Bearer kept", True)])
+        qtbot.addWidget(dialog)
+        dialog.url.setText(TYPED)
+        assert dialog.settings() is None  # OK refuses, and says which to remove
+        said = dialog.url_error.text()
+        assert not dialog.url_error.isHidden()
+        assert ("Remove that header to use them" in said if language == "en"
+                else "Entfernen Sie diesen Header" in said)
+        [row] = dialog.header_rows
+        assert row.value.text() == "Bearer kept"
+        dialog._remove_header(row)
+        settings = dialog.settings()
+        assert settings is not None and settings.headers == {"Authorization": TOKEN}
+        assert dialog.url.text() == "http://127.0.0.1:9/mcp"
+    finally:
+        switch_language("en")
+
+
+def test_a_server_added_with_credentials_in_its_url_is_sent_them(qtbot, make_window, monkeypatch) -> None:
+    window = make_window()
+
+    with basic_auth_server("ann", "s3cr%t pw") as (url, gate):
+        def fill_and_accept(dialog: ServerDialog) -> int:
+            dialog.url.setText(url.replace("http://", "http://ann:s3cr%25t%20pw@"))
+            dialog.accept()
+            return ServerDialog.DialogCode.Accepted
+
+        monkeypatch.setattr(ServerDialog, "exec", fill_and_accept)
+        window.admin.add_server()
+        record = window.servers.current()
+        assert record.url == url
+        assert [(h.name, h.secret, h.value) for h in record.headers] == [("Authorization", True, None)]
+        task = window.admin.test_server(record)
+        with qtbot.waitSignal(task.finished, timeout=10000):
+            pass
+        assert window.servers.test_result.text().startswith("Answered in ")
+        assert gate.seen and set(gate.seen) == {TOKEN}
