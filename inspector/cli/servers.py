@@ -87,7 +87,9 @@ def _configure_address(store: RunStore, args: argparse.Namespace) -> int:
     save_signin_options(store, url, args)
     _saved(store, registry, url, args.json, url, credentials_kept=kept)
     secret = [name for name in headers if is_secret_header(name) or name in marked]
-    secret += [AUTHORIZATION] if basic is not None else []
+    if basic is not None and not kept:
+        print(_("run-inspector: no system keyring is available, so the user name and password of the address were "
+                "not kept. Give the address with them on each call."), file=sys.stderr)
     if secret and not keeper.available:
         # Said once, here; a later `call` without a terminal does not repeat it.
         print(ngettext(

@@ -83,6 +83,22 @@ def test_servers_set_never_replaces_an_authorization_header_silently(served, tmp
     _no_leak(refused.stdout, refused.stderr, both.stdout, both.stderr)
 
 
+def test_without_a_keyring_servers_set_says_the_credentials_were_not_kept(served, tmp_path: Path) -> None:
+    url, with_credentials, gate = served
+    db = str(tmp_path / "runs.db")
+    saved = cli("servers", "set", with_credentials, "--db", db)
+    assert saved.returncode == 0, saved.stderr
+    assert saved.stdout.strip() == f"Saved {url}."
+    assert ("no system keyring is available, so the user name and password of the address were not kept. Give "
+            "the address with them on each call.") in " ".join(saved.stderr.split())
+    # As said: the address with them is sent them, the configured server lending the rest.
+    called = cli("call", with_credentials, "echo", "--args", '{"text": "hi"}', "--db", db)
+    assert called.returncode == 0, called.stdout + called.stderr
+    assert set(gate.seen) == {basic(USER, PASSWORD)}
+    _no_leak(saved.stdout, saved.stderr, called.stdout, called.stderr)
+    _files_hold_no_leak(tmp_path)
+
+
 def test_servers_import_keeps_the_credentials_of_an_address_in_the_file(served, tmp_path: Path,
                                                                          file_keyring: FileKeyring) -> None:
     url, with_credentials, gate = served
