@@ -5,6 +5,7 @@ Authorization header already there is never overwritten (they were dropped witho
 from __future__ import annotations
 
 import pytest
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLineEdit
 
 from inspector.gui.dialogs.server_dialog import ServerDialog
@@ -40,11 +41,12 @@ def test_an_authorization_header_already_there_is_never_overwritten(qtbot, langu
         dialog = ServerDialog(url="http://127.0.0.1:9/mcp", headers=[("Authorization", "Bearer kept", True)])
         qtbot.addWidget(dialog)
         dialog.url.setText(TYPED)
-        assert dialog.settings() is None  # OK refuses, and says which to remove
+        assert dialog.settings() is None  # OK refuses, and says what to do to keep which
+        assert dialog.url.text() == "http://127.0.0.1:9/mcp"  # the password is out of sight meanwhile
         said = dialog.url_error.text()
         assert not dialog.url_error.isHidden()
-        assert ("Remove that header to use them" in said if language == "en"
-                else "Entfernen Sie diesen Header" in said)
+        assert ("To use them, remove that header; to keep it, change the address" in said if language == "en"
+                else "Um sie zu verwenden, entfernen Sie diesen Header" in said)
         [row] = dialog.header_rows
         assert row.value.text() == "Bearer kept"
         dialog._remove_header(row)
@@ -53,6 +55,18 @@ def test_an_authorization_header_already_there_is_never_overwritten(qtbot, langu
         assert dialog.url.text() == "http://127.0.0.1:9/mcp"
     finally:
         switch_language("en")
+
+
+def test_changing_the_address_keeps_the_header_and_forgets_the_credentials(qtbot) -> None:
+    dialog = ServerDialog(url="http://127.0.0.1:9/mcp", headers=[("Authorization", "Bearer kept", True)])
+    qtbot.addWidget(dialog)
+    dialog.url.setText(TYPED)
+    assert dialog.settings() is None
+    qtbot.keyClicks(dialog.url, "x")
+    qtbot.keyClick(dialog.url, Qt.Key.Key_Backspace)
+    settings = dialog.settings()
+    assert settings is not None and settings.url == "http://127.0.0.1:9/mcp"
+    assert settings.headers == {"Authorization": "Bearer kept"}
 
 
 def test_a_server_added_with_credentials_in_its_url_is_sent_them(qtbot, make_window, monkeypatch) -> None:
