@@ -139,3 +139,23 @@ def test_call_sends_the_credentials_of_its_address_and_keeps_them_nowhere(served
     shown = cli("runs", "show", "1", "--json", "--db", db)
     _no_leak(called.stdout, called.stderr, exported.stdout, shown.stdout)
     _files_hold_no_leak(tmp_path)
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_a_refused_password_in_the_address_is_said_to_be_refused_not_missing(served, tmp_path: Path,
+                                                                             lang: str) -> None:
+    """The 401 was said to answer a request "sent no credentials", though the address's were sent."""
+    url, _with_credentials, gate = served
+    wrong = url.replace("http://", "http://ann:wr0ng-pass@")
+    called = cli("--lang", lang, "call", wrong, "echo", "--args", '{"text": "hi"}', "--db", str(tmp_path / "r.db"))
+    assert called.returncode == 1
+    said = " ".join(called.stdout.split())
+    assert basic("ann", "wr0ng-pass") in gate.seen
+    if lang == "en":
+        assert ("The server refused the user name and password of its address (sent as HTTP Basic); check them."
+                in said)
+        assert "sent no credentials" not in said
+    else:
+        assert "Der Server hat Benutzername und Passwort seiner Adresse abgewiesen" in said
+    for text in (called.stdout, called.stderr):
+        assert "wr0ng" not in text and basic("ann", "wr0ng-pass").split()[1] not in text
