@@ -88,3 +88,39 @@ def test_a_server_added_with_credentials_in_its_url_is_sent_them(qtbot, make_win
             pass
         assert window.servers.test_result.text().startswith("Answered in ")
         assert gate.seen and set(gate.seen) == {TOKEN}
+
+
+def test_file_import_shows_no_password_and_keeps_the_credentials_as_a_header(qtbot, make_window, tmp_path) -> None:
+    """File → Import servers… showed the address with its password in the preview, and dropped it."""
+    import json
+
+    from inspector.gui.workbench.server_import import preview
+
+    window = make_window()
+    with basic_auth_server("ann", "s3cr%t pw") as (url, gate):
+        config = tmp_path / "mcp.json"
+        config.write_text(json.dumps({"mcpServers": {
+            "web": {"url": url.replace("http://", "http://ann:s3cr%25t%20pw@")},
+            "both": {"url": "http://bob:hunter22@127.0.0.1:9/mcp", "headers": {"Authorization": "Bearer b"}}}}))
+        dialog = preview(window.admin, config, window)
+        qtbot.addWidget(dialog)
+        rows = {dialog.table.item(row, 0).text(): [dialog.table.item(row, c).text() for c in range(4)]
+                for row in range(2)}
+        assert rows["web"][2:] == [url, "Authorization"]
+        assert rows["both"][2] == "http://127.0.0.1:9/mcp"
+        assert "s3cr" not in dialog.table.item(0, 2).toolTip() + dialog.table.item(1, 2).toolTip()
+        dialog.accept()
+        said = window.status.text()
+        assert "1 server imported." in said
+        assert "The user name and password in the address of web are kept as a secret Authorization header." in said
+        assert ("both was not imported: http://127.0.0.1:9/mcp carries a user name and password, and an "
+                "Authorization header is configured for it already, so nothing was saved. Keep either its "
+                "Authorization header or the user name and password in its address.") in said
+        assert "hunter22" not in said and "s3cr" not in said
+        [record] = window.admin.registry.all()
+        assert record.url == url
+        assert [(h.name, h.secret) for h in record.headers] == [("Authorization", True)]
+        task = window.admin.test_server(record)
+        with qtbot.waitSignal(task.finished, timeout=10000):
+            pass
+        assert set(gate.seen) == {TOKEN}
