@@ -38,6 +38,8 @@ class Planned:
     #: (another server has this name: it is removed).
     effect: str = "new"
     replaces: list[str] = field(default_factory=list)
+    #: The ``Authorization`` value made of the user name and password the address carries (a secret).
+    credentials: str | None = field(default=None, repr=False)
 
     def to_dict(self) -> dict[str, Any]:
         entry = self.entry
@@ -52,7 +54,7 @@ def import_servers(args: argparse.Namespace) -> int:
     except ServerConfigError as exc:
         raise BadInputError(Message(N_("The servers of {path} cannot be imported: {reason}"),
                                     {"path": args.file, "reason": exc.sentence})) from None
-    plan = _plan(config, args.db)
+    plan = _plan(config, args.db, args.file)
     as_json = bool(args.json)
     document: dict[str, Any] = {"file": args.file, "format": config.format,
                                 "servers": [planned.to_dict() for planned in plan],
@@ -79,11 +81,14 @@ def import_servers(args: argparse.Namespace) -> int:
         else:
             print(_("Nothing was added."))
         return EXIT_OK
-    not_kept, unanswered = _add(plan, args.db)
+    not_kept, unanswered, with_credentials = _add(plan, args.db)
     if as_json:
         emit_json({**document, "added": True})
     else:
         print(ngettext("Added {count} server.", "Added {count} servers.", len(plan)).format(count=len(plan)))
+        for name in with_credentials:
+            print(one_line(_("The user name and password in the address of {name} are kept as a secret "
+                             "Authorization header.").format(name=name)))
     if not_kept:
         print(ngettext(
             "run-inspector: no system keyring is available, so the value of {names} was not kept; it is asked for "
@@ -101,9 +106,10 @@ def import_servers(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _plan(config: ServerConfig, db_option: str | None) -> list[Planned]:
+def _plan(config: ServerConfig, db_option: str | None, path: str) -> list[Planned]:
     """The servers to add, each with what it does to the configured ones (read only: nothing is created)."""
     from inspector.mcp import ServerEndpoint, public_url
+    from inspector.mcp.address_credentials import CredentialsConflict, credentials_header
     from inspector.store import ServerRegistry
 
     from .servers_list import command_shown
@@ -118,6 +124,15 @@ def _plan(config: ServerConfig, db_option: str | None) -> list[Planned]:
         else:
             assert entry.url is not None
             key = shown = public_url(entry.url)
+            try:  # a header the file asks for (``${input:…}``) is configured too
+                credentials = credentials_header(entry.url, key, [*entry.headers, *entry.asks_for])
+            except CredentialsConflict as exc:
+                raise BadInputError(Message(N_("The servers of {path} cannot be imported: {reason}. Keep either "
+                                               "the Authorization header of {name} or the user name and password "
+                                               "in its address."),
+                                            {"path": path, "reason": exc.sentence, "name": entry.name})) from None
+            plan.append(Planned(entry, key, shown, credentials=credentials))
+            continue
         plan.append(Planned(entry, key, shown))
     store = open_existing_store(db_option)
     if store is None:
@@ -141,6 +156,8 @@ def _print_preview(path: str, config: ServerConfig, plan: list[Planned]) -> None
     for planned in plan:
         entry = planned.entry
         print(one_line(f"  {entry.name:<{width}}  {entry.transport:<5}  {planned.shown}"))
+        if planned.credentials is not None:
+            print("      " + _("its address's user name and password: kept as a secret Authorization header"))
         if entry.asks_for:
             print(one_line("      " + _("asks for (${{input:…}} in the file): {names}").format(
                 names=", ".join(entry.asks_for))))
@@ -168,15 +185,18 @@ def _confirm(count: int) -> bool | None:
     return answer.strip().lower() in {"y", "yes", _("y"), _("yes")}
 
 
-def _add(plan: list[Planned], db_option: str | None) -> tuple[list[str], list[str]]:
-    """Add the servers; the secret values no keyring could keep, and the asked-for headers not given."""
+def _add(plan: list[Planned], db_option: str | None) -> tuple[list[str], list[str], list[str]]:
+    """Add the servers; the secret values no keyring could keep, the asked-for headers not given, and
+    the servers whose address's user name and password are kept as their Authorization header."""
     from inspector.agent.server_commands import setting_of
+    from inspector.mcp.address_credentials import AUTHORIZATION
     from inspector.store import EnvSetting, ServerRegistry, is_secret_variable
     from inspector.store.secrets import is_secret_header, system_secret_keeper
 
     keeper = system_secret_keeper()
     not_kept: list[str] = []
     unanswered: list[str] = []
+    with_credentials: list[str] = []
     with open_store(db_option) as store:
         registry = ServerRegistry(store.db, keeper)
         for planned in plan:
@@ -200,11 +220,15 @@ def _add(plan: list[Planned], db_option: str | None) -> tuple[list[str], list[st
                 registry.save_server(planned.key, name=entry.name, headers=headers, secret=tuple(asked),
                                      transport=entry.transport, replace=True)
                 secret = [name for name in headers if is_secret_header(name) or name in asked]
+                if planned.credentials is not None:
+                    secret.append(AUTHORIZATION)
+                    if registry.add_secret_header(planned.key, AUTHORIZATION, planned.credentials):
+                        with_credentials.append(entry.name)
                 unanswered.extend(_("{value} of {server}").format(value=name, server=entry.name)
                                   for name, value in asked.items() if value is None)
             if not keeper.available:
                 not_kept.extend(_("{value} of {server}").format(value=name, server=entry.name) for name in secret)
-    return not_kept, unanswered
+    return not_kept, unanswered, with_credentials
 
 
 def _ask(name: str, server: str) -> str | None:

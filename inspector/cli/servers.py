@@ -57,6 +57,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _configure_address(store: RunStore, args: argparse.Namespace) -> int:
     from inspector.mcp import ServerEndpoint, public_url
+    from inspector.mcp.address_credentials import AUTHORIZATION
     from inspector.mcp.server import InvalidServerError
     from inspector.store.secrets import is_secret_header, system_secret_keeper
 
@@ -79,11 +80,16 @@ def _configure_address(store: RunStore, args: argparse.Namespace) -> int:
     keeper = system_secret_keeper()
     registry = ServerRegistry(store.db, keeper)
     url = public_url(endpoint.url)
+    basic = _address_credentials(registry, args.url, url, headers)
     registry.save_server(url, name=args.name, budget_s=reading.seconds if reading else None, headers=headers,
                          secret=marked, roots=_roots(args), transport=args.transport, era=getattr(args, "era", None))
+    kept = basic is not None and registry.add_secret_header(url, AUTHORIZATION, basic)
     save_signin_options(store, url, args)
-    _saved(store, registry, url, args.json, url)
+    _saved(store, registry, url, args.json, url, credentials_kept=kept)
     secret = [name for name in headers if is_secret_header(name) or name in marked]
+    if basic is not None and not kept:
+        print(_("run-inspector: no system keyring is available, so the user name and password of the address were "
+                "not kept. Give the address with them on each call."), file=sys.stderr)
     if secret and not keeper.available:
         # Said once, here; a later `call` without a terminal does not repeat it.
         print(ngettext(
@@ -93,6 +99,27 @@ def _configure_address(store: RunStore, args: argparse.Namespace) -> int:
             "Give them with --header on each call (at a terminal you will be asked for them).",
             len(secret)).format(names=", ".join(secret)), file=sys.stderr)
     return EXIT_OK
+
+
+def _address_credentials(registry: ServerRegistry, given: str, url: str, headers: dict[str, str]) -> str | None:
+    """The ``Authorization`` value to keep for the user name and password ``given`` carries; refused
+    when an Authorization header would be kept beside it (given now, or stored and not replaced)."""
+    from inspector.mcp.address_credentials import CredentialsConflict, basic_authorization, credentials_header
+
+    stored = registry.settings(url)
+    configured = list(headers) or [header.name for header in (stored.headers if stored else ())]
+    try:
+        return credentials_header(given, url, configured)
+    except CredentialsConflict as exc:
+        same = basic_authorization(given)
+        kept = {name.lower(): value for name, value in registry.headers_for(url).items()}
+        if not headers and kept.get("authorization") == same:
+            return same  # the same user name and password again: nothing is overwritten
+        template = (N_("{reason}. To keep the header, give the address without them; to use them instead, leave "
+                       "out --header Authorization.") if headers else
+                    N_("{reason}. To keep the header, give the address without them; to use them instead, remove "
+                       "the server first (servers remove {address}) and set it again."))
+        raise UsageError(Message(template, {"reason": exc.sentence, "address": url})) from None
 
 
 def _named(store: RunStore, given: str | None) -> ServerSettings | None:
@@ -201,7 +228,7 @@ def _roots(args: argparse.Namespace) -> tuple[str, ...] | None:
 
 
 def _saved(store: RunStore, registry: ServerRegistry, key: str, as_json: bool, shown: str,
-           replaced: list[str] | None = None) -> None:
+           replaced: list[str] | None = None, credentials_kept: bool = False) -> None:
     if as_json:  # `servers --json set ...`: the saved server, as `servers --json` lists it
         saved = registry.get(key)
         document: dict[str, object] = {"saved": _listed(saved, StoredSignIn(store.db).all())
@@ -210,7 +237,11 @@ def _saved(store: RunStore, registry: ServerRegistry, key: str, as_json: bool, s
             document["replaced"] = replaced
         emit_json(document)
         return
-    print(_("Saved {url}.").format(url=one_line(shown)))
+    if credentials_kept:
+        print(_("Saved {url}; its user name and password are kept as a secret Authorization header.").format(
+            url=one_line(shown)))
+    else:
+        print(_("Saved {url}.").format(url=one_line(shown)))
     for old in replaced or ():
         print(one_line(_("It replaces the earlier command of that name: {command}").format(command=old)))
 

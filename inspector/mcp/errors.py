@@ -154,10 +154,12 @@ class McpTransportError(Exception):
 
     @classmethod
     def http_status(cls, server: str, method: str, status: int, reason: str = "",
-                    location: str | None = None, *, credentials: bool = True) -> McpTransportError:
-        """``credentials``: the request carried some (configured headers, a sign-in); a 401 or 403
-        without is not said to have refused them."""
-        sentence = refusal_words.http_status(server, method, status, reason, location, credentials=credentials)
+                    location: str | None = None, *, credentials: bool = True,
+                    in_address: bool = False) -> McpTransportError:
+        """``credentials``: the request carried some (configured headers, a sign-in, the address's user
+        name and password: ``in_address``); a 401 or 403 without is not said to have refused them."""
+        sentence = refusal_words.http_status(server, method, status, reason, location, credentials=credentials,
+                                             in_address=in_address)
         return cls(ErrorKind.HTTP_STATUS, server, sentence, method=method, http_status=status)
 
     @classmethod

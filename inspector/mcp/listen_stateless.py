@@ -208,7 +208,8 @@ class StatelessListening:
                                                                              response.reason_phrase))
         return _Outcome("refused", error=McpTransportError.http_status(
             self.server.label, LISTEN, status, response.reason_phrase,
-            credentials=bool(self.server.headers) or self.server.signed_in), http_status=status)
+            credentials=self.server.sends_credentials, in_address=self.server.credentials_in_address),
+            http_status=status)
 
     def _consider(self, data: str, request_id: str) -> str | _Outcome | None:
         """One event of the stream: ``"ack"``, a notification handed on, or how the stream ended."""

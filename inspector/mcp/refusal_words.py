@@ -20,7 +20,7 @@ UNSUPPORTED_PROTOCOL_VERSION = -32022
 
 
 def http_status(server: str, method: str, status: int, reason: str, location: str | None, *,
-                credentials: bool) -> Message:
+                credentials: bool, in_address: bool = False) -> Message:
     reason = sanitize_remote_text(reason, 80) if reason else ""
     params: dict[str, object] = {"server": server, "method": method, "status": status, "reason": reason}
     if 300 <= status < 400 and location:
@@ -41,6 +41,12 @@ def http_status(server: str, method: str, status: int, reason: str, location: st
                        "in.") if reason else
                     N_("The server {server} answered {method} with HTTP status {status}. It was sent no "
                        "credentials: if it needs some, give them as the server's headers, or sign in."))
+    elif status in (401, 403) and in_address:
+        template = (N_("The server {server} answered {method} with HTTP status {status} ({reason}). The "
+                       "server refused the user name and password of its address (sent as HTTP Basic); check "
+                       "them.") if reason else
+                    N_("The server {server} answered {method} with HTTP status {status}. The server refused the "
+                       "user name and password of its address (sent as HTTP Basic); check them."))
     elif status in (401, 403):
         template = (N_("The server {server} answered {method} with HTTP status {status} ({reason}). The "
                        "server refused the credentials; check the headers configured for it.") if reason else

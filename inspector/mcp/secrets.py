@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 from urllib.parse import quote, unquote, urlsplit
 
+from .address_credentials import basic_authorization
 from .messages import Message
 
 #: What a scrubbed value is replaced with (the same mark as ``inspector.traces.redact.REDACTED``).
@@ -228,14 +229,12 @@ def url_secrets(url: str) -> list[str]:
     """The credentials a URL carries in its user info (``user:password@``): the password, and the
     ``Basic`` header the HTTP library makes of it."""
     try:
-        parts = urlsplit(url)
-        user, password = parts.username, parts.password
+        password = urlsplit(url).password
     except ValueError:
         return []
     if not password:
         return []
-    pair = f"{unquote(user or '')}:{unquote(password)}".encode()
-    return [password, unquote(password), "Basic " + base64.b64encode(pair).decode("ascii")]
+    return [password, unquote(password), basic_authorization(url) or ""]
 
 
 def header_secrets(headers: dict[str, str], marked: Iterable[str] = ()) -> list[str]:

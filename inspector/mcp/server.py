@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
+from .address_credentials import basic_authorization
 from .eras import ERAS
 from .messages import N_, Message, Number
 from .secrets import Secrets, header_secrets, url_secrets
@@ -113,6 +114,17 @@ class ServerEndpoint:
         if self.command is not None:
             return Secrets(self.command.secret_values())
         return Secrets([*header_secrets(self.headers, self.secret_headers), *url_secrets(self.url)])
+
+    @property
+    def credentials_in_address(self) -> bool:
+        """True when the address carries a user name or password (sent as HTTP Basic)."""
+        return self.command is None and basic_authorization(self.url) is not None
+
+    @property
+    def sends_credentials(self) -> bool:
+        """The requests carry something a server could refuse: headers configured for it, a sign-in,
+        or the user name and password of the address."""
+        return bool(self.headers) or self.signed_in or self.credentials_in_address
 
     @property
     def key(self) -> str:

@@ -269,6 +269,17 @@ class ServerRegistry:
             raise
         self._conn.execute("COMMIT")
 
+    def add_secret_header(self, url: str, name: str, value: str) -> bool:
+        """Keep one more secret header for the configured server ``url`` (after its others; one of the
+        same name is replaced); True when the keyring kept the value (else it is asked for when used)."""
+        record = self.settings(url)
+        kept = [{"name": h.name, "secret": True} if h.secret else {"name": h.name, "secret": False, "value": h.value}
+                for h in (record.headers if record else ()) if h.name.lower() != name.lower()]
+        saved = self._secrets.save(url, name, value)
+        self._write("UPDATE servers SET headers = ? WHERE url = ?",
+                    (json.dumps([*kept, {"name": name, "secret": True}]), url))
+        return saved
+
     def headers_for(self, url: str, ask: Callable[[str], str | None] | None = None) -> dict[str, str]:
         """The headers to send: stored values, secrets from the keyring or from ``ask(name)``."""
         record = self.settings(url)

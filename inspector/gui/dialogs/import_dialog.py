@@ -27,6 +27,8 @@ from PySide6.QtWidgets import (
 
 from inspector.i18n import _, ngettext
 from inspector.i18n.messages import translate
+from inspector.mcp.address_credentials import AUTHORIZATION, basic_authorization
+from inspector.mcp.server import without_user_info
 from inspector.mcp.server_configs import ConfiguredServer, ServerConfig
 
 from ..language import translated
@@ -43,16 +45,19 @@ class ImportChoice:
 
 
 def where(server: ConfiguredServer) -> str:
-    """The entry's URL, or its command line (the environment by name only)."""
+    """The entry's URL (without a user name and password), or its command line (the environment by
+    name only)."""
     if server.command is not None:
         return server.command.shown()
-    return server.url or ""
+    return without_user_info(server.url or "")
 
 
 def names_of(server: ConfiguredServer) -> list[str]:
-    """The names of its environment variables or headers, those asked for included."""
+    """The names of its environment variables or headers, those asked for included (Authorization
+    for a user name and password in its address)."""
     given = server.command.env if server.command is not None else server.headers
-    return sorted({*given, *server.asks_for})
+    made = [AUTHORIZATION] if server.command is None and basic_authorization(server.url or "") else []
+    return sorted({*given, *server.asks_for, *made})
 
 
 class ImportDialog(QDialog):

@@ -43,6 +43,7 @@ from .era_field import EraField
 from .form_dialog import finish_form, fit_form
 from .secret_row import RowWords, SecretRow
 from .signin_fields import SignInChoice, SignInFields
+from .url_credentials import UrlCredentials
 
 
 @dataclass
@@ -127,6 +128,9 @@ class ServerDialog(QDialog):
         url_column = QVBoxLayout()
         url_column.addWidget(self.url)
         url_column.addWidget(self.url_error)
+        self.url_credentials = UrlCredentials(self.url, lambda: self.header_rows, self.add_header,
+                                              lambda text: self._show(self.url_error, text))
+        url_column.addWidget(self.url_credentials.note)
         headers_column = QVBoxLayout()
         headers_column.addLayout(self.headers_box)
         headers_column.addWidget(add, 0, Qt.AlignmentFlag.AlignLeft)
@@ -214,6 +218,7 @@ class ServerDialog(QDialog):
         for label in (self.url_error, self.header_error, self.command.line_error, self.command.env_error,
                       *self.signin.problems()):
             label.hide()
+        self.url_credentials.note.setVisible(self.url_credentials.moved and not command)
         fit_form(self)  # the other half's height, not the taller of the two
 
     def _signin_folded(self, resize: bool = True) -> None:
@@ -266,7 +271,7 @@ class ServerDialog(QDialog):
             chosen = self._command_settings()
             self.grow()
             return chosen
-        ok = True
+        ok = self.url_credentials.move()
         headers: dict[str, str] = {}
         secret: set[str] = set()
         for row in self.header_rows:

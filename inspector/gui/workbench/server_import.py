@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
 from inspector.i18n import _, ngettext
 from inspector.i18n.messages import translate
 from inspector.mcp import ServerEndpoint, public_url
+from inspector.mcp.address_credentials import AUTHORIZATION, CredentialsConflict, credentials_header
 from inspector.mcp.server_command import ServerCommand
 from inspector.mcp.server_configs import ConfiguredServer, ServerConfigError, read_server_config
 
@@ -64,8 +65,9 @@ def key_of(server: ConfiguredServer) -> str:
 
 
 def add_choices(admin: ServerAdmin, choices: list[ImportChoice]) -> list[str]:
-    """Save the chosen entries (values asked for are secrets); returns the keys added."""
-    keys = []
+    """Save the chosen entries (values asked for are secrets; a user name and password in an address
+    become its secret Authorization header, never beside one); returns the keys added."""
+    keys, said = [], []
     for choice in choices:
         server = choice.server
         if server.command is not None:
@@ -77,12 +79,25 @@ def add_choices(admin: ServerAdmin, choices: list[ImportChoice]) -> list[str]:
             admin.save_server(key, server.name, None, {}, set(), command=command)
         else:
             key = public_url(server.url or "")
-            admin.save_server(key, server.name, None, {**server.headers, **choice.asked}, set(choice.asked),
-                              transport=server.transport)
+            headers = {**server.headers, **choice.asked}
+            try:
+                basic = credentials_header(server.url or "", key, [*headers, *server.asks_for])
+            except CredentialsConflict as conflict:
+                said.append(_("{name} was not imported: {reason}. Keep either its Authorization header or the "
+                              "user name and password in its address.").format(name=server.name,
+                                                                                reason=translate(conflict)))
+                continue
+            secret = set(choice.asked)
+            if basic is not None:
+                headers[AUTHORIZATION] = basic
+                secret.add(AUTHORIZATION)
+                said.append(_("The user name and password in the address of {name} are kept as a secret "
+                              "Authorization header.").format(name=server.name))
+            admin.save_server(key, server.name, None, headers, secret, transport=server.transport)
         keys.append(key)
-    if keys:
-        admin.say(ngettext("{count} server imported.", "{count} servers imported.", len(keys)).format(
-            count=len(keys)))
+    if keys or said:
+        admin.say(" ".join([ngettext("{count} server imported.", "{count} servers imported.", len(keys)).format(
+            count=len(keys)), *said]))
     return keys
 
 

@@ -168,7 +168,7 @@ class LegTransport(FramedLegs):
                 raise McpTransportError.http_status(
                     label, leg.method, status, self._said(response.reason_phrase),
                     self._said(response.headers.get("location")) if 300 <= status < 400 else None,
-                    credentials=self._sends_credentials)
+                    credentials=self._server.sends_credentials, in_address=self._server.credentials_in_address)
             new_session = response.headers.get("mcp-session-id") or None
             if new_session is not None and not all(ord(c) in _VISIBLE_ASCII for c in new_session):
                 raise McpTransportError.malformed(label, leg.method,
@@ -202,7 +202,8 @@ class LegTransport(FramedLegs):
             if status >= 300:
                 raise signin_refusal(label, method, response, headers, self._server.signed_in) or \
                     McpTransportError.http_status(label, method, status, self._said(response.reason_phrase),
-                                                  credentials=self._sends_credentials)
+                                                  credentials=self._server.sends_credentials,
+                                                  in_address=self._server.credentials_in_address)
             raw_type = response.headers.get("content-type", "")
             if raw_type.split(";", 1)[0].strip().lower() != "text/event-stream":
                 raise McpTransportError.content_type(label, method, self._said(raw_type))
@@ -210,11 +211,6 @@ class LegTransport(FramedLegs):
             return leg_answer(label, leg, answer, status, None)
         finally:
             await response.aclose()
-
-    @property
-    def _sends_credentials(self) -> bool:
-        """The requests carry something a server could refuse: headers configured for it, or a sign-in."""
-        return bool(self._server.headers) or self._server.signed_in
 
     def _said(self, text: str | None) -> str:
         """Text from a response's head, scrubbed before an error clips it (a cut must not leave half a secret)."""
