@@ -8,8 +8,10 @@ from pathlib import Path
 import inspector.runs
 
 PACKAGE_DIR = Path(inspector.runs.__file__).parent
-# hashlib: the OpenTelemetry ids of a run are derived from its uid (trace_ids.py); no I/O.
-ALLOWED_STDLIB = {"__future__", "collections", "dataclasses", "datetime", "enum", "hashlib", "math", "typing"}
+# hashlib: the OpenTelemetry ids of a run are derived from its uid (trace_ids.py); ipaddress: whether a host
+# names this machine only (loopback.py), read from its text. Neither does I/O.
+ALLOWED_STDLIB = {"__future__", "collections", "dataclasses", "datetime", "enum", "hashlib", "ipaddress", "math",
+                  "typing"}
 
 
 def _imports(path: Path):
