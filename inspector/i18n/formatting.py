@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 from inspector.i18n import _, current_language, current_locale
 
 if TYPE_CHECKING:
+    from babel.core import Locale
     from babel.numbers import NumberPattern
 
 UNKNOWN = "–"
@@ -342,11 +343,13 @@ def _zoned(text: str, zone: str) -> str:
     return _("{time} ({zone})").format(time=text, zone=zone)
 
 
-def format_datetime(value: Instant | None, format: str = "medium", zone: tzinfo | None = None) -> str:
+def format_datetime(value: Instant | None, format: str = "medium", zone: tzinfo | None = None, *,
+                    milliseconds: bool = False) -> str:
     """A UTC instant as the locale writes a date and time ("Jan 5, 2025, 3:04:05 PM" / "05.01.2025, 15:04:05").
 
     Shown in ``zone`` (default: the computer's time zone). ``format`` is Babel's "short",
-    "medium", "long" or a pattern. A text that is no date is shown as it is.
+    "medium", "long" or a pattern. A text that is no date is shown as it is. With ``milliseconds``
+    the seconds carry three decimals as :func:`format_time` writes them ("3:04:05.123 PM").
     """
     if value is None or value == "":
         return UNKNOWN
@@ -357,9 +360,10 @@ def format_datetime(value: Instant | None, format: str = "medium", zone: tzinfo 
     from babel.dates import format_datetime as babel_datetime
 
     locale = current_locale()
-    if moment.year < 1000 and format in locale.datetime_formats and format in locale.date_formats:
-        format = (str(locale.datetime_formats[format]).replace("{1}", _full_year(locale.date_formats[format].pattern))
-                  .replace("{0}", locale.time_formats[format].pattern))
+    if (moment.year < 1000 or milliseconds) and format in locale.datetime_formats and format in locale.date_formats:
+        date = locale.date_formats[format].pattern
+        format = (str(locale.datetime_formats[format]).replace("{1}", _full_year(date) if moment.year < 1000 else date)
+                  .replace("{0}", _time_pattern(locale, format, milliseconds)))
     return _zoned(babel_datetime(moment, format=format, tzinfo=moment.tzinfo, locale=locale), said_zone)
 
 
@@ -410,10 +414,18 @@ def format_time(value: Instant | None, format: str = "medium", zone: tzinfo | No
     moment, said_zone = placed
     locale = current_locale()
     if milliseconds:
-        pattern = locale.time_formats[format].pattern if format in locale.time_formats else format
-        decimal = _babel_numbers().get_decimal_symbol(locale)
-        format = pattern.replace("ss", f"ss'{decimal}'SSS", 1)
+        format = _time_pattern(locale, format, milliseconds)
     return _zoned(_babel_dates().format_time(moment, format=format, tzinfo=moment.tzinfo, locale=locale), said_zone)
+
+
+def _time_pattern(locale: Locale, format: str, milliseconds: bool) -> str:
+    """The locale's ``format`` of a time of day as a pattern; with ``milliseconds``, its seconds with
+    three decimals in the locale's decimal sign ("h:mm:ss.SSS a" / "HH:mm:ss,SSS")."""
+    pattern = locale.time_formats[format].pattern if format in locale.time_formats else format
+    if not milliseconds:
+        return pattern
+    decimal = _babel_numbers().get_decimal_symbol(locale)
+    return pattern.replace("ss", f"ss'{decimal}'SSS", 1)
 
 
 def format_date(value: Instant | None, format: str = "medium", zone: tzinfo | None = None) -> str:

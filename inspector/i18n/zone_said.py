@@ -11,13 +11,14 @@ from inspector.i18n import _
 from inspector.i18n.formatting import Instant, format_datetime, offset_said
 
 
-def time_in_zones(value: Instant | None, zone: tzinfo | None = None) -> str:
+def time_in_zones(value: Instant | None, zone: tzinfo | None = None, *, milliseconds: bool = False) -> str:
     """"Dec 5, 2026, 3:22:27 PM in this computer's time zone (UTC+1) · Dec 5, 2026, 2:22:27 PM UTC"
-    ('' for no time): ``value`` in ``zone`` (default: the computer's), its offset, and in UTC."""
+    ('' for no time): ``value`` in ``zone`` (default: the computer's), its offset, and in UTC; with
+    ``milliseconds`` both times to the millisecond (3:22:27.643 PM), as a timeline's cell shows it."""
     if value is None or value == "":
         return ""
-    here = format_datetime(value, zone=zone)
+    here = format_datetime(value, zone=zone, milliseconds=milliseconds)
     # Translators: the tooltip of a shown time: it in this computer's zone, that zone's offset from UTC
     # ("UTC+1"), and the same instant in UTC, the time a colleague in another zone can compare.
     return _("{time} in this computer's time zone ({offset}) · {utc} UTC").format(
-        time=here, offset=offset_said(value, zone), utc=format_datetime(value, zone=UTC))
+        time=here, offset=offset_said(value, zone), utc=format_datetime(value, zone=UTC, milliseconds=milliseconds))

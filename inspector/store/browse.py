@@ -50,10 +50,12 @@ RUN_ORDERS = {
 @dataclass(frozen=True)
 class RunFilter:
     """Which runs a list shows: statuses (any of), server, source and a text in the title,
-    server or origin. Empty means no restriction."""
+    server or origin. Empty means no restriction. ``server_imported`` narrows the server's runs to
+    those imported (True) or those made here (False): a loopback address names two servers."""
 
     statuses: tuple[str, ...] = ()
     server: str | None = None
+    server_imported: bool | None = None
     source: str | None = None
     text: str = ""
 
@@ -184,6 +186,8 @@ def _run_clauses(where: RunFilter) -> tuple[list[str], list[Any]]:
     if where.server:
         clauses.append("server = ?")
         params.append(where.server)
+        if where.server_imported is not None:
+            clauses.append("source = 'imported'" if where.server_imported else "source != 'imported'")
     if where.source:
         clauses.append("source = ?")
         params.append(where.source)
@@ -263,10 +267,12 @@ def recent_ok_durations(store: RunStore, server: str, limit: int) -> list[float]
     return points[::-1]
 
 
-def servers_with_runs(store: RunStore) -> list[str]:
-    """Every server some run was made against, in order."""
-    return [row[0] for row in store.db.conn.execute(
-        "SELECT DISTINCT server FROM runs WHERE server IS NOT NULL AND server != '' ORDER BY server")]
+def servers_with_runs(store: RunStore) -> list[tuple[str, bool]]:
+    """Every server some run was made against, in order, with whether the runs were imported (True)
+    or made here (False): a server with both kinds of run is there twice, imported last."""
+    return [(row[0], bool(row[1])) for row in store.db.conn.execute(
+        "SELECT DISTINCT server, source = 'imported' FROM runs WHERE server IS NOT NULL AND server != ''"
+        " ORDER BY server, 2")]
 
 
 def data_version(store: RunStore) -> int:

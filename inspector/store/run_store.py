@@ -244,8 +244,9 @@ class RunStore:
         return _run(row) if row else None
 
     def list_runs(self, *, outcome: str | None = None, server: str | None = None,
-                  limit: int | None = 50, run_ids: Sequence[int] | None = None) -> list[RunRecord]:
-        """Newest first. ``outcome`` filters by the run's status."""
+                  limit: int | None = 50, run_ids: Sequence[int] | None = None,
+                  made_here: bool = False) -> list[RunRecord]:
+        """Newest first. ``outcome`` filters by the run's status; ``made_here`` leaves imported runs out."""
         where, params = [], []
         if outcome:
             where.append("status = ?")
@@ -253,6 +254,8 @@ class RunStore:
         if server:
             where.append("server = ?")
             params.append(server)
+        if made_here:
+            where.append("source != 'imported'")
         if run_ids is not None:
             where.append(f"id IN ({','.join('?' * len(run_ids))})" if run_ids else "0")
             params.extend(run_ids)

@@ -46,6 +46,8 @@ _ERROR_TYPES: dict[str, str] = {
     "not_sent": N_("never sent (error.type {value})"),
 }
 _OTHER_ERROR = N_("failed with error.type {value}")
+#: The JSON-RPC code of a request its client gave up on (the mcp SDK's REQUEST_TIMEOUT).
+_TIME_OUT_CODE = "-32001"
 
 
 @dataclass(frozen=True)
@@ -81,7 +83,7 @@ def is_time_out(error_type: str, exception: Mapping[str, str] | None, status_mes
     ``error.type`` does, or the error message says the request timed out."""
     kind = (exception or {}).get("type", "").rsplit(".", 1)[-1]
     texts = (kind, error_type, (exception or {}).get("message", ""), status_message)
-    return any(_TIMED_OUT.search(text) for text in texts if text) or error_type == "-32001"
+    return any(_TIMED_OUT.search(text) for text in texts if text) or error_type == _TIME_OUT_CODE
 
 
 def is_cancellation(error_type: str, exception: Mapping[str, str] | None) -> bool:
@@ -113,11 +115,19 @@ def ending(meaning: Meaning, status_code: int, status_message: str, attributes: 
         notes: list[Message] = []
         text = _exception_text(exception) or status_message
         timed_out = is_time_out(error_type, exception, status_message)
-        if timed_out:
+        # The time-out's own code (FastMCP's -32001) is said beside the error, in one sentence that names the
+        # time-out once: the error's words where they say it ("MCPError: Request 'tools/call' timed out
+        # (JSON-RPC error -32001)"); without an error the code's words say it ("the request timed out (…)").
+        coded = timed_out and error_type == _TIME_OUT_CODE
+        if coded and text:
+            said = (N_("{error} (JSON-RPC error {value})") if _TIMED_OUT.search(text)
+                    else N_("timed out: {error} (JSON-RPC error {value})"))
+            notes.append(Message(said, {"error": text, "value": error_type}))
+        elif timed_out and not coded:
             notes.append(Message(N_("timed out: {error}"), {"error": text or error_type or "time-out"}))
-        elif text and text != meaning.result and (exception or text != error_type):
+        elif not timed_out and text and text != meaning.result and (exception or text != error_type):
             notes.append(Message(N_("failed: {error}"), {"error": text}))
-        if error_type and not _names_exception(error_type, exception):
+        if error_type and not _names_exception(error_type, exception) and not (coded and text):
             notes.append(error_type_words(error_type))
         if not notes and meaning.result_is_error:  # only the answer says so (Logfire's MCP spans)
             notes.append(Message(N_("the tool reported an error (isError in its answer)")))

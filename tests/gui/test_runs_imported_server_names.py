@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import json
 
+from PySide6.QtCore import Qt
+
 from inspector.gui.runs import runs_model
 from inspector.store import RunStore, ServerRegistry, resolve_db_path
 from inspector.transfer import import_trace
@@ -43,3 +45,15 @@ def test_an_imported_runs_loopback_server_is_not_named_after_this_computers(qtbo
     assert shown(theirs_here) == "127.0.0.1:9/mcp"
     assert shown(mine) == "Engineer's test server"
     assert shown(theirs_elsewhere) == "Team staging"
+    # The server filter lists what the column says, and each entry lists the runs whose cell says it:
+    # the engineer's name leaves the developer's run at 127.0.0.1 out, the address lists it alone.
+    combo = tab.server_filter
+    labels = [combo.itemText(row) for row in range(1, combo.count())]
+    assert labels == ["Engineer's test server", "127.0.0.1:9/mcp", "Team staging"]
+    assert "another computer" in combo.itemData(2, Qt.ItemDataRole.ToolTipRole)
+    for row, label in enumerate(labels, start=1):
+        combo.setCurrentIndex(row)
+        qtbot.waitUntil(lambda: tab.runs.filter.server is not None)
+        listed = {tab.runs.run(number).id for number in range(tab.runs.rowCount())}
+        assert {tab.runs.data(tab.runs.index(number, column)) for number in range(tab.runs.rowCount())} == {label}
+        assert (mine in listed, theirs_here in listed, theirs_elsewhere in listed) == (row == 1, row == 2, row == 3)

@@ -132,7 +132,8 @@ def test_a_live_read_reaches_down_to_the_selected_run_and_agrees_with_a_read_on_
         reads = LiveReads()
         question = LiveQuestion(RunFilter(), "started", True, 10, oldest)
         answer = reads(store, question)
-        assert answer is not None and answer.listing == reaching and answer.servers == ["http://127.0.0.1:9/mcp"]
+        assert answer is not None and answer.listing == reaching
+        assert answer.servers == [("http://127.0.0.1:9/mcp", False)]
         assert reads(store, question) is None  # nobody wrote since: nothing read
         assert reads(store, LiveQuestion(RunFilter(), "started", True, 10, oldest, force=True)) is not None
         with RunStore.open(tmp_path / "runs.db") as other:

@@ -28,9 +28,9 @@ def developers_run(tmp_path: Path) -> int:
 
 @pytest.mark.parametrize(("language", "started", "step_time"), [
     ("en", "Dec 5, 2026, 3:22:27\u202fPM in this computer's time zone (UTC+1) · Dec 5, 2026, 2:22:27\u202fPM UTC",
-     "Dec 5, 2026, 3:22:27\u202fPM in this computer's time zone (UTC+1) · Dec 5, 2026, 2:22:27\u202fPM UTC"),
+     "Dec 5, 2026, 3:22:27.643\u202fPM in this computer's time zone (UTC+1) · Dec 5, 2026, 2:22:27.643\u202fPM UTC"),
     ("de", "05.12.2026, 15:22:27 in der Zeitzone dieses Computers (UTC+1) · 05.12.2026, 14:22:27 UTC",
-     "05.12.2026, 15:22:27 in der Zeitzone dieses Computers (UTC+1) · 05.12.2026, 14:22:27 UTC"),
+     "05.12.2026, 15:22:27,643 in der Zeitzone dieses Computers (UTC+1) · 05.12.2026, 14:22:27,643 UTC"),
 ])
 def test_a_time_says_whose_it_is_and_the_same_in_utc(qtbot, runs_tab_showing, tmp_path, in_berlin,  # noqa: F811
                                                      language, started, step_time) -> None:
@@ -41,3 +41,7 @@ def test_a_time_says_whose_it_is_and_the_same_in_utc(qtbot, runs_tab_showing, tm
     assert tab.runs.data(tab.runs.index(row, runs_model.COLUMNS.index("started")), tip) == plain_tooltip(started)
     time_column = timeline_model.COLUMNS.index("time")
     assert tab.timeline.data(tab.timeline.index(0, time_column), tip) == plain_tooltip(step_time)
+    # The tooltip is as precise as its cell: the list's start to the second, the timeline's time to the millisecond.
+    shown = Qt.ItemDataRole.DisplayRole
+    assert f"{tab.runs.data(tab.runs.index(row, runs_model.COLUMNS.index('started')), shown)} in" in started
+    assert f"{tab.timeline.data(tab.timeline.index(0, time_column), shown)} in" in step_time

@@ -5,6 +5,7 @@ real command server: the official SDK server over stdio (tests/support/stdio_ser
 
 from __future__ import annotations
 
+import json
 import shlex
 import sys
 from pathlib import Path
@@ -48,3 +49,25 @@ def test_its_key_as_a_server_says_to_give_the_command_line(tmp_path: Path, langu
     assert shlex.split(told.split(said, 1)[1]) == [SERVER]  # the command line, without "stdio:"
     again = cli_here("tools", "--stdio", shlex.split(told.split(said, 1)[1])[0], "--db", db)
     assert again.returncode == 0 and "echo" in again.stdout, again.stderr
+
+
+def test_a_configured_name_at_a_loopback_address_lists_this_machines_runs_not_imported_ones(tmp_path: Path) -> None:
+    """The engineer's server at 127.0.0.1:9 and the developer's imported run at their own 127.0.0.1:9: the
+    engineer's name lists the engineer's run (as the window's server filter does), the address lists both."""
+    from inspector.store import RunStore, ServerRegistry
+
+    db, here = str(tmp_path / "runs.db"), "http://127.0.0.1:9/mcp"
+    export = tmp_path / "from-the-developer.json"
+    export.write_text(json.dumps({"format": "run-inspector-trace", "version": 1, "runs": [
+        {"uid": "from-the-developer", "title": "tools/call theirs", "source": "live", "server": here,
+         "status": "ok", "started_at": "2026-12-05T14:22:21Z", "finished_at": "2026-12-05T14:22:22Z", "steps": []}]}))
+    with RunStore.open(db) as store:
+        ServerRegistry(store.db).save_server(here, name="Engineer's test server")
+        store.finish_run(store.start_run("tools/call mine", "live", here), "ok")
+    imported = cli_here("import", str(export), "--db", db)
+    assert imported.returncode == 0, imported.stderr
+    by_name = cli_here("runs", "list", "--server", "Engineer's test server", "--json", "--db", db)
+    assert [run["title"] for run in json.loads(by_name.stdout)["runs"]] == ["tools/call mine"], by_name.stderr
+    by_address = cli_here("runs", "list", "--server", here, "--json", "--db", db)
+    assert sorted(run["title"] for run in json.loads(by_address.stdout)["runs"]) == ["tools/call mine",
+                                                                                    "tools/call theirs"]

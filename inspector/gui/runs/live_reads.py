@@ -66,7 +66,7 @@ class LiveQuestion:
 class LiveAnswer:
     question: LiveQuestion
     listing: RunListing
-    servers: list[str]
+    servers: list[tuple[str, bool]]
     growth: TimelineGrowth | None
     replays: ReplaySides | None
 

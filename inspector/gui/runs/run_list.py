@@ -34,7 +34,6 @@ from ..widgets.fitted_placeholder import fitted_placeholder
 from ..widgets.font_follower import FontFollower
 from ..widgets.hints import readable_placeholder
 from ..widgets.outcomes import outcome_icon, outcome_word
-from ..widgets.plain_text import cell_text, plain_tooltip
 from ..widgets.tab_stops import one_tab_stop
 from .columns import RoomyColumn, column_width, compact_rows, fit_column, fit_columns
 from .outcome_cell import OutcomeCellDelegate
@@ -45,9 +44,9 @@ from .runs_model import (
     RunListModel,
     format_duration,
     format_started,
-    server_shown,
     source_word,
 )
+from .server_choices import chosen_server, fill_server_filter, server_choices
 
 #: The columns' least widths; :meth:`RunListPane.fit_columns` widens them for longer words (German).
 #: The title takes the room left (see TITLE_FLOOR_PX); the server shows a name, so it needs less room
@@ -241,7 +240,9 @@ class RunListPane(QWidget):
 
     def current_filter(self) -> RunFilter:
         status = self.outcome_filter.currentData() or ""
-        return RunFilter(statuses=(status,) if status else (), server=self.server_filter.currentData() or None,
+        server = chosen_server(self.server_filter)
+        return RunFilter(statuses=(status,) if status else (), server=server.server if server else None,
+                         server_imported=server.imported if server else None,
                          source=self.source_filter.currentData() or None, text=self.search.text())
 
     def reload(self) -> None:
@@ -252,7 +253,7 @@ class RunListPane(QWidget):
         self._reselect(selected, current.id if current else None)
         self._update_buttons()
 
-    def show_listing(self, listing: RunListing, servers: list[str]) -> None:
+    def show_listing(self, listing: RunListing, servers: list[tuple[str, bool]]) -> None:
         """Show the list as a reader thread read it (keeps the selected runs selected)."""
         selected, current = self.selected_run_ids(), self.current_run()
         self.model.show_listing(listing)
@@ -260,24 +261,9 @@ class RunListPane(QWidget):
         self._reselect(selected, current.id if current else None)
         self._update_buttons()
 
-    def _fill_servers(self, servers: list[str]) -> None:
-        names = self.model.names
-        shown = [(server, server_shown(server, names)) for server in servers]
-        known = [(self.server_filter.itemData(i), self.server_filter.itemData(i, Qt.ItemDataRole.UserRole + 1))
-                 for i in range(1, self.server_filter.count())]
-        if self.server_filter.count() and shown == known:
-            return
-        chosen = self.server_filter.currentData()
-        self.server_filter.blockSignals(True)
-        self.server_filter.clear()
-        self.server_filter.addItem(_("Every server"), "")  # said again by retranslate()
-        for row, (server, label) in enumerate(shown, start=1):
-            self.server_filter.addItem(cell_text(label, 80), server)
-            self.server_filter.setItemData(row, label, Qt.ItemDataRole.UserRole + 1)
-            self.server_filter.setItemData(row, plain_tooltip(cell_text(server, 1000)), Qt.ItemDataRole.ToolTipRole)
-        position = self.server_filter.findData(chosen) if chosen else 0
-        self.server_filter.setCurrentIndex(max(position, 0))
-        self.server_filter.blockSignals(False)
+    def _fill_servers(self, servers: list[tuple[str, bool]]) -> None:
+        """The server filter's entries: the Server column's words (server_choices.py)."""
+        fill_server_filter(self.server_filter, server_choices(servers, self.model.names))
 
     def shut_down(self) -> None:
         """Forget a search typed and not yet applied, and read the list no more: the window closes, and

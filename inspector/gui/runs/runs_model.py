@@ -80,9 +80,13 @@ def names_for(run: RunRecord, names: dict[str, str]) -> dict[str, str]:
     """The names that may name ``run``'s server: none for a run imported with a loopback address (its
     127.0.0.1 was the machine it was recorded on, not this one: the developer's demo server at
     127.0.0.1:8765 is not the server a support engineer named at that address), else ``names``."""
-    if run.source == "imported" and run.server and is_loopback(urlsplit(run.server).hostname or ""):
-        return {}
-    return names
+    return {} if run.server and recorded_elsewhere(run.server, run.source == "imported") else names
+
+
+def recorded_elsewhere(server: str, imported: bool) -> bool:
+    """Whether runs at ``server`` were made against a server of another machine: imported, and the
+    address names the machine it is read on only (127.0.0.1, localhost)."""
+    return imported and is_loopback(urlsplit(server).hostname or "")
 
 
 def run_duration(run: RunRecord) -> float | None:
@@ -347,4 +351,4 @@ class RunListModel(NamedColumnsModel):
 
 
 __all__ = ["COLUMNS", "RunIdRole", "RunListModel", "RunListing", "StatusRole", "format_duration", "format_started",
-           "names_for", "read_listing", "server_names", "server_shown", "source_word"]
+           "names_for", "read_listing", "recorded_elsewhere", "server_names", "server_shown", "source_word"]

@@ -74,8 +74,8 @@ class TimelineCells:
     def tip(self, step: TimelineRow, column: str) -> str:
         # The kind and outcome columns are narrow ("tool_write" may be cut): a tooltip says it whole, and the
         # service of a step from a trace (the source column, which says it, hides in a narrow pane).
-        if column == "time":  # whose time: this computer's zone, and the same instant in UTC
-            return plain_tooltip(time_in_zones(step.started_at)) if step.started_at else ""
+        if column == "time":  # whose time: this computer's zone, and the same instant in UTC, as precise as the cell
+            return plain_tooltip(time_in_zones(step.started_at, milliseconds=True)) if step.started_at else ""
         text = self.waterfall_text(step) if column == "waterfall" else self.text(step, column)
         if not text:
             return ""  # a step with no outcome by nature: no tooltip

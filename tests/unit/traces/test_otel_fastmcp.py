@@ -57,8 +57,8 @@ def test_calls_whose_wrapping_span_says_how_they_ended_keep_its_words(store: Run
     assert fail_outer["toolResult"].startswith("failed: Error calling tool 'fail': upstream 503 for Oslo")
     timed_out, inner = calls(store, "slow")[0]
     assert timed_out["outcome"] == inner["outcome"] == "failed"
-    assert timed_out["toolResult"].startswith("timed out: mcp.shared.exceptions.MCPError: Request 'tools/call' "
-                                              "timed out")
+    assert timed_out["toolResult"] == ("mcp.shared.exceptions.MCPError: Request 'tools/call' timed out "
+                                       "(JSON-RPC error -32001)")
     assert all("outcomeNote" not in step["raw"]["otlp"] for step in (fail_outer, timed_out))
 
 
@@ -78,7 +78,23 @@ def test_fastmcp_4_2_marks_its_time_out_by_the_json_rpc_code_and_speaks_the_stat
     attributes = timed_out["raw"]["otlp"]["attributes"]
     assert attributes["error.type"] == "-32001" and attributes["rpc.response.status_code"] == "-32001"
     assert timed_out["raw"]["otlp"]["timedOut"] is True
-    assert timed_out["toolResult"].splitlines()[1] == "the request timed out (JSON-RPC error -32001)"
+    # Said once: the exception's message names the time-out, the code is said beside it (the time-out's words
+    # of the code, "the request timed out (JSON-RPC error -32001)", said it a second time under it).
+    assert timed_out["toolResult"].count("timed out") == 1 and "-32001" in timed_out["toolResult"]
     server = inner["raw"]["otlp"]["server"]
     assert server["attributes"]["mcp.protocol.version"] == "2026-07-28"
     assert server["attributes"]["jsonrpc.request.id"] == inner["raw"]["otlp"]["attributes"]["jsonrpc.request.id"]
+
+
+def test_a_time_out_by_its_code_is_said_once_whatever_the_error_says() -> None:
+    """The -32001 of a span whose error does not say it timed out names the time-out beside the error; of a span
+    with no error at all, the code's words say it alone."""
+    from inspector.traces.conventions import Meaning
+    from inspector.traces.outcomes import ending
+
+    attributes = {"error.type": "-32001"}
+    aborted = ending(Meaning(kind="tool"), 2, "", attributes, {"type": "MCPError", "message": "Request aborted"})
+    assert [str(note) for note in aborted.notes] == ["timed out: MCPError: Request aborted (JSON-RPC error -32001)"]
+    bare = ending(Meaning(kind="tool"), 2, "", attributes, None)
+    assert [str(note) for note in bare.notes] == ["the request timed out (JSON-RPC error -32001)"]
+    assert aborted.timed_out and bare.timed_out
