@@ -250,7 +250,8 @@ def _write(store: RunStore, source: FilePath, kind: FileKind, plan: _CheckingPla
                 if key != last_key:
                     last_key, run_id = key, run_ids.get(key)
                 if run_id is None:  # a run already present: only a note of its steps may be added
-                    again.step(key, sequence, started_at, row_note(row[4]))
+                    if key in again:
+                        again.step(key, sequence, started_at, row_note(row[4]))
                     continue
                 placed = joins.place(key, sequence, row[4])
                 if placed is None:  # a span stored in the run it joins already

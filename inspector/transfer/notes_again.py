@@ -68,6 +68,10 @@ class NotesAgain:
         """The first :data:`NAMED_RUNS` runs that were given a note, in the order they were."""
         return tuple(self._named)
 
+    def __contains__(self, key: Any) -> bool:
+        """Whether ``key`` is a stored run whose steps may take notes of the file."""
+        return key in self._ids
+
     def run(self, key: Any, uid: str, note: str) -> None:
         """A stored run the file holds too (with a note on it or on one of its steps): add ``note``."""
         row = self._store.db.execute("SELECT id, note FROM runs WHERE uid = ?", (uid,)).fetchone()
