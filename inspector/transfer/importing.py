@@ -216,10 +216,17 @@ def _write(store: RunStore, source: FilePath, kind: FileKind, plan: _CheckingPla
             if run.header.uid in found:
                 present.add(run.header.uid)
                 notes = notes or bool(run.header.note) or key in plan.noted
-    if not joins.joining and present.count == len(plan.runs) and not notes:
-        # Nothing new: the database is not even opened for writing.
-        meter.done()
-        return ImportReport(kind.name, (), (), present.first, 0, present.count)
+    if not joins.joining and present.count == len(plan.runs):
+        if notes:  # the notes are compared first: the same file again writes nothing
+            checked = _compare_notes(store, source, kind, plan, joins, first_hash, meter, area, size)
+            if not checked.added:
+                meter.done()
+                return ImportReport(kind.name, (), (), present.first, 0, present.count, notes_kept=checked.kept,
+                                    notes_same=checked.same)
+            plan.rows = None  # taken by the comparison: the writing below reads the file again
+        else:  # Nothing new: the database is not even opened for writing.
+            meter.done()
+            return ImportReport(kind.name, (), (), present.first, 0, present.count)
     with store.transaction():
         run_ids = area.table()  # file key → new run id (a million runs need not be in memory)
         present, imported, ids = _Kept(), _Kept(), _Ids()
@@ -272,6 +279,27 @@ def _write(store: RunStore, source: FilePath, kind: FileKind, plan: _CheckingPla
     return ImportReport(kind.name, ids.ids(), imported.first, present.first, writer.count, present.count,
                         tuple(joins.joined_uids), notes_added=again.added, noted_run_ids=again.run_ids,
                         noted_runs=again.run_count, notes_kept=again.kept, notes_same=again.same)
+
+
+def _compare_notes(store: RunStore, source: FilePath, kind: FileKind, plan: _CheckingPlan, joins: Joins,
+                   first_hash: str, meter: ProgressMeter, area: SpillArea, size: int) -> NotesAgain:
+    """The notes the file would add to the runs here already, counted without writing (and so
+    without the write lock another program may hold); the steps kept in ``plan.rows`` are taken."""
+    checked = NotesAgain(store, area.table, writing=False)
+    for batch in _new_runs(plan, joins):
+        for key, run in batch:
+            if run.header.note or key in plan.noted:
+                checked.run(key, run.header.uid, run.header.note)
+    if plan.rows is not None:
+        for key, sequence, started_at, row in plan.rows.take():
+            if key in checked:
+                checked.step(key, sequence, started_at, row_note(row[4]))
+    else:
+        sink = _Writer(store, area.table(), joins, checked)  # no run of its own: each step only compared
+        if read_file(source, kind, reader_for(kind, sink, checking=False, new_table=area.table, stored_payloads=True),
+                     meter, size) != first_hash:  # (the meter: a cancel is heard meanwhile)
+            raise TraceProblem((), said(N_("the file changed while it was being imported; try again")))
+    return checked
 
 
 def _new_runs(plan: TracePlan, joins: Joins) -> Iterator[list[tuple[Any, PlannedRun]]]:

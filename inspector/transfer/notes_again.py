@@ -7,7 +7,10 @@ step (a step by its sequence and start time) and its text. A note here is never 
 when the file's differs (the engineer edited it, or wrote another), the one here is kept and counted.
 A note of a step that is not stored here (the file holds more steps) has nothing to be added to.
 
-Everything happens inside the import's transaction, as the steps pass by (memory stays bounded
+When every run of the file is here already, the notes are first only compared (nothing is
+opened for writing: the same file again changes nothing and needs no lock); only when one is to
+be added does the import's transaction write them, reading the file again. They are written as
+the steps pass by (memory stays bounded
 however many notes a file holds: at most one per stored run and step is added). A note added is
 bounded as a note written here is (:data:`~inspector.store.notes.MAX_NOTE_CHARS`): a run's note longer
 is refused by the reader, a step's (its payload may hold 5,000,000 characters, as a foreign trace's
@@ -53,8 +56,10 @@ def row_note(payload_text: str) -> str:
 class NotesAgain:
     """Adds the file's notes to the stored runs it names (inside the import's transaction)."""
 
-    def __init__(self, store: RunStore, new_table: Callable[[], MutableMapping[Any, Any]]) -> None:
+    def __init__(self, store: RunStore, new_table: Callable[[], MutableMapping[Any, Any]], *,
+                 writing: bool = True) -> None:
         self._store = store
+        self._writing = writing  # False: only count what would be added (no transaction is open)
         self._ids = new_table()  # file key → the stored run's id, for present runs with notes in the file
         self.added = 0
         self.kept = 0  # notes of the file not taken: the run or step has another note here
@@ -80,7 +85,8 @@ class NotesAgain:
         run_id, here = int(row[0]), row[1] or ""
         self._ids[key] = run_id
         if note and not here:
-            self._store.db.execute("UPDATE runs SET note = ? WHERE id = ?", (note, run_id))
+            if self._writing:
+                self._store.db.execute("UPDATE runs SET note = ? WHERE id = ?", (note, run_id))
             self._added(run_id)
         elif note:
             self._known(here, note)
@@ -105,8 +111,9 @@ class NotesAgain:
                                                "characters; a note added to it may have at most {limit}"),
                                             step=sequence, id=run_id, count=Count(len(note)),
                                             limit=Count(MAX_NOTE_CHARS)))
-            self._store.db.execute("UPDATE steps SET payload = json_set(payload, '$.note', ?) WHERE id = ?",
-                                   (note, row[0]))
+            if self._writing:
+                self._store.db.execute("UPDATE steps SET payload = json_set(payload, '$.note', ?) WHERE id = ?",
+                                       (note, row[0]))
             self._added(run_id)
         else:
             self._known(here, note)

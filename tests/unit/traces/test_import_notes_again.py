@@ -9,6 +9,7 @@ formats, real SQLite stores, the command line as a user runs it.
 from __future__ import annotations
 
 import json
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -188,3 +189,36 @@ def test_a_note_of_10_mb_to_add_is_refused_and_nothing_is_written(pair: Pair) ->
 
     assert "the note of step 1 of run" in str(refused.value) and "at most 20000" in str(refused.value)
     assert snapshot(pair.eng) == before and all(not r.note for r in pair.eng.list_runs(limit=None))
+
+
+def test_the_same_file_again_needs_no_write_lock(pair: Pair) -> None:
+    write_step_note(pair.dev, step_id_of(pair.dev, pair.ids[0], 2), "look here")
+    second = pair.export("second.json")
+    _import(pair, second)
+    other = sqlite3.connect(pair.eng_db, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")  # another program's write transaction, held open
+    try:
+        with RunStore.open(pair.eng_db, lock_wait_s=0.2) as store:
+            report = import_trace(store, second)
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    assert (report.notes_added, report.notes_same, report.runs_already_present) == (0, 1, 3)
+
+
+@pytest.mark.parametrize("cache_budget", [0, 10**9], ids=["read again", "kept"])
+def test_only_what_is_missing_is_written_whichever_way_the_file_is_read(
+        pair: Pair, monkeypatch: pytest.MonkeyPatch, cache_budget: int) -> None:
+    monkeypatch.setattr(importing, "CACHE_BUDGET", cache_budget)
+    write_step_note(pair.dev, step_id_of(pair.dev, pair.ids[0], 2), "one")
+    write_step_note(pair.dev, step_id_of(pair.dev, pair.ids[2], 1), "two")
+    write_run_note(pair.dev, pair.ids[1], "three")
+    _import(pair, pair.export("second.json"))
+    run = pair.eng_run()
+    write_step_note(pair.eng, step_id_of(pair.eng, run.id, 2), "one, edited here")
+    write_step_note(pair.dev, step_id_of(pair.dev, pair.ids[0], 4), "four")
+
+    report = import_trace(pair.eng, pair.export("third.json"))
+
+    assert (report.notes_added, report.notes_kept, report.notes_same, report.noted_run_ids) == (1, 1, 2, (run.id,))
+    assert [step_note(pair.eng, step_id_of(pair.eng, run.id, n)) for n in (2, 4)] == ["one, edited here", "four"]
