@@ -21,6 +21,7 @@ from inspector.transfer import (
     import_trace,
 )
 from inspector.transfer.left_out import left_out_sentences
+from inspector.transfer.notes_words import notes_sentences
 
 from .common import (
     EXIT_OK,
@@ -145,14 +146,20 @@ def _import(args: argparse.Namespace) -> int:
                    "steps": imported.steps_imported, "already_present": list(imported.already_present),
                    "runs_already_present": imported.runs_already_present,
                    "joined": list(imported.joined_uids), "spans_repeated": imported.spans_repeated,
-                   "spans_clashing": imported.spans_clashing})
+                   "spans_clashing": imported.spans_clashing, "notes_added": imported.notes_added,
+                   "notes_kept": imported.notes_kept})
         return EXIT_OK
     runs, steps = imported.runs_imported, imported.steps_imported
     if not runs and present and not imported.joined_uids:  # the same file again: which runs it is
         # Not "imported before": the runs may have come in another file or been recorded here.
-        print(" ".join([ngettext("The run of {path} is here already (nothing was imported): run {ids}.",
-                                 "The runs of {path} are here already (nothing was imported): runs {ids}.",
-                                 imported.runs_already_present).format(path=one_line(args.file), ids=present),
+        if imported.notes_added:  # something was: a note written since the last export
+            here = ngettext("The run of {path} is here already: run {ids}.",
+                            "The runs of {path} are here already: runs {ids}.", imported.runs_already_present)
+        else:
+            here = ngettext("The run of {path} is here already (nothing was imported): run {ids}.",
+                            "The runs of {path} are here already (nothing was imported): runs {ids}.",
+                            imported.runs_already_present)
+        print(" ".join([here.format(path=one_line(args.file), ids=present), *notes_sentences(imported),
                         *left_out_sentences(imported)]))
         return EXIT_OK
     lines = [ngettext("Imported {count} run from {path}.", "Imported {count} runs from {path}.", runs).format(
@@ -176,7 +183,7 @@ def _import(args: argparse.Namespace) -> int:
         lines.append(ngettext("Spans of another tool (a server's) joined {count} run of ours in their trace.",
                               "Spans of another tool (a server's) joined {count} runs of ours in their trace.",
                               count).format(count=count))
-    print(" ".join([*lines, *left_out_sentences(imported)]))
+    print(" ".join([*lines, *notes_sentences(imported), *left_out_sentences(imported)]))
     return EXIT_OK
 
 

@@ -54,6 +54,7 @@ from inspector.traces.reader import CACHE_BUDGET, PlannedRun, TracePlan, read_fi
 from inspector.traces.sniff import FileKind, sniff
 
 from .joining import Joins
+from .notes_again import NotesAgain, row_note, step_note
 from .spill import SpillArea
 
 if TYPE_CHECKING:
@@ -93,6 +94,15 @@ class ImportReport:
     #: file holds it twice), and different from it (an id used twice; the first span is kept).
     spans_repeated: int = 0
     spans_clashing: int = 0
+    #: Notes of the file added to runs that were here already (on the run or its steps), the first
+    #: :data:`~inspector.transfer.notes_again.NAMED_RUNS` of those runs' ids and how many there are,
+    #: and the notes of the file not taken because their run or step has another note here (kept).
+    notes_added: int = 0
+    noted_run_ids: tuple[int, ...] = ()
+    noted_runs: int = 0
+    notes_kept: int = 0
+    #: Notes of the file that the runs here have already (the same text on the same run or step).
+    notes_same: int = 0
 
     @property
     def runs_imported(self) -> int:
@@ -199,31 +209,43 @@ def _write(store: RunStore, source: FilePath, kind: FileKind, plan: _CheckingPla
     present = _Kept()
     joins = Joins(store, plan)
     joins.find()
+    notes = False  # does a run that is here already have a note in the file?
     for batch in _new_runs(plan, joins):
         found = stored_uids(store.db, [run.header.uid for _, run in batch])
-        for _, run in batch:
+        for key, run in batch:
             if run.header.uid in found:
                 present.add(run.header.uid)
+                notes = notes or bool(run.header.note) or key in plan.noted
     if not joins.joining and present.count == len(plan.runs):
-        # Nothing new: the database is not even opened for writing.
-        meter.done()
-        return ImportReport(kind.name, (), (), present.first, 0, present.count)
+        if notes:  # the notes are compared first: the same file again writes nothing
+            checked = _compare_notes(store, source, kind, plan, joins, first_hash, meter, area, size)
+            if not checked.added:
+                meter.done()
+                return ImportReport(kind.name, (), (), present.first, 0, present.count, notes_kept=checked.kept,
+                                    notes_same=checked.same)
+            plan.rows = None  # taken by the comparison: the writing below reads the file again
+        else:  # Nothing new: the database is not even opened for writing.
+            meter.done()
+            return ImportReport(kind.name, (), (), present.first, 0, present.count)
     with store.transaction():
         run_ids = area.table()  # file key → new run id (a million runs need not be in memory)
         present, imported, ids = _Kept(), _Kept(), _Ids()
+        again = NotesAgain(store, area.table)
         for batch in _new_runs(plan, joins):  # (their steps of runs that join a run of ours: below)
             found = stored_uids(store.db, [run.header.uid for _, run in batch])  # imported meanwhile elsewhere?
             new = [(key, run.header) for key, run in batch if run.header.uid not in found]
-            for _, run in batch:
+            for key, run in batch:
                 if run.header.uid in found:
                     present.add(run.header.uid)
+                    if run.header.note or key in plan.noted:
+                        again.run(key, run.header.uid, run.header.note)
             made = insert_runs(store.db, [_new_run(header, source.name) for _, header in new])
             for (key, header), run_id in zip(new, made, strict=True):
                 run_ids[key] = run_id
                 ids.add(run_id)
                 imported.add(header.uid)
         joins.resolve(run_ids)
-        writer = _Writer(store, run_ids, joins)
+        writer = _Writer(store, run_ids, joins, again)
         if plan.rows is not None:
             # Every step was kept when it was checked: write them without reading the file again.
             rows = plan.rows
@@ -234,7 +256,9 @@ def _write(store: RunStore, source: FilePath, kind: FileKind, plan: _CheckingPla
             for key, sequence, started_at, row in rows.take():
                 if key != last_key:
                     last_key, run_id = key, run_ids.get(key)
-                if run_id is None:  # a run already present, skipped
+                if run_id is None:  # a run already present: only a note of its steps may be added
+                    if key in again:
+                        again.step(key, sequence, started_at, row_note(row[4]))
                     continue
                 placed = joins.place(key, sequence, row[4])
                 if placed is None:  # a span stored in the run it joins already
@@ -247,13 +271,35 @@ def _write(store: RunStore, source: FilePath, kind: FileKind, plan: _CheckingPla
                     meter.advance(int(_WRITE_BATCH * share))
             store.insert_step_rows(batch)
             writer.count += len(batch)
-        elif (ids.count or joins.joined_uids) and read_file(
+        elif (ids.count or joins.joined_uids or notes) and read_file(
                 source, kind, reader_for(kind, writer, checking=False, new_table=area.table, stored_payloads=True),
                 meter, size) != first_hash:
             raise TraceProblem((), said(N_("the file changed while it was being imported; try again")))
         meter.done()  # before the commit: a callback that cancels now still writes nothing
     return ImportReport(kind.name, ids.ids(), imported.first, present.first, writer.count, present.count,
-                        tuple(joins.joined_uids))
+                        tuple(joins.joined_uids), notes_added=again.added, noted_run_ids=again.run_ids,
+                        noted_runs=again.run_count, notes_kept=again.kept, notes_same=again.same)
+
+
+def _compare_notes(store: RunStore, source: FilePath, kind: FileKind, plan: _CheckingPlan, joins: Joins,
+                   first_hash: str, meter: ProgressMeter, area: SpillArea, size: int) -> NotesAgain:
+    """The notes the file would add to the runs here already, counted without writing (and so
+    without the write lock another program may hold); the steps kept in ``plan.rows`` are taken."""
+    checked = NotesAgain(store, area.table, writing=False)
+    for batch in _new_runs(plan, joins):
+        for key, run in batch:
+            if run.header.note or key in plan.noted:
+                checked.run(key, run.header.uid, run.header.note)
+    if plan.rows is not None:
+        for key, sequence, started_at, row in plan.rows.take():
+            if key in checked:
+                checked.step(key, sequence, started_at, row_note(row[4]))
+    else:
+        sink = _Writer(store, area.table(), joins, checked)  # no run of its own: each step only compared
+        if read_file(source, kind, reader_for(kind, sink, checking=False, new_table=area.table, stored_payloads=True),
+                     meter, size) != first_hash:  # (the meter: a cancel is heard meanwhile)
+            raise TraceProblem((), said(N_("the file changed while it was being imported; try again")))
+    return checked
 
 
 def _new_runs(plan: TracePlan, joins: Joins) -> Iterator[list[tuple[Any, PlannedRun]]]:
@@ -368,9 +414,12 @@ class _CheckingPlan(TracePlan):
         super().__init__(0, new_table)
         self.cache = None
         self.rows: _CheckedRows | None = _CheckedRows(budget)
+        self.noted = new_table()  # the keys of the runs with a noted step
 
     def step(self, key: Any, step: TraceStep, path: Path, size: int = 0) -> None:
         super().step(key, step, path, size)
+        if key not in self.noted and step_note(step.step):
+            self.noted[key] = True
         rows = self.rows
         if rows is not None and not rows.add(key, step.sequence, step.started_at,
                                                   step_row(step.step, finite=True)):
@@ -427,10 +476,11 @@ class _Ids:
 class _Writer:
     """The writing sink: stores the steps of the runs being imported (inside the transaction)."""
 
-    def __init__(self, store: RunStore, run_ids: MutableMapping[Any, int], joins: Joins) -> None:
+    def __init__(self, store: RunStore, run_ids: MutableMapping[Any, int], joins: Joins, again: NotesAgain) -> None:
         self._store = store
         self._run_ids = run_ids
         self._joins = joins
+        self._again = again
         self.count = 0
 
     def run(self, key: Any, header: RunHeader, path: Path) -> None:
@@ -438,7 +488,8 @@ class _Writer:
 
     def step(self, key: Any, step: TraceStep, path: Path, size: int = 0) -> None:
         run_id = self._run_ids.get(key)
-        if run_id is None:  # a run already present, skipped
+        if run_id is None:  # a run already present: only a note of its steps may be added
+            self._again.step(key, step.sequence, step.started_at, step_note(step.step))
             return
         sequence = self._joins.place(key, step.sequence, step_row(step.step)[4])
         if sequence is not None:

@@ -100,12 +100,17 @@ class Transfers(QObject):
         self.stored.emit(report.runs_imported)
         count, name = report.runs_imported, visible(path.name)
         if count:
-            self._ended("import", "ok", _with_left_out(report, lambda: ngettext(
+            self._ended("import", "ok", _with_report_sentences(report, lambda: ngettext(
                 "Imported {count} run from {name}.", "Imported {count} runs from {name}.", count).format(
                 count=count, name=name)))
+        elif report.notes_added:  # a note written since the export it came in before: something was added
+            present = len(report.already_present)
+            self._ended("import", "ok", _with_report_sentences(report, lambda: ngettext(
+                "The run of {name} is here already: it is selected.",
+                "The runs of {name} are here already: they are selected.", present).format(name=name)))
         else:
             present = len(report.already_present)
-            self._ended("import", "ok", _with_left_out(report, lambda: ngettext(
+            self._ended("import", "ok", _with_report_sentences(report, lambda: ngettext(
                 # Not "imported before": the same runs may have come in another file (the other format, a
                 # later export) or been recorded here; what is true is that they are here already.
                 "The run of {name} is here already (nothing was imported): it is selected.",
@@ -128,11 +133,11 @@ class Transfers(QObject):
         self.stored.emit(report.runs_imported)
         count, trace_id = report.runs_imported, pulled.trace_id  # type: ignore[attr-defined]
         if count:
-            self._ended("import", "ok", _with_left_out(report, lambda: ngettext(
+            self._ended("import", "ok", _with_report_sentences(report, lambda: ngettext(
                 "Opened trace {id}: {count} run imported.", "Opened trace {id}: {count} runs imported.", count).format(
                 id=trace_id, count=count)))
         else:
-            self._ended("import", "ok", _with_left_out(report, lambda: _(
+            self._ended("import", "ok", _with_report_sentences(report, lambda: _(
                 "Trace {id} was opened before: its runs are selected.").format(id=trace_id)))
 
     def _run_ids(self, report: object) -> list[int]:
@@ -289,11 +294,13 @@ class Transfers(QObject):
             self.job.join(5)
 
 
-def _with_left_out(report: object, said: Words) -> Words:
-    """``said`` and then the sentences the command line's import says on the spans it left out."""
+def _with_report_sentences(report: object, said: Words) -> Words:
+    """``said`` and then the sentences the command line's import says on the notes it added to runs here
+    already and on the spans it left out."""
     from inspector.transfer.left_out import left_out_sentences  # the import machinery loads when used
+    from inspector.transfer.notes_words import notes_sentences
 
-    return lambda: " ".join([said(), *left_out_sentences(report)])  # type: ignore[arg-type]
+    return lambda: " ".join([said(), *notes_sentences(report), *left_out_sentences(report)])  # type: ignore[arg-type]
 
 
 def dropped_files(event: QDragEnterEvent | QDropEvent) -> list[Path]:
