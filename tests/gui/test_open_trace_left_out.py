@@ -8,14 +8,12 @@ import json
 import shutil
 from pathlib import Path
 
-from PySide6.QtWidgets import QApplication
-
 from inspector.gui.language import switch_language
 from tests.gui.test_runs_tab import runs_window
+from tests.gui.test_screenshots import save
 from tests.support.cli_process import cli_here
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "otel" / "mcp_sdk.jsonl"
-SHOTS = Path("/work/tmp/s57")
 
 
 def _cli_said(doubled: Path, db: Path, lang: str) -> str:
@@ -25,9 +23,7 @@ def _cli_said(doubled: Path, db: Path, lang: str) -> str:
 
 
 def _save(window, name: str) -> None:
-    QApplication.processEvents()  # pending layout requests: the picture shows the settled window
-    if SHOTS.is_dir():
-        window.grab().save(str(SHOTS / f"smallfix-{name}.png"))
+    save(window, f"open-trace-left-out-{name}")
 
 
 def test_the_window_says_the_left_out_spans_in_the_command_lines_words(qtbot, make_window, tmp_path) -> None:

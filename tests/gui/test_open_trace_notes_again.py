@@ -5,24 +5,18 @@ exported again. Opening that file said "here already (nothing was imported)" and
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
-from PySide6.QtWidgets import QApplication
 
 from inspector.gui.language import switch_language
 from inspector.store import RunStore
 from inspector.store.notes import write_run_note
 from inspector.transfer.exporting import export
 from tests.gui.test_runs_tab import runs_window, trace_file
-
-SHOTS = Path("/work/tmp/s58")
+from tests.gui.test_screenshots import save
 
 
 def _save(window, name: str) -> None:
-    QApplication.processEvents()  # pending layout requests: the picture shows the settled window
-    if SHOTS.is_dir():
-        window.grab().save(str(SHOTS / f"renotes-{name}.png"))
+    save(window, f"open-trace-notes-again-{name}")
 
 
 @pytest.mark.parametrize("file_format", ["trace", "otlp"])

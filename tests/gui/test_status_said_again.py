@@ -13,8 +13,7 @@ from inspector.runs import Leg
 from inspector.store import RunStore, resolve_db_path
 from inspector.store.browse import delete_runs
 from tests.gui.test_runs_span_detail import imported_agent_run, open_run, step_row
-
-SHOTS = "/work/tmp/s57"
+from tests.gui.test_screenshots import save
 
 
 def _switched(tab, language: str) -> str:
@@ -33,10 +32,9 @@ def test_copied_sentences_of_the_runs_tab_follow_the_language(qtbot, make_window
         count = len(QApplication.clipboard().text())
         assert tab.status.text() == f"Copied the result of step 5 ({count} characters)."
         assert _switched(tab, "de") == f"Das Resultat von Schritt 5 wurde kopiert ({count} Zeichen)."
-        QApplication.processEvents()
-        window.grab().save(f"{SHOTS}/smallfix-copied-de.png")
+        save(window, "status-said-again-copied-de")
         assert _switched(tab, "en") == f"Copied the result of step 5 ({count} characters)."
-        window.grab().save(f"{SHOTS}/smallfix-copied-en.png")
+        save(window, "status-said-again-copied-en")
         uid = tab.current_run().uid
         assert tab.timeline_pane.identity.copy_uid() == f"Copied the uid of run {run_id}: {uid}"
         assert _switched(tab, "de") == f"Die UID von Lauf {run_id} wurde kopiert: {uid}"
@@ -61,7 +59,7 @@ def test_a_step_that_cannot_be_replayed_says_so_in_the_new_language(qtbot, make_
         assert tab.status.text() == "Step 5 cannot be replayed: only a stored tool step that can be read can be."
         assert _switched(tab, "de") == ("Schritt 5 kann nicht wiederholt werden: Das geht nur mit einem "
                                         "gespeicherten, lesbaren Tool-Schritt.")
-        window.grab().save(f"{SHOTS}/smallfix-replay-de.png")
+        save(window, "status-said-again-replay-de")
     finally:
         switch_language("en")
 
