@@ -11,7 +11,6 @@ import sys
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
-from urllib.parse import urlsplit
 
 from inspector.i18n import N_, _
 from inspector.i18n.details import disagreement_said
@@ -33,7 +32,7 @@ from inspector.i18n.words import (
 from inspector.mcp.server import STDIO_KEY_PREFIX
 from inspector.runs import StepKind, step_details
 from inspector.runs.ending import TIMED_OUT_MARK
-from inspector.runs.loopback import is_loopback
+from inspector.runs.loopback import names_this_machine
 from inspector.runs.replaying import ReplayLink
 from inspector.store import RunRecord, RunStore, ServerRegistry, StoredStep, UnknownRunError
 from inspector.store.outbox import Outbox, OutboxEntry
@@ -179,7 +178,7 @@ def _list(store: RunStore, args: argparse.Namespace) -> int:
     # A configured server's name at a loopback address names this machine's server: an imported run at that
     # address ran on the machine that recorded it (the window's Runs list and its filter say so too). The
     # address itself, as given, lists every run that names it.
-    made_here = bool(given and "://" not in given and is_loopback(urlsplit(args.server).hostname or ""))
+    made_here = bool(given and "://" not in given and names_this_machine(args.server))
     runs = store.list_runs(outcome=args.outcome, server=args.server, limit=args.limit, made_here=made_here)
     if args.json:
         pushes = Outbox(store.db.conn).of_runs([run.id for run in runs])

@@ -4,6 +4,7 @@ Runs list (an imported run at such a host ran on the machine that recorded it, n
 from __future__ import annotations
 
 import ipaddress
+from urllib.parse import urlsplit
 
 
 def is_loopback(host: str) -> bool:
@@ -16,4 +17,15 @@ def is_loopback(host: str) -> bool:
         return False
 
 
-__all__ = ["is_loopback"]
+def names_this_machine(url: str) -> bool:
+    """Does the address ``url`` name this machine only (its host a loopback one)?"""
+    return is_loopback(urlsplit(url).hostname or "")
+
+
+def recorded_elsewhere(server: str, imported: bool) -> bool:
+    """Whether runs at ``server`` were made against a server of another machine: imported, and the
+    address names the machine it is read on only (127.0.0.1, localhost)."""
+    return imported and names_this_machine(server)
+
+
+__all__ = ["is_loopback", "names_this_machine", "recorded_elsewhere"]

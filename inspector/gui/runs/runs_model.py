@@ -19,7 +19,7 @@ from inspector.i18n.recovery import status_with_recovery
 from inspector.i18n.scenarios import said_title
 from inspector.i18n.words import run_heading, source_word
 from inspector.i18n.zone_said import time_in_zones
-from inspector.runs.loopback import is_loopback
+from inspector.runs.loopback import recorded_elsewhere
 from inspector.store import RunRecord, RunStore, ServerRegistry
 from inspector.store.browse import RunFilter, list_runs, run_ids, run_position
 from inspector.store.outbox import Outbox, OutboxEntry
@@ -81,12 +81,6 @@ def names_for(run: RunRecord, names: dict[str, str]) -> dict[str, str]:
     127.0.0.1 was the machine it was recorded on, not this one: the developer's demo server at
     127.0.0.1:8765 is not the server a support engineer named at that address), else ``names``."""
     return {} if run.server and recorded_elsewhere(run.server, run.source == "imported") else names
-
-
-def recorded_elsewhere(server: str, imported: bool) -> bool:
-    """Whether runs at ``server`` were made against a server of another machine: imported, and the
-    address names the machine it is read on only (127.0.0.1, localhost)."""
-    return imported and is_loopback(urlsplit(server).hostname or "")
 
 
 def run_duration(run: RunRecord) -> float | None:
@@ -351,4 +345,4 @@ class RunListModel(NamedColumnsModel):
 
 
 __all__ = ["COLUMNS", "RunIdRole", "RunListModel", "RunListing", "StatusRole", "format_duration", "format_started",
-           "names_for", "read_listing", "recorded_elsewhere", "server_names", "server_shown", "source_word"]
+           "names_for", "read_listing", "server_names", "server_shown", "source_word"]
