@@ -69,6 +69,15 @@ def unreadable_settings_note(qsettings: QSettings, copy: Path) -> str:
              "A copy of the file as it was is kept at {copy}.").format(path=qsettings.fileName(), copy=copy)
 
 
+def read_port(text: str) -> int | None:
+    """The port ``text`` names (1 to 65535), ``None`` when it names none."""
+    try:
+        port = int(text)
+    except ValueError:
+        return None
+    return port if 1 <= port <= 65535 else None
+
+
 class AppSettings:
     """Typed access to what the window remembers."""
 
@@ -167,11 +176,7 @@ class AppSettings:
     @property
     def receiver_port(self) -> int:
         """The port the OTLP trace receiver listens on (127.0.0.1); 4318 is OTLP/HTTP's own."""
-        try:
-            port = int(str(self.qsettings.value("receiver/port", 4318)))
-        except ValueError:
-            return 4318
-        return port if 1 <= port <= 65535 else 4318
+        return read_port(str(self.qsettings.value("receiver/port", 4318))) or 4318
 
     @receiver_port.setter
     def receiver_port(self, port: int) -> None:

@@ -12,22 +12,17 @@ from inspector.i18n import _
 from inspector.i18n.languages import normalize_language
 from inspector.mcp import LOG_LEVELS, read_budget
 
+from .settings import read_port
+
 #: The most characters of a value the sentence quotes.
 VALUE_CHARS = 40
-
-
-def _port(text: str) -> bool:
-    try:
-        return 1 <= int(text) <= 65535
-    except ValueError:
-        return False
 
 
 #: The settings whose value falls back to its default when it cannot be used, and how to tell.
 CHECKS: tuple[tuple[str, Callable[[str], bool]], ...] = (
     ("operations/default_budget_s", lambda text: read_budget(text).usable),
     ("window/language", lambda text: normalize_language(text) is not None),
-    ("receiver/port", _port),
+    ("receiver/port", lambda text: read_port(text) is not None),
     ("logging/server_level", lambda text: text in LOG_LEVELS),
 )
 
