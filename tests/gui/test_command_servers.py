@@ -15,7 +15,7 @@ import pytest
 
 from inspector.mcp import ServerEndpoint
 from inspector.mcp.server_command import ServerCommand
-from tests.support.processes import alive, group_alive
+from tests.support.processes import alive, gone_soon, group_alive
 
 ROOT = Path(__file__).resolve().parents[2]
 SDK = ServerCommand(sys.executable, ("-m", "tests.support.stdio_server"), cwd=str(ROOT))
@@ -66,7 +66,7 @@ def test_the_process_is_kept_between_operations_and_gone_after_the_window_closes
     assert methods(second) == ["tools/call"]  # the running process, its era remembered
     assert window.engine.processes.pid(key) == pid
     window.close()
-    assert not alive(pid) and not group_alive(pid)
+    assert gone_soon(pid)
 
 
 def test_cancel_on_a_command_server_is_cancelled_and_the_process_stays(make_window, qtbot) -> None:
@@ -209,7 +209,7 @@ def test_closing_the_window_leaves_no_process_of_a_stubborn_servers_tree(make_wi
                           and entry.data.startswith("grandchild ")).split()[1])
     assert alive(grandchild)
     window.close()
-    assert not alive(pid) and not group_alive(pid) and not alive(grandchild)
+    assert gone_soon(pid, grandchild)
 
 
 def test_a_server_flooding_its_stderr_stays_bounded_in_the_log_and_the_console(make_window, qtbot) -> None:
@@ -272,7 +272,7 @@ def test_closing_the_window_hides_it_at_once_while_a_slow_server_is_still_stoppi
     window.close()
     done.set()
     watcher.join()
-    assert not alive(pid) and not group_alive(pid)
+    assert gone_soon(pid)
     assert len(seen) > 10 and not any(seen)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 
 from inspector.mcp import OperationRecorder
@@ -21,6 +22,18 @@ def group_alive(pgid: int) -> bool:
     """Some process of the group runs (zombies aside)."""
     return any(alive(int(entry)) for entry in os.listdir("/proc") if entry.isdigit()
                and _group_of(int(entry)) == pgid)
+
+
+def gone_soon(pgid: int, *pids: int, within_s: float = 3.0) -> bool:
+    """No process of the group, nor any of ``pids``, runs within ``within_s``: a process sent SIGKILL
+    may be scheduled to die a moment after the call that killed it returned (on a loaded machine a
+    grandchild holding no pipe of ours was seen still running right after the window closed)."""
+    deadline = time.monotonic() + within_s
+    while group_alive(pgid) or any(alive(pid) for pid in pids):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.02)
+    return True
 
 
 def _group_of(pid: int) -> int | None:
