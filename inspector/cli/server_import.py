@@ -44,7 +44,9 @@ class Planned:
     def to_dict(self) -> dict[str, Any]:
         entry = self.entry
         return {"name": entry.name, "transport": entry.transport, "key": self.key,
-                "command": self.shown if entry.command is not None else None, "url": entry.url,
+                "command": self.shown if entry.command is not None else None,
+                # The address as kept (without the user name, password and query the file's may carry).
+                "url": self.shown if entry.url is not None else None,
                 "asks_for": list(entry.asks_for), "effect": self.effect, "replaces": self.replaces}
 
 

@@ -159,3 +159,18 @@ def test_a_refused_password_in_the_address_is_said_to_be_refused_not_missing(ser
         assert "Der Server hat Benutzername und Passwort seiner Adresse abgewiesen" in said
     for text in (called.stdout, called.stderr):
         assert "wr0ng" not in text and basic("ann", "wr0ng-pass").split()[1] not in text
+
+
+def test_servers_import_json_names_the_address_as_kept_not_with_its_password(tmp_path: Path) -> None:
+    """The preview's `url` is the address as it will be kept, as the readable preview and `key` show it: it
+    printed the file's address with the user name and password (and a query's key) on standard output."""
+    config = tmp_path / "claude_desktop_config.json"
+    config.write_text(json.dumps({"mcpServers": {"web": {"url": "http://ann:s3cr%25t%20pw@127.0.0.1:9/mcp?api_key=k3y"},
+                                                 "local": {"command": "npx", "args": ["-y", "server"]}}}))
+    previewed = cli("servers", "import", str(config), "--json", "--db", str(tmp_path / "runs.db"))
+    assert previewed.returncode == 2  # no terminal to confirm at, and no --yes: only the preview
+    servers = {server["name"]: server for server in json.loads(previewed.stdout)["servers"]}
+    assert servers["web"]["url"] == servers["web"]["key"] == "http://127.0.0.1:9/mcp"
+    assert servers["local"]["url"] is None
+    _no_leak(previewed.stdout, previewed.stderr)
+    assert "k3y" not in previewed.stdout
