@@ -52,3 +52,37 @@ def test_a_note_written_since_is_added_said_and_shown(qtbot, make_window, tmp_pa
                                      "selected. Its note is here already: no note was added.")
     finally:
         switch_language("en")
+
+
+def test_a_note_on_a_step_the_run_here_lacks_is_said(qtbot, make_window, tmp_path) -> None:
+    """The file's run holds a step the stored run does not: its note has nothing to be added to. The status
+    line said nothing of it; it says so now, as the command line does, in English and German."""
+    import json
+
+    first, uids = trace_file(tmp_path)
+    exported = json.loads(first.read_text(encoding="utf-8"))
+    (run,) = exported["runs"]
+    last = run["steps"][-1]
+    number = last["sequence"] + 3
+    run["steps"].append({**last, "sequence": number, "payload": {**last["payload"], "note": "only in the file"}})
+    later = tmp_path / "later.json"
+    later.write_text(json.dumps(exported), encoding="utf-8")
+    window = runs_window(make_window)
+    window.resize(1280, 800)
+    tab = window.runs_tab
+    try:
+        with qtbot.waitSignal(tab.transfer_ended, timeout=20000):
+            tab.open_trace(first)
+        run_id = tab.store.find_run_by_uid(uids[0]).id
+        with qtbot.waitSignal(tab.transfer_ended, timeout=20000):
+            tab.open_trace(later)
+        assert tab.status.text() == ("The run of later.json is here already (nothing was imported): it is selected. "
+                                     f"1 note of the file was not added: run {run_id} has no step {number}.")
+        _save(window, "stepless-en")
+        switch_language("de")
+        assert tab.status.text() == ("Der Lauf aus later.json ist schon hier (nichts wurde importiert): er ist "
+                                     f"ausgewählt. 1 Notiz der Datei wurde nicht hinzugefügt: Lauf {run_id} hat "
+                                     f"keinen Schritt {number}.")
+        _save(window, "stepless-de")
+    finally:
+        switch_language("en")
