@@ -19,6 +19,19 @@ def _save(window, name: str) -> None:
     save(window, f"open-trace-notes-again-{name}")
 
 
+def _opened_twice(qtbot, make_window, first, later, uid: str):  # type: ignore[no-untyped-def]
+    """The window that opened ``first`` and then ``later`` (a later export of its run), and that run's id."""
+    window = runs_window(make_window)
+    window.resize(1280, 800)
+    tab = window.runs_tab
+    with qtbot.waitSignal(tab.transfer_ended, timeout=20000):
+        tab.open_trace(first)
+    run_id = tab.store.find_run_by_uid(uid).id
+    with qtbot.waitSignal(tab.transfer_ended, timeout=20000):
+        tab.open_trace(later)
+    return window, tab, run_id
+
+
 @pytest.mark.parametrize("file_format", ["trace", "otlp"])
 def test_a_note_written_since_is_added_said_and_shown(qtbot, make_window, tmp_path, file_format) -> None:
     first, uids = trace_file(tmp_path, file_format=file_format)
@@ -26,15 +39,8 @@ def test_a_note_written_since_is_added_said_and_shown(qtbot, make_window, tmp_pa
         write_run_note(source, source.find_run_by_uid(uids[0]).id, "Reproduced on 1.4: the session drops")
         second = tmp_path / "second.json"
         export(source, None, None, second, format=file_format)
-    window = runs_window(make_window)
-    window.resize(1280, 800)
-    tab = window.runs_tab
+    window, tab, run_id = _opened_twice(qtbot, make_window, first, second, uids[0])
     try:
-        with qtbot.waitSignal(tab.transfer_ended, timeout=20000):
-            tab.open_trace(first)
-        run_id = tab.store.find_run_by_uid(uids[0]).id
-        with qtbot.waitSignal(tab.transfer_ended, timeout=20000):
-            tab.open_trace(second)
         assert tab.status.text() == ("The run of second.json is here already: it is selected. "
                                      f"1 note of the file was added to run {run_id}.")
         assert tab.store.get_run(run_id).note == "Reproduced on 1.4: the session drops"
@@ -67,15 +73,8 @@ def test_a_note_on_a_step_the_run_here_lacks_is_said(qtbot, make_window, tmp_pat
     run["steps"].append({**last, "sequence": number, "payload": {**last["payload"], "note": "only in the file"}})
     later = tmp_path / "later.json"
     later.write_text(json.dumps(exported), encoding="utf-8")
-    window = runs_window(make_window)
-    window.resize(1280, 800)
-    tab = window.runs_tab
+    window, tab, run_id = _opened_twice(qtbot, make_window, first, later, uids[0])
     try:
-        with qtbot.waitSignal(tab.transfer_ended, timeout=20000):
-            tab.open_trace(first)
-        run_id = tab.store.find_run_by_uid(uids[0]).id
-        with qtbot.waitSignal(tab.transfer_ended, timeout=20000):
-            tab.open_trace(later)
         assert tab.status.text() == ("The run of later.json is here already (nothing was imported): it is selected. "
                                      f"1 note of the file was not added: run {run_id} has no step {number}.")
         _save(window, "stepless-en")
