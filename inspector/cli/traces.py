@@ -147,7 +147,7 @@ def _import(args: argparse.Namespace) -> int:
                    "runs_already_present": imported.runs_already_present,
                    "joined": list(imported.joined_uids), "spans_repeated": imported.spans_repeated,
                    "spans_clashing": imported.spans_clashing, "notes_added": imported.notes_added,
-                   "notes_kept": imported.notes_kept})
+                   "notes_kept": imported.notes_kept, "notes_without_step": imported.notes_stepless})
         return EXIT_OK
     runs, steps = imported.runs_imported, imported.steps_imported
     if not runs and present and not imported.joined_uids:  # the same file again: which runs it is

@@ -20,7 +20,6 @@ from inspector.i18n.scenarios import said_title
 from inspector.store import RunStore
 from inspector.store.recovery import run_reason
 
-from .language import translated
 from .widgets.accessibility import announce
 from .widgets.background_reads import BackgroundReads
 from .widgets.outcomes import outcome_word
@@ -36,11 +35,12 @@ TITLE_CHARS = 120
 
 
 def status_label(window: QMainWindow) -> QLabel:
-    """The line's label in ``window``'s status bar: plain text, cut rather than wider than the screen."""
+    """The line's label in ``window``'s status bar: plain text, cut rather than wider than the screen.
+    Its accessible name says its text (:meth:`StatusLine.update`), "Status" until it has one."""
     label = QLabel()
     label.setTextFormat(Qt.TextFormat.PlainText)
     label.setMinimumWidth(1)  # a long database path is cut, never wider than the screen
-    translated(label, "setAccessibleName", lambda: _("Status"))
+    label.setAccessibleName(_("Status"))
     window.statusBar().addWidget(label, 1)
     return label
 
@@ -101,15 +101,21 @@ class StatusLine(QObject):
         reason = self.reason[1] if self.reason and last and self.reason[0] == last[0] else None
         text = status_text(len(self._engine.running_tasks()), last, self._db_path, playing, self.imported, reason)
         self.label.setText(text)
-        # The line is cut where the window is narrow: its tip and its description say it whole.
+        # The line is cut where the window is narrow: its tip says it whole, and its accessible name, which a
+        # screen reader says ("Status" alone, the text only in its description, was all that some said of it).
         self.label.setToolTip(plain_tooltip(text))
-        self.label.setAccessibleDescription(text)
+        self.label.setAccessibleName(status_name(text))
 
 
 def _reason_read(store: RunStore, run_id: int) -> Reason | None:
     """Why the run ``run_id`` failed, as the Runs list says it (on the reader thread)."""
     found = run_reason(store, store.get_run(run_id))
     return found.said() if found else None
+
+
+def status_name(text: str) -> str:
+    """The status line's accessible name: what it says, named as the status ("Status: 0 operations running · …")."""
+    return _("Status: {text}").format(text=text)
 
 
 def last_run_text(run_id: int, title: str, status: str) -> str:

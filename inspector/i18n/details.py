@@ -121,7 +121,7 @@ _WITHOUT_ERROR = {"gave up after {ms} ms ({error})": N_("gave up after {ms} ms")
 def side_message(note: Any, already: str) -> Message | str:
     """One side's words in a disagreement (``raw.otlp.disagreement.params.client`` or ``.server``),
     without its error in brackets when ``already`` (the step's own lines, :func:`own_lines`) says that
-    error: a timed-out call says its exception once ("timed out: TimeoutError: …"), and the sentence
+    error: a timed-out call says its exception once ("McpError: Timed out while waiting …"), and the sentence
     on the sides says only when each ended ("the client gave up after 504 ms")."""
     message = message_from_note(note)
     if isinstance(message, Message) and message.template in _WITHOUT_ERROR:

@@ -123,6 +123,10 @@ def ending(meaning: Meaning, status_code: int, status_message: str, attributes: 
             said = (N_("{error} (JSON-RPC error {value})") if _TIMED_OUT.search(text)
                     else N_("timed out: {error} (JSON-RPC error {value})"))
             notes.append(Message(said, {"error": text, "value": error_type}))
+        elif timed_out and not coded and _TIMED_OUT.search(text):
+            # The error's own words say it timed out ("McpError: Timed out while waiting for response…",
+            # "TimeoutError"): they are said as they are, not after a "timed out:" that says it again.
+            notes.append(Message(N_("{error}"), {"error": text}))
         elif timed_out and not coded:
             notes.append(Message(N_("timed out: {error}"), {"error": text or error_type or "time-out"}))
         elif not timed_out and text and text != meaning.result and (exception or text != error_type):

@@ -5,7 +5,8 @@ or on one of its steps) whose run or step has no note here is added. A run or a 
 (``inspector.store.notes``); notes carry no time of their own, so a note is matched by its run or
 step (a step by its sequence and start time) and its text. A note here is never changed or removed:
 when the file's differs (the engineer edited it, or wrote another), the one here is kept and counted.
-A note of a step that is not stored here (the file holds more steps) has nothing to be added to.
+A note of a step that is not stored here (the file holds more steps, or another step at its place) has
+nothing to be added to: it is counted, and the first such step named, so that the import says so.
 
 When every run of the file is here already, the notes are first only compared (nothing is
 opened for writing: the same file again changes nothing and needs no lock); only when one is to
@@ -64,6 +65,8 @@ class NotesAgain:
         self.added = 0
         self.kept = 0  # notes of the file not taken: the run or step has another note here
         self.same = 0  # notes of the file the run or step has already
+        self.stepless = 0  # notes of the file on a step the stored run does not have (nothing to add them to)
+        self.first_stepless: tuple[int, int] | None = None  # (run id, step number) of the first
         self.run_count = 0
         self._named: list[int] = []
         self._noted = new_table()  # the ids of the runs given a note
@@ -103,7 +106,8 @@ class NotesAgain:
             " CASE WHEN json_valid(payload) THEN json_extract(payload, '$.note') END"
             " FROM steps WHERE run_id = ? AND sequence = ?", (run_id, sequence)).fetchone()
         if row is None or row[1] != started_at or not row[2]:
-            return  # not the same step here (or a damaged one): nothing to add a note to
+            self._stepless(run_id, sequence)  # not the same step here (or a damaged one): nothing to add it to
+            return
         here = row[3] if isinstance(row[3], str) else ""
         if not here:
             if len(note) > MAX_NOTE_CHARS:  # a note someone wrote is bounded so (a new run's steps keep theirs)
@@ -117,6 +121,11 @@ class NotesAgain:
             self._added(run_id)
         else:
             self._known(here, note)
+
+    def _stepless(self, run_id: int, sequence: int) -> None:
+        self.stepless += 1
+        if self.first_stepless is None:
+            self.first_stepless = (run_id, sequence)
 
     def _known(self, here: str, note: str) -> None:
         if here == note:

@@ -29,7 +29,14 @@ def notes_sentences(imported: ImportReport) -> list[str]:
             "{count} note of the file was not added: its run or step has another note here, which is kept.",
             "{count} notes of the file were not added: their runs or steps have other notes here, which are kept.",
             kept).format(count=format_number(kept)))
-    if imported.notes_same and not added and not kept:
+    if imported.notes_stepless and imported.first_stepless is not None:
+        run_id, step = imported.first_stepless
+        stepless = imported.notes_stepless
+        said.append(ngettext(
+            "{count} note of the file was not added: run {id} has no step {step}.",
+            "{count} notes of the file were not added: the runs here do not have their steps (the first: step "
+            "{step} of run {id}).", stepless).format(count=format_number(stepless), id=run_id, step=step))
+    if imported.notes_same and not added and not kept and not imported.notes_stepless:
         said.append(ngettext("Its note is here already: no note was added.",
                              "Its notes are here already: no note was added.", imported.notes_same))
     return said

@@ -19,6 +19,19 @@ def _save(window, name: str) -> None:
     save(window, f"open-trace-notes-again-{name}")
 
 
+def _opened_twice(qtbot, make_window, first, later, uid: str):  # type: ignore[no-untyped-def]
+    """The window that opened ``first`` and then ``later`` (a later export of its run), and that run's id."""
+    window = runs_window(make_window)
+    window.resize(1280, 800)
+    tab = window.runs_tab
+    with qtbot.waitSignal(tab.transfer_ended, timeout=20000):
+        tab.open_trace(first)
+    run_id = tab.store.find_run_by_uid(uid).id
+    with qtbot.waitSignal(tab.transfer_ended, timeout=20000):
+        tab.open_trace(later)
+    return window, tab, run_id
+
+
 @pytest.mark.parametrize("file_format", ["trace", "otlp"])
 def test_a_note_written_since_is_added_said_and_shown(qtbot, make_window, tmp_path, file_format) -> None:
     first, uids = trace_file(tmp_path, file_format=file_format)
@@ -26,15 +39,8 @@ def test_a_note_written_since_is_added_said_and_shown(qtbot, make_window, tmp_pa
         write_run_note(source, source.find_run_by_uid(uids[0]).id, "Reproduced on 1.4: the session drops")
         second = tmp_path / "second.json"
         export(source, None, None, second, format=file_format)
-    window = runs_window(make_window)
-    window.resize(1280, 800)
-    tab = window.runs_tab
+    window, tab, run_id = _opened_twice(qtbot, make_window, first, second, uids[0])
     try:
-        with qtbot.waitSignal(tab.transfer_ended, timeout=20000):
-            tab.open_trace(first)
-        run_id = tab.store.find_run_by_uid(uids[0]).id
-        with qtbot.waitSignal(tab.transfer_ended, timeout=20000):
-            tab.open_trace(second)
         assert tab.status.text() == ("The run of second.json is here already: it is selected. "
                                      f"1 note of the file was added to run {run_id}.")
         assert tab.store.get_run(run_id).note == "Reproduced on 1.4: the session drops"
@@ -50,5 +56,32 @@ def test_a_note_written_since_is_added_said_and_shown(qtbot, make_window, tmp_pa
             tab.open_trace(second)
         assert tab.status.text() == ("The run of second.json is here already (nothing was imported): it is "
                                      "selected. Its note is here already: no note was added.")
+    finally:
+        switch_language("en")
+
+
+def test_a_note_on_a_step_the_run_here_lacks_is_said(qtbot, make_window, tmp_path) -> None:
+    """The file's run holds a step the stored run does not: its note has nothing to be added to. The status
+    line said nothing of it; it says so now, as the command line does, in English and German."""
+    import json
+
+    first, uids = trace_file(tmp_path)
+    exported = json.loads(first.read_text(encoding="utf-8"))
+    (run,) = exported["runs"]
+    last = run["steps"][-1]
+    number = last["sequence"] + 3
+    run["steps"].append({**last, "sequence": number, "payload": {**last["payload"], "note": "only in the file"}})
+    later = tmp_path / "later.json"
+    later.write_text(json.dumps(exported), encoding="utf-8")
+    window, tab, run_id = _opened_twice(qtbot, make_window, first, later, uids[0])
+    try:
+        assert tab.status.text() == ("The run of later.json is here already (nothing was imported): it is selected. "
+                                     f"1 note of the file was not added: run {run_id} has no step {number}.")
+        _save(window, "stepless-en")
+        switch_language("de")
+        assert tab.status.text() == ("Der Lauf aus later.json ist schon hier (nichts wurde importiert): er ist "
+                                     f"ausgewählt. 1 Notiz der Datei wurde nicht hinzugefügt: Lauf {run_id} hat "
+                                     f"keinen Schritt {number}.")
+        _save(window, "stepless-de")
     finally:
         switch_language("en")

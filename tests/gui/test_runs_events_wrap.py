@@ -53,9 +53,9 @@ def test_the_events_tab_shows_the_exception_whole(qtbot, runs_tab_showing, fixtu
     shown = runs_tab_showing(run_id, language=language, size=DEFAULT_SIZE)
     window, tab = shown.window, shown.tab
     model, details = tab.timeline, COLUMNS.index("details")
-    said = "slow: Zeitüberschreitung" if language == "de" else "slow: timed out"
-    tab.select_step(next(row for row in range(model.rowCount())
-                         if model.index(row, details).data().startswith(said)))
+    tab.select_step(next(row for row in range(model.rowCount())  # the time-out's step says its exception's message
+                         if model.index(row, details).data().startswith("slow: ")
+                         and MESSAGES[fixture] in model.index(row, details).data()))
     events = tab.detail.span.events
     tab.detail.tabs.setCurrentWidget(events)
     QApplication.processEvents()

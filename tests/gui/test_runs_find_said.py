@@ -1,7 +1,7 @@
 """The window's Find (Ctrl+F in the Runs tab) finds our sentences as the reader sees them: in German,
-"Zeitüberschreitung" finds the step of the Traceloop trace that stores "timed out: …" and shows
-"Zeitüberschreitung: …" in its Details column; the English words find it too, and in English the German
-words find nothing."""
+"Zeitüberschreitung" finds the step of the Traceloop trace that timed out (its Outcome column says it) and
+"kein Ergebnis aufgezeichnet" the one that stores "no outcome recorded: …"; the stored English words find
+them too, and in English the German words find nothing."""
 
 from __future__ import annotations
 
@@ -19,6 +19,8 @@ from tests.support.runs_tab import RunsShown
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "otel"
 DETAILS = COLUMNS.index("details")
+#: The Details of the time-out's step: its exception, whose message says the time-out (said once, in any language).
+TIMED_OUT = "slow: mcp.shared.exceptions.McpError: Timed out while waiting for response"
 
 
 def typed_in_find(qtbot, tab, needle: str):
@@ -57,13 +59,15 @@ def test_find_in_the_window_finds_the_words_the_reader_sees(qtbot, make_window) 
     switch_language("de")
     try:
         status, details = _find(qtbot, tab, "Zeitüberschreitung")
-        assert status == "1 von 1" and details.startswith("slow: Zeitüberschreitung: "), (status, details)
+        assert status == "1 von 1" and details.startswith(TIMED_OUT), (status, details)
         status, details = _find(qtbot, tab, "kein Ergebnis aufgezeichnet")
         assert status == "1 von 1" and details.startswith("slow: kein Ergebnis aufgezeichnet: "), (status, details)
         status, details = _find(qtbot, tab, "timed out")  # the stored English
-        assert status == "1 von 1" and details.startswith("slow: Zeitüberschreitung: "), (status, details)
+        assert status == "1 von 1" and details.startswith(TIMED_OUT), (status, details)
+        status, details = _find(qtbot, tab, "no outcome recorded")
+        assert status == "1 von 1" and details.startswith("slow: kein Ergebnis aufgezeichnet: "), (status, details)
     finally:
         switch_language("en")
     status, details = _find(qtbot, tab, "timed out")
-    assert status == "1 of 1" and details.startswith("slow: timed out: "), (status, details)
+    assert status == "1 of 1" and details.startswith(TIMED_OUT), (status, details)
     assert _find(qtbot, tab, "Zeitüberschreitung")[0] == "no match"

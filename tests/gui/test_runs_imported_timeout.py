@@ -12,6 +12,9 @@ from tests.gui.test_runs_span_detail import imported_agent_run, open_run, step_r
 from tests.gui.test_screenshots import save
 
 TIMED_OUT = {"en": "failed: timed out", "de": "fehlgeschlagen: Zeitüberschreitung"}
+#: The Details of each trace's time-out: its exception, whose words say the time-out (said once).
+EXCEPTION = {"traceloop.jsonl": "slow: mcp.shared.exceptions.McpError: Timed out",
+             "mcp_sdk.jsonl": "slow: TimeoutError"}
 
 
 @pytest.mark.parametrize("language", ["en", "de"])
@@ -25,7 +28,7 @@ def test_an_imported_time_out_says_so_in_the_step_detail(qtbot, make_window, fix
         failed = tab.detail
         assert failed.step is not None and failed.step.row.outcome == "failed"
         assert TIMED_OUT[language] not in failed.summary.text()
-        tab.select_step(step_row(tab, "slow: timed out" if language == "en" else "slow: Zeitüberschreitung"))
+        tab.select_step(step_row(tab, EXCEPTION[fixture]))
         detail = tab.detail
         assert detail.step is not None and detail.step.row.outcome == "failed"  # stored as before
         parts = detail.summary.text().split(" · ")

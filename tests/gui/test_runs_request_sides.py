@@ -86,9 +86,9 @@ def test_every_sentence_of_the_importer_in_a_steps_result_is_said_in_german(qtbo
             "der Server kennt die Methode nicht (JSON-RPC-Fehler -32601)"]
         traceloop = imported_agent_run("traceloop.jsonl")
         tab.select_runs([traceloop])
-        tab.select_step(step_row(tab, "slow: Zeitüberschreitung"))
+        tab.select_step(step_row(tab, "slow: mcp.shared.exceptions.McpError: Timed out"))
         lines = tab.detail.result.toPlainText().splitlines()
-        assert lines[0].startswith("Zeitüberschreitung: mcp.shared.exceptions.McpError: Timed out")
+        assert lines[0].startswith("mcp.shared.exceptions.McpError: Timed out")  # its words say the time-out
         # Its error.type only names the exception's class, said on the line above: not said again.
         assert lines[1] == "Die Antwort des Servers, auf die der Client nicht mehr wartete:"
         assert "error.type" not in tab.detail.result.toPlainText()

@@ -57,7 +57,7 @@ def test_the_given_up_call_shows_both_sides_its_disagreement_attributes_and_exce
     window, tab = open_run(qtbot, make_window, run_id)
     switch_language(language)
     try:
-        tab.select_step(step_row(tab, "slow: timed out" if language == "en" else "slow: "))
+        tab.select_step(step_row(tab, "slow: TimeoutError"))  # its exception's type says the time-out
         detail = tab.detail
         span = detail.span
         assert detail.step is not None and detail.step.row.outcome == "failed"
@@ -256,7 +256,7 @@ def test_a_timed_out_call_says_its_exception_once_on_screen(qtbot, make_window, 
     window, tab = open_run(qtbot, make_window, run_id)
     switch_language(language)
     try:
-        tab.select_step(step_row(tab, "slow: Zeitüberschreitung" if language == "de" else "slow: timed out"))
+        tab.select_step(step_row(tab, "slow: mcp.shared.exceptions.McpError: " + message))
         detail = tab.detail
         span = detail.span
         shown = [detail.heading, detail.summary, span.sides, span.disagreement]

@@ -49,8 +49,8 @@ def test_delete_asks_naming_the_run_and_copy_says_what_it_copied(qtbot, make_win
     assert tab.delete_selected() is None
     assert asked == [f"Delete run {run_id} “invoke_agent support-agent” and all its steps? This cannot be undone."]
     assert tab.current_run() is not None and tab.current_run().id == run_id  # kept
-    tab.select_step(step_row(tab, "slow: timed out"))
+    tab.select_step(step_row(tab, "slow: TimeoutError"))
     said = tab.detail.copy_result_text()
     copied = QApplication.clipboard().text()
-    assert copied.startswith("timed out: TimeoutError") and said == tab.status.text()
+    assert copied.splitlines()[0] == "TimeoutError" and said == tab.status.text()
     assert said == f"Copied the result of step 5 ({len(copied)} characters)."

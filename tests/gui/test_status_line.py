@@ -122,10 +122,10 @@ def test_a_failed_run_is_said_with_why_in_one_pair_of_parentheses() -> None:
 
 
 def said_whole(window, start: str) -> str:
-    """The status line once it says ``start``…: its tip and accessible description say it whole."""
+    """The status line once it says ``start``…: its tip and accessible name say it whole."""
     label = window.status
     assert start in label.text(), label.text()
-    assert label.accessibleDescription() == label.text()
+    assert label.accessibleName() == f"Status: {label.text()}"
     assert label.toolTip() == plain_tooltip(label.text())
     return label.text()
 
@@ -177,3 +177,26 @@ def test_a_played_run_that_failed_is_named_with_why_as_the_play_tab_says_it(qtbo
     said_in_both(qtbot, window, f"last run {run.run_id}: scenario flaky-server — failed ({why}) · ",
                  f"letzter Lauf {run.run_id}: Szenario flaky-server — fehlgeschlagen (1 von 4 Tool-Aufrufen "
                  "schlug fehl; das Modell gab trotzdem seine Antwort) · ", "played")
+
+
+def test_a_screen_reader_hears_what_the_line_says(qtbot, make_window) -> None:
+    """The line's accessible name was "Status", its text only in the description (which some screen readers
+    do not say): the name says the text now, and follows it as it changes, in the reader's language."""
+    from PySide6.QtGui import QAccessible
+
+    from inspector.gui.language import switch_language
+
+    window = make_window(wait_tools=False)
+    label = window.status
+    name = QAccessible.queryAccessibleInterface(label).text(QAccessible.Text.Name)
+    assert name == label.accessibleName() == f"Status: {label.text()}"
+    assert "no run stored in this session" in name and label.accessibleDescription() == ""
+    window.status_line.runs_imported(2)
+    assert label.accessibleName() == f"Status: {label.text()}" and "2 runs imported in this session" in label.text()
+    switch_language("de")
+    try:
+        assert label.accessibleName() == f"Status: {label.text()}" and "2 Läufe in dieser Sitzung importiert" in (
+            label.accessibleName())
+    finally:
+        switch_language("en")
+    assert "2 runs imported in this session" in label.accessibleName()

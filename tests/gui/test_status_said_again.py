@@ -27,7 +27,7 @@ def test_copied_sentences_of_the_runs_tab_follow_the_language(qtbot, make_window
     window, tab = open_run(qtbot, make_window, run_id)
     window.resize(1280, 800)
     try:
-        tab.select_step(step_row(tab, "slow: timed out"))
+        tab.select_step(step_row(tab, "slow: TimeoutError"))
         tab.detail.copy_result_text()
         count = len(QApplication.clipboard().text())
         assert tab.status.text() == f"Copied the result of step 5 ({count} characters)."
@@ -50,7 +50,7 @@ def test_a_step_that_cannot_be_replayed_says_so_in_the_new_language(qtbot, make_
     run_id = imported_agent_run("mcp_sdk.jsonl")
     window, tab = open_run(qtbot, make_window, run_id)
     window.resize(1280, 800)
-    tab.select_step(step_row(tab, "slow: timed out"))
+    tab.select_step(step_row(tab, "slow: TimeoutError"))
     assert tab.detail.replay.isVisible()
     with RunStore.open(resolve_db_path()) as store:  # gone from under the window: nothing to replay
         assert delete_runs(store, [run_id]) == 1

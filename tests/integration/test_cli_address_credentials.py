@@ -174,3 +174,25 @@ def test_servers_import_json_names_the_address_as_kept_not_with_its_password(tmp
     assert servers["local"]["url"] is None
     _no_leak(previewed.stdout, previewed.stderr)
     assert "k3y" not in previewed.stdout
+
+
+def test_the_credentials_of_the_address_win_over_an_authorization_header_configured_for_it(
+        served, tmp_path: Path, file_keyring: FileKeyring) -> None:
+    """README: ``call http://user:pw@host/mcp`` to a server whose entry keeps an Authorization header sends
+    the address's user name and password; the header is sent when the address has none."""
+    url, with_credentials, gate = served
+    db = str(tmp_path / "runs.db")
+    saved = cli("servers", "set", url, "--header", "Authorization: Bearer stale-token", "--db", db)
+    assert saved.returncode == 0, saved.stderr
+    assert file_keyring.entries()[f"{url} Authorization"] == "Bearer stale-token"
+    called = cli("call", with_credentials, "echo", "--args", '{"text": "hi"}', "--json", "--db", db)
+    assert called.returncode == 0, called.stderr
+    assert json.loads(called.stdout)["outcome"] == "ok"
+    for command in ("tools", "ping"):
+        done = cli(command, with_credentials, "--db", db)
+        assert done.returncode == 0, (command, done.stderr)
+    assert set(gate.seen) == {basic(USER, PASSWORD)}
+    gate.seen.clear()
+    refused = cli("call", url, "echo", "--args", '{"text": "hi"}', "--json", "--db", db)
+    assert refused.returncode != 0 and gate.seen and set(gate.seen) == {"Bearer stale-token"}
+    _no_leak(called.stdout, called.stderr)

@@ -44,7 +44,9 @@ def test_an_imported_agent_trace_reads_back_with_both_sides_and_its_time_out(tmp
     assert lookup["outcome"] == "ok" and "server" in lookup["payload"]["raw"]["otlp"]
     assert lookup["payload"]["raw"]["otlp"]["server"]["service"] == "weather-mcp-server"
     given_up = tools["slow"][0]
-    assert given_up["outcome"] == "failed" and given_up["details"].startswith("slow: timed out: ")
+    assert given_up["outcome"] == "failed" and given_up["payload"]["raw"]["otlp"]["timedOut"] is True
+    # Its exception names the time-out, said once: "slow: TimeoutError", "slow: …McpError: Timed out while waiting …"
+    assert given_up["details"].startswith(("slow: TimeoutError", "slow: mcp.shared.exceptions.McpError: Timed out "))
     assert re.search(r"the client gave up after \d+ ms \(.*\); the server .* after \d+ ms",
                      given_up["payload"]["toolResult"])
     assert given_up["payload"]["raw"]["otlp"]["events"][0]["name"] == "exception"

@@ -49,10 +49,15 @@ def test_an_imported_time_out_says_so_in_runs_show(tmp_path: Path, fixture: str,
 
 
 def test_a_time_out_imported_before_the_mark_was_kept_reads_failed(tmp_path: Path) -> None:
-    """An older database: the step has its note ("timed out: …") but no mark; it reads as before."""
+    """An older database: the step has its note as it was then ("timed out: …") but no mark; it reads as before."""
     db = imported(tmp_path, "traceloop")
     with RunStore.open(Path(db)) as store, store.transaction():
-        store.db.conn.execute("UPDATE steps SET payload = json_remove(payload, '$.raw.otlp.timedOut')")
+        store.db.conn.execute(
+            "UPDATE steps SET payload = json_set(json_remove(payload, '$.raw.otlp.timedOut'),"
+            " '$.toolResult', 'timed out: ' || json_extract(payload, '$.toolResult'),"
+            " '$.raw.otlp.notes[0].template', 'timed out: {error}',"
+            " '$.raw.otlp.notes[0].text', 'timed out: ' || json_extract(payload, '$.raw.otlp.notes[0].text'))"
+            " WHERE json_extract(payload, '$.raw.otlp.timedOut') = 1")
     for language in ("en", "de"):
         line = step_lines(db, language)[11]
         assert FAILED[language] in line and TIMED_OUT[language] not in line

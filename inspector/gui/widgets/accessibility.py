@@ -13,9 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6 import QtGui
 from PySide6.QtCore import QEvent, QObject
-from PySide6.QtGui import QAccessible, QAction
+from PySide6.QtGui import QAccessible, QAccessibleAnnouncementEvent, QAction
 from PySide6.QtWidgets import QComboBox, QLabel, QLineEdit, QToolButton, QWidget
 
 from ..language import on_language_changed, translated
@@ -88,10 +87,8 @@ def name_clear_button(edit: QLineEdit, message: Callable[[], str]) -> QLineEdit:
 def announce(widget: QWidget, message: str) -> None:
     """Have a screen reader say ``message`` after what it is saying, wherever the focus is (``widget``
     is where it comes from). A label's new text is heard only when the label is visited: the status
-    line said "cancelled" to nobody. Qt 6.8 and later announce; on Qt 6.7 the message is not sent."""
-    event_class = getattr(QtGui, "QAccessibleAnnouncementEvent", None)
-    if event_class is not None:
-        QAccessible.updateAccessibility(event_class(widget, message))
+    line said "cancelled" to nobody. (Qt 6.8 brought the announcement: the oldest Qt the project allows.)"""
+    QAccessible.updateAccessibility(QAccessibleAnnouncementEvent(widget, message))
 
 
 __all__ = ["announce", "label_combo", "name_clear_button"]

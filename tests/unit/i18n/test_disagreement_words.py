@@ -34,7 +34,7 @@ def _payloads(store: RunStore, path: Path) -> list[dict]:
 
 def _given_up(store: RunStore) -> dict:
     return next(payload for payload in _payloads(store, FIXTURES / "traceloop.jsonl")
-                if payload.get("toolResult", "").startswith("timed out: "))
+                if payload.get("toolResult", "").startswith(MESSAGE))
 
 
 def test_the_timed_out_call_says_its_exception_once(store: RunStore) -> None:
@@ -80,14 +80,14 @@ def test_an_error_only_the_sentence_on_the_sides_names_is_kept_there(store: RunS
         {"scope": {"name": "mcp-python-sdk"}, "spans": [client, server]}]}]}), encoding="utf-8")
     (payload,) = _payloads(store, path)
     i18n.set_language("en")
-    assert payload["toolResult"].startswith("timed out: TimeoutError")
+    assert payload["toolResult"].splitlines()[0] == "TimeoutError"
     assert disagreement_said(payload) == "the client gave up after 500 ms; the server failed after 700 ms " \
                                          "(database is locked)"
 
 
 def test_an_answer_the_client_never_received_is_said_to_be_the_servers(store: RunStore) -> None:
     payloads = _payloads(store, FIXTURES / "traceloop.jsonl")
-    given_up = next(payload for payload in payloads if payload.get("toolResult", "").startswith("timed out: "))
+    given_up = next(payload for payload in payloads if payload.get("toolResult", "").startswith(MESSAGE))
     i18n.set_language("en")
     shown = server_answer_marked(own_lines(given_up), given_up).splitlines()
     assert shown[:1] == own_lines(given_up).splitlines()[:1]  # the time-out (its error.type only names the class)

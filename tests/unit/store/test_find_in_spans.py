@@ -39,7 +39,7 @@ def test_find_matches_event_text_and_attributes_of_both_sides(store: RunStore) -
     run_id = agent_run(store, "mcp_sdk.jsonl")
     # The exception event's stack trace, only in the given-up call's events.
     assert details(store, run_id, find_in_timeline(store, run_id, "deadline exceeded")) == [
-        "slow: timed out: TimeoutError"]
+        "slow: TimeoutError"]
     # A key only the server side has: the tool calls joined with their server spans.
     found = details(store, run_id, find_in_timeline(store, run_id, "mcp.protocol.version"))
     assert {"lookup", "slow"} <= {text.split(":")[0] for text in found}

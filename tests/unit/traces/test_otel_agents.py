@@ -76,7 +76,7 @@ def test_the_sdk_call_the_client_gave_up_on_is_a_failed_time_out_with_the_disagr
     steps = agent_steps(store, "mcp_sdk.jsonl")
     given_up, cancelled = tool_steps(steps, "slow")
     assert given_up["outcome"] == "failed"
-    assert given_up["toolResult"].startswith("timed out: TimeoutError")
+    assert given_up["toolResult"].splitlines()[0] == "TimeoutError"  # its type says the time-out: said once
     sentence = given_up["raw"]["otlp"]["disagreement"]["text"]
     client_ms, server_ms = sides_ms(given_up["raw"]["otlp"])
     assert client_ms >= 500 and sentence == (f"the client gave up after {client_ms} ms (TimeoutError); "
@@ -144,7 +144,9 @@ def test_traceloop_tool_spans_are_tool_steps_with_arguments_and_result(store: Ru
 def test_traceloop_time_out_names_the_server_that_finished_ok(store: RunStore) -> None:
     given_up, cancelled = tool_steps(agent_steps(store, "traceloop.jsonl"), "slow")
     assert given_up["outcome"] == "failed"
-    assert given_up["toolResult"].startswith("timed out: mcp.shared.exceptions.McpError: Timed out while waiting")
+    # The exception's message says the time-out: it is said as it is, once (not after "timed out: ").
+    assert given_up["toolResult"].splitlines()[0] == ("mcp.shared.exceptions.McpError: Timed out while waiting for "
+                                                      "response to ClientRequest. Waited 0.5 seconds.")
     sentence = given_up["raw"]["otlp"]["disagreement"]["text"]
     client_ms, server_ms = sides_ms(given_up["raw"]["otlp"])
     assert re.fullmatch(rf"the client gave up after {client_ms} ms \(mcp\.shared\.exceptions\.McpError: "
@@ -225,7 +227,7 @@ def test_a_trace_of_the_client_alone_names_the_address_its_client_spans_give(sto
 
 
 def test_an_error_type_that_only_names_the_exception_is_not_said_again(store: RunStore, tmp_path: Path) -> None:
-    """Traceloop's time-out said "timed out: mcp.shared.exceptions.McpError: Timed out …" and then
+    """Traceloop's time-out said "mcp.shared.exceptions.McpError: Timed out …" and then
     "failed with error.type McpError": the value is kept with the attributes, not said twice. An
     ``error.type`` that says something else (or has words of its own) is still said."""
     from tests.unit.traces.test_trace_support import attr, otlp_doc, span, write_json
