@@ -127,11 +127,15 @@ def ending(meaning: Meaning, status_code: int, status_message: str, attributes: 
             # The error's own words say it timed out ("McpError: Timed out while waiting for response…",
             # "TimeoutError"): they are said as they are, not after a "timed out:" that says it again.
             notes.append(Message(N_("{error}"), {"error": text}))
+        elif timed_out and not coded and text:
+            notes.append(Message(N_("timed out: {error}"), {"error": text}))
         elif timed_out and not coded:
-            notes.append(Message(N_("timed out: {error}"), {"error": text or error_type or "time-out"}))
+            # Only error.type says it ("TimeoutError", no exception, no message): said once, as its value.
+            notes.append(Message(N_("timed out (error.type {value})"), {"value": error_type}))
         elif not timed_out and text and text != meaning.result and (exception or text != error_type):
             notes.append(Message(N_("failed: {error}"), {"error": text}))
-        if error_type and not _names_exception(error_type, exception) and not (coded and text):
+        said_by_time_out = (coded and text) or (timed_out and not coded and not text)
+        if error_type and not _names_exception(error_type, exception) and not said_by_time_out:
             notes.append(error_type_words(error_type))
         if not notes and meaning.result_is_error:  # only the answer says so (Logfire's MCP spans)
             notes.append(Message(N_("the tool reported an error (isError in its answer)")))

@@ -43,3 +43,15 @@ def test_only_an_error_that_does_not_say_it_is_named_a_time_out_before_it() -> N
     assert [str(note) for note in by_type.notes] == ["timed out: upstream gave no answer",
                                                      "failed with error.type timeout"]
     assert read_timeout.timed_out and by_type.timed_out
+
+
+def test_a_time_out_known_only_from_error_type_is_said_once_by_its_value() -> None:
+    # No exception, no message: "timed out: TimeoutError" and "failed with error.type TimeoutError" said it twice.
+    tool = Meaning(kind="tool")
+    for error_type in ("TimeoutError", "timeout"):
+        bare = ending(tool, 2, "", {"error.type": error_type}, None)
+        assert [str(note) for note in bare.notes] == [f"timed out (error.type {error_type})"]
+        assert bare.timed_out and bare.outcome == "failed" and bare.error == error_type
+    # The time-out's JSON-RPC code alone keeps its own words.
+    coded = ending(tool, 2, "", {"error.type": "-32001"}, None)
+    assert [str(note) for note in coded.notes] == ["the request timed out (JSON-RPC error -32001)"]
