@@ -76,12 +76,25 @@ def check_server_words(args: argparse.Namespace) -> None:
             raise UsageError(_target_missing(target, stdio=False))
         if args.command == "task":
             raise UsageError(Message(N_("task needs a server and the task's id: task SERVER TASK_ID")))
+        if args.command == "call" and words and is_address(words[0]):
+            raise UsageError(_tool_missing(words[0]))
         if args.command == "call":
             raise UsageError(Message(N_('call needs a server and the tool\'s name: call SERVER TOOL, or call '
                                         '--stdio "COMMAND LINE" TOOL')))
         raise UsageError(Message(N_('{command} needs a server: {command} SERVER (an address or a configured '
                                     'server\'s name), or {command} --stdio "COMMAND LINE"'),
                                  {"command": named}))
+
+
+def _tool_missing(server: str) -> Message:
+    """``call ADDRESS`` alone: the tool's name is what is missing, and ``tools`` lists the names (the
+    address said as it may be shown: without its user name, password or query)."""
+    try:
+        shown = shlex.quote(one_line(public_url(server)))
+    except ValueError:  # not an address that can be taken apart (a bad port): said as SERVER
+        shown = "SERVER"
+    return Message(N_("call needs the tool's name after the server: call {server} TOOL. "
+                      "`run-inspector tools {server}` lists the tools it offers."), {"server": shown})
 
 
 def _target_missing(target: tuple[str, str | None], *, stdio: bool) -> Message:
