@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import getpass
-import re
 import shlex
 import sys
 from collections.abc import Callable
@@ -19,7 +18,7 @@ from dataclasses import dataclass
 from inspector.i18n import N_, _
 from inspector.i18n.messages import Message
 from inspector.mcp import ServerEndpoint, public_url
-from inspector.mcp.server import STDIO_KEY_PREFIX, InvalidServerError
+from inspector.mcp.server import STDIO_KEY_PREFIX, InvalidServerError, scheme_missing
 from inspector.mcp.server_command import InvalidCommandError, ServerCommand, parse_command_line, parse_env_assignment
 
 from .common import BadInputError, UsageError, arguments_hint
@@ -27,9 +26,6 @@ from .safe_text import one_line
 
 #: Longest typed value quoted back in full in a sentence (a pasted command line may be long).
 _QUOTED_CHARS = 500
-#: A value that looks like an address without its scheme: ``localhost:8000/mcp``, ``example.com/mcp``.
-_HOST_LIKE = re.compile(r"^(localhost|\d{1,3}(\.\d{1,3}){3}|[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,})"
-                        r"(:\d{1,5})?(/\S*)?$")
 
 
 def check_server_words(args: argparse.Namespace) -> None:
@@ -145,7 +141,7 @@ def not_a_server(value: str) -> Message:
         return Message(N_("{value} names a command server that is not configured here. To start its command "
                           "again and speak to it over stdin/stdout, write: --stdio {quoted}"),
                        {"value": _quoted(shown), "quoted": _quoted(shown.removeprefix(STDIO_KEY_PREFIX))})
-    if _HOST_LIKE.match(value):
+    if scheme_missing(value) is not None:
         return Message(N_("{value} is not a server address and no configured server has that name. An address "
                           "starts with http:// or https://: did you mean http://{address}?"),
                        {"value": _quoted(shown), "address": shown})
