@@ -135,6 +135,8 @@ class Parser(argparse.ArgumentParser):
             words = [parsed.tool] if getattr(parsed, "stdio", None) is not None and "=" in (parsed.tool or "") else []
             if (hint := arguments_hint([*words, *extras])) is not None:
                 raise hint
+        if getattr(parsed, "command", None) is not None and any(extra.startswith("-") for extra in extras):
+            raise options_hint(extras, chosen_prog(self, parsed))
         self.error(argparse._("unrecognized arguments: %s") % " ".join(extras))  # argparse's own sentence
 
     def _check_value(self, action: argparse.Action, value: Any) -> None:
@@ -238,6 +240,26 @@ def wait_until_stopped(stop: threading.Event) -> None:
             pass
     except KeyboardInterrupt:
         pass
+
+
+def chosen_prog(parser: argparse.ArgumentParser, parsed: argparse.Namespace) -> str:
+    """The command line of the sub-command ``parsed`` chose (``run-inspector runs list``)."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            chosen = getattr(parsed, action.dest, None)
+            if chosen in (action.choices or {}):
+                return chosen_prog(action.choices[chosen], parsed)
+    return parser.prog
+
+
+def options_hint(extras: list[str], prog: str) -> UsageError:
+    """An option the command does not take (``runs list --since``): argparse's sentence, and where the
+    options it does take are listed."""
+    from inspector.i18n import N_
+    from inspector.i18n.messages import Message
+
+    return UsageError(Message(N_("unrecognized arguments: {extras}. `{command} --help` lists the options it takes."),
+                              {"extras": " ".join(extras), "command": prog}))
 
 
 def arguments_hint(extras: list[str]) -> UsageError | None:

@@ -104,6 +104,8 @@ def serve_demo(args: argparse.Namespace) -> int:
         emit_json({"url": url})  # the one object: where it listens (a parent process waits for this line)
     else:
         print(_("The demo MCP server is listening at {url}").format(url=url), flush=True)
+        # What to type next, from another terminal (the first line stays the address alone: scripts read it).
+        print(_("Its tools, from another terminal: run-inspector tools {url}").format(url=url), flush=True)
         print(_("Press Ctrl-C to stop it."), flush=True)
     stop = threading.Event()
     if getattr(args, "stop_with_stdin", False):

@@ -47,6 +47,13 @@ def group_db_option(group: argparse.ArgumentParser) -> None:
     group.add_argument("--db", dest="group_db", metavar=_("PATH"), help=argparse.SUPPRESS)
 
 
+def status_alias(parser: argparse.ArgumentParser, statuses: Sequence[str]) -> None:
+    """``--status`` as a second name of ``--outcome``: the lists head the column Status and the help
+    says "this status", so a user types it (it said "unrecognized arguments"). Left out of the help,
+    which names the option once."""
+    parser.add_argument("--status", dest="outcome", choices=statuses, help=argparse.SUPPRESS)
+
+
 def _json_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help=_("print exactly one JSON object"))
 
@@ -192,6 +199,7 @@ def build_parser(argv: Sequence[str] | None = None) -> Parser:
     actions = runs.add_subparsers(dest="runs_command", parser_class=Parser, metavar="{list,show,note}")
     listing = actions.add_parser("list", help=_("the most recent runs, newest first"))
     listing.add_argument("--outcome", choices=RUN_STATUSES, help=_("only runs with this status"))
+    status_alias(listing, RUN_STATUSES)
     listing.add_argument("--server", metavar=_("URL_OR_NAME"),
                          help=_("only runs against this server (its URL, its configured name, the command line "
                                 "a command server was started with, or the service an imported trace names)"))
@@ -228,6 +236,7 @@ def build_parser(argv: Sequence[str] | None = None) -> Parser:
     export.add_argument("--all", action="store_true", help=_("export every run"))
     export.add_argument("--outcome", choices=("ok", "failed", "cancelled", "interrupted"),
                         help=_("only runs with this status"))
+    status_alias(export, ("ok", "failed", "cancelled", "interrupted"))
     export.add_argument("-o", "--output", metavar=_("FILE"), help=_("the file to write"))
     export.add_argument("--format", choices=("trace", "otlp"), default="trace",
                         help=_("our trace format (default) or OTLP JSON for OpenTelemetry tools"))

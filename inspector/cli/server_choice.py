@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import getpass
-import re
 import shlex
 import sys
 from collections.abc import Callable
@@ -19,7 +18,7 @@ from dataclasses import dataclass
 from inspector.i18n import N_, _
 from inspector.i18n.messages import Message
 from inspector.mcp import ServerEndpoint, public_url
-from inspector.mcp.server import STDIO_KEY_PREFIX, InvalidServerError
+from inspector.mcp.server import STDIO_KEY_PREFIX, InvalidServerError, scheme_missing
 from inspector.mcp.server_command import InvalidCommandError, ServerCommand, parse_command_line, parse_env_assignment
 
 from .common import BadInputError, UsageError, arguments_hint
@@ -27,9 +26,6 @@ from .safe_text import one_line
 
 #: Longest typed value quoted back in full in a sentence (a pasted command line may be long).
 _QUOTED_CHARS = 500
-#: A value that looks like an address without its scheme: ``localhost:8000/mcp``, ``example.com/mcp``.
-_HOST_LIKE = re.compile(r"^(localhost|\d{1,3}(\.\d{1,3}){3}|[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,})"
-                        r"(:\d{1,5})?(/\S*)?$")
 
 
 def check_server_words(args: argparse.Namespace) -> None:
@@ -76,12 +72,25 @@ def check_server_words(args: argparse.Namespace) -> None:
             raise UsageError(_target_missing(target, stdio=False))
         if args.command == "task":
             raise UsageError(Message(N_("task needs a server and the task's id: task SERVER TASK_ID")))
+        if args.command == "call" and words and is_address(words[0]):
+            raise UsageError(_tool_missing(words[0]))
         if args.command == "call":
             raise UsageError(Message(N_('call needs a server and the tool\'s name: call SERVER TOOL, or call '
                                         '--stdio "COMMAND LINE" TOOL')))
         raise UsageError(Message(N_('{command} needs a server: {command} SERVER (an address or a configured '
                                     'server\'s name), or {command} --stdio "COMMAND LINE"'),
                                  {"command": named}))
+
+
+def _tool_missing(server: str) -> Message:
+    """``call ADDRESS`` alone: the tool's name is what is missing, and ``tools`` lists the names (the
+    address said as it may be shown: without its user name, password or query)."""
+    try:
+        shown = shlex.quote(one_line(public_url(server)))
+    except ValueError:  # not an address that can be taken apart (a bad port): said as SERVER
+        shown = "SERVER"
+    return Message(N_("call needs the tool's name after the server: call {server} TOOL. "
+                      "`run-inspector tools {server}` lists the tools it offers."), {"server": shown})
 
 
 def _target_missing(target: tuple[str, str | None], *, stdio: bool) -> Message:
@@ -132,7 +141,7 @@ def not_a_server(value: str) -> Message:
         return Message(N_("{value} names a command server that is not configured here. To start its command "
                           "again and speak to it over stdin/stdout, write: --stdio {quoted}"),
                        {"value": _quoted(shown), "quoted": _quoted(shown.removeprefix(STDIO_KEY_PREFIX))})
-    if _HOST_LIKE.match(value):
+    if scheme_missing(value) is not None:
         return Message(N_("{value} is not a server address and no configured server has that name. An address "
                           "starts with http:// or https://: did you mean http://{address}?"),
                        {"value": _quoted(shown), "address": shown})

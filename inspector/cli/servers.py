@@ -58,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
 def _configure_address(store: RunStore, args: argparse.Namespace) -> int:
     from inspector.mcp import ServerEndpoint, public_url
     from inspector.mcp.address_credentials import AUTHORIZATION
-    from inspector.mcp.server import InvalidServerError
+    from inspector.mcp.server import InvalidServerError, scheme_missing
     from inspector.store.secrets import is_secret_header, system_secret_keeper
 
     from .operations import parse_budget_option, parse_headers
@@ -72,7 +72,8 @@ def _configure_address(store: RunStore, args: argparse.Namespace) -> int:
     try:
         endpoint = ServerEndpoint(args.url, headers=headers, name=args.name)
     except InvalidServerError as exc:
-        if "://" not in args.url:  # perhaps a name, meant for a command
+        if "://" not in args.url and scheme_missing(args.url) is None:  # perhaps a name, meant for a command
+            # (an address without its scheme, `localhost:8000/mcp`, is told the address it meant instead)
             raise UsageError(Message(N_("{reason}. To configure a server started as a command, write: servers set "
                                         "NAME --command \"COMMAND LINE\""), {"reason": exc.sentence})) from None
         raise UsageError(exc) from None

@@ -26,6 +26,9 @@ _HEADER_VALUE = re.compile(r"^[\t\x20-\x7e]*$")
 #: digits, ``.``, ``-``, ``_`` and ``~``. Not a space, ``%`` or other punctuation, which the HTTP
 #: library would otherwise send on percent-encoded, to fail only when the name is looked up.
 _HOST_NAME = re.compile(r"^[\w.~-]+$")
+#: A value that looks like an address without its scheme: ``localhost:8000/mcp``, ``example.com/mcp``.
+_HOST_LIKE = re.compile(r"^(localhost|\d{1,3}(\.\d{1,3}){3}|[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,})"
+                        r"(:\d{1,5})?(/\S*)?$")
 MAX_URL_CHARS = 8000
 """Longest server address accepted (what common servers and proxies accept in a request line)."""
 
@@ -96,6 +99,10 @@ class ServerEndpoint:
             parts = urlsplit("")
         if (parts.scheme not in ("http", "https") or not parts.hostname or not _host_accepted(parts.netloc)
                 or not _http_accepts(self.url)):
+            if (meant := scheme_missing(shown)) is not None:
+                raise InvalidServerError(Message(N_("'{address}' is not a server address: it needs http:// or "
+                                                    "https:// before it, e.g. {meant}"),
+                                                 {"address": shown, "meant": meant}))
             raise InvalidServerError(Message(N_("'{address}' is not a server address: use an absolute http:// or "
                                                 "https:// URL"), {"address": shown}))
         for name, value in self.headers.items():
@@ -151,6 +158,14 @@ def command_key(command: ServerCommand) -> str:
     """A command server's identity: ``stdio:`` and its program and arguments, quoted as a shell
     would need them (never the environment, whose values may be credentials)."""
     return STDIO_KEY_PREFIX + shlex.join(command.argv)
+
+
+def scheme_missing(value: str) -> str | None:
+    """``http://VALUE`` when ``value`` looks like an address typed without its scheme
+    (``localhost:8000/mcp``, ``example.com/mcp``), else ``None``."""
+    if "://" in value or not _HOST_LIKE.match(value):
+        return None
+    return f"http://{value}"
 
 
 def public_url(url: str) -> str:

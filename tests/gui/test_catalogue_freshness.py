@@ -109,7 +109,8 @@ def test_ttl_zero_is_not_to_be_kept_and_is_listed_each_time(qtbot, make_window, 
     freshness_said["ttl_ms"] = 0
     window, first, second = opened_with(make_window, two_servers)
     select(qtbot, window, second)
-    assert window.workbench.tools.freshness.text() == ("Not to be kept: the server asks for the tools to be "
+    # What the window does, said as a sentence ("Not to be kept:" read as an order to the user).
+    assert window.workbench.tools.freshness.text() == ("This list is not kept: the server asks for its tools to be "
                                                        "listed again each time.")
     listed = listings(window)
     select(qtbot, window, first)

@@ -115,3 +115,18 @@ def test_copy_payload_says_the_word_of_its_button_and_tab_in_german(qtbot, make_
     assert word == "Rohdaten" and detail.copy_payload.text().startswith(word)
     said = detail.copy_payload_text()
     assert said.startswith(f"Die {word} von Schritt") and tab.status.text() == said
+
+
+def test_a_cancel_on_the_fresh_demo_server_names_it_in_german(german) -> None:
+    """A scenario's cancelled step said "an den Server Fresh demo server" in German (the Play tab and a
+    failed step's sentence say "Demo-Server (frisch)"); a server's own name stays as it is."""
+    from inspector.agent.scenario import DEMO_SERVER_NAME
+    from inspector.gui.runs.stored_text import translate_stored
+
+    fresh = McpTransportError.cancelled(str(DEMO_SERVER_NAME), "tools/call", True).message
+    elsewhere = McpTransportError.cancelled("Fresh demo server 2", "tools/call", False).message
+    assert translate_stored(fresh) == fresh  # English stays as stored
+    switch_language("de")
+    assert translate_stored(fresh).startswith(
+        "Sie haben den Vorgang abgebrochen, nachdem tools/call an den Server Demo-Server (frisch) gesendet worden war")
+    assert "den Server Fresh demo server 2 erreichte" in translate_stored(elsewhere)

@@ -189,7 +189,8 @@ def test_without_a_keyring_or_terminal_a_call_does_not_warn_each_time(tmp_path: 
 
 
 @pytest.mark.parametrize("args, fragment", [
-    (["call", "http://127.0.0.1:9/mcp", "--json"], "call needs a server and the tool's name"),
+    (["call", "http://127.0.0.1:9/mcp", "--json"], "call needs the tool's name after the server"),
+    (["call", "--json"], "call needs a server and the tool's name"),
     (["call", "http://127.0.0.1:9/mcp", "echo", "--args", "[1]", "--json"], "JSON object"),
     (["call", "http://127.0.0.1:9/mcp", "echo", "--budget", "0", "--json"], "--budget"),
     (["runs", "list", "--limit", "0", "--json"], "--limit"),

@@ -61,3 +61,12 @@ def test_host_names_and_ip_addresses_are_still_accepted(tmp_path: Path, url: str
     done = cli_here("servers", "--db", str(db), "set", url)
     assert done.returncode == 0, done.stderr
     assert len(saved_servers(db)) == 1
+
+
+def test_servers_set_names_the_address_meant_when_the_scheme_is_missing(tmp_path: Path) -> None:
+    db = tmp_path / "runs.db"
+    done = cli_here("servers", "--db", str(db), "set", "example.org:8443/mcp")
+    assert done.returncode == 2 and done.stdout == ""
+    assert refusal(done.stderr) == ("run-inspector: 'example.org:8443/mcp' is not a server address: it needs http:// "
+                                    "or https:// before it, e.g. http://example.org:8443/mcp\n")
+    assert saved_servers(db) == []

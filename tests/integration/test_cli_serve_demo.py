@@ -19,6 +19,8 @@ def test_serve_demo_runs_until_ctrl_c():
         first = process.stdout.readline()
         assert first.startswith("The demo MCP server is listening at http://127.0.0.1:"), first
         url = first.rsplit(" ", 1)[1].strip()
+        # The next thing a user types, with the address to type it with (the first line stays the address).
+        assert process.stdout.readline() == f"Its tools, from another terminal: run-inspector tools {url}\n"
 
         async def walk():
             client = McpClient()

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
+from inspector.agent.scenario import DEMO_SERVER_NAME
 from inspector.i18n import _
 from inspector.mcp.errors import CANCELLED_BEFORE_SEND, CANCELLED_IN_FLIGHT
 from inspector.mcp.messages import N_
@@ -32,12 +33,19 @@ def _pattern(template: str) -> re.Pattern[str]:
     return re.compile(_PLACEHOLDER.sub(lambda found: f"(?P<{found.group(1)}>.+?)", re.escape(template)), re.DOTALL)
 
 
+#: Names of ours that fill a stored sentence in English and are said in the reader's language too: a
+#: scenario's fresh demo server ("… had been sent to the server Fresh demo server …" said in German
+#: named it "Fresh demo server", where the Play tab and a failed step's sentence say "Demo-Server (frisch)").
+SAID_NAMES = frozenset({str(DEMO_SERVER_NAME)})
+
+
 def _recognised(text: str) -> str | None:
     stripped = text.strip()
     for template in KNOWN_TEMPLATES:
         found = _pattern(template).fullmatch(stripped)
         if found is not None:
-            return _(template).format(**found.groupdict())
+            values = {name: _(value) if value in SAID_NAMES else value for name, value in found.groupdict().items()}
+            return _(template).format(**values)
     return None
 
 

@@ -1,6 +1,6 @@
 """The line under the tool list that says how long the catalogue is fresh, counting down.
 
-"Fresh for 59 min." while the server's ``ttlMs`` runs, "Not to be kept." when it is 0, "Stale"
+"Fresh for 59 min." while the server's ``ttlMs`` runs, "This list is not kept" when it is 0, "Stale"
 once the server said its tools changed, nothing for a server that said nothing (the handshake
 era). The tooltip says who may share it (``cacheScope``). Minutes are counted down whole (rounded
 up, so "fresh for 1 min" is never already over); the last minute in seconds.
@@ -32,7 +32,8 @@ def format_remaining(seconds: float) -> str:
 def freshness_sentence(kept: KeptCatalogue, remaining_s: float) -> str:
     """What the line says of ``kept`` with ``remaining_s`` left."""
     if not kept.catalogue.ttl_ms:
-        return _("Not to be kept: the server asks for the tools to be listed again each time.")
+        # A sentence, not "Not to be kept:", which read as an order to the user rather than what the window does.
+        return _("This list is not kept: the server asks for its tools to be listed again each time.")
     if remaining_s <= 0:
         return _("No longer fresh: the tools are listed again when the server is selected.")
     if kept.reused:

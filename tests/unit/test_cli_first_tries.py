@@ -1,0 +1,67 @@
+"""What a first-time user types and was refused without a way on: `runs list --status failed` (the
+column says Status, the help "this status"; the option is --outcome), an option a command does not
+take (argparse's sentence alone named no help), `call ADDRESS` without the tool (the sentence asked
+for "a server and the tool's name" when the server was there)."""
+
+from __future__ import annotations
+
+import pytest
+
+from inspector.cli import main
+from inspector.cli.parser import build_parser
+
+
+def test_status_is_a_second_name_of_outcome(capsys, tmp_path) -> None:
+    db = str(tmp_path / "runs.db")
+    assert main(["--db", db, "runs", "list", "--status", "failed"]) == 0
+    assert build_parser().parse_args(["runs", "list", "--status", "failed"]).outcome == "failed"
+    assert build_parser().parse_args(["export", "--status", "cancelled", "-o", "x.json"]).outcome == "cancelled"
+    capsys.readouterr()
+    assert main(["--db", db, "runs", "list", "--status", "bogus"]) == 2  # the same choices as --outcome
+    assert "invalid choice: 'bogus'" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["runs", "list", "--help"])
+    shown = capsys.readouterr().out
+    assert "--outcome" in shown and "--status" not in shown  # the help names the option once
+
+
+@pytest.mark.parametrize(("language", "said"), [
+    ("en", "run-inspector: unrecognized arguments: --since 3. `run-inspector runs list --help` lists the options "
+           "it takes.\n"),
+    ("de", "run-inspector: unbekannte Argumente: --since 3. `run-inspector runs list --help` nennt die Optionen, "
+           "die der Befehl kennt.\n")])
+def test_an_unknown_option_names_the_help_of_its_command(capsys, tmp_path, language, said) -> None:
+    assert main(["--lang", language, "--db", str(tmp_path / "runs.db"), "runs", "list", "--since", "3"]) == 2
+    assert capsys.readouterr().err == said
+    assert main(["--db", str(tmp_path / "runs.db"), "servers", "set", "--frob"]) == 2
+    assert "`run-inspector servers set --help` lists" in capsys.readouterr().err
+    assert not (tmp_path / "runs.db").exists()  # refused before anything was opened
+
+
+def test_stray_words_and_the_window_keep_argparses_sentence(capsys, tmp_path) -> None:
+    assert main(["--db", str(tmp_path / "runs.db"), "call", "http://127.0.0.1:9/mcp", "echo", "bogus"]) == 2
+    assert capsys.readouterr().err.strip().endswith("unrecognized arguments: bogus")  # not an option: no help named
+    assert main(["--db", str(tmp_path / "runs.db"), "--frob"]) == 2  # the window's options: no command to name
+    assert capsys.readouterr().err == "run-inspector: unrecognized arguments: --frob\n"
+
+
+@pytest.mark.parametrize(("language", "said"), [
+    ("en", "run-inspector: call needs the tool's name after the server: call http://127.0.0.1:9/mcp TOOL. "
+           "`run-inspector tools http://127.0.0.1:9/mcp` lists the tools it offers.\n"),
+    ("de", "run-inspector: call braucht nach dem Server den Namen des Tools: call http://127.0.0.1:9/mcp TOOL. "
+           "`run-inspector tools http://127.0.0.1:9/mcp` listet die Tools, die er anbietet.\n")])
+def test_call_with_an_address_alone_asks_for_the_tool_and_says_where_tools_are_listed(capsys, tmp_path, language,
+                                                                                      said) -> None:
+    # The address as it may be shown: its user name, password and query are not said back.
+    assert main(["--lang", language, "--db", str(tmp_path / "runs.db"), "call",
+                 "http://me:secret@127.0.0.1:9/mcp?token=t0k"]) == 2
+    err = capsys.readouterr().err
+    assert err == said
+    assert "secret" not in err and "t0k" not in err
+    assert not (tmp_path / "runs.db").exists()
+
+
+def test_call_with_one_word_that_is_no_address_keeps_asking_for_both(capsys, tmp_path) -> None:
+    assert main(["--db", str(tmp_path / "runs.db"), "call", "echo"]) == 2  # the tool, perhaps, without its server
+    assert capsys.readouterr().err == ("run-inspector: call needs a server and the tool's name: call SERVER TOOL, or "
+                                       "call --stdio \"COMMAND LINE\" TOOL\n")
