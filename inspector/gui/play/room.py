@@ -13,13 +13,11 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QEvent, QModelIndex, Qt, QTimer, Signal
-from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
     QHeaderView,
     QLabel,
-    QPlainTextEdit,
     QPushButton,
     QSizePolicy,
     QSplitter,
@@ -43,6 +41,7 @@ from .asking import play_askers
 from .choices import ChoiceError, PlayChoices
 from .model_settings import ModelSettings
 from .run_state import PlayRow, PlayRun
+from .said_box import SaidBox
 from .step_columns import StepColumns
 from .step_delegate import StepBarDelegate
 from .steps_model import BAR_COLUMN, PlayStepsModel, call_text
@@ -84,7 +83,7 @@ class PlayRoom(QWidget):
         self.model = PlayStepsModel(self)
         self.view = one_tab_stop(QTableView())
         self.bar = BudgetBar()
-        self.said = QPlainTextEdit()
+        self.said = SaidBox()
         self._build()
         self.follower = FollowNewest(self.view)
         self.columns = StepColumns(self.view, self.model)
@@ -109,9 +108,6 @@ class PlayRoom(QWidget):
         translated(self.view, "setAccessibleName", lambda: _("Steps of the played run"))
         translated(header, "setAccessibleName", lambda: _("Columns of the played run's steps"))
         self.view.selectionModel().currentRowChanged.connect(self._current_changed)
-        self.said.setReadOnly(True)
-        translated(self.said, "setAccessibleName", lambda: _("What the model says"))
-        translated(self.said, "setPlaceholderText", lambda: _("The model's words show here as they arrive."))
         buttons = QHBoxLayout()
         for button in (self.play_button, self.cancel_button, self.runs_button):
             buttons.addWidget(button)
@@ -270,19 +266,7 @@ class PlayRoom(QWidget):
         self.bar.show()
 
     def _show_said(self, row: PlayRow) -> None:
-        """The model's words (plain text); while they arrive, what is new is added at the end, and
-        the view stays where the reader is (at the end, it follows)."""
-        text, shown = clip_text(row.text), self.said.toPlainText()
-        if shown and len(text) > len(shown) and text.startswith(shown):
-            bar = self.said.verticalScrollBar()
-            following = bar.value() >= bar.maximum()
-            cursor = QTextCursor(self.said.document())
-            cursor.movePosition(QTextCursor.MoveOperation.End)
-            cursor.insertText(text[len(shown):])
-            if following:
-                bar.setValue(bar.maximum())
-        elif text != shown:
-            self.said.setPlainText(text)
+        self.said.show_text(row.text)
 
     def _say_state(self) -> None:
         self.status.setText(self.state_text())

@@ -1,0 +1,39 @@
+"""The Play tab on a projector: a 1024 by 768 screen, and 1280 by 720 at 150 % (853 by 480 logical
+pixels). The audience watches the steps: the list keeps the room, the end of a run moves nothing."""
+
+from __future__ import annotations
+
+import pytest
+
+from inspector.gui.language import switch_language
+from tests.gui.test_play_audience import played
+
+#: 1280 by 720 at a scale of 1.5, in logical pixels (what the window's layout works in).
+PROJECTOR_150 = (853, 480)
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_the_steps_keep_the_room_and_the_model_s_words_take_a_few_lines(qtbot, make_window, language) -> None:
+    """The model's words beside the bar asked for a text editor's 192 pixels: at 853 by 480 they kept 150
+    for a sentence and the steps list 70 (three rows and a scrollbar, scrolled mid-row)."""
+    window = make_window()
+    window.log_dock.hide()  # as it starts on a screen this low
+    window.resize(*PROJECTOR_150)
+    switch_language(language)
+    try:
+        room, run = played(qtbot, window, "happy-path")
+        assert run.status == "ok" and len(run.rows) == 8
+        qtbot.wait(50)
+        row_px = room.view.verticalHeader().defaultSectionSize()
+        shown = room.view.viewport().height() // row_px
+        assert shown >= 6, (shown, room.split.sizes())
+        # The bar and the words beside it keep what they need: the bar whole, three lines of words.
+        below = room.split.widget(1)
+        assert below.height() >= room.bar.minimumHeight()
+        assert room.said.viewport().height() >= 3 * room.said.fontMetrics().lineSpacing()
+        # On a 1024 by 768 screen too the list has most of the split (it had 305 pixels, the words 192).
+        window.resize(1024, 768)
+        qtbot.waitUntil(lambda: window.height() == 768)
+        assert below.height() < room.view.height() // 4, room.split.sizes()
+    finally:
+        switch_language("en")
