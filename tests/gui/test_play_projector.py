@@ -37,3 +37,37 @@ def test_the_steps_keep_the_room_and_the_model_s_words_take_a_few_lines(qtbot, m
         assert below.height() < room.view.height() // 4, room.split.sizes()
     finally:
         switch_language("en")
+
+
+@pytest.mark.parametrize(("language", "size"), [("de", (1024, 768)), ("en", PROJECTOR_150)])
+def test_the_end_of_a_failed_run_is_said_whole_and_moves_nothing(qtbot, make_window, language, size) -> None:
+    """The state beside the buttons is one line while the run plays and two at its end ("Lauf 5: ✗
+    fehlgeschlagen (der Tool-Aufruf wurde nicht gesendet; …)"): the row grew and the steps list jumped
+    down 6 pixels as the run ended, before the audience's eyes."""
+    from PySide6.QtCore import QPoint
+
+    window = make_window()
+    window.log_dock.hide()
+    window.resize(*size)
+    switch_language(language)
+    try:
+        room = window.play.room
+        window.tabs.setCurrentWidget(room)
+        assert room.choices.choose("slow-handshake")  # its call runs 3 s: the test sees it play
+        qtbot.wait(100)  # its description laid out at the tab's width, as before a click on Play
+        run = room.play()
+        assert run is not None
+        qtbot.waitUntil(lambda: any(row.kind == "tool" and row.running for row in run.rows), timeout=20000)
+        playing_at = room.view.mapTo(room, QPoint(0, 0)).y()
+        playing_text = room.status.text()
+        qtbot.waitUntil(lambda: not run.running, timeout=30000)
+        qtbot.wait(50)
+        assert run.status == "failed"
+        status = room.status
+        # The end wraps (the test shows what it claims), is shown whole, and the list stayed where it was.
+        metrics = status.fontMetrics()
+        assert metrics.horizontalAdvance(status.text()) > status.width() >= metrics.horizontalAdvance(playing_text)
+        assert status.height() >= status.heightForWidth(status.width()), status.text()
+        assert room.view.mapTo(room, QPoint(0, 0)).y() == playing_at
+    finally:
+        switch_language("en")

@@ -34,6 +34,7 @@ from inspector.i18n.words import marked_outcome_text
 from ..language import on_language_changed, translated
 from ..widgets.budget_bar import FRAME_MS, BudgetBar
 from ..widgets.follow import FollowNewest
+from ..widgets.font_follower import FontFollower
 from ..widgets.plain_text import clip_text, visible
 from ..widgets.tab_stops import one_tab_stop
 from ..workbench.operation_log import OperationLog
@@ -46,6 +47,9 @@ from .step_columns import StepColumns
 from .step_delegate import StepBarDelegate
 from .steps_model import BAR_COLUMN, PlayStepsModel, call_text
 from .worker import Mailbox, PlayWorker
+
+#: The lines the run's state has room for from the start (its longest sentences take two).
+STATUS_LINES = 2
 
 
 class PlayRoom(QWidget):
@@ -79,6 +83,10 @@ class PlayRoom(QWidget):
         # sentence (a model that cannot be reached) wraps rather than running off the window.
         self.status.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.status.setWordWrap(True)
+        # Two lines' room from the start: a run's end ("failed (1 of 4 tool calls failed; the model still
+        # gave its answer)") wrapped where "playing, 4 steps so far" did not, and the steps list jumped down.
+        FontFollower(self.status, self._reserve_status_lines)
+        self._reserve_status_lines()
         translated(self.status, "setAccessibleName", lambda: _("State of the played run"))
         self.model = PlayStepsModel(self)
         self.view = one_tab_stop(QTableView())
@@ -267,6 +275,9 @@ class PlayRoom(QWidget):
 
     def _show_said(self, row: PlayRow) -> None:
         self.said.show_text(row.text)
+
+    def _reserve_status_lines(self) -> None:
+        self.status.setMinimumHeight(STATUS_LINES * self.status.fontMetrics().lineSpacing())
 
     def _say_state(self) -> None:
         self.status.setText(self.state_text())
