@@ -71,3 +71,28 @@ def test_the_end_of_a_failed_run_is_said_whole_and_moves_nothing(qtbot, make_win
         assert room.view.mapTo(room, QPoint(0, 0)).y() == playing_at
     finally:
         switch_language("en")
+
+
+def test_at_a_large_font_the_outcome_marks_and_rows_grow_with_the_words(qtbot, make_window) -> None:
+    """At 16 pt (a projector's desktop font, or View › Zoom) the ⊘ and ✗ beside "cancelled" and "failed"
+    stayed 16 pixels, half the words' height, and the rows kept the height of the font they were built at."""
+    from inspector.gui.play.steps_model import COLUMNS
+
+    window = make_window()
+    window.resize(1280, 720)
+    room, run = played(qtbot, window, "user-cancels")
+    assert run.status == "cancelled"
+    view = room.view
+    assert view.iconSize().height() <= 16  # at the usual font, no bigger than the style's small icon
+    font = window.font()
+    font.setPointSizeF(16)
+    window.setFont(font)
+    qtbot.wait(50)
+    metrics = view.fontMetrics()
+    assert metrics.ascent() > 16
+    assert view.iconSize().height() >= metrics.ascent()
+    assert view.rowHeight(0) >= max(metrics.height(), view.iconSize().height()) + 4
+    state = COLUMNS.index("state")
+    cancelled = next(index for index, row in enumerate(run.rows) if row.state == "cancelled")
+    # The cancelled call's words and its bigger mark are whole in the State column.
+    assert view.columnWidth(state) >= view.sizeHintForIndex(room.model.index(cancelled, state)).width()

@@ -110,7 +110,6 @@ class PlayRoom(QWidget):
         self.view.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
         self.view.verticalHeader().hide()
         self.view.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
-        self.view.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 8)
         self.view.setWordWrap(False)
         header = self.view.horizontalHeader()
         translated(self.view, "setAccessibleName", lambda: _("Steps of the played run"))
