@@ -39,8 +39,10 @@ def test_the_steps_keep_the_room_and_the_model_s_words_take_a_few_lines(qtbot, m
         switch_language("en")
 
 
-@pytest.mark.parametrize(("language", "size"), [("de", (1024, 768)), ("en", PROJECTOR_150)])
-def test_the_end_of_a_failed_run_is_said_whole_and_moves_nothing(qtbot, make_window, language, size) -> None:
+@pytest.mark.parametrize(("language", "size", "points"), [("de", (1024, 768), None), ("en", PROJECTOR_150, None),
+                                                         ("en", (1280, 720), 16)])
+def test_the_end_of_a_failed_run_is_said_whole_and_moves_nothing(qtbot, make_window, language, size,
+                                                                  points) -> None:
     """The state beside the buttons is one line while the run plays and two at its end ("Lauf 5: ✗
     fehlgeschlagen (der Tool-Aufruf wurde nicht gesendet; …)"): the row grew and the steps list jumped
     down 6 pixels as the run ended, before the audience's eyes."""
@@ -49,6 +51,10 @@ def test_the_end_of_a_failed_run_is_said_whole_and_moves_nothing(qtbot, make_win
     window = make_window()
     window.log_dock.hide()
     window.resize(*size)
+    if points is not None:  # a projector's large font (View › Zoom sets the window's font)
+        font = window.font()
+        font.setPointSizeF(points)
+        window.setFont(font)
     switch_language(language)
     try:
         room = window.play.room

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QEvent, QModelIndex, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QModelIndex, QRect, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
@@ -276,7 +276,9 @@ class PlayRoom(QWidget):
         self.said.show_text(row.text)
 
     def _reserve_status_lines(self) -> None:
-        self.status.setMinimumHeight(STATUS_LINES * self.status.fontMetrics().lineSpacing())
+        # As high as the label measures that many lines (at 16 pt two lines are 50 pixels, not twice 24).
+        lines = "\n".join("x" * STATUS_LINES)
+        self.status.setMinimumHeight(self.status.fontMetrics().boundingRect(QRect(), 0, lines).height())
 
     def _say_state(self) -> None:
         self.status.setText(self.state_text())
