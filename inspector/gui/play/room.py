@@ -12,14 +12,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QEvent, QModelIndex, Qt, QTimer, Signal
-from PySide6.QtGui import QTextCursor
+from PySide6.QtCore import QEvent, QModelIndex, QRect, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
     QHeaderView,
     QLabel,
-    QPlainTextEdit,
     QPushButton,
     QSizePolicy,
     QSplitter,
@@ -36,6 +34,7 @@ from inspector.i18n.words import marked_outcome_text
 from ..language import on_language_changed, translated
 from ..widgets.budget_bar import FRAME_MS, BudgetBar
 from ..widgets.follow import FollowNewest
+from ..widgets.font_follower import FontFollower
 from ..widgets.plain_text import clip_text, visible
 from ..widgets.tab_stops import one_tab_stop
 from ..workbench.operation_log import OperationLog
@@ -43,10 +42,14 @@ from .asking import play_askers
 from .choices import ChoiceError, PlayChoices
 from .model_settings import ModelSettings
 from .run_state import PlayRow, PlayRun
+from .said_box import SaidBox
 from .step_columns import StepColumns
 from .step_delegate import StepBarDelegate
 from .steps_model import BAR_COLUMN, PlayStepsModel, call_text
 from .worker import Mailbox, PlayWorker
+
+#: The lines the run's state has room for from the start (its longest sentences take two).
+STATUS_LINES = 2
 
 
 class PlayRoom(QWidget):
@@ -80,11 +83,15 @@ class PlayRoom(QWidget):
         # sentence (a model that cannot be reached) wraps rather than running off the window.
         self.status.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.status.setWordWrap(True)
+        # Two lines' room from the start: a run's end ("failed (1 of 4 tool calls failed; the model still
+        # gave its answer)") wrapped where "playing, 4 steps so far" did not, and the steps list jumped down.
+        FontFollower(self.status, self._reserve_status_lines)
+        self._reserve_status_lines()
         translated(self.status, "setAccessibleName", lambda: _("State of the played run"))
         self.model = PlayStepsModel(self)
         self.view = one_tab_stop(QTableView())
         self.bar = BudgetBar()
-        self.said = QPlainTextEdit()
+        self.said = SaidBox()
         self._build()
         self.follower = FollowNewest(self.view)
         self.columns = StepColumns(self.view, self.model)
@@ -103,15 +110,11 @@ class PlayRoom(QWidget):
         self.view.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
         self.view.verticalHeader().hide()
         self.view.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
-        self.view.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 8)
         self.view.setWordWrap(False)
         header = self.view.horizontalHeader()
         translated(self.view, "setAccessibleName", lambda: _("Steps of the played run"))
         translated(header, "setAccessibleName", lambda: _("Columns of the played run's steps"))
         self.view.selectionModel().currentRowChanged.connect(self._current_changed)
-        self.said.setReadOnly(True)
-        translated(self.said, "setAccessibleName", lambda: _("What the model says"))
-        translated(self.said, "setPlaceholderText", lambda: _("The model's words show here as they arrive."))
         buttons = QHBoxLayout()
         for button in (self.play_button, self.cancel_button, self.runs_button):
             buttons.addWidget(button)
@@ -270,19 +273,12 @@ class PlayRoom(QWidget):
         self.bar.show()
 
     def _show_said(self, row: PlayRow) -> None:
-        """The model's words (plain text); while they arrive, what is new is added at the end, and
-        the view stays where the reader is (at the end, it follows)."""
-        text, shown = clip_text(row.text), self.said.toPlainText()
-        if shown and len(text) > len(shown) and text.startswith(shown):
-            bar = self.said.verticalScrollBar()
-            following = bar.value() >= bar.maximum()
-            cursor = QTextCursor(self.said.document())
-            cursor.movePosition(QTextCursor.MoveOperation.End)
-            cursor.insertText(text[len(shown):])
-            if following:
-                bar.setValue(bar.maximum())
-        elif text != shown:
-            self.said.setPlainText(text)
+        self.said.show_text(row.text)
+
+    def _reserve_status_lines(self) -> None:
+        # As high as the label measures that many lines (at 16 pt two lines are 50 pixels, not twice 24).
+        lines = "\n".join("x" * STATUS_LINES)
+        self.status.setMinimumHeight(self.status.fontMetrics().boundingRect(QRect(), 0, lines).height())
 
     def _say_state(self) -> None:
         self.status.setText(self.state_text())

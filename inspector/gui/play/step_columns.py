@@ -4,7 +4,7 @@ words of its rows ("failed: unreachable · 0.002 s", longer in German), so nothi
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject
+from PySide6.QtCore import QEvent, QObject, QSize
 from PySide6.QtWidgets import QHeaderView, QStyle, QTableView
 
 from .run_state import PlayRow
@@ -18,6 +18,10 @@ BUDGET_COLUMN = COLUMNS.index("budget")
 #: The mini bars' least width (at ``WIDTHS_EM``), and their share of a narrow table (a projector's
 #: 1024 pixels): the column of what happened keeps its room.
 BUDGET_LEAST, BUDGET_SHARE = 110, 0.22
+#: The outcome marks' least size (the style's small icon at the usual font).
+ICON_LEAST = 16
+#: A row's height beyond its line of words.
+ROW_PADDING = 8
 
 
 class StepColumns(QObject):
@@ -36,7 +40,13 @@ class StepColumns(QObject):
         return False
 
     def fit(self) -> None:
-        """The fixed columns at the font and language of now; the State column then fits its rows."""
+        """The fixed columns at the font and language of now; the State column then fits its rows.
+        The outcome marks grow with the font as the words beside them do (at 16 pt a 16-pixel ⊘ or ✗
+        was half as high as "cancelled" beside it: the mark that tells the two apart at a glance)."""
+        metrics = self.view.fontMetrics()
+        mark = max(ICON_LEAST, metrics.ascent())
+        self.view.setIconSize(QSize(mark, mark))
+        self.view.verticalHeader().setDefaultSectionSize(max(metrics.height(), mark) + ROW_PADDING)
         for column in WIDTHS:
             self.view.setColumnWidth(COLUMNS.index(column), self.width(column))
         self.fit_state(0, self.model.rowCount() - 1)
