@@ -118,13 +118,15 @@ def say_settings_problems(window: MainWindow, settings: AppSettings, copy: Path 
 
     from .settings import settings_file, unreadable_settings_note
     from .settings_check import unusable_values, unusable_values_note
-    from .settings_size import oversized, oversized_settings_note
+    from .settings_size import not_a_file, not_a_file_note, oversized, oversized_settings_note
 
     sentences = [] if copy is None else [unreadable_settings_note(settings.qsettings, copy)]
     path = settings_file()
     size = oversized(path)
     if size is not None:
         sentences.append(oversized_settings_note(path, size))
+    elif not_a_file(path):
+        sentences.append(not_a_file_note(path))
     values = unusable_values(settings.qsettings)
     if values:
         sentences.append(unusable_values_note(settings.qsettings, values))

@@ -19,7 +19,7 @@ from PySide6.QtCore import QByteArray, QSettings
 from inspector.i18n import _
 from inspector.mcp import DEFAULT_BUDGET_SECONDS, parse_budget
 
-from .settings_size import MAX_REMEMBERED_ARGUMENTS_CHARS, oversized, stand_in_settings, user_settings_file
+from .settings_size import MAX_REMEMBERED_ARGUMENTS_CHARS, not_a_file, oversized, stand_in_settings, user_settings_file
 
 SETTINGS_ENV = "RUN_INSPECTOR_SETTINGS"
 ORGANIZATION = "run-inspector"
@@ -34,8 +34,8 @@ def settings_file() -> Path:
 
 def open_qsettings() -> QSettings:
     """The settings store: :func:`settings_file`, or this session's stand-in when that file is too large
-    to be settings (it is then never read nor written)."""
-    if oversized(settings_file()) is not None:
+    to be settings or is no file at all (it is then never read nor written)."""
+    if oversized(settings_file()) is not None or not_a_file(settings_file()):
         return stand_in_settings()
     path = os.environ.get(SETTINGS_ENV, "").strip()
     if path:

@@ -29,6 +29,8 @@ _HOST_NAME = re.compile(r"^[\w.~-]+$")
 #: A value that looks like an address without its scheme: ``localhost:8000/mcp``, ``example.com/mcp``.
 _HOST_LIKE = re.compile(r"^(localhost|\d{1,3}(\.\d{1,3}){3}|[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,})"
                         r"(:\d{1,5})?(/\S*)?$")
+#: The zone of a bracketed IPv6 address written as RFC 6874 has it (``[fe80::1%25eth0]``).
+_ENCODED_ZONE = re.compile(r"%25([^\]]+)\]")
 MAX_URL_CHARS = 8000
 """Longest server address accepted (what common servers and proxies accept in a request line)."""
 
@@ -105,6 +107,11 @@ class ServerEndpoint:
                                                  {"address": shown, "meant": meant}))
             raise InvalidServerError(Message(N_("'{address}' is not a server address: use an absolute http:// or "
                                                 "https:// URL"), {"address": shown}))
+        zone = _ENCODED_ZONE.search(parts.netloc.rpartition("@")[2])
+        if zone:  # RFC 6874's "%25eth0": the HTTP library hands it to the resolver as it is, which never finds it
+            raise InvalidServerError(Message(N_("'{address}' writes the zone of its IPv6 address as {written}, which "
+                                                "cannot be connected to: write it as {zone}"), {
+                "address": shown, "written": _clip("%25" + zone.group(1), 20), "zone": _clip("%" + zone.group(1), 20)}))
         for name, value in self.headers.items():
             # Never quoted: a malformed name is often a value typed in its place ("Bearer abc"),
             # and a value may be a credential.
@@ -196,11 +203,13 @@ def without_user_info(url: str) -> str:
 
 def _host_accepted(netloc: str) -> bool:
     """True when the host of ``netloc`` (its user info and port aside) is a bracketed IP address
-    (checked by ``urlsplit``) or a name of the characters of :data:`_HOST_NAME`."""
+    (checked by ``urlsplit``) or a name of the characters of :data:`_HOST_NAME` with no empty label."""
     host = netloc.rpartition("@")[2]
     if host.startswith("["):
         return True
-    return bool(_HOST_NAME.match(host.rpartition(":")[0] if ":" in host else host))
+    name = host.rpartition(":")[0] if ":" in host else host
+    # Every label holds something ("...", ".", "a..b" name no host; "example.org." is one, fully qualified).
+    return bool(_HOST_NAME.match(name)) and all(name.removesuffix(".").split("."))
 
 
 def _http_accepts(url: str) -> bool:

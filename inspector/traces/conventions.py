@@ -242,9 +242,10 @@ _ADK_NOTHING = frozenset({"{}", '{"result": "<not specified>"}', "N/A"})
 
 
 def _adk(attributes: Mapping[str, Any], key: str) -> Any:
-    """``gcp.vertex.agent.KEY``, Google ADK's first schema's arguments or answer, unless it says nothing."""
+    """``gcp.vertex.agent.KEY``, Google ADK's first schema's arguments or answer, unless it says nothing.
+    A file may give it as an array or a key-value list too (read as a list or a dict, never a placeholder)."""
     value = attributes.get(f"gcp.vertex.agent.{key}")
-    return None if value in _ADK_NOTHING else value
+    return None if isinstance(value, str) and value in _ADK_NOTHING else value
 
 
 def _gen_ai(attributes: Mapping[str, Any]) -> Meaning:

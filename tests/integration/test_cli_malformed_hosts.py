@@ -14,7 +14,8 @@ from tests.support.cli_process import cli_here
 
 MALFORMED = ["http://exa mple/mcp", "http://exa%20mple/mcp", "https://exa mple:8443/mcp", "http:///mcp",
              "http://[::1/mcp", "http://example.org:99999/mcp", "http://exa\x01mple/mcp",
-             "http://alice:pa55word@exa mple/mcp"]
+             "http://alice:pa55word@exa mple/mcp", "http://...:8000/mcp", "http://./mcp", "http://a..b/mcp",
+             "http://.example.org/mcp", "http://alice:pa55word@.../mcp"]
 
 
 def saved_servers(db: Path) -> list[str]:
@@ -55,7 +56,7 @@ def test_servers_import_skips_an_entry_whose_host_holds_a_space_in_english_and_g
 
 
 @pytest.mark.parametrize("url", ["http://[::1]:8000/mcp", "http://bücher.example/mcp", "http://my_host:8000/mcp",
-                                 "https://Example.ORG/mcp"])
+                                 "https://Example.ORG/mcp", "http://example.org./mcp", "http://[fe80::1%eth0]:8000/mcp"])
 def test_host_names_and_ip_addresses_are_still_accepted(tmp_path: Path, url: str) -> None:
     db = tmp_path / "runs.db"
     done = cli_here("servers", "--db", str(db), "set", url)
@@ -69,4 +70,15 @@ def test_servers_set_names_the_address_meant_when_the_scheme_is_missing(tmp_path
     assert done.returncode == 2 and done.stdout == ""
     assert refusal(done.stderr) == ("run-inspector: 'example.org:8443/mcp' is not a server address: it needs http:// "
                                     "or https:// before it, e.g. http://example.org:8443/mcp\n")
+    assert saved_servers(db) == []
+
+
+def test_an_ipv6_zone_written_as_rfc_6874_has_it_is_refused_with_the_form_that_connects(tmp_path: Path) -> None:
+    """``[fe80::1%25eth0]`` was saved, and every call then said the host name could not be resolved: the HTTP
+    library hands ``fe80::1%25eth0`` to the resolver as it is. ``[fe80::1%eth0]`` is resolved (and connected to)."""
+    db = tmp_path / "runs.db"
+    done = cli_here("servers", "--db", str(db), "set", "http://alice:pa55word@[fe80::1%25eth0]:8000/mcp")
+    assert done.returncode == 2 and done.stdout == ""
+    assert refusal(done.stderr) == ("run-inspector: 'http://[fe80::1%25eth0]:8000/mcp' writes the zone of its IPv6 "
+                                    "address as %25eth0, which cannot be connected to: write it as %eth0\n")
     assert saved_servers(db) == []

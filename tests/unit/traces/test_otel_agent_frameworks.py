@@ -5,6 +5,7 @@ instrumented by OpenInference (2.6) and by Traceloop (0.62), Google ADK 2.13's o
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -244,3 +245,27 @@ def test_a_status_message_that_only_repeats_the_error_type_is_not_said_twice() -
     # a message of its own is said, and so is an exception's
     said = ending(understand("execute_tool fetch", 1, attributes), 2, "503 from upstream", attributes, None)
     assert [str(note) for note in said.notes] == ["failed: 503 from upstream", "failed with error.type HTTP_ERROR"]
+
+
+@pytest.mark.parametrize(("args", "response", "arguments", "result"), [
+    ({"kvlistValue": {"values": [{"key": "city", "value": {"stringValue": "Oslo"}}]}},
+     {"arrayValue": {"values": [{"stringValue": "rain"}]}}, {"city": "Oslo"}, '["rain"]'),
+    ({"arrayValue": {"values": []}}, {"kvlistValue": {"values": []}}, [], "{}"),
+])
+def test_google_adk_first_schema_s_values_as_arrays_or_key_value_lists_are_read(
+        store: RunStore, tmp_path: Path, args: dict[str, Any], response: dict[str, Any], arguments: Any,
+        result: str) -> None:
+    """A stranger's file may give ``gcp.vertex.agent.tool_call_args`` / ``.tool_response`` as an array or a
+    key-value list, not the JSON text ADK writes: the import ended in a TypeError traceback (unhashable)."""
+    span = {"traceId": "017ed40fc1e452d4bbb793fa5526b4be", "spanId": "bbbbbbbbbbbbbbbb", "name": "execute_tool lookup",
+            "kind": 1, "startTimeUnixNano": "1796478689637450070", "endTimeUnixNano": "1796478689654642966",
+            "attributes": [{"key": "gen_ai.operation.name", "value": {"stringValue": "execute_tool"}},
+                           {"key": "gen_ai.tool.name", "value": {"stringValue": "lookup"}},
+                           {"key": "gcp.vertex.agent.tool_call_args", "value": args},
+                           {"key": "gcp.vertex.agent.tool_response", "value": response}]}
+    path = tmp_path / "adk.json"
+    path.write_text(json.dumps({"resourceSpans": [{"scopeSpans": [{"scope": {"name": "gcp.vertex.agent"},
+                                                                    "spans": [span]}]}]}), encoding="utf-8")
+    import_trace(store, path)
+    step, = store.iter_steps(store.list_runs(limit=None)[0].id)
+    assert (step.payload["toolArguments"], step.payload["toolResult"]) == (arguments, result)
