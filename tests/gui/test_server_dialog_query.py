@@ -8,10 +8,11 @@ import pytest
 
 from inspector.gui.dialogs.server_dialog import ServerDialog
 from inspector.gui.language import switch_language
-from inspector.store.servers import QUERY_ACCOUNT
 from tests.support.query_key_server import query_key_server
 
 QUERY = "api_key=k3y-9f3aQ77x"
+#: The keyring entry (and this session's) of a secret query, beside the secret headers.
+QUERY_ACCOUNT = "?query"
 
 
 @pytest.mark.parametrize("language", ["en", "de"])
