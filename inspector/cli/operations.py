@@ -257,7 +257,7 @@ def _with_stored_signin(chosen: Chosen, db: Any) -> Chosen:
     if chosen.server.is_command:
         return chosen
     try:
-        stored = StoredSignIn(db, signin_vault()).settings_for(chosen.server.url)
+        stored = StoredSignIn(db, signin_vault()).settings_for(chosen.server.key)
     except StoreError as exc:  # a key file that cannot be read: said, and the sign-in goes on without it
         print(_("run-inspector: {sentence}").format(sentence=translate(exc)), file=sys.stderr)
         return chosen

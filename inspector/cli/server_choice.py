@@ -210,7 +210,7 @@ def _address(registry: object | None, url: str, args: argparse.Namespace, budget
              headers: dict[str, str]) -> Chosen:
     """A server at an address, with its configured name, budget, headers, roots and transport."""
     configured = registry.settings(_key(url)) if registry is not None else None  # type: ignore[attr-defined]
-    name, roots, marked = None, (), frozenset[str]()
+    name, roots, marked, secret_query = None, (), frozenset[str](), False
     transport = "sse" if args.sse else "http"
     if configured is not None:
         given = {header.lower() for header in headers}
@@ -220,16 +220,33 @@ def _address(registry: object | None, url: str, args: argparse.Namespace, budget
             configured.url, ask=lambda header: None if header.lower() in given else ask(header))
         headers = {**{k: v for k, v in stored.items() if k.lower() not in given}, **headers}
         marked = frozenset(header.name for header in configured.headers if header.secret)
+        url, secret_query = _with_kept_query(registry, configured, url)
         name, roots = configured.name, configured.roots
         budget_s = budget_s if budget_s is not None else configured.budget_s
         if configured.transport == "sse":
             transport = "sse"
     try:
         server = ServerEndpoint(url, headers=headers, name=name, secret_headers=marked, transport=transport,
-                                era=_era(args, configured))
+                                era=_era(args, configured), secret_query=secret_query)
     except InvalidServerError as exc:
         raise UsageError(exc) from None
     return Chosen(server, budget_s, roots)
+
+
+def _with_kept_query(registry: object, configured: object, url: str) -> tuple[str, bool]:
+    """``url`` with the query kept as a secret for the configured server (from the keyring, or asked
+    for), and whether its query is that secret. A query the address given carries wins."""
+    from inspector.mcp.address_query import address_query, with_query
+
+    if not configured.secret_query:  # type: ignore[attr-defined]
+        return url, False
+    if address_query(url) is not None:
+        return url, True
+    key = configured.url  # type: ignore[attr-defined]
+    ask = ask_secret(key, N_("The input ended before the query of {url} was given; nothing was sent. Type it, or "
+                             "give the address with its query."))
+    query = registry.query_for(key, ask=lambda _account: ask(_("query")))  # type: ignore[attr-defined]
+    return with_query(url, query), query is not None
 
 
 def _configured_command(registry: object, configured: object, args: argparse.Namespace) -> ServerEndpoint:

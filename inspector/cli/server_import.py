@@ -40,6 +40,8 @@ class Planned:
     replaces: list[str] = field(default_factory=list)
     #: The ``Authorization`` value made of the user name and password the address carries (a secret).
     credentials: str | None = field(default=None, repr=False)
+    #: The query the address carries (a secret: hosted servers take their key there).
+    query: str | None = field(default=None, repr=False)
 
     def to_dict(self) -> dict[str, Any]:
         entry = self.entry
@@ -84,6 +86,7 @@ def import_servers(args: argparse.Namespace) -> int:
             print(_("Nothing was added."))
         return EXIT_OK
     not_kept, unanswered, with_credentials = _add(plan, args.db)
+    with_query = [planned.entry.name for planned in plan if planned.query is not None]
     if as_json:
         emit_json({**document, "added": True})
     else:
@@ -91,6 +94,9 @@ def import_servers(args: argparse.Namespace) -> int:
         for name in with_credentials:
             print(one_line(_("The user name and password in the address of {name} are kept as a secret "
                              "Authorization header.").format(name=name)))
+        for name in with_query if not not_kept else ():  # no keyring: not_kept names them
+            print(one_line(_("The query in the address of {name} is kept as a secret and sent with every call.").format(
+                name=name)))
     if not_kept:
         print(ngettext(
             "run-inspector: no system keyring is available, so the value of {names} was not kept; it is asked for "
@@ -112,6 +118,7 @@ def _plan(config: ServerConfig, db_option: str | None, path: str) -> list[Planne
     """The servers to add, each with what it does to the configured ones (read only: nothing is created)."""
     from inspector.mcp import ServerEndpoint, public_url
     from inspector.mcp.address_credentials import CredentialsConflict, credentials_header
+    from inspector.mcp.address_query import address_query
     from inspector.store import ServerRegistry
 
     from .servers_list import command_shown
@@ -133,7 +140,7 @@ def _plan(config: ServerConfig, db_option: str | None, path: str) -> list[Planne
                                                "the Authorization header of {name} or the user name and password "
                                                "in its address."),
                                             {"path": path, "reason": exc.sentence, "name": entry.name})) from None
-            plan.append(Planned(entry, key, shown, credentials=credentials))
+            plan.append(Planned(entry, key, shown, credentials=credentials, query=address_query(entry.url)))
             continue
         plan.append(Planned(entry, key, shown))
     store = open_existing_store(db_option)
@@ -160,6 +167,8 @@ def _print_preview(path: str, config: ServerConfig, plan: list[Planned]) -> None
         print(one_line(f"  {entry.name:<{width}}  {entry.transport:<5}  {planned.shown}"))
         if planned.credentials is not None:
             print("      " + _("its address's user name and password: kept as a secret Authorization header"))
+        if planned.query is not None:
+            print("      " + _("its address's query: kept as a secret and sent with every call"))
         if entry.asks_for:
             print(one_line("      " + _("asks for (${{input:…}} in the file): {names}").format(
                 names=", ".join(entry.asks_for))))
@@ -220,8 +229,10 @@ def _add(plan: list[Planned], db_option: str | None) -> tuple[list[str], list[st
             else:
                 headers = {**entry.headers, **{k: v for k, v in asked.items() if v is not None}}
                 registry.save_server(planned.key, name=entry.name, headers=headers, secret=tuple(asked),
-                                     transport=entry.transport, replace=True)
+                                     transport=entry.transport, replace=True, query=planned.query)
                 secret = [name for name in headers if is_secret_header(name) or name in asked]
+                if planned.query is not None:
+                    secret.append(_("the query"))
                 if planned.credentials is not None:
                     secret.append(AUTHORIZATION)
                     if registry.add_secret_header(planned.key, AUTHORIZATION, planned.credentials):

@@ -58,6 +58,7 @@ def run(args: argparse.Namespace) -> int:
 def _configure_address(store: RunStore, args: argparse.Namespace) -> int:
     from inspector.mcp import ServerEndpoint, public_url
     from inspector.mcp.address_credentials import AUTHORIZATION
+    from inspector.mcp.address_query import address_query
     from inspector.mcp.server import InvalidServerError, scheme_missing
     from inspector.store.secrets import is_secret_header, system_secret_keeper
 
@@ -82,15 +83,21 @@ def _configure_address(store: RunStore, args: argparse.Namespace) -> int:
     registry = ServerRegistry(store.db, keeper)
     url = public_url(endpoint.url)
     basic = _address_credentials(registry, args.url, url, headers)
+    query = address_query(args.url)
     registry.save_server(url, name=args.name, budget_s=reading.seconds if reading else None, headers=headers,
-                         secret=marked, roots=_roots(args), transport=args.transport, era=getattr(args, "era", None))
+                         secret=marked, roots=_roots(args), transport=args.transport, era=getattr(args, "era", None),
+                         query=query)
     kept = basic is not None and registry.add_secret_header(url, AUTHORIZATION, basic)
     save_signin_options(store, url, args)
-    _saved(store, registry, url, args.json, url, credentials_kept=kept)
+    _saved(store, registry, url, args.json, url, credentials_kept=kept,
+           query_kept=query is not None and keeper.available)
     secret = [name for name in headers if is_secret_header(name) or name in marked]
     if basic is not None and not kept:
         print(_("run-inspector: no system keyring is available, so the user name and password of the address were "
                 "not kept. Give the address with them on each call."), file=sys.stderr)
+    if query is not None and not keeper.available:
+        print(_("run-inspector: no system keyring is available, so the query of the address was not kept. Give the "
+                "address with it on each call (at a terminal you will be asked for it)."), file=sys.stderr)
     if secret and not keeper.available:
         # Said once, here; a later `call` without a terminal does not repeat it.
         print(ngettext(
@@ -229,7 +236,7 @@ def _roots(args: argparse.Namespace) -> tuple[str, ...] | None:
 
 
 def _saved(store: RunStore, registry: ServerRegistry, key: str, as_json: bool, shown: str,
-           replaced: list[str] | None = None, credentials_kept: bool = False) -> None:
+           replaced: list[str] | None = None, credentials_kept: bool = False, query_kept: bool = False) -> None:
     if as_json:  # `servers --json set ...`: the saved server, as `servers --json` lists it
         saved = registry.get(key)
         document: dict[str, object] = {"saved": _listed(saved, StoredSignIn(store.db).all())
@@ -238,7 +245,12 @@ def _saved(store: RunStore, registry: ServerRegistry, key: str, as_json: bool, s
             document["replaced"] = replaced
         emit_json(document)
         return
-    if credentials_kept:
+    if credentials_kept and query_kept:
+        print(_("Saved {url}; its user name and password are kept as a secret Authorization header, and its query "
+                "is kept as a secret and sent with every call.").format(url=one_line(shown)))
+    elif query_kept:
+        print(_("Saved {url}; its query is kept as a secret and sent with every call.").format(url=one_line(shown)))
+    elif credentials_kept:
         print(_("Saved {url}; its user name and password are kept as a secret Authorization header.").format(
             url=one_line(shown)))
     else:
@@ -249,9 +261,11 @@ def _saved(store: RunStore, registry: ServerRegistry, key: str, as_json: bool, s
 
 def _remove(store: RunStore, args: argparse.Namespace) -> int:
     """``servers remove NAME_OR_URL``: the server and its health go; its runs stay."""
+    from inspector.store.secrets import system_secret_keeper
+
     from .server_choice import is_address
 
-    registry = ServerRegistry(store.db)
+    registry = ServerRegistry(store.db, system_secret_keeper())  # looked for only to remove a secret query
     given = args.server
     found = registry.find(given)
     if found is None and is_address(given):

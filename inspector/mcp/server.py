@@ -9,6 +9,7 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from .address_credentials import basic_authorization
+from .address_query import address_query, query_secrets
 from .eras import ERAS
 from .messages import N_, Message, Number
 from .secrets import Secrets, header_secrets, url_secrets
@@ -72,6 +73,9 @@ class ServerEndpoint:
     signed_in: bool = field(default=False, compare=False, repr=False)
     #: The key a DPoP-bound sign-in's requests are proved with (``signin.proofs.DpopKey``), if any.
     dpop: Any = field(default=None, compare=False, repr=False)
+    #: True when the query of ``url`` is a secret kept for the configured server (its key, say): it is
+    #: sent, scrubbed from what comes back, and never shown (``key`` and ``label`` leave it out).
+    secret_query: bool = field(default=False, compare=False, repr=False)
 
     @classmethod
     def for_command(cls, command: ServerCommand, name: str | None = None, era: str = "auto") -> ServerEndpoint:
@@ -127,7 +131,8 @@ class ServerEndpoint:
         command's secret environment values), to be scrubbed from whatever it says back."""
         if self.command is not None:
             return Secrets(self.command.secret_values())
-        return Secrets([*header_secrets(self.headers, self.secret_headers), *url_secrets(self.url)])
+        kept = query_secrets(address_query(self.url) or "") if self.secret_query else []
+        return Secrets([*header_secrets(self.headers, self.secret_headers), *url_secrets(self.url), *kept])
 
     @property
     def credentials_in_address(self) -> bool:
@@ -137,8 +142,8 @@ class ServerEndpoint:
     @property
     def sends_credentials(self) -> bool:
         """The requests carry something a server could refuse: headers configured for it, a sign-in,
-        or the user name and password of the address."""
-        return bool(self.headers) or self.signed_in or self.credentials_in_address
+        the user name and password of the address, or its secret query."""
+        return bool(self.headers) or self.signed_in or self.credentials_in_address or self.secret_query
 
     @property
     def key(self) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any, Protocol
 
-from .keyring_entries import KEYRING_SERVICE, usable_keyring
+from .keyring_entries import KEYRING_SERVICE, KeyringEntries, usable_keyring
 
 _SECRET_HEADER = re.compile(r"(authorization|cookie|token|secret|api[-_]?key|password|credential|session)",
                             re.IGNORECASE)
@@ -23,6 +23,7 @@ class SecretKeeper(Protocol):
 
     def save(self, server_url: str, header: str, value: str) -> bool: ...
     def load(self, server_url: str, header: str) -> str | None: ...
+    def delete(self, server_url: str, header: str) -> bool: ...
 
 
 class NoSecretKeeper:
@@ -35,6 +36,9 @@ class NoSecretKeeper:
 
     def load(self, server_url: str, header: str) -> str | None:
         return None
+
+    def delete(self, server_url: str, header: str) -> bool:
+        return True
 
 
 class KeyringSecretKeeper:
@@ -71,6 +75,10 @@ class KeyringSecretKeeper:
             return self._keyring.get_password(KEYRING_SERVICE, f"{server_url} {header}")
         except Exception:  # noqa: BLE001
             return None
+
+    def delete(self, server_url: str, header: str) -> bool:
+        """Remove the entry; True when it is gone (also when there was none, or no keyring keeps any)."""
+        return not self.available or KeyringEntries(self._keyring).delete(f"{server_url} {header}")
 
 
 def system_secret_keeper() -> SecretKeeper:

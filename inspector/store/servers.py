@@ -96,6 +96,8 @@ class ServerSettings:
     command: CommandSetting | None = None
     #: Which era of MCP to speak: ``auto`` (probe, the default), ``handshake`` or ``stateless``.
     era: str = "auto"
+    #: The address's query is kept as a secret (in the keyring, under :data:`QUERY_ACCOUNT`).
+    secret_query: bool = False
 
 
 @dataclass(frozen=True)
@@ -119,6 +121,8 @@ class ServerRecord:
     era: str = "auto"
     found_era: str | None = None
     found_era_at: datetime | None = None
+    #: The address's query is kept as a secret (never its value: that is in the keyring).
+    secret_query: bool = False
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -131,6 +135,7 @@ class ServerRecord:
             "command": self.command.to_dict() if self.command is not None else None,
             "budget_s": self.budget_s,
             "headers": [{"name": h.name, "secret": h.secret} for h in self.headers],
+            "secret_query": self.secret_query,
             "roots": list(self.roots),
             "last_contact_at": to_stored_time(self.last_contact_at) or None,
             "last_latency_ms": self.last_latency_ms,
@@ -152,7 +157,7 @@ class ServerRegistry:
                     headers: Mapping[str, str] | None = None, secret: Iterable[str] = (),
                     replace: bool = False, roots: Iterable[str] | None = None,
                     transport: str | None = None, command: CommandSetting | None = None,
-                    era: str | None = None) -> None:
+                    era: str | None = None, query: str | None = None) -> None:
         """Add or update a server. Secret header values go to the keyring, never to the file.
 
         A header is secret when its name says so (``Authorization``, ``X-Api-Key``, ...) or
@@ -162,7 +167,8 @@ class ServerRegistry:
         ``transport`` ``None`` keeps the stored one (``http`` for a new server); a ``command`` (for
         ``stdio``) replaces the stored one, its secret variables' values going to the keyring.
         ``era`` (one of :data:`SERVER_ERAS`) ``None`` keeps the stored one (``auto`` for a new server
-        or with ``replace``).
+        or with ``replace``). ``query``, the address's query, is kept as a secret (as a secret header
+        is); ``None`` keeps the one kept (none with ``replace``: the one kept is removed).
         """
         if era is not None and era not in SERVER_ERAS:
             raise ValueError(f"era must be one of {SERVER_ERAS}, got {era!r}")
@@ -188,6 +194,7 @@ class ServerRegistry:
                 settings.append({"name": header, "secret": True})
             else:
                 settings.append({"name": header, "secret": False, "value": value})
+        settings += self._query_marker(url, query, replace, bool(settings), settings)
         given_roots = None if roots is None else json.dumps(list(roots))
         if replace:
             self._write(
@@ -212,6 +219,35 @@ class ServerRegistry:
             (url, name, budget_s, json.dumps(settings), given_roots, transport, command_text, era, given_roots,
              transport, era))
 
+    def _query_marker(self, url: str, query: str | None, replace: bool, headers_given: bool,
+                      settings: list[dict[str, object]]) -> list[dict[str, object]]:
+        """What the headers column is to hold of the address's secret query (its value goes to the
+        keyring): :data:`QUERY_MARK`, or nothing. Without headers given, an update that keeps the
+        stored headers writes them again beside a new query."""
+        stored = self.settings(url)
+        kept = stored is not None and stored.secret_query
+        if query is not None:
+            self._secrets.save(url, QUERY_ACCOUNT, query)
+            if not headers_given and not replace and stored is not None:
+                settings.extend(_header_entries(stored.headers))
+            return [QUERY_MARK]
+        if replace:
+            if kept:
+                self._secrets.delete(url, QUERY_ACCOUNT)
+            return []
+        return [QUERY_MARK] if kept and headers_given else []
+
+    def query_for(self, url: str, ask: Callable[[str], str | None] | None = None) -> str | None:
+        """The secret query of the configured server ``url``: from the keyring, or ``ask(QUERY_ACCOUNT)``;
+        ``None`` when none is kept for it (or none could be had)."""
+        record = self.settings(url)
+        if record is None or not record.secret_query:
+            return None
+        value = self._secrets.load(url, QUERY_ACCOUNT)
+        if value is None and ask is not None:
+            value = ask(QUERY_ACCOUNT)
+        return value or None
+
     def settings(self, url: str) -> ServerSettings | None:
         """A configured server's name, budget and headers (``None`` if it was never configured).
 
@@ -230,7 +266,7 @@ class ServerRegistry:
         if row is None:
             return None
         return ServerSettings(row[0], row[1], row[2], _headers(row[3]), _roots(row[4]), row[5], _command(row[6]),
-                              row[7])
+                              row[7], _query_kept(row[3]))
 
     def command_for(self, url: str, ask: Callable[[str], str | None] | None = None) -> CommandSetting | None:
         """A command server's command with every value: secret ones from the keyring or ``ask(name)``;
@@ -259,7 +295,10 @@ class ServerRegistry:
         return self.settings(row[0]) if row is not None else None
 
     def remove_server(self, url: str) -> None:
-        """Forget a server and its health (its runs stay stored)."""
+        """Forget a server and its health (its runs stay stored), and its secret query."""
+        stored = self.settings(url)
+        if stored is not None and stored.secret_query:
+            self._secrets.delete(url, QUERY_ACCOUNT)
         self._conn.execute("BEGIN IMMEDIATE")
         try:
             self._conn.execute("DELETE FROM servers WHERE url = ?", (url,))
@@ -273,11 +312,11 @@ class ServerRegistry:
         """Keep one more secret header for the configured server ``url`` (after its others; one of the
         same name is replaced); True when the keyring kept the value (else it is asked for when used)."""
         record = self.settings(url)
-        kept = [{"name": h.name, "secret": True} if h.secret else {"name": h.name, "secret": False, "value": h.value}
-                for h in (record.headers if record else ()) if h.name.lower() != name.lower()]
+        kept = _header_entries(h for h in (record.headers if record else ()) if h.name.lower() != name.lower())
         saved = self._secrets.save(url, name, value)
+        query = [QUERY_MARK] if record is not None and record.secret_query else []
         self._write("UPDATE servers SET headers = ? WHERE url = ?",
-                    (json.dumps([*kept, {"name": name, "secret": True}]), url))
+                    (json.dumps([*kept, {"name": name, "secret": True}, *query]), url))
         return saved
 
     def headers_for(self, url: str, ask: Callable[[str], str | None] | None = None) -> dict[str, str]:
@@ -329,7 +368,8 @@ class ServerRegistry:
         for row in self._conn.execute(sql, params):
             records.append(ServerRecord(row[0], row[1], row[2], _headers(row[3]), from_stored_time(row[4]), row[5],
                                         row[6], row[7], row[8], row[9], _roots(row[10]), row[11],
-                                        _command(row[12]), row[13], row[14], from_stored_time(row[15])))
+                                        _command(row[12]), row[13], row[14], from_stored_time(row[15]),
+                                        _query_kept(row[3])))
         return records
 
     def _write(self, sql: str, params: tuple[object, ...]) -> None:
@@ -340,6 +380,29 @@ class ServerRegistry:
             rollback(self._conn)
             raise
         self._conn.execute("COMMIT")
+
+
+#: The keyring entry of an address's secret query, beside the server's secret headers (no header is
+#: named so: ``?`` is not allowed in a header name).
+QUERY_ACCOUNT = "?query"
+#: What the headers column holds for a secret query: an entry without a name, which versions that
+#: know no secret query skip (they read only entries with a name), so the column keeps its format.
+QUERY_MARK: dict[str, object] = {"query": "secret"}
+
+
+def _header_entries(headers: Iterable[HeaderSetting]) -> list[dict[str, object]]:
+    """Headers as the column holds them: a secret one by its name only."""
+    return [{"name": h.name, "secret": True} if h.secret else {"name": h.name, "secret": False, "value": h.value}
+            for h in headers]
+
+
+def _query_kept(stored: str | None) -> bool:
+    """True when the headers column says the address's query is kept as a secret."""
+    try:
+        value = json.loads(stored or "[]")
+    except ValueError:
+        return False
+    return isinstance(value, list) and QUERY_MARK in value
 
 
 def env_account(name: str) -> str:

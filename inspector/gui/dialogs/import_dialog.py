@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 from inspector.i18n import _, ngettext
 from inspector.i18n.messages import translate
 from inspector.mcp.address_credentials import AUTHORIZATION, basic_authorization
+from inspector.mcp.address_query import address_query, without_query
 from inspector.mcp.server import without_user_info
 from inspector.mcp.server_configs import ConfiguredServer, ServerConfig
 
@@ -45,11 +46,14 @@ class ImportChoice:
 
 
 def where(server: ConfiguredServer) -> str:
-    """The entry's URL (without a user name and password), or its command line (the environment by
-    name only)."""
+    """The entry's URL (without a user name and password or a query, which is said to be kept as a
+    secret), or its command line (the environment by name only)."""
     if server.command is not None:
         return server.command.shown()
-    return without_user_info(server.url or "")
+    address = without_user_info(server.url or "")
+    if address_query(address) is None:
+        return address
+    return _("{address} (its query kept as a secret)").format(address=without_query(address))
 
 
 def names_of(server: ConfiguredServer) -> list[str]:

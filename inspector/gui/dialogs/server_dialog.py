@@ -44,6 +44,7 @@ from .form_dialog import finish_form, fit_form
 from .secret_row import RowWords, SecretRow
 from .signin_fields import SignInChoice, SignInFields
 from .url_credentials import UrlCredentials
+from .url_query import UrlQuery
 
 
 @dataclass
@@ -67,6 +68,8 @@ class ServerSettings:
     era: str = "auto"
     #: For a server at an address: its sign-in settings (the Sign-in (OAuth) section).
     signin: SignInChoice | None = None
+    #: For a server at an address: the query of its address, kept as a secret (``None``: none).
+    query: str | None = field(default=None, repr=False)
 
 
 _error_label = error_label
@@ -91,7 +94,8 @@ class ServerDialog(QDialog):
                  default_budget_s: Callable[[], float] = lambda: DEFAULT_BUDGET_SECONDS,
                  transport: str = "http", command_line: str = "", cwd: str | None = None,
                  env: list[tuple[str, str, bool, bool]] | None = None, era: str = "auto",
-                 signin: SignInSetup | None = None, signin_in_keyring: bool | None = None) -> None:
+                 signin: SignInSetup | None = None, signin_in_keyring: bool | None = None,
+                 query: str | None = None) -> None:
         super().__init__(parent)
         editing = bool(url or command_line)
         translated(self, "setWindowTitle", lambda: _("Edit server") if editing else _("Add server"))
@@ -131,6 +135,8 @@ class ServerDialog(QDialog):
         self.url_credentials = UrlCredentials(self.url, lambda: self.header_rows, self.add_header,
                                               lambda text: self._show(self.url_error, text))
         url_column.addWidget(self.url_credentials.note)
+        self.url_query = UrlQuery(self.url, query)
+        url_column.addWidget(self.url_query.row)
         headers_column = QVBoxLayout()
         headers_column.addLayout(self.headers_box)
         headers_column.addWidget(add, 0, Qt.AlignmentFlag.AlignLeft)
@@ -219,6 +225,7 @@ class ServerDialog(QDialog):
                       *self.signin.problems()):
             label.hide()
         self.url_credentials.note.setVisible(self.url_credentials.moved and not command)
+        self.url_query.row.setVisible(self.url_query.query is not None and not command)
         fit_form(self)  # the other half's height, not the taller of the two
 
     def _signin_folded(self, resize: bool = True) -> None:
@@ -272,6 +279,7 @@ class ServerDialog(QDialog):
             self.grow()
             return chosen
         ok = self.url_credentials.move()
+        self.url_query.move()
         headers: dict[str, str] = {}
         secret: set[str] = set()
         for row in self.header_rows:
@@ -308,7 +316,7 @@ class ServerDialog(QDialog):
             return None
         return ServerSettings(public_url(url), self.name.text().strip() or None, budget.given, headers, secret,
                               roots, transport=self.transport.currentData() or "http", era=self.era.era,
-                              signin=signin)
+                              signin=signin, query=self.url_query.query)
 
     def _command_settings(self) -> ServerSettings | None:
         choice = self.command.choice()

@@ -154,6 +154,8 @@ class ServerAdmin(QObject):
                         (record.url, setting.name), ""))
                 headers.append((setting.name, value or "", setting.secret))
         command = command_fields(self.endpoints, record) if record is not None and record.transport == "stdio" else {}
+        query = self.registry.query_for(record.url, ask=lambda account: self.session_secrets.get(
+            (record.url, account))) if record is not None and not command else None
         from ..dialogs.server_dialog import ServerDialog  # loaded with the first Add or Edit
 
         dialog = ServerDialog(self.parent(), url=record.url if record and not command else "",
@@ -165,14 +167,15 @@ class ServerAdmin(QObject):
                               era=record.era if record else "auto",
                               signin=dialog_setup(self, record.url) if record and not command else None,
                               signin_in_keyring=bool(getattr(self.engine.signins.vault, "persistent", False)),
-                              **command)
+                              query=query, **command)
         self.dialog = dialog  # tests answer it while it is open
         if dialog.exec() != ServerDialog.DialogCode.Accepted or dialog.result_settings is None:
             return
         chosen = dialog.result_settings
         self.save_server(chosen.url, chosen.name, chosen.budget_s, chosen.headers, chosen.secret,
                          replaces=record.url if record else None, roots=chosen.roots, transport=chosen.transport,
-                         command=chosen.command, kept_env=chosen.kept_env, era=chosen.era, signin=chosen.signin)
+                         command=chosen.command, kept_env=chosen.kept_env, era=chosen.era, signin=chosen.signin,
+                         query=chosen.query)
 
     #: Emitted before a server's settings change or it goes (its URL): a session held for it ends.
     changing = Signal(str)
@@ -180,12 +183,15 @@ class ServerAdmin(QObject):
     def save_server(self, url: str, name: str | None, budget_s: float | None, headers: dict[str, str],
                     secret: set[str], *, replaces: str | None = None, roots: tuple[str, ...] = (),
                     transport: str = "http", command: ServerCommand | None = None,
-                    kept_env: set[str] | None = None, era: str = "auto", signin: SignInChoice | None = None) -> None:
-        """Store a server (secret values to the keyring or this session only) and select it.
+                    kept_env: set[str] | None = None, era: str = "auto", signin: SignInChoice | None = None,
+                    query: str | None = None) -> None:
+        """Store a server (secret values, its address's ``query`` too, to the keyring or this session
+        only) and select it.
 
         A command server's process stops when its settings change (the next operation starts it
         anew); ``kept_env`` names secret variables whose kept value (under ``replaces``) stays."""
         from inspector.store.secrets import is_secret_header
+        from inspector.store.servers import QUERY_ACCOUNT
 
         if command is not None:
             command = save_command(self.endpoints, url, command, replaces, kept_env or set())
@@ -206,9 +212,9 @@ class ServerAdmin(QObject):
                                       command=setting_of(command), era=era)
         else:
             self.registry.save_server(url, name=name, budget_s=budget_s, headers=headers, secret=secret,
-                                      replace=True, roots=roots, transport=transport, era=era)
-        for header, value in headers.items():
-            if header in secret or is_secret_header(header):
+                                      replace=True, roots=roots, transport=transport, era=era, query=query)
+        for header, value in [*headers.items(), *([(QUERY_ACCOUNT, query)] if query is not None else [])]:
+            if header in secret or is_secret_header(header) or header == QUERY_ACCOUNT:
                 self.session_secrets[(url, header)] = value
         was_current = self.current() is not None and self.current().url == url
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from inspector.i18n.messages import translate
 from inspector.mcp import InvalidServerError, ServerEndpoint
+from inspector.mcp.address_query import with_query
 from inspector.mcp.server_command import InvalidCommandError
 from inspector.mcp.signin.model import SignInVault
 from inspector.store import RunStore, ServerRecord, ServerRegistry
@@ -38,7 +39,8 @@ class ServerEndpoints:
     _endpoints: dict[str, ServerEndpoint] = field(default_factory=dict)
 
     def endpoint_for(self, record: ServerRecord) -> ServerEndpoint:
-        """The server with its headers: stored values, the keyring, or this session's secrets.
+        """The server with its headers and its address's secret query: stored values, the keyring, or
+        this session's secrets.
 
         Kept until the server is saved or removed: Run must not wait on the store or the keyring."""
         endpoint = self._endpoints.get(record.url)
@@ -49,10 +51,12 @@ class ServerEndpoints:
             headers = self.registry.headers_for(record.url, ask=lambda header: self.session_secrets.get(
                 (record.url, header)))
             marked = frozenset(setting.name for setting in record.headers if setting.secret)
+            query = self.registry.query_for(record.url, ask=lambda account: self.session_secrets.get(
+                (record.url, account)))
             endpoint = self._endpoints[record.url] = ServerEndpoint(
-                record.url, headers=headers, name=record.name, secret_headers=marked,
+                with_query(record.url, query), headers=headers, name=record.name, secret_headers=marked,
                 transport="sse" if record.transport == "sse" else "http", era=record.era,
-                signin=configured_signin(self.store, record.url, self.vault))
+                signin=configured_signin(self.store, record.url, self.vault), secret_query=query is not None)
         return endpoint
 
     def endpoint_or_say(self, record: ServerRecord,

@@ -17,6 +17,7 @@ from inspector.i18n import _, ngettext
 from inspector.i18n.messages import translate
 from inspector.mcp import ServerEndpoint, public_url
 from inspector.mcp.address_credentials import AUTHORIZATION, CredentialsConflict, credentials_header
+from inspector.mcp.address_query import address_query
 from inspector.mcp.server_command import ServerCommand
 from inspector.mcp.server_configs import ConfiguredServer, ServerConfigError, read_server_config
 
@@ -93,7 +94,11 @@ def add_choices(admin: ServerAdmin, choices: list[ImportChoice]) -> list[str]:
                 secret.add(AUTHORIZATION)
                 said.append(_("The user name and password in the address of {name} are kept as a secret "
                               "Authorization header.").format(name=server.name))
-            admin.save_server(key, server.name, None, headers, secret, transport=server.transport)
+            query = address_query(server.url or "")
+            if query is not None:
+                said.append(_("The query in the address of {name} is kept as a secret and sent with every "
+                              "call.").format(name=server.name))
+            admin.save_server(key, server.name, None, headers, secret, transport=server.transport, query=query)
         keys.append(key)
     if keys or said:
         admin.say(" ".join([ngettext("{count} server imported.", "{count} servers imported.", len(keys)).format(

@@ -22,6 +22,10 @@ class MemoryKeeper:
     def load(self, server_url: str, header: str) -> str | None:
         return self.kept.get((server_url, header))
 
+    def delete(self, server_url: str, header: str) -> bool:
+        self.kept.pop((server_url, header), None)
+        return True
+
 
 def test_cancelled_operations_are_not_failures_and_record_no_contact(tmp_path: Path) -> None:
     with RunStore.open(tmp_path / "runs.db") as store:

@@ -1,0 +1,54 @@
+"""The query an address carries (``https://host/mcp?api_key=…``): hosted servers often take their
+key there. A configured server is stored under its address without it (:func:`.server.public_url`),
+so the query is kept as a secret beside the server's secret headers and put back on the address
+only where the request is sent (:attr:`.server.ServerEndpoint.secret_query` says so); everything
+that quotes the server quotes its address without the query.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import parse_qsl, unquote, urlsplit, urlunsplit
+
+from .secrets import MIN_SECRET_CHARS, is_secret_header
+
+#: A parameter value at least this long is taken for a key whatever its name (``?k=9f3a…``).
+_KEY_LIKE_CHARS = 12
+
+
+def address_query(url: str) -> str | None:
+    """The query of ``url`` as it was written (``None``: it has none, or is no URL)."""
+    try:
+        query = urlsplit(url).query
+    except ValueError:
+        return None
+    return query or None
+
+
+def with_query(url: str, query: str | None) -> str:
+    """``url`` carrying ``query`` (in place of any it has); ``url`` itself when ``query`` is empty."""
+    if not query:
+        return url
+    parts = urlsplit(url)
+    return urlunsplit((parts.scheme, parts.netloc, parts.path, query, parts.fragment))
+
+
+def without_query(text: str) -> str:
+    """``text`` (an address as typed, perhaps not valid yet) without its query: from the first ``?``
+    up to a ``#``."""
+    before, found, after = text.partition("?")
+    return before + ("#" + after.partition("#")[2] if found and "#" in after else "")
+
+
+def query_secrets(query: str) -> list[str]:
+    """What of a secret ``query`` a server may say back: the query whole, and the values of its
+    parameters named like credentials (``api_key``, ``token``, ``key``, ...) or long enough to be a
+    key. Short values of other parameters (``format=json``) are left: scrubbing them would garble text."""
+    found = [query, unquote(query)]
+    for name, value in parse_qsl(query, keep_blank_values=False):
+        credential = is_secret_header(name) or name.lower().endswith("key") or len(value) >= _KEY_LIKE_CHARS
+        if credential and len(value) >= MIN_SECRET_CHARS:
+            found.append(value)
+    return found
+
+
+__all__ = ["address_query", "query_secrets", "with_query", "without_query"]
