@@ -18,6 +18,10 @@ class WrappingRow(QLayout):
         super().__init__(parent)
         self._items: list[QLayoutItem] = []
         self._stretch: list[int] = []
+        #: The width the row was last given and how many lines it took there: its least height follows
+        #: them, so a splitter or a box gives the wrapped row its lines rather than laying them over the
+        #: widget below (heightForWidth alone is not asked by a QSplitter).
+        self._given: tuple[int, int] | None = None
         if parent is None:
             self.setContentsMargins(0, 0, 0, 0)
 
@@ -77,12 +81,19 @@ class WrappingRow(QLayout):
     def minimumSize(self) -> QSize:  # noqa: N802 - the widest control; the height of one line
         shown = self._shown()
         width = max((item.minimumSize().width() for item, _stretch in shown), default=0)
+        if self._given is not None and self._given[1] > 1:
+            return QSize(self._with_margins(QSize(width, 0)).width(), self.heightForWidth(self._given[0]))
         height = max((item.minimumSize().height() for item, _stretch in shown), default=0)
         return self._with_margins(QSize(width, height))
 
     def setGeometry(self, rect: QRect) -> None:  # noqa: N802
         super().setGeometry(rect)
         self._arrange(rect, place=True)
+        margins = self.contentsMargins()
+        lines = len(self._lines(rect.width() - margins.left() - margins.right()))
+        before, self._given = self._given, (rect.width(), lines)
+        if before is not None and before[1] != lines:
+            self.invalidate()  # its least height changed: the layouts above ask again (a posted request)
 
     # -- the lines -----------------------------------------------------------------------------------
 
