@@ -104,7 +104,7 @@ class RunListPane(QWidget):
                             icon=outcome_icon(status))
         self.server_filter = QComboBox()
         label_combo(self.server_filter, lambda: _("Filter runs by server"))
-        self.server_filter.setMinimumContentsLength(16)
+        self.server_filter.setMinimumContentsLength(11)
         self.server_filter.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.source_filter = QComboBox()
         label_combo(self.source_filter, lambda: _("Filter runs by source"))
