@@ -2,8 +2,10 @@
 large font), rather than making the whole window wider than the screen.
 
 Where the row has the room it is a QHBoxLayout: each control between its least and its wished width,
-what is left to the stretching ones. Where it has not, the controls that no longer fit start a new
-line (its height is asked through heightForWidth). The row's least width is its widest control's."""
+what is left to the stretching ones (a stretch added: to it). Where it has not, the controls that no
+longer fit start a new line (its height is asked through heightForWidth); there a line's spare room goes
+to its stretching controls only (a button alone on a line keeps its width). The row's least width is its
+widest control's."""
 
 from __future__ import annotations
 
@@ -73,7 +75,7 @@ class WrappingRow(QLayout):
 
     def sizeHint(self) -> QSize:  # noqa: N802 - one line, every control as wide as it wishes
         shown = self._shown()
-        gaps = self._gap(Qt.Orientation.Horizontal) * max(0, len(shown) - 1)
+        gaps = self._gap(Qt.Orientation.Horizontal) * _gaps(shown)
         width = sum(item.sizeHint().width() for item, _stretch in shown) + gaps
         height = max((item.sizeHint().height() for item, _stretch in shown), default=0)
         return self._with_margins(QSize(width, height))
@@ -98,8 +100,9 @@ class WrappingRow(QLayout):
     # -- the lines -----------------------------------------------------------------------------------
 
     def _shown(self) -> list[tuple[QLayoutItem, int]]:
+        """The items laid out: the shown controls and the stretches (a spacer is "empty" to Qt)."""
         return [(item, stretch) for item, stretch in zip(self._items, self._stretch, strict=True)
-                if not item.isEmpty()]
+                if not item.isEmpty() or item.spacerItem() is not None]
 
     def _gap(self, orientation: Qt.Orientation) -> int:
         if self.spacing() >= 0:
@@ -122,9 +125,12 @@ class WrappingRow(QLayout):
         used = 0
         for entry in self._shown():
             least = entry[0].minimumSize().width()
-            if lines and lines[-1] and used + gap + least <= width:
+            line = lines[-1] if lines else []
+            before = gap if _gaps([*line, entry]) > _gaps(line) else 0
+            # A stretch stays on the line it follows (it takes no room a control needs).
+            if line and (used + before + least <= width or entry[0].spacerItem() is not None):
                 lines[-1].append(entry)
-                used += gap + least
+                used += before + least
             else:
                 lines.append([entry])
                 used = least
@@ -140,15 +146,21 @@ class WrappingRow(QLayout):
         for line in lines:
             height = max(item.sizeHint().height() for item, _stretch in line)
             if place:
-                widths = _widths(line, inner.width() - gap * (len(line) - 1))
+                widths = _widths(line, inner.width() - gap * _gaps(line), wrapped=len(lines) > 1)
                 x = inner.x()
-                for (item, _stretch), width in zip(line, widths, strict=True):
+                for index, ((item, _stretch), width) in enumerate(zip(line, widths, strict=True)):
+                    x += gap if _gaps(line[:index + 1]) > _gaps(line[:index]) else 0
                     item.setGeometry(QRect(x, y, width, height))
-                    x += width + gap
+                    x += width
             y += height + self._gap(Qt.Orientation.Vertical)
         if lines:
             y -= self._gap(Qt.Orientation.Vertical)
         return y - inner.y() + margins.top() + margins.bottom()
+
+
+def _gaps(line: list[tuple[QLayoutItem, int]]) -> int:
+    """How many gaps ``line`` has: between its controls (as in a QHBoxLayout, none beside a stretch)."""
+    return max(0, sum(1 for item, _stretch in line if item.spacerItem() is None) - 1)
 
 
 def _policy(item: QLayoutItem) -> int:
@@ -157,9 +169,10 @@ def _policy(item: QLayoutItem) -> int:
     return policy.horizontalPolicy().value if policy is not None else 0
 
 
-def _widths(line: list[tuple[QLayoutItem, int]], room: int) -> list[int]:
+def _widths(line: list[tuple[QLayoutItem, int]], room: int, *, wrapped: bool = False) -> list[int]:
     """Each item's width on a line of ``room`` pixels: its least, then toward its wish, then the rest
-    to the stretching items (as a QHBoxLayout shares it)."""
+    to the stretching items (as a QHBoxLayout shares it; on a ``wrapped`` row's line to stretching and
+    expanding items only: buttons there keep their widths, the room after them stays empty)."""
     widths = [item.minimumSize().width() for item, _stretch in line]
     wishes = [max(item.sizeHint().width(), least) for (item, _stretch), least in zip(line, widths, strict=True)]
     spare = room - sum(widths)
@@ -170,7 +183,8 @@ def _widths(line: list[tuple[QLayoutItem, int]], room: int) -> list[int]:
         spare = room - sum(widths)
     stretches = [stretch for _item, stretch in line]
     if not any(stretches):  # as a QHBoxLayout: to the expanding items, else to every one that may grow
-        for flag in (QSizePolicy.PolicyFlag.ExpandFlag, QSizePolicy.PolicyFlag.GrowFlag):
+        flags = [QSizePolicy.PolicyFlag.ExpandFlag] + ([] if wrapped else [QSizePolicy.PolicyFlag.GrowFlag])
+        for flag in flags:
             stretches = [int(bool(_policy(item) & flag.value)) for item, _stretch in line]
             if any(stretches):
                 break
