@@ -48,14 +48,17 @@ def orientation_for(width: int, lower: QSplitter) -> Qt.Orientation:
     1,280-pixel window squeezed the timeline's details and waterfall to nothing beside the detail), when
     the panes of ``lower`` fit beside each other."""
     panes = [lower.widget(index) for index in range(lower.count())]
-    beside = sum(pane.minimumSizeHint().width() for pane in panes) + lower.handleWidth() * (len(panes) - 1)
+    beside = sum(getattr(pane, "least_width_beside", pane.minimumSizeHint().width)() for pane in panes) \
+        + lower.handleWidth() * (len(panes) - 1)
     wide = round(WIDE_PX * max(font_scale(lower), 1.0))
     return Qt.Orientation.Horizontal if width >= max(wide, beside) else Qt.Orientation.Vertical
 
 
 def least_size(laid_out: QSize, panes: list[QWidget]) -> QSize:
-    """The tab's least size: as high as its layout needs, as wide as its widest pane."""
-    return QSize(max(pane.minimumSizeHint().width() for pane in panes), laid_out.height())
+    """The tab's least size: as high as its layout needs, as wide as its widest pane alone in the tab
+    (where it may need more than beside another: ``least_width_alone``)."""
+    alone = [getattr(pane, "least_width_alone", pane.minimumSizeHint().width)() for pane in panes]
+    return QSize(max(alone), laid_out.height())
 
 
 def arrange_panes(split: QSplitter, lower: QSplitter, width: int, list_rows_px: int, timeline_rows_px: int) -> None:
@@ -66,6 +69,8 @@ def arrange_panes(split: QSplitter, lower: QSplitter, width: int, list_rows_px: 
     :data:`STACKED_TIMELINE_SHARE` of the height, whichever is more, and the detail the rest."""
     wanted = orientation_for(width, lower)
     lower.setOrientation(wanted)
+    for pane in (lower.widget(index) for index in range(lower.count())):
+        getattr(pane, "stand_alone", lambda _alone: None)(wanted == Qt.Orientation.Vertical)
     height = max(split.height(), 100)
     # Stacked, ten rows of runs would leave the timeline and the detail at their least (at 1,024 by 768
     # pixels the timeline showed two steps of a trace under a list of one run and nine empty rows).

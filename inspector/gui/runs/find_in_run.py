@@ -15,7 +15,7 @@ from inspector.i18n.formatting import format_number
 
 from ..language import translated
 from ..widgets.accessibility import name_clear_button
-from ..widgets.fitted_placeholder import fitted_placeholder
+from ..widgets.fitted_placeholder import FittedPlaceholder
 from ..widgets.hints import readable_placeholder
 from .timeline_model import TimelineModel
 
@@ -56,10 +56,11 @@ class FindInRun(QObject):
         self._shut = False
         self.edit = QLineEdit()
         # "Find…" where the pane is too narrow for the shortcut too (it was cut to "Such…" in German);
-        # the tip says where it finds. No least width of its own: the pane's decides whether the step's
-        # detail stands beside the timeline (German at 1200 px wide), so at the very least it is cut still.
-        fitted_placeholder(self.edit, lambda: _("Find… (Ctrl+F)"), lambda: _("Find…"),
-                           lambda: _("Find in this run (Ctrl+F)"), keep_room=False)
+        # the tip says where it finds. Its room kept only where the timeline stands alone in the tab's
+        # width (the timeline pane says when): beside the detail, the pane's least width decides whether
+        # the two fit side by side (German at 1200 px wide, a step with seven tabs).
+        self.placeholder = FittedPlaceholder(self.edit, lambda: _("Find… (Ctrl+F)"), lambda: _("Find…"),
+                                             lambda: _("Find in this run (Ctrl+F)"), keep_room=False)
         translated(self.edit, "setAccessibleName", lambda: _("Find in this run"))
         name_clear_button(self.edit, lambda: _("Clear the search in this run"))
         readable_placeholder(self.edit)

@@ -11,7 +11,6 @@ from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
-    QHBoxLayout,
     QHeaderView,
     QLabel,
     QLineEdit,
@@ -35,6 +34,7 @@ from ..widgets.font_follower import FontFollower
 from ..widgets.hints import readable_placeholder
 from ..widgets.outcomes import outcome_icon, outcome_word
 from ..widgets.tab_stops import one_tab_stop
+from ..widgets.wrapping_row import WrappingRow
 from .columns import RoomyColumn, column_width, compact_rows, fit_column, fit_columns
 from .outcome_cell import OutcomeCellDelegate
 from .push_marks import push_word
@@ -104,7 +104,7 @@ class RunListPane(QWidget):
                             icon=outcome_icon(status))
         self.server_filter = QComboBox()
         label_combo(self.server_filter, lambda: _("Filter runs by server"))
-        self.server_filter.setMinimumContentsLength(16)
+        self.server_filter.setMinimumContentsLength(11)
         self.server_filter.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.source_filter = QComboBox()
         label_combo(self.source_filter, lambda: _("Filter runs by source"))
@@ -120,7 +120,8 @@ class RunListPane(QWidget):
         self.delete_button = translated(QPushButton(), "setText", lambda: _("Delete…"))
         translated(self.delete_button, "setAccessibleName", lambda: _("Delete the selected runs"))
         self.delete_button.clicked.connect(self.delete_requested)
-        self._filters = QHBoxLayout()
+        # On a narrow window (a projector at 150 %, a large font) the filters wrap onto a second line.
+        self._filters = WrappingRow()
         self._filters.addWidget(translated(QLabel(), "setText", lambda: _("Runs")))
         for widget in (self.outcome_filter, self.server_filter, self.source_filter):
             self._filters.addWidget(widget)

@@ -91,7 +91,7 @@ class TimelinePane(QWidget):
         self.finder.said.connect(self.said)
         self.finder.restated.connect(self.restated)
         self.find_edit, self.find_status = self.finder.edit, self.finder.status  # as tests name them
-        bar = QHBoxLayout()
+        bar = self._find_row = QHBoxLayout()
         for widget in (self.outcome_filter, self.kind_filter):
             bar.addWidget(widget)
         bar.addWidget(self.find_edit, 1)
@@ -198,6 +198,30 @@ class TimelinePane(QWidget):
         if width > usual * WHOLE_OUTCOME_GROWTH:
             width = column_width(self.view, OUTCOME_COLUMN, least, said.least(), icon=True)
         self.view.setColumnWidth(OUTCOME_COLUMN, width)
+
+    def stand_alone(self, alone: bool) -> None:
+        """The detail under the timeline (``alone``: the pane has the tab's whole width) or beside it:
+        alone, Find's field keeps the room of "Find…" (at the window's least width it was cut to "Such…")."""
+        self.finder.placeholder.keep_room(alone)
+
+    def least_width_alone(self) -> int:
+        """The pane's least width alone in the tab: Find's field with the room of "Find…"."""
+        return self._least_width(self.finder.placeholder.short_room())
+
+    def least_width_beside(self) -> int:
+        """The pane's least width beside the detail, Find's field as narrow as it may be there: whether
+        the two fit side by side does not depend on where they stand now."""
+        return self._least_width(0)
+
+    def _least_width(self, find_least: int) -> int:
+        """The pane's least width were Find's field at least ``find_least`` wide."""
+        edit, layout = self.find_edit, self.layout()
+        now = edit.minimumWidth() or edit.minimumSizeHint().width()
+        extra = max(find_least, edit.minimumSizeHint().width()) - now
+        widths = [item.minimumSize().width() + (extra if item.layout() is self._find_row else 0)
+                  for item in (layout.itemAt(index) for index in range(layout.count()))]
+        margins = layout.contentsMargins()
+        return max(widths) + margins.left() + margins.right()
 
     def height_for_rows(self, rows: int) -> int:
         """The pane's height that shows ``rows`` whole steps (and a sliver of the next) under its

@@ -35,12 +35,20 @@ class FittedPlaceholder(QObject):
         on_language_changed(self, self.fit)
         self.fit()
 
+    def keep_room(self, keep: bool) -> None:
+        """From now on the field keeps the room of the short word (or not: as narrow as its layout needs)."""
+        self._keep_room = keep
+        self.fit()
+
+    def short_room(self) -> int:
+        """The width the field needs to show the short word whole."""
+        return placeholder_room(self._edit, self._short())
+
     def fit(self) -> None:
-        edit, whole, short = self._edit, self._whole(), self._short()
-        if self._keep_room:
-            edit.setMinimumWidth(placeholder_room(edit, short))
+        edit, whole = self._edit, self._whole()
+        edit.setMinimumWidth(self.short_room() if self._keep_room else 0)
         edit.setToolTip(self._tip())
-        shown = whole if placeholder_room(edit, whole) <= edit.width() else short
+        shown = whole if placeholder_room(edit, whole) <= edit.width() else self._short()
         if edit.placeholderText() != shown:
             edit.setPlaceholderText(shown)
 

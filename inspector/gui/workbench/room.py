@@ -9,7 +9,6 @@ from typing import Any
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QDialog,
-    QHBoxLayout,
     QLabel,
     QPlainTextEdit,
     QPushButton,
@@ -28,6 +27,7 @@ from ..settings import AppSettings
 from ..widgets.budget_field import budget_label
 from ..widgets.plain_text import cell_text, clip_text, label_text, plain_tooltip
 from ..widgets.steady_tabs import SteadyTabs
+from ..widgets.wrapping_row import WrappingRow
 from .arguments_panel import ArgumentsPanel
 from .catalogue_cache import CatalogueKeeper
 from .engine import OperationsEngine
@@ -133,7 +133,7 @@ class Workbench(QSplitter):
         return self.engine.offer(endpoint, operation, params, title, self.admin.budget_for(record))
 
     def _call_box(self) -> QWidget:
-        buttons = QHBoxLayout()
+        buttons = WrappingRow()  # Run and Cancel go under the budget where the window is narrow
         buttons.addWidget(self.budget_label, 1)
         buttons.addWidget(self.run_button)
         buttons.addWidget(self.cancel_button)

@@ -22,6 +22,7 @@ from inspector.store import ServerRecord
 
 from ..language import on_language_changed, translated
 from ..widgets.tab_stops import chain_after, stops_in
+from ..widgets.wrapping_row import WrappingRow
 from .servers_model import RecordRole, ServersModel, server_label, shown_health_line, unbroken
 from .sparkline import Sparkline
 
@@ -73,7 +74,7 @@ class ServersPanel(QWidget):
         self.edit_button.clicked.connect(lambda: self._ask(self.edit_requested))
         self.remove_button.clicked.connect(lambda: self._ask(self.remove_requested))
         self.test_button.clicked.connect(lambda: self._ask(self.test_requested))
-        buttons = QHBoxLayout()
+        buttons = WrappingRow()  # one above the other where the panel is narrow (a large font)
         buttons.addWidget(self.edit_button)
         buttons.addWidget(self.remove_button)
         self.health = QLabel()

@@ -16,13 +16,14 @@ from collections.abc import Callable
 from datetime import datetime
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QListWidget, QPushButton, QWidget
+from PySide6.QtWidgets import QCheckBox, QListWidget, QPushButton, QWidget
 
 from inspector.i18n import _
 from inspector.i18n.formatting import format_time
 
 from ..language import on_language_changed, translated
 from ..widgets.plain_text import cell_text
+from ..widgets.wrapping_row import WrappingRow
 from .operation_task import OperationTask
 from .subscriptions import ResourceSubscriptions
 from .suggesting_fields import Submit, when_done
@@ -54,7 +55,7 @@ class SubscribeControls(QWidget):
         self.read_again.clicked.connect(lambda: self.reread(self._uri()))
         self.auto = translated(QCheckBox(), "setText", lambda: _("Re-read on update"))
         translated(self.auto, "setAccessibleName", lambda: _("Read a subscribed resource again when it is updated"))
-        row = QHBoxLayout(self)
+        row = WrappingRow(self)  # the check box goes under the buttons where the tab is narrow
         row.setContentsMargins(0, 0, 0, 0)
         row.addWidget(self.toggle)
         row.addWidget(self.read_again)
