@@ -1,7 +1,8 @@
 """``runs show`` and ``runs list`` at a terminal use its width (COLUMNS, as shutil reads it); piped, the
 same bytes as ever. Run through a real pseudo-terminal: only there is standard output a terminal. The
 first test starts the command as a process of its own at one; the others, which try many widths, run
-it in this process with its standard output on one (``here_at_terminal``: the same lines, measured)."""
+it in this process with its standard output on one (``here_at_terminal``: the same lines, measured),
+and piped is the command in this process too (``cli_here``, whose output is a pipe's)."""
 
 from __future__ import annotations
 
@@ -71,10 +72,11 @@ def here_at_terminal(columns: int, *args: str) -> list[str]:
 
 
 def piped(*args: str) -> list[str]:
-    done = subprocess.run([sys.executable, "-m", "inspector", *args], capture_output=True, cwd=ROOT,
-                          env={**os.environ, "COLUMNS": "250", "PYTHONIOENCODING": "utf-8"}, timeout=60)
+    """``run-inspector ARGS`` with its standard output a pipe (``cli_here``: what it says, not its process),
+    COLUMNS=250: its lines."""
+    done = cli_here(*args, env={"COLUMNS": "250", "PYTHONIOENCODING": "utf-8"})
     assert done.returncode == 0, done.stderr
-    return done.stdout.decode().splitlines()
+    return done.stdout.splitlines()
 
 
 def step_line(lines: list[str], number: int) -> str:
