@@ -32,9 +32,10 @@ os.environ.pop(FILE_ENV, None)
 @pytest.fixture(scope="session", autouse=True)
 def _isolated_session(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     """What runs before any test's own isolation (a fixture shared by a module's tests: a run played
-    once, a database filled once) keeps its files in a folder of the session, never the user's."""
+    once, a database filled once) keeps its files in a folder of the session, never the user's. Its
+    language is the machine's (such a fixture says --lang where its words matter)."""
     with pytest.MonkeyPatch.context() as patch:
-        isolate(patch, tmp_path_factory.mktemp("session-data"))
+        isolate(patch, tmp_path_factory.mktemp("session-data"), english=False)
         yield
 
 

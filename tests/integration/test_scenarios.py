@@ -49,7 +49,7 @@ def slow_handshake(tmp_path_factory: pytest.TempPathFactory) -> tuple[int, dict,
     """slow-handshake played once for the tests that only read what it did (each play spends its 3 s
     budget): the exit code, the --json report and the database."""
     db = tmp_path_factory.mktemp("slow-handshake") / "runs.db"
-    done = cli_here("scenario", "slow-handshake", "--json", "--db", str(db))
+    done = cli_here("--lang", "en", "scenario", "slow-handshake", "--json", "--db", str(db))
     return done.returncode, json.loads(done.stdout), db
 
 

@@ -9,10 +9,11 @@ import pytest
 from tests.support.file_keyring import FILE_ENV
 
 
-def isolate(monkeypatch: pytest.MonkeyPatch, folder: Path) -> None:
+def isolate(monkeypatch: pytest.MonkeyPatch, folder: Path, *, english: bool = True) -> None:
     """This process (and every process it starts) uses ``folder`` for its RUN_INSPECTOR_DB, data folder,
-    window settings and log, never the user's; in English (``LANG=C``), and never the real keyring.
-    Each test is given a folder so, and the session one for what runs before any test (tests/conftest.py)."""
+    window settings and log, never the user's, and never the real keyring; in English (``LANG=C``) unless
+    not ``english``. Each test is given a folder so, and the session one for what runs before any test
+    (tests/conftest.py)."""
     monkeypatch.setenv("RUN_INSPECTOR_DB", str(folder / "runs.db"))
     monkeypatch.setenv("XDG_DATA_HOME", str(folder / "xdg"))
     # The window's settings (the server selected last, the language, ...): never the user's, and never
@@ -28,6 +29,8 @@ def isolate(monkeypatch: pytest.MonkeyPatch, folder: Path) -> None:
     monkeypatch.delenv(FILE_ENV, raising=False)
     # Tests read English sentences: a German machine must not change them (nor the processes started).
     # Only LANG is set, so a test (or a process it starts) that gives LANG itself decides the language.
+    if not english:  # the session's: Qt's application, made once, must not start in the "C" locale
+        return
     for variable in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
         monkeypatch.delenv(variable, raising=False)
     monkeypatch.setenv("LANG", "C")
