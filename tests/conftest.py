@@ -11,6 +11,7 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 from tests.support.file_keyring import BACKEND_NAME, FILE_ENV, FileKeyring
+from tests.support.isolation import isolate
 from tests.support.screens import use_offscreen_screen
 
 # Property tests check properties, not speed: on 2 shared cores running the GUI tests beside them, one
@@ -28,29 +29,22 @@ os.environ["PYTHON_KEYRING_BACKEND"] = "keyring.backends.fail.Keyring"
 os.environ.pop(FILE_ENV, None)
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _isolated_session(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """What runs before any test's own isolation (a fixture shared by a module's tests: a run played
+    once, a database filled once) keeps its files in a folder of the session, never the user's. Its
+    language is the machine's (such a fixture says --lang where its words matter)."""
+    with pytest.MonkeyPatch.context() as patch:
+        isolate(patch, tmp_path_factory.mktemp("session-data"), english=False)
+        yield
+
+
 @pytest.fixture(autouse=True)
 def _isolated_run_database(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     """Every test (and every process it starts) gets its own RUN_INSPECTOR_DB, data folder and window
     settings."""
     folder = tmp_path_factory.mktemp("data")
-    monkeypatch.setenv("RUN_INSPECTOR_DB", str(folder / "runs.db"))
-    monkeypatch.setenv("XDG_DATA_HOME", str(folder / "xdg"))
-    # The window's settings (the server selected last, the language, ...): never the user's, and never
-    # what an earlier test left (a window a test starts in a process of its own included). The config
-    # folder too, for whatever asks QSettings without RUN_INSPECTOR_SETTINGS.
-    monkeypatch.setenv("RUN_INSPECTOR_SETTINGS", str(folder / "settings.ini"))
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(folder / "xdg-config"))
-    # The log file (inspector/logfile.py): never the user's log folder, whatever the platform.
-    monkeypatch.setenv("XDG_STATE_HOME", str(folder / "xdg-state"))
-    monkeypatch.setenv("RUN_INSPECTOR_LOG", str(folder / "logs" / "run-inspector.log"))
-    # Never the developer's real keyring (here, and in the processes a test starts).
-    monkeypatch.setenv("PYTHON_KEYRING_BACKEND", "keyring.backends.fail.Keyring")
-    monkeypatch.delenv(FILE_ENV, raising=False)
-    # Tests read English sentences: a German machine must not change them (nor the processes started).
-    # Only LANG is set, so a test (or a process it starts) that gives LANG itself decides the language.
-    for variable in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
-        monkeypatch.delenv(variable, raising=False)
-    monkeypatch.setenv("LANG", "C")
+    isolate(monkeypatch, folder)
     yield folder / "runs.db"
 
 

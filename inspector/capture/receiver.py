@@ -144,7 +144,9 @@ class TraceReceiver:
             self._server = None
             raise ReceiverError(getattr(writer.failure, "sentence", writer.failure))
         self._writer = writer
-        self._serving = threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.2},
+        # A stop is heard within the poll interval (shutdown() waits for it): 0.05 s, not the 0.2 s each
+        # stop of the receive command, the window's receiver and every test of them waited up to.
+        self._serving = threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.05},
                                          name="otlp-receiver-http", daemon=True)
         self._serving.start()
         return self.url

@@ -251,7 +251,7 @@ def test_hostile_pictures_in_the_pane_are_sentences_and_nothing_is_fetched(qtbot
             pass
 
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Counting)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
     thread.start()
     address = f"http://127.0.0.1:{server.server_address[1]}/picture.png"
     svg = f'<svg xmlns="http://www.w3.org/2000/svg"><image href="{address}"/></svg>'.encode()

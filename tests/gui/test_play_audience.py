@@ -347,7 +347,9 @@ def test_a_run_cancelled_while_its_demo_server_starts_says_nothing_was_stored(qt
 
 
 @pytest.mark.parametrize(("language", "ended"), [("en", "failed: not sent"), ("de", "fehlgeschlagen: nicht gesendet")])
-def test_a_call_the_budget_never_let_go_is_said_not_sent_not_refused(qtbot, make_window, language, ended) -> None:
+def test_a_call_the_budget_never_let_go_is_said_not_sent_and_a_narrow_caption_keeps_its_tool(
+        qtbot, make_window, language, ended) -> None:
+    """Two findings of one play of slow-handshake on a projector's 1024 pixels (played once: 3.5 s)."""
     # slow-handshake: the handshake spends the whole budget, so the call is never sent. Its state said
     # "failed: refused" ("verweigert"), which an audience reads as the server refusing a call it never saw.
     with played_in(qtbot, make_window, "slow-handshake", language, (1024, 768)) as (window, room, run):
@@ -362,14 +364,8 @@ def test_a_call_the_budget_never_let_go_is_said_not_sent_not_refused(qtbot, make
         assert room.view.columnWidth(STATE) >= room.view.sizeHintForIndex(cell).width(), state
         assert room.view.columnWidth(WHAT) > room.view.columnWidth(STATE) / 2
 
-
-@pytest.mark.parametrize("language", ["en", "de"])
-def test_a_narrow_bar_caption_keeps_the_tool_s_name(qtbot, make_window, language) -> None:
-    # At 1024 px the caption over the bar was "Runde 1: … — 3,2 s von 3 s verbraucht": the round
-    # kept, the tool that tells the calls apart cut away. It names the tool alone when both do not fit.
-    with played_in(qtbot, make_window, "slow-handshake", language, (1024, 768)) as (window, room, run):
-        [tool] = [index for index, row in enumerate(run.rows) if row.kind == "tool"]
-        room.view.selectRow(tool)
+        # At 1024 px the caption over the bar was "Runde 1: … — 3,2 s von 3 s verbraucht": the round
+        # kept, the tool that tells the calls apart cut away. It names the tool alone when both do not fit.
         room.bar.grab()  # paints: header_shown is what the paint showed
         caption, end = room.bar.header_shown
         assert caption.endswith("echo — " + room.bar.current_geometry().spent_text), caption

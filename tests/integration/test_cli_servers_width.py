@@ -1,13 +1,14 @@
 """``servers`` at a terminal narrower than its table (COLUMNS=60: the nine columns take some 150): each
 server is said as a block of named cells wrapped to the width, its address and command wrapped, never cut;
-in English and German. Piped, the same table as ever. Run through a real pseudo-terminal."""
+in English and German (run in this process at a real pseudo-terminal). Piped, and at a wide terminal
+in a process of its own, the same table as ever."""
 
 from __future__ import annotations
 
 import pytest
 
 from inspector.cli.terminal_width import display_width
-from tests.integration.test_cli_terminal_width import at_terminal, piped
+from tests.integration.test_cli_terminal_width import at_terminal, here_at_terminal, piped
 from tests.support.cli_process import cli_here
 
 ADDRESS = "https://very-long-host-name.example.internal.company.com/services/mcp/v2/endpoint"
@@ -31,7 +32,7 @@ def db(tmp_path_factory: pytest.TempPathFactory) -> str:
 ])
 def test_a_narrow_terminal_gets_every_server_in_lines_that_fit(db: str, language: str,
                                                                words: tuple[str, ...]) -> None:
-    lines = at_terminal(60, "--lang", language, "--db", db, "servers")
+    lines = here_at_terminal(60, "--lang", language, "--db", db, "servers")
     assert all(display_width(line) <= 59 for line in lines), "\n".join(lines)  # was 150 columns wide
     said = " ".join(line.strip() for line in lines)
     for word in words:

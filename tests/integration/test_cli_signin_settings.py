@@ -12,6 +12,7 @@ from pathlib import Path
 
 from inspector.cli import signin_options
 from inspector.mcp.signin import model
+from tests.support.cli_process import cli_here
 from tests.support.file_keyring import FileKeyring
 from tests.support.secret_search import assert_nowhere
 
@@ -89,7 +90,7 @@ def test_sign_in_options_that_cannot_be_used_are_refused_with_a_reason(tmp_path:
             (("--client-metadata-url", "file:///etc/passwd"), "--client-metadata-url needs an address"),
             (("--client-metadata-url", "http://example.com/client.json"), "--client-metadata-url needs an address"),
     ):
-        done = cli("servers", "set", URL, *args, "--db", db)
+        done = cli_here("servers", "set", URL, *args, "--db", db)  # what it says, not its process
         assert done.returncode == 2 and reason in done.stderr, (args, done.stderr)
-    done = cli("servers", "set", "local", "--command", "python -m x", "--client-id", "cid", "--db", db)
+    done = cli_here("servers", "set", "local", "--command", "python -m x", "--client-id", "cid", "--db", db)
     assert done.returncode == 2 and "Signing in is for a server at an address" in done.stderr

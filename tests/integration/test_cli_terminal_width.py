@@ -1,5 +1,8 @@
 """``runs show`` and ``runs list`` at a terminal use its width (COLUMNS, as shutil reads it); piped, the
-same bytes as ever. Run through a real pseudo-terminal: only there is standard output a terminal."""
+same bytes as ever. Run through a real pseudo-terminal: only there is standard output a terminal. The
+first test starts the command as a process of its own at one; the others, which try many widths, run
+it in this process with its standard output on one (``here_at_terminal``: the same lines, measured),
+and piped is the command in this process too (``cli_here``, whose output is a pipe's)."""
 
 from __future__ import annotations
 
@@ -8,6 +11,7 @@ import os
 import pty
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -50,11 +54,29 @@ def at_terminal(columns: int, *args: str) -> list[str]:
     return seen.decode().replace("\r\n", "\n").splitlines()
 
 
-def piped(*args: str) -> list[str]:
-    done = subprocess.run([sys.executable, "-m", "inspector", *args], capture_output=True, cwd=ROOT,
-                          env={**os.environ, "COLUMNS": "250", "PYTHONIOENCODING": "utf-8"}, timeout=60)
+def here_at_terminal(columns: int, *args: str) -> list[str]:
+    """As :func:`at_terminal`, the command run in this process (``cli_here``): its standard output the
+    same kind of pseudo-terminal, without a process's start (0.5 s each)."""
+    main, secondary = pty.openpty()
+    seen: list[bytes] = []
+    reader = threading.Thread(target=lambda: seen.append(read_until_closed(main, 30)))
+    reader.start()
+    try:
+        with open(secondary, "w", encoding="utf-8") as terminal:
+            done = cli_here(*args, env={"COLUMNS": str(columns), "PYTHONIOENCODING": "utf-8"}, stdout=terminal)
+        reader.join(30)
+    finally:
+        os.close(main)
     assert done.returncode == 0, done.stderr
-    return done.stdout.decode().splitlines()
+    return seen[0].decode().replace("\r\n", "\n").splitlines()
+
+
+def piped(*args: str) -> list[str]:
+    """``run-inspector ARGS`` with its standard output a pipe (``cli_here``: what it says, not its process),
+    COLUMNS=250: its lines."""
+    done = cli_here(*args, env={"COLUMNS": "250", "PYTHONIOENCODING": "utf-8"})
+    assert done.returncode == 0, done.stderr
+    return done.stdout.splitlines()
 
 
 def step_line(lines: list[str], number: int) -> str:
@@ -76,24 +98,24 @@ def test_runs_show_at_a_wide_terminal_says_the_details_whole(db: str, language: 
 
 
 def test_runs_show_cuts_the_details_to_a_terminal_narrower_than_the_whole(db: str) -> None:
-    lines = at_terminal(240, "--db", db, "runs", "show", "1")
+    lines = here_at_terminal(240, "--db", db, "runs", "show", "1")
     line = step_line(lines, 6)
     assert display_width(line) == 239 and line.endswith("…"), line  # a column spare: no full line to wrap
     # A terminal that leaves the details no more than their 120 characters changes nothing.
     for columns in (200, 80):
-        assert at_terminal(columns, "--lang", "de", "--db", db, "runs", "show", "1") == \
+        assert here_at_terminal(columns, "--lang", "de", "--db", db, "runs", "show", "1") == \
             piped("--lang", "de", "--db", db, "runs", "show", "1")
 
 
 def test_runs_list_fits_an_80_column_terminal_cutting_titles_then_reasons(db: str) -> None:
     for language, word in (("en", "failed ("), ("de", "fehlgeschlagen (")):
-        rows = at_terminal(80, "--lang", language, "--db", db, "runs", "list")
+        rows = here_at_terminal(80, "--lang", language, "--db", db, "runs", "list")
         assert all(display_width(row) <= 79 for row in rows), rows
         assert any(row.endswith("invoke_agen…") for row in rows), rows  # the title gives way first
         failed = [row for row in rows if word in row]
         assert failed and all("…" in row.split(word, 1)[1].split("  ")[0] for row in failed), failed
         # Wide enough, nothing is cut; piped, the rows are as wide as ever (German's 122 columns).
-        assert not any("…" in row for row in at_terminal(200, "--lang", language, "--db", db, "runs", "list"))
+        assert not any("…" in row for row in here_at_terminal(200, "--lang", language, "--db", db, "runs", "list"))
     assert max(map(len, piped("--lang", "de", "--db", db, "runs", "list"))) == 122
 
 
@@ -128,7 +150,7 @@ def test_runs_list_cuts_a_reason_at_a_word_end(tmp_path: Path) -> None:
         word = whole.split(" (")[0]
         cuts = set()
         for columns in range(72, 96, 2):
-            rows = at_terminal(columns, "--lang", language, "--db", path, "runs", "list")
+            rows = here_at_terminal(columns, "--lang", language, "--db", path, "runs", "list")
             assert all(display_width(row) < columns for row in rows), rows
             for row in rows:
                 if f"{word} (" in row and whole not in row:

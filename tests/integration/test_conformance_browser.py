@@ -45,7 +45,7 @@ class _Handler(BaseHTTPRequestHandler):
 
 def test_webbrowser_with_the_adapters_browser_delivers_the_code_to_the_loopback_listener(tmp_path: Path) -> None:
     server = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
     thread.start()
     try:
         base = f"http://127.0.0.1:{server.server_address[1]}"

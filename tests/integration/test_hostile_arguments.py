@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from inspector.store import RunStore
-from tests.support.cli_process import cli
+from tests.support.cli_process import cli, cli_here
 from tests.support.fault_server import Exchange, FaultServer
 
 
@@ -95,7 +95,8 @@ SECRETS = ("SECRET-TOKEN-42", "pa55word", "p@ss@word")
 ], ids=["bearer-without-name", "bearer-as-name", "bare-token", "servers-set-header", "url-password",
         "url-password-with-at", "url-bad-host", "servers-set-url"])
 def test_no_message_quotes_a_header_value_or_url_user_info(tmp_path: Path, args: list[str]) -> None:
-    done = cli(*args, "--db", str(tmp_path / "runs.db")) if args[0] != "ping" else cli(*args)
+    # In this process (cli_here): what it says is the point, not its process.
+    done = cli_here(*args, "--db", str(tmp_path / "runs.db")) if args[0] != "ping" else cli_here(*args)
     message = one_sentence_exit_2(done)
     for secret in SECRETS:
         assert secret not in message and secret not in done.stdout
@@ -123,7 +124,7 @@ def test_numbers_from_the_command_line_are_range_checked(tmp_path: Path, args: l
     db = str(tmp_path / "runs.db")
     with RunStore.open(db) as store:
         store.finish_run(store.start_run("kept", "live", None), "ok")
-    message = one_sentence_exit_2(cli(*args, "--db", db))
+    message = one_sentence_exit_2(cli_here(*args, "--db", db))  # what it says, not its process
     assert fragment in message
     assert runs(db) == [("kept", "ok")]
 
@@ -131,6 +132,6 @@ def test_numbers_from_the_command_line_are_range_checked(tmp_path: Path, args: l
 @pytest.mark.parametrize("budget", ["1e308", "99999999999999999999999", "604801"])
 def test_a_budget_beyond_a_week_is_refused(tmp_path: Path, budget: str) -> None:
     db = str(tmp_path / "runs.db")
-    message = one_sentence_exit_2(cli("ping", "http://127.0.0.1:9/mcp", "--budget", budget, "--db", db))
+    message = one_sentence_exit_2(cli_here("ping", "http://127.0.0.1:9/mcp", "--budget", budget, "--db", db))
     assert "at most 604,800 seconds" in message
     assert runs(db) == []

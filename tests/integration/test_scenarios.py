@@ -11,6 +11,7 @@ import pytest
 from inspector.agent import shipped_scenarios
 from inspector.cli import main
 from inspector.store import RunStore, ServerRegistry
+from tests.support.cli_process import cli_here
 
 # (status, exit code, [(kind, round, outcome, tool)]) that each shipped scenario must end with.
 EXPECTED = {
@@ -43,14 +44,26 @@ def play(name: str, db: Path, capsys, *extra: str) -> tuple[int, dict]:
     return code, json.loads(out)
 
 
+@pytest.fixture(scope="module")
+def slow_handshake(tmp_path_factory: pytest.TempPathFactory) -> tuple[int, dict, Path]:
+    """slow-handshake played once for the tests that only read what it did (each play spends its 3 s
+    budget): the exit code, the --json report and the database."""
+    db = tmp_path_factory.mktemp("slow-handshake") / "runs.db"
+    done = cli_here("--lang", "en", "scenario", "slow-handshake", "--json", "--db", str(db))
+    return done.returncode, json.loads(done.stdout), db
+
+
 def test_the_six_scenarios_are_shipped():
     assert sorted(shipped_scenarios()) == sorted(EXPECTED)
 
 
 @pytest.mark.parametrize("name", sorted(EXPECTED))
-def test_shipped_scenario_ends_as_expected(name, tmp_path, capsys):
-    db = tmp_path / "runs.db"
-    code, report = play(name, db, capsys)
+def test_shipped_scenario_ends_as_expected(name, tmp_path, capsys, request):
+    if name == "slow-handshake":
+        code, report, db = request.getfixturevalue("slow_handshake")
+    else:
+        db = tmp_path / "runs.db"
+        code, report = play(name, db, capsys)
     status, exit_code, steps = EXPECTED[name]
     assert report["status"] == status
     assert code == exit_code
@@ -89,9 +102,8 @@ def test_user_cancels_is_a_cancel_in_flight_and_no_fault(tmp_path, capsys):
     assert (health.ok_count, health.failed_count, health.cancelled_count) == (1, 0, 1)
 
 
-def test_slow_handshake_refuses_a_leg_for_the_exhausted_budget(tmp_path, capsys):
-    db = tmp_path / "runs.db"
-    code, report = play("slow-handshake", db, capsys)
+def test_slow_handshake_refuses_a_leg_for_the_exhausted_budget(slow_handshake):
+    code, report, db = slow_handshake
     with RunStore.open(db) as store:
         tool = [s.step for s in store.iter_steps(report["run_id"]) if s.step.kind.value == "tool"][0]
     assert [(leg.method, leg.outcome) for leg in tool.legs] == [

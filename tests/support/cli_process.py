@@ -12,6 +12,7 @@ import time
 from collections.abc import Callable
 from contextlib import chdir, redirect_stderr, redirect_stdout
 from pathlib import Path
+from typing import TextIO
 from unittest.mock import patch
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -23,7 +24,8 @@ def cli(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
                           timeout=timeout, cwd=ROOT)
 
 
-def cli_here(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+def cli_here(*args: str, env: dict[str, str] | None = None,
+             stdout: TextIO | None = None) -> subprocess.CompletedProcess[str]:
     """``run-inspector ARGS`` in this process (``inspector.cli.main``), with ``env`` added to the environment
     for its time: its exit status, stdout and stderr as ``cli`` gives them, without a process's start
     (0.3 s and more each). As in a process of its own started that way: its folder is the checkout (a
@@ -31,7 +33,8 @@ def cli_here(*args: str, env: dict[str, str] | None = None) -> subprocess.Comple
     UTF-8 (or PYTHONIOENCODING's encoding), read back as ``text=True`` reads it, 80 columns wide unless
     COLUMNS says; its standard input is empty and no terminal; its time zone is the environment's
     (``TZ``) and its language the environment's unless ``--lang`` says. Afterwards this process has its
-    own time zone and language again."""
+    own time zone and language again. Given ``stdout`` (a terminal's, say), the output goes there
+    instead and the result's stdout is empty."""
     from inspector.cli import main
     from inspector.i18n import current_language, set_language
 
@@ -42,7 +45,7 @@ def cli_here(*args: str, env: dict[str, str] | None = None) -> subprocess.Comple
     language = current_language()
     try:
         with patch.dict(os.environ, added), patch.object(sys, "stdin", io.StringIO()), chdir(ROOT), \
-                redirect_stdout(out), redirect_stderr(err):
+                redirect_stdout(stdout or out), redirect_stderr(err):
             time.tzset()  # the zone TZ names, as a process started with it reads it
             try:
                 code = main(list(args))

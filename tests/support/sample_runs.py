@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-import json
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
+
+import orjson
 
 from inspector.runs import Leg, RunStep, RunTrace, StepKind, ToolResult
 from inspector.runs.times import to_stored_time
@@ -61,7 +62,7 @@ def big_run(store: RunStore, steps: int, title: str = "a long run") -> int:
             payload = {"kind": "llm", "round": number // 4, "durationMs": 8.0, "content": f"thinking {number}"}
         rows.append((run_id, number + 1, payload["kind"], payload["round"], 8.0,
                      to_stored_time(T0 + timedelta(milliseconds=10 * number)), outcome,
-                     json.dumps(payload, separators=(",", ":"))))
+                     orjson.dumps(payload).decode()))  # json.dumps(payload, separators=(",", ":"))'s text, quicker
     with store.transaction():
         store.db.conn.executemany("INSERT INTO steps (run_id, sequence, kind, round, duration_ms, started_at,"
                                   " outcome, payload) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)

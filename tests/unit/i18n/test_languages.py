@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from inspector import i18n
 from inspector.i18n import choose_language, current_language, current_locale, set_language
-from inspector.i18n.languages import normalize_language, system_language
+from inspector.i18n.languages import catalogue_path, load_translations, normalize_language, system_language
 
 
 @pytest.mark.parametrize(("code", "expected"), [
@@ -56,3 +58,33 @@ def test_set_language_falls_back_to_english_and_says_so() -> None:
 
 def test_n_marks_without_translating() -> None:
     assert i18n.N_("cancelled") == "cancelled"
+
+
+def _write_catalogue(folder, translation: str) -> None:  # type: ignore[no-untyped-def]
+    from babel.messages.catalog import Catalog
+    from babel.messages.mofile import write_mo
+
+    catalog = Catalog(locale="de")
+    catalog.add("Runs", translation)
+    path = catalogue_path("run-inspector", "de", folder)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("wb") as stream:
+        write_mo(stream, catalog)
+
+
+def test_a_catalogue_is_parsed_once_and_read_again_when_compiled_again(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Setting a language again parses nothing (the tests set it before and after each of thousands);
+    a catalogue compiled again, or removed, is seen as it is now."""
+    _write_catalogue(tmp_path, "Läufe")
+    first = load_translations("run-inspector", "de", tmp_path)
+    assert first is not None and first.gettext("Runs") == "Läufe"
+    assert load_translations("run-inspector", "de", tmp_path) is first
+    _write_catalogue(tmp_path, "Durchläufe")  # another size
+    assert load_translations("run-inspector", "de", tmp_path).gettext("Runs") == "Durchläufe"
+    path = catalogue_path("run-inspector", "de", tmp_path)
+    stamp = path.stat().st_mtime_ns
+    _write_catalogue(tmp_path, "Durchlaufen")  # as many bytes: its time of change tells it
+    os.utime(path, ns=(stamp + 1_000_000, stamp + 1_000_000))
+    assert load_translations("run-inspector", "de", tmp_path).gettext("Runs") == "Durchlaufen"
+    path.unlink()
+    assert load_translations("run-inspector", "de", tmp_path) is None

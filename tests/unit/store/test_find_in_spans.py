@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -21,6 +22,16 @@ FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "otel"
 def store(tmp_path: Path) -> RunStore:
     opened = RunStore.open(tmp_path / "runs.db")
     yield opened
+    opened.close()
+
+
+@pytest.fixture(scope="module")
+def ten_thousand(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[RunStore, int]]:
+    """A run of 10,000 imported spans (:func:`_big_trace`), imported once for the tests that only read it."""
+    folder = tmp_path_factory.mktemp("ten-thousand")
+    opened = RunStore.open(folder / "runs.db")
+    (run_id,) = import_trace(opened, _big_trace(folder / "big.otlp.json", 10_000)).run_ids
+    yield opened, run_id
     opened.close()
 
 
@@ -79,8 +90,8 @@ def _big_trace(path: Path, spans: int) -> Path:
     return path
 
 
-def test_find_in_ten_thousand_imported_spans_stays_fast(store: RunStore, tmp_path: Path) -> None:
-    (run_id,) = import_trace(store, _big_trace(tmp_path / "big.otlp.json", 10_000)).run_ids
+def test_find_in_ten_thousand_imported_spans_stays_fast(ten_thousand: tuple[RunStore, int]) -> None:
+    store, run_id = ten_thousand
     timings = {}
     for needle, expected in (("quotaexceeded", [9_999]), ("T-004242", [4_242]), ("nothing like this", [])):
         started = time.perf_counter()
@@ -130,8 +141,8 @@ def test_find_finds_words_with_letters_beyond_ascii_in_any_case(store: RunStore,
     assert find_in_timeline(store, run_id, needle + "x") == []
 
 
-def test_a_needle_beyond_ascii_stays_fast_in_ten_thousand_spans(store: RunStore, tmp_path: Path) -> None:
-    (run_id,) = import_trace(store, _big_trace(tmp_path / "big.otlp.json", 10_000)).run_ids
+def test_a_needle_beyond_ascii_stays_fast_in_ten_thousand_spans(ten_thousand: tuple[RunStore, int]) -> None:
+    store, run_id = ten_thousand
     started = time.perf_counter()
     assert find_in_timeline(store, run_id, "Größe") == []  # read in every payload
     elapsed = time.perf_counter() - started
