@@ -64,21 +64,19 @@ def test_host_names_and_ip_addresses_are_still_accepted(tmp_path: Path, url: str
     assert len(saved_servers(db)) == 1
 
 
-def test_servers_set_names_the_address_meant_when_the_scheme_is_missing(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("typed", "said"), [
+    # The scheme missing: the address meant is named.
+    ("example.org:8443/mcp", "'example.org:8443/mcp' is not a server address: it needs http:// or https:// before "
+                             "it, e.g. http://example.org:8443/mcp"),
+    # ``[fe80::1%25eth0]`` was saved, and every call then said the host name could not be resolved: the HTTP
+    # library hands ``fe80::1%25eth0`` to the resolver as it is. ``[fe80::1%eth0]`` is resolved (and connected to).
+    ("http://alice:pa55word@[fe80::1%25eth0]:8000/mcp",
+     "'http://[fe80::1%25eth0]:8000/mcp' writes the zone of its IPv6 address as %25eth0, which cannot be connected "
+     "to: write it as %eth0"),
+], ids=["scheme missing", "IPv6 zone as RFC 6874 writes it"])
+def test_servers_set_refuses_an_address_saying_the_form_that_works(tmp_path: Path, typed: str, said: str) -> None:
     db = tmp_path / "runs.db"
-    done = cli_here("servers", "--db", str(db), "set", "example.org:8443/mcp")
+    done = cli_here("servers", "--db", str(db), "set", typed)
     assert done.returncode == 2 and done.stdout == ""
-    assert refusal(done.stderr) == ("run-inspector: 'example.org:8443/mcp' is not a server address: it needs http:// "
-                                    "or https:// before it, e.g. http://example.org:8443/mcp\n")
-    assert saved_servers(db) == []
-
-
-def test_an_ipv6_zone_written_as_rfc_6874_has_it_is_refused_with_the_form_that_connects(tmp_path: Path) -> None:
-    """``[fe80::1%25eth0]`` was saved, and every call then said the host name could not be resolved: the HTTP
-    library hands ``fe80::1%25eth0`` to the resolver as it is. ``[fe80::1%eth0]`` is resolved (and connected to)."""
-    db = tmp_path / "runs.db"
-    done = cli_here("servers", "--db", str(db), "set", "http://alice:pa55word@[fe80::1%25eth0]:8000/mcp")
-    assert done.returncode == 2 and done.stdout == ""
-    assert refusal(done.stderr) == ("run-inspector: 'http://[fe80::1%25eth0]:8000/mcp' writes the zone of its IPv6 "
-                                    "address as %25eth0, which cannot be connected to: write it as %eth0\n")
+    assert refusal(done.stderr) == f"run-inspector: {said}\n"
     assert saved_servers(db) == []
