@@ -359,6 +359,10 @@ class ServerRegistry:
         """Whether a server is configured (saved), not only seen through its health (the command line's)."""
         return self._conn.execute("SELECT 1 FROM servers LIMIT 1").fetchone() is not None
 
+    def configured_urls(self) -> list[str]:
+        """The keys of the configured (saved) servers, not those seen only through their health."""
+        return [row[0] for row in self._conn.execute("SELECT url FROM servers ORDER BY url")]
+
     def all(self) -> list[ServerRecord]:
         return self._select("", ())
 
