@@ -265,7 +265,7 @@ def _remove(store: RunStore, args: argparse.Namespace) -> int:
 
     from .server_choice import is_address
 
-    registry = ServerRegistry(store.db, system_secret_keeper())  # looked for only to remove a secret query
+    registry = ServerRegistry(store.db, system_secret_keeper())  # its kept secrets leave the keyring with it
     given = args.server
     found = registry.find(given)
     if found is None and is_address(given):
@@ -278,10 +278,15 @@ def _remove(store: RunStore, args: argparse.Namespace) -> int:
     if found is None:
         raise BadInputError(Message(N_("No configured server is named {name}: give a name or an address that "
                                        "`servers` lists."), {"name": one_line(given)}))
+    from inspector.agent.server_removal import resource_to_sign_out
     from inspector.store.signin_vault import open_signin_vault
 
-    StoredSignIn(store.db, open_signin_vault()).forget(found.url)  # the client secret leaves the keyring
+    vault = open_signin_vault()
+    StoredSignIn(store.db, vault).forget(found.url)  # the client secret leaves the keyring
     registry.remove_server(found.url)
+    resource = resource_to_sign_out(registry, found.url, found.transport)
+    if resource is not None:
+        vault.forget(resource)  # and its sign-in's tokens
     if args.json:
         emit_json({"removed": found.url, "name": found.name})
     else:

@@ -172,6 +172,7 @@ class ServerRegistry:
         """
         if era is not None and era not in SERVER_ERAS:
             raise ValueError(f"era must be one of {SERVER_ERAS}, got {era!r}")
+        before = self.settings(url)
         if command is not None:
             transport = "stdio"
             kept = []
@@ -194,7 +195,7 @@ class ServerRegistry:
                 settings.append({"name": header, "secret": True})
             else:
                 settings.append({"name": header, "secret": False, "value": value})
-        settings += self._query_marker(url, query, replace, bool(settings), settings)
+        settings += self._query_marker(url, before, query, replace, bool(settings), settings)
         given_roots = None if roots is None else json.dumps(list(roots))
         if replace:
             self._write(
@@ -205,6 +206,7 @@ class ServerRegistry:
                 " command = excluded.command, era = excluded.era",
                 (url, name, budget_s, json.dumps(settings), given_roots or "[]", transport or "http", command_text,
                  era or "auto"))
+            self._forget_dropped(url, before)
             return
         self._write(
             "INSERT INTO servers (url, name, budget_s, headers, roots, transport, command, era)"
@@ -218,13 +220,13 @@ class ServerRegistry:
             " era = CASE WHEN ? IS NULL THEN servers.era ELSE excluded.era END",
             (url, name, budget_s, json.dumps(settings), given_roots, transport, command_text, era, given_roots,
              transport, era))
+        self._forget_dropped(url, before)
 
-    def _query_marker(self, url: str, query: str | None, replace: bool, headers_given: bool,
-                      settings: list[dict[str, object]]) -> list[dict[str, object]]:
+    def _query_marker(self, url: str, stored: ServerSettings | None, query: str | None, replace: bool,
+                      headers_given: bool, settings: list[dict[str, object]]) -> list[dict[str, object]]:
         """What the headers column is to hold of the address's secret query (its value goes to the
         keyring): :data:`QUERY_MARK`, or nothing. Without headers given, an update that keeps the
         stored headers writes them again beside a new query."""
-        stored = self.settings(url)
         kept = stored is not None and stored.secret_query
         if query is not None:
             self._secrets.save(url, QUERY_ACCOUNT, query)
@@ -232,9 +234,7 @@ class ServerRegistry:
                 settings.extend(_header_entries(stored.headers))
             return [QUERY_MARK]
         if replace:
-            if kept:
-                self._secrets.delete(url, QUERY_ACCOUNT)
-            return []
+            return []  # the one kept leaves the keyring with the other dropped secrets (_forget_dropped)
         return [QUERY_MARK] if kept and headers_given else []
 
     def query_for(self, url: str, ask: Callable[[str], str | None] | None = None) -> str | None:
@@ -295,10 +295,9 @@ class ServerRegistry:
         return self.settings(row[0]) if row is not None else None
 
     def remove_server(self, url: str) -> None:
-        """Forget a server and its health (its runs stay stored), and its secret query."""
+        """Forget a server and its health (its runs stay stored), and every secret the keyring keeps
+        for it: its secret headers' and variables' values and its address's query."""
         stored = self.settings(url)
-        if stored is not None and stored.secret_query:
-            self._secrets.delete(url, QUERY_ACCOUNT)
         self._conn.execute("BEGIN IMMEDIATE")
         try:
             self._conn.execute("DELETE FROM servers WHERE url = ?", (url,))
@@ -307,6 +306,15 @@ class ServerRegistry:
             self._conn.execute("ROLLBACK")
             raise
         self._conn.execute("COMMIT")
+        self._forget_dropped(url, stored)
+
+    def _forget_dropped(self, url: str, before: ServerSettings | None) -> None:
+        """Remove from the keyring what ``url`` kept ``before`` a change and keeps no more (a secret
+        header dropped or renamed, a variable of a replaced command, the query of an address given
+        without one; everything, when the server is gone)."""
+        now = self.settings(url)
+        for account in sorted(kept_accounts(before) - kept_accounts(now)):
+            self._secrets.delete(url, account)
 
     def add_secret_header(self, url: str, name: str, value: str) -> bool:
         """Keep one more secret header for the configured server ``url`` (after its others; one of the
@@ -317,6 +325,7 @@ class ServerRegistry:
         query = [QUERY_MARK] if record is not None and record.secret_query else []
         self._write("UPDATE servers SET headers = ? WHERE url = ?",
                     (json.dumps([*kept, {"name": name, "secret": True}, *query]), url))
+        self._forget_dropped(url, record)  # the one it replaces, written otherwise (authorization)
         return saved
 
     def headers_for(self, url: str, ask: Callable[[str], str | None] | None = None) -> dict[str, str]:
@@ -349,6 +358,10 @@ class ServerRegistry:
     def any_configured(self) -> bool:
         """Whether a server is configured (saved), not only seen through its health (the command line's)."""
         return self._conn.execute("SELECT 1 FROM servers LIMIT 1").fetchone() is not None
+
+    def configured_urls(self) -> list[str]:
+        """The keys of the configured (saved) servers, not those seen only through their health."""
+        return [row[0] for row in self._conn.execute("SELECT url FROM servers ORDER BY url")]
 
     def all(self) -> list[ServerRecord]:
         return self._select("", ())
@@ -394,6 +407,19 @@ def _header_entries(headers: Iterable[HeaderSetting]) -> list[dict[str, object]]
     """Headers as the column holds them: a secret one by its name only."""
     return [{"name": h.name, "secret": True} if h.secret else {"name": h.name, "secret": False, "value": h.value}
             for h in headers]
+
+
+def kept_accounts(settings: ServerSettings | None) -> set[str]:
+    """The keyring entries (accounts beside the server's URL) that ``settings`` say are kept: its secret
+    headers, its command's secret variables and its address's query."""
+    if settings is None:
+        return set()
+    accounts = {h.name for h in settings.headers if h.secret}
+    if settings.command is not None:
+        accounts |= {env_account(e.name) for e in settings.command.env if e.secret}
+    if settings.secret_query:
+        accounts.add(QUERY_ACCOUNT)
+    return accounts
 
 
 def _query_kept(stored: str | None) -> bool:

@@ -15,9 +15,10 @@ from PySide6.QtWidgets import QApplication, QLineEdit
 
 from inspector.gui.dialogs.server_dialog import ServerDialog
 from inspector.gui.language import switch_language
+from inspector.mcp.signin.model import TokenSet
 from inspector.store import RunStore, resolve_db_path
 from inspector.store.signin_settings import SignInSetup, StoredSignIn
-from inspector.store.signin_vault import client_secret_account
+from inspector.store.signin_vault import KeyringVault, client_secret_account
 from tests.support.auth_config import PRE_REGISTERED_ID, PRE_REGISTERED_SECRET, AuthConfig, pre_registered
 from tests.support.auth_server import serve_auth_server
 from tests.support.secret_search import assert_nowhere
@@ -207,14 +208,18 @@ def test_a_command_server_has_no_sign_in_section(qtbot) -> None:
     assert dialog.settings().signin is None
 
 
-def test_removing_the_server_forgets_its_sign_in_settings_and_secret(make_window, qtbot, file_keyring) -> None:
+def test_removing_the_server_forgets_its_sign_in_settings_secret_and_tokens(make_window, qtbot,
+                                                                             file_keyring) -> None:
     window = make_window((URL, "remote"))
     with RunStore.open(resolve_db_path()) as store:
         StoredSignIn(store.db, window.engine.signins.vault).save(URL, SignInSetup("cid-1", scope="read"),
                                                                  client_secret=SECRET)
+    window.admin.registry.add_secret_header(URL, "X-Api-Key", "k3y-abc")
+    KeyringVault(file_keyring).keep_tokens(TokenSet("ACCESS-abc", "https://auth.example.com", URL))
     assert kept_secret(file_keyring) == SECRET
     window.admin.forget_server(URL)
-    qtbot.waitUntil(lambda: kept_secret(file_keyring) is None, timeout=5000)
+    # Signed out too: nothing of the server is left in the keyring.
+    qtbot.waitUntil(lambda: file_keyring.entries() == {}, timeout=5000)
     assert stored() is None
     # Added again under the same address, it starts with nothing set.
     window.admin.registry.save_server(URL, name="again")

@@ -240,12 +240,19 @@ class ServerAdmin(QObject):
             self.remove_server(self.current())
 
     def forget_server(self, url: str) -> None:
+        """The server goes, and every secret kept for it: headers, variables, query, sign-in."""
+        from inspector.agent.server_removal import resource_to_sign_out
+        from inspector.mcp import ServerEndpoint
+
+        removed = self.registry.settings(url)
         self.changing.emit(url)
         self.endpoints.forget(url)
         self.engine.stop_server(url)
         self.consoles.forget(url)
         forget_signin(self, url)
         self.registry.remove_server(url)
+        if removed is not None and resource_to_sign_out(self.registry, url, removed.transport) is not None:
+            self.engine.signins.sign_out(ServerEndpoint(url, transport=removed.transport))  # on the worker
         self.reload_servers(remember=False)  # the list's first in its place is no choice of the user's
 
     def forget_endpoint(self, url: str) -> None:
