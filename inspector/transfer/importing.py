@@ -150,6 +150,8 @@ def import_trace(store: RunStore, path: str | FilePath, progress: Progress | Non
                     report = replace(report, spans_repeated=reader.repeats.repeated,
                                      spans_clashing=reader.repeats.clashing)
     except TraceProblem as problem:
+        if problem.path is None:  # the file's as a whole (its note for a step stored here already)
+            raise TraceImportError(name, said(WHOLE_FILE), problem.sentence) from None
         location = place(problem.path)
         if problem.line:
             location = said(N_("line {line}: {place}"), line=problem.line, place=location)

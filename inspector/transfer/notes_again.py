@@ -118,10 +118,10 @@ class NotesAgain:
         here = row[3] if isinstance(row[3], str) else ""
         if not here:
             if len(note) > MAX_NOTE_CHARS:  # a note someone wrote is bounded so (a new run's steps keep theirs)
-                raise TraceProblem((), said(N_("the note of step {step} of run {id} (stored here already) has {count} "
-                                               "characters; a note added to it may have at most {limit}"),
-                                            step=sequence, id=run_id, count=Count(len(note)),
-                                            limit=Count(MAX_NOTE_CHARS)))
+                raise TraceProblem(None, said(N_("has a note of {count} characters for step {step} of run {id} here; "
+                                                 "a note added to a step stored here may have at most {limit}"),
+                                              step=sequence, id=run_id, count=Count(len(note)),
+                                              limit=Count(MAX_NOTE_CHARS)))
             if self._writing:
                 self._store.db.execute("UPDATE steps SET payload = json_set(payload, '$.note', ?) WHERE id = ?",
                                        (note, row[0]))
