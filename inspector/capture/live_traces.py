@@ -274,4 +274,4 @@ def _read(held: HeldSpan) -> int:
 
 
 def _refused(problem: TraceProblem) -> Message:
-    return Message(N_("{place}: {problem}"), {"place": place(problem.path), "problem": problem.sentence})
+    return Message(N_("{place}: {problem}"), {"place": place(problem.path or ()), "problem": problem.sentence})

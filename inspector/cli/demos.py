@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import logging
 import math
+import signal
 import sys
 import threading
 
@@ -12,7 +13,7 @@ from inspector.i18n import N_, _, current_language
 from inspector.i18n.messages import Message
 from inspector.i18n.os_reasons import os_reason
 
-from .common import EXIT_OK, UsageError
+from .common import EXIT_OK, UsageError, wait_until_stopped
 
 
 def run(args: argparse.Namespace) -> int:
@@ -71,7 +72,7 @@ def demo_start_failure(error: Exception, option: str | None = None) -> Message |
 
 
 def serve_demo(args: argparse.Namespace) -> int:
-    """Run the demo server in the foreground until Ctrl-C."""
+    """Run the demo server in the foreground until Ctrl-C or SIGTERM."""
     from inspector.demo import DemoOptions, DemoServer, DemoServerError
 
     port = _whole_number("--port", args.port, 0)
@@ -108,16 +109,16 @@ def serve_demo(args: argparse.Namespace) -> int:
         print(_("Its tools, from another terminal: run-inspector tools {url}").format(url=url), flush=True)
         print(_("Press Ctrl-C to stop it."), flush=True)
     stop = threading.Event()
+    # SIGTERM (what `timeout`, a service manager or `kill` send) stops it as Ctrl-C does: cleanly, said.
+    previous = signal.signal(signal.SIGTERM, lambda number, frame: stop.set())
     if getattr(args, "stop_with_stdin", False):
         from .parent_watch import stop_with_parent
 
         stop_with_parent(stop)
     try:
-        while not stop.wait(1.0):
-            pass
-    except KeyboardInterrupt:
-        pass
+        wait_until_stopped(stop)
     finally:
+        signal.signal(signal.SIGTERM, previous)
         server.stop()
         logger.removeHandler(handler)
     if not as_json:

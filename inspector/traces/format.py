@@ -93,9 +93,11 @@ class TraceProblem(Exception):
 
     ``problem`` is a :class:`Message` (a whole clause per case, its inner phrases messages of
     their own) or, from older callers, plain English; ``.problem`` is always the English text.
+    ``path`` None: the problem is the whole file's, not of a place in it; ``problem`` is then said of
+    the file ("Cannot import a.json: it {problem}"), so it begins with a verb.
     """
 
-    def __init__(self, path: Path, problem: str | Message, line: int | None = None) -> None:
+    def __init__(self, path: Path | None, problem: str | Message, line: int | None = None) -> None:
         super().__init__(str(problem))
         self.path = path
         self.sentence = problem

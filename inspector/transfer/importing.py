@@ -104,9 +104,12 @@ class ImportReport:
     #: Notes of the file that the runs here have already (the same text on the same run or step).
     notes_same: int = 0
     #: Notes of the file not added because the stored run has no such step (the file's run holds more
-    #: steps), and the first of those steps as (run id, step number).
+    #: steps, or another step at its place), the first of those steps as (run id, step number), and why
+    #: it took nothing (``"absent"``, ``"other"``: another step, ``"unreadable"``; see
+    #: :data:`~inspector.transfer.notes_again.STEP_ABSENT`).
     notes_stepless: int = 0
     first_stepless: tuple[int, int] | None = None
+    first_stepless_why: str = ""
 
     @property
     def runs_imported(self) -> int:
@@ -147,6 +150,8 @@ def import_trace(store: RunStore, path: str | FilePath, progress: Progress | Non
                     report = replace(report, spans_repeated=reader.repeats.repeated,
                                      spans_clashing=reader.repeats.clashing)
     except TraceProblem as problem:
+        if problem.path is None:  # the file's as a whole (its note for a step stored here already)
+            raise TraceImportError(name, said(WHOLE_FILE), problem.sentence) from None
         location = place(problem.path)
         if problem.line:
             location = said(N_("line {line}: {place}"), line=problem.line, place=location)
@@ -227,7 +232,8 @@ def _write(store: RunStore, source: FilePath, kind: FileKind, plan: _CheckingPla
                 meter.done()
                 return ImportReport(kind.name, (), (), present.first, 0, present.count, notes_kept=checked.kept,
                                     notes_same=checked.same, notes_stepless=checked.stepless,
-                                    first_stepless=checked.first_stepless)
+                                    first_stepless=checked.first_stepless,
+                                    first_stepless_why=checked.first_stepless_why)
             plan.rows = None  # taken by the comparison: the writing below reads the file again
         else:  # Nothing new: the database is not even opened for writing.
             meter.done()
@@ -284,7 +290,8 @@ def _write(store: RunStore, source: FilePath, kind: FileKind, plan: _CheckingPla
     return ImportReport(kind.name, ids.ids(), imported.first, present.first, writer.count, present.count,
                         tuple(joins.joined_uids), notes_added=again.added, noted_run_ids=again.run_ids,
                         noted_runs=again.run_count, notes_kept=again.kept, notes_same=again.same,
-                        notes_stepless=again.stepless, first_stepless=again.first_stepless)
+                        notes_stepless=again.stepless, first_stepless=again.first_stepless,
+                        first_stepless_why=again.first_stepless_why)
 
 
 def _compare_notes(store: RunStore, source: FilePath, kind: FileKind, plan: _CheckingPlan, joins: Joins,

@@ -6,7 +6,8 @@ or on one of its steps) whose run or step has no note here is added. A run or a 
 step (a step by its sequence and start time) and its text. A note here is never changed or removed:
 when the file's differs (the engineer edited it, or wrote another), the one here is kept and counted.
 A note of a step that is not stored here (the file holds more steps, or another step at its place) has
-nothing to be added to: it is counted, and the first such step named, so that the import says so.
+nothing to be added to: it is counted, and the first such step named with why (:data:`STEP_ABSENT`,
+:data:`STEP_OTHER`, :data:`STEP_UNREADABLE`), so that the import says what is true of it.
 
 When every run of the file is here already, the notes are first only compared (nothing is
 opened for writing: the same file again changes nothing and needs no lock); only when one is to
@@ -33,6 +34,10 @@ from inspector.traces.format import TraceProblem, said
 
 #: At most this many run ids are kept to be named (the counts are always complete).
 NAMED_RUNS = 1000
+
+#: Why a note of the file found no stored step to be added to: the stored run has no step with its
+#: number; it has one, but another (started at another time); it has it, but its payload is not readable.
+STEP_ABSENT, STEP_OTHER, STEP_UNREADABLE = "absent", "other", "unreadable"
 
 
 def step_note(step: Any) -> str:
@@ -67,6 +72,7 @@ class NotesAgain:
         self.same = 0  # notes of the file the run or step has already
         self.stepless = 0  # notes of the file on a step the stored run does not have (nothing to add them to)
         self.first_stepless: tuple[int, int] | None = None  # (run id, step number) of the first
+        self.first_stepless_why = ""  # why the first found nothing to be added to (STEP_ABSENT, ...)
         self.run_count = 0
         self._named: list[int] = []
         self._noted = new_table()  # the ids of the runs given a note
@@ -102,19 +108,20 @@ class NotesAgain:
         if run_id is None:
             return
         row = self._store.db.execute(
-            "SELECT id, started_at, json_valid(payload) AND json_type(payload) = 'object',"
+            "SELECT id, started_at, CASE WHEN json_valid(payload) THEN json_type(payload) = 'object' ELSE 0 END,"
             " CASE WHEN json_valid(payload) THEN json_extract(payload, '$.note') END"
             " FROM steps WHERE run_id = ? AND sequence = ?", (run_id, sequence)).fetchone()
-        if row is None or row[1] != started_at or not row[2]:
-            self._stepless(run_id, sequence)  # not the same step here (or a damaged one): nothing to add it to
+        if row is None or row[1] != started_at or not row[2]:  # not the same step here: nothing to add it to
+            why = STEP_ABSENT if row is None else STEP_OTHER if row[1] != started_at else STEP_UNREADABLE
+            self._stepless(run_id, sequence, why)
             return
         here = row[3] if isinstance(row[3], str) else ""
         if not here:
             if len(note) > MAX_NOTE_CHARS:  # a note someone wrote is bounded so (a new run's steps keep theirs)
-                raise TraceProblem((), said(N_("the note of step {step} of run {id} (stored here already) has {count} "
-                                               "characters; a note added to it may have at most {limit}"),
-                                            step=sequence, id=run_id, count=Count(len(note)),
-                                            limit=Count(MAX_NOTE_CHARS)))
+                raise TraceProblem(None, said(N_("has a note of {count} characters for step {step} of run {id} here; "
+                                                 "a note added to a step stored here may have at most {limit}"),
+                                              step=sequence, id=run_id, count=Count(len(note)),
+                                              limit=Count(MAX_NOTE_CHARS)))
             if self._writing:
                 self._store.db.execute("UPDATE steps SET payload = json_set(payload, '$.note', ?) WHERE id = ?",
                                        (note, row[0]))
@@ -122,10 +129,11 @@ class NotesAgain:
         else:
             self._known(here, note)
 
-    def _stepless(self, run_id: int, sequence: int) -> None:
+    def _stepless(self, run_id: int, sequence: int, why: str) -> None:
         self.stepless += 1
         if self.first_stepless is None:
             self.first_stepless = (run_id, sequence)
+            self.first_stepless_why = why
 
     def _known(self, here: str, note: str) -> None:
         if here == note:

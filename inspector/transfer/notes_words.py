@@ -7,6 +7,7 @@ from inspector.i18n import ngettext
 from inspector.i18n.formatting import format_number
 
 from .importing import ImportReport
+from .notes_again import STEP_OTHER, STEP_UNREADABLE
 
 
 def notes_sentences(imported: ImportReport) -> list[str]:
@@ -30,16 +31,35 @@ def notes_sentences(imported: ImportReport) -> list[str]:
             "{count} notes of the file were not added: their runs or steps have other notes here, which are kept.",
             kept).format(count=format_number(kept)))
     if imported.notes_stepless and imported.first_stepless is not None:
-        run_id, step = imported.first_stepless
-        stepless = imported.notes_stepless
-        said.append(ngettext(
-            "{count} note of the file was not added: run {id} has no step {step}.",
-            "{count} notes of the file were not added: the runs here do not have their steps (the first: step "
-            "{step} of run {id}).", stepless).format(count=format_number(stepless), id=run_id, step=step))
+        said.append(_stepless_sentence(imported))
     if imported.notes_same and not added and not kept and not imported.notes_stepless:
         said.append(ngettext("Its note is here already: no note was added.",
                              "Its notes are here already: no note was added.", imported.notes_same))
     return said
+
+
+def _stepless_sentence(imported: ImportReport) -> str:
+    """The notes of the file that found no stored step to be added to, naming the first and what is true of it."""
+    run_id, step = imported.first_stepless or (0, 0)
+    count = imported.notes_stepless
+    if imported.first_stepless_why == STEP_OTHER:
+        text = ngettext(
+            "{count} note of the file was not added: step {step} of run {id} here is another step than the "
+            "file's (it started at another time).",
+            "{count} notes of the file were not added: the runs here do not have their steps (the first: step "
+            "{step} of run {id} here is another step than the file's, started at another time).", count)
+    elif imported.first_stepless_why == STEP_UNREADABLE:
+        text = ngettext(
+            "{count} note of the file was not added: step {step} of run {id} here cannot take a note (its "
+            "stored data is not readable).",
+            "{count} notes of the file were not added: the runs here do not have their steps (the first: step "
+            "{step} of run {id} here cannot take a note, its stored data is not readable).", count)
+    else:
+        text = ngettext(
+            "{count} note of the file was not added: run {id} has no step {step}.",
+            "{count} notes of the file were not added: the runs here do not have their steps (the first: step "
+            "{step} of run {id}).", count)
+    return text.format(count=format_number(count), id=run_id, step=step)
 
 
 __all__ = ["notes_sentences"]

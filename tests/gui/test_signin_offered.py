@@ -1,9 +1,11 @@
 """Sign in is offered where it can make sense: not on the window's own demo server (it never asks for
 a sign-in, and a sign-in there could only fail), and a server that answered without asking says so
-before anyone presses Sign in (a server that needs one answers HTTP 401 first). Screenshots of the
-Servers panel in English and German."""
+before anyone presses Sign in (a server that needs one answers HTTP 401 first); a server that cannot be
+reached is not said to want a sign-in. Screenshots of the Servers panel in English and German."""
 
 from __future__ import annotations
+
+import socket
 
 import pytest
 
@@ -55,5 +57,24 @@ def test_a_server_that_answered_without_asking_says_so_before_sign_in(qtbot, mak
         assert strip.sign_in_button.isVisibleTo(window) and strip.sign_in_button.isEnabled()  # still possible
         qtbot.wait(200)
         save(window.servers, f"signin-answered-{language}")
+    finally:
+        switch_language("en")
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_a_server_that_cannot_be_reached_is_not_said_to_want_a_sign_in(qtbot, make_window, language) -> None:
+    with socket.socket() as closed:  # a port of 127.0.0.1 that nothing listens on once this is closed
+        closed.bind(("127.0.0.1", 0))
+        port = closed.getsockname()[1]
+    window = make_window((f"http://127.0.0.1:{port}/mcp", "gone server"))  # its listing fails: it never answered
+    switch_language(language)
+    try:
+        strip = window.signin.strip
+        qtbot.waitUntil(lambda: window.admin.current().failed_count >= 1, timeout=10000)
+        window.signin.refresh()
+        assert strip.line.text() == {"en": "No sign-in kept.", "de": "Keine Anmeldung gespeichert."}[language]
+        assert strip.sign_in_button.isVisibleTo(window) and strip.sign_in_button.isEnabled()  # one may still try
+        qtbot.wait(200)
+        save(window.servers, f"signin-unreached-{language}")
     finally:
         switch_language("en")

@@ -178,10 +178,10 @@ def test_a_refused_call_waits_for_the_sign_in_then_runs_afresh_and_sign_out_forg
 
     # Sign out forgets: the next call is refused, waits, and runs again afresh after the sign-in.
     window.signin.strip.sign_out_button.click()
-    assert window.signin.strip.line.text() == "Not signed in."
+    assert window.signin.strip.line.text() == "No sign-in kept."
     qtbot.waitUntil(lambda: vault.tokens(canonical_resource(auth.mcp_url)) is None, timeout=5000)
     qtbot.waitUntil(lambda: window.servers.model.index(0, 0).data().startswith("Protected\n"), timeout=5000)
-    assert window.signin.strip.line.text() == "Not signed in."
+    assert window.signin.strip.line.text() == "No sign-in kept."
     assert window.workbench.tools.select_tool("echo")
     window.workbench.arguments.set_arguments({"text": "hello"})
     call = window.workbench.run_current_tool()

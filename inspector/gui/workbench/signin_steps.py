@@ -144,7 +144,9 @@ def server_signin_text(tokens: TokenSet | None, needs: bool, command: bool, kept
         # Said before Sign in is pressed: a server that needs a sign-in says so with HTTP 401 first.
         return _("Not signed in. This server answered without asking for a sign-in (a server that needs one "
                  "answers HTTP 401 and the window asks you then).")
-    return _("Not signed in.")
+    # Nothing is known of its wanting a sign-in (it has not answered, cannot be reached, or was signed
+    # out of): "Not signed in." would suggest that a sign-in is what is missing.
+    return _("No sign-in kept.")
 
 
 __all__ = ["CANCELLED", "DONE", "FAILED", "RUNNING", "StepRow", "expiry_text", "server_signin_text",

@@ -187,7 +187,10 @@ def test_a_note_of_10_mb_to_add_is_refused_and_nothing_is_written(pair: Pair) ->
     with pytest.raises(TraceImportError) as refused:
         import_trace(pair.eng, path)
 
-    assert "the note of step 1 of run" in str(refused.value) and "at most 20000" in str(refused.value)
+    run = pair.eng_run()
+    assert str(refused.value) == (f"Cannot import hostile.json: it has a note of 3400000 characters for step 1 of run "
+                                  f"{run.id} here; a note added to a step stored here may have at most 20000. "
+                                  "Nothing was imported.")
     assert snapshot(pair.eng) == before and all(not r.note for r in pair.eng.list_runs(limit=None))
 
 
@@ -222,3 +225,19 @@ def test_only_what_is_missing_is_written_whichever_way_the_file_is_read(
 
     assert (report.notes_added, report.notes_kept, report.notes_same, report.noted_run_ids) == (1, 1, 2, (run.id,))
     assert [step_note(pair.eng, step_id_of(pair.eng, run.id, n)) for n in (2, 4)] == ["one, edited here", "four"]
+
+
+@pytest.mark.parametrize("pair", ["trace"], indirect=True)
+@pytest.mark.parametrize(("language", "said"), [
+    ("en", "Cannot import hostile.json: it has a note of 20,001 characters for step 1 of run {id} here; a note "
+           "added to a step stored here may have at most 20,000. Nothing was imported."),
+    ("de", "hostile.json kann nicht importiert werden: Die Datei hat eine Notiz von 20.001 Zeichen für Schritt 1 "
+           "von Lauf {id} hier; eine Notiz, die einem hier gespeicherten Schritt hinzugefügt wird, darf höchstens "
+           "20.000 Zeichen haben. Es wurde nichts importiert.")])
+def test_a_note_too_long_for_a_stored_step_is_refused_in_words_of_the_file(pair: Pair, language: str,
+                                                                           said: str) -> None:
+    path = _hostile(pair, 0, "x" * 20_001)
+
+    done = cli_here("--lang", language, "import", str(path), "--db", str(pair.eng_db))
+
+    assert done.returncode == 2 and done.stderr == f"run-inspector: {said.format(id=pair.eng_run().id)}\n", done.stderr

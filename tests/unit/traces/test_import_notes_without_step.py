@@ -1,7 +1,8 @@
 """A later export whose run holds a step the stored run does not have: that step's note has nothing to be
 added to. It was dropped without a word; the import now says so (the command line in English and German,
-``import --json``'s ``notes_without_step``), and still adds the notes it can. Real files of the real
-exporter, real SQLite stores, the command line as a user runs it."""
+``import --json``'s ``notes_without_step``), and still adds the notes it can. Where the stored run has a
+step with that number but another one (started at another time), it says that, not that the step is
+missing. Real files of the real exporter, real SQLite stores, the command line as a user runs it."""
 
 from __future__ import annotations
 
@@ -66,3 +67,48 @@ def test_many_are_counted_and_the_first_named(pair: Pair) -> None:
                          f"nicht (der erste: Schritt 5 von Lauf {run.id}).\n")
     assert _import(pair, later).stdout.endswith("1,000 notes of the file were not added: the runs here do not have "
                                                 f"their steps (the first: step 5 of run {run.id}).\n")
+
+
+def _with_step_moved(pair: Pair, sequence: int, started_at: str) -> Path:
+    """The developer's first run exported again with a note on step ``sequence``, which started at ``started_at``."""
+    exported = json.loads(pair.export("later.json").read_text(encoding="utf-8"))
+    step = next(r for r in exported["runs"] if r["uid"] == pair.uid)["steps"][sequence - 1]
+    assert step["sequence"] == sequence and step["started_at"] != started_at
+    step["started_at"], step["payload"]["note"] = started_at, "not this one"
+    path = pair.folder / "later.json"
+    path.write_text(json.dumps(exported), encoding="utf-8")
+    return path
+
+
+def test_a_note_on_another_step_at_its_place_says_it_is_another_step(pair: Pair) -> None:
+    later = _with_step_moved(pair, 2, "2026-11-30T09:30:00.000000Z")
+    run = pair.eng_run()
+
+    said, german = _import(pair, later).stdout, _import(pair, later, "--lang", "de").stdout
+
+    assert said == (f"The runs of {later} are here already (nothing was imported): runs 1, 2, 3. "
+                    f"1 note of the file was not added: step 2 of run {run.id} here is another step than the "
+                    "file's (it started at another time).\n")
+    assert german == (f"Die Läufe aus {later} sind schon hier (nichts wurde importiert): Läufe 1, 2, 3. "
+                      f"1 Notiz der Datei wurde nicht hinzugefügt: Schritt 2 von Lauf {run.id} ist hier ein "
+                      "anderer Schritt als der der Datei (er begann zu einer anderen Zeit).\n")
+    assert step_note(pair.eng, step_id_of(pair.eng, run.id, 2)) == ""
+    report = import_trace(pair.eng, later)
+    assert (report.notes_stepless, report.first_stepless, report.first_stepless_why) == (1, (run.id, 2), "other")
+
+
+def test_a_note_on_a_step_whose_stored_data_is_unreadable_says_so(pair: Pair) -> None:
+    run = pair.eng_run()
+    with pair.eng.transaction():
+        pair.eng.db.execute("UPDATE steps SET payload = 'not json' WHERE run_id = ? AND sequence = 3", (run.id,))
+    exported = json.loads(pair.export("later.json").read_text(encoding="utf-8"))
+    next(r for r in exported["runs"] if r["uid"] == pair.uid)["steps"][2]["payload"]["note"] = "look here"
+    later = pair.folder / "later.json"
+    later.write_text(json.dumps(exported), encoding="utf-8")
+
+    said = _import(pair, later).stdout
+
+    assert said.endswith(f"1 note of the file was not added: step 3 of run {run.id} here cannot take a note (its "
+                         "stored data is not readable).\n")
+    assert pair.eng.db.execute("SELECT payload FROM steps WHERE run_id = ? AND sequence = 3",
+                               (run.id,)).fetchone()[0] == "not json"
