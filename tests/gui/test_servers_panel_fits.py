@@ -1,14 +1,15 @@
 """The Servers panel on a low screen: at 16 pt on 1280 by 720 pixels (and at 150 %, 853 by 480 logical)
 the lines under the list of servers (the sign-in sentence, the health) wrapped onto more lines than the
 panel had room for, and were laid over each other and over the buttons (the sign-in sentence, 200 pixels
-high, over Sign in and Sign out), or the window grew past the screen (761 and 850 pixels high). Below
-the list the panel now scrolls where it must: each line as high as its words, none over another."""
+high, over Sign in and Sign out), or the window grew past the screen (761 and 850 pixels high); at
+853 by 480 with a recording proxy running its sentence had 22 pixels of the 56 it needs. Below the list
+the panel now scrolls where it must: each line as high as its words, none over another."""
 
 from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import QPoint, QRect
-from PySide6.QtWidgets import QAbstractButton, QApplication, QLabel, QLineEdit, QWidget
+from PySide6.QtWidgets import QAbstractButton, QApplication, QLabel, QLineEdit, QScrollArea, QWidget
 
 from inspector.gui.language import switch_language
 from inspector.gui.workbench.sparkline import Sparkline
@@ -60,13 +61,15 @@ def test_the_servers_panel_s_lines_never_lie_over_each_other(qtbot, make_window,
     if points is None:
         window.log_dock.hide()  # as it starts on a screen 480 high
     switch_language(language)
+    panel = window.servers
+    panel.test_button.click()  # its outcome is one more line under the health
+    qtbot.waitUntil(lambda: "MCP" in panel.test_result.text(), timeout=10000)
+    window.proxies.start_button.click()  # a recording proxy: its sentence, its address and Stop
+    assert window.proxies.stop_button.isVisible()
     try:
         qtbot.wait(50)  # the window's least height without the log
         window.resize(*size)
-        panel = window.servers
         qtbot.wait(100)
-        assert window.size().toTuple() == size, (window.size(), window.minimumSizeHint(), panel.minimumSizeHint(),
-                                                 window.tabs.minimumSizeHint())
         qtbot.wait(100)  # the wrapped lines' heights settle
         parts = _parts(panel)
         texts = [part.text() for part in parts if isinstance(part, QLabel)]
@@ -81,9 +84,14 @@ def test_the_servers_panel_s_lines_never_lie_over_each_other(qtbot, make_window,
                 assert not place.intersects(other_place), (type(part).__name__, place, type(other).__name__,
                                                            other_place)
         # What scrolls is all there: its content as high as its lines at its width.
-        content = panel.below.widget()
-        assert content.height() >= content.heightForWidth(content.width())
+        for area in panel.findChildren(QScrollArea):
+            if area.widget() is not None:
+                content = area.widget()
+                assert content.height() >= content.heightForWidth(content.width())
+        # And the window fits the screen (at 16 pt it grew to 761 pixels, 850 in German).
+        assert window.size().toTuple() == size, (window.size(), window.minimumSizeHint(), panel.minimumSizeHint())
         # The list of servers keeps a row or two.
         assert panel.view.height() >= 2 * panel.view.fontMetrics().lineSpacing()
     finally:
+        window.proxies.stop_selected()
         switch_language("en")
