@@ -3,7 +3,8 @@ rather than laying its word-wrapped lines over each other or cutting them off.
 
 Where the room is there it is as high as its content at its width (heightForWidth: the wrapped lines
 each get theirs) and shows no scroll bar, as a plain layout would; where it is not, it gives way down
-to :data:`LEAST_LINES` lines of text and the rest is a scroll away."""
+to :data:`LEAST_LINES` lines of text and the rest is a scroll away. (:mod:`.up_down_scroll` holds a
+pane at its least height, which a wrapped label's height for its width does not enter.)"""
 
 from __future__ import annotations
 
@@ -26,6 +27,7 @@ class FittedScroll(QScrollArea):
         self.setWidget(content)
         content.setAutoFillBackground(False)  # the panel's own background, as before (setWidget set it)
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
+        self.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # no Tab stop without a name: its controls are the stops
         content.installEventFilter(self)  # its height changed (a new text, a hidden part): wish anew
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
