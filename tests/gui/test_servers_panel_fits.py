@@ -9,25 +9,13 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import QPoint, QRect
-from PySide6.QtWidgets import QAbstractButton, QApplication, QLabel, QLineEdit, QScrollArea, QWidget
+from PySide6.QtWidgets import QAbstractButton, QLabel, QLineEdit, QScrollArea, QWidget
 
 from inspector.gui.language import switch_language
 from inspector.gui.workbench.sparkline import Sparkline
 
 #: (language, font size in points or None for the usual one, the window's size)
 CASES = [("en", 16, (1280, 720)), ("de", 16, (1280, 720)), ("en", None, (853, 480)), ("de", None, (853, 480))]
-
-
-@pytest.fixture
-def points(request):
-    app = QApplication.instance()
-    before = app.font()
-    if request.param is not None:
-        font = app.font()
-        font.setPointSizeF(request.param)
-        app.setFont(font)
-    yield request.param
-    app.setFont(before)
 
 
 def _parts(panel: QWidget) -> list[QWidget]:
