@@ -104,6 +104,22 @@ def make_window(qtbot):
 
 
 @pytest.fixture
+def points(request):
+    """The application's font at ``request.param`` points (a projector's desktop font), the
+    usual one again after; used indirectly: ``@pytest.mark.parametrize(..., indirect=["points"])``."""
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication.instance()
+    before = app.font()
+    if request.param is not None:
+        font = app.font()
+        font.setPointSizeF(request.param)
+        app.setFont(font)
+    yield request.param
+    app.setFont(before)
+
+
+@pytest.fixture
 def answers():
     """The window's answers to a server's requests (questions, sampling), without a window."""
     from inspector.gui.workbench.server_requests import WindowAnswers

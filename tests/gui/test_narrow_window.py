@@ -10,7 +10,6 @@ from PySide6.QtCore import QPoint, QRect, Qt
 from PySide6.QtWidgets import (
     QAbstractButton,
     QAbstractScrollArea,
-    QApplication,
     QComboBox,
     QLabel,
     QToolButton,
@@ -24,19 +23,6 @@ from inspector.gui.language import switch_language
 WIDEST = {None: 840, 16: 1270}
 #: The size the texts are checked at: 1280 by 720 at 150 %, and 1280 by 720 at 16 pt.
 CHECKED_AT = {None: (853, 480), 16: (1280, 720)}
-
-
-@pytest.fixture
-def points(request):
-    """The application's font at ``request.param`` points (a projector's desktop font), as before after."""
-    app = QApplication.instance()
-    before = app.font()
-    if request.param is not None:
-        font = app.font()
-        font.setPointSizeF(request.param)
-        app.setFont(font)
-    yield request.param
-    app.setFont(before)
 
 
 def _rooms(window) -> dict[str, QWidget]:

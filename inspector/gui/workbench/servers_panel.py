@@ -21,6 +21,7 @@ from inspector.i18n.formatting import format_datetime, format_duration, format_t
 from inspector.store import ServerRecord
 
 from ..language import on_language_changed, translated
+from ..widgets.fitted_scroll import FittedScroll
 from ..widgets.tab_stops import chain_after, stops_in
 from ..widgets.wrapping_row import WrappingRow
 from .servers_model import RecordRole, ServersModel, server_label, shown_health_line, unbroken
@@ -86,15 +87,22 @@ class ServersPanel(QWidget):
         self.test_result.setTextFormat(Qt.TextFormat.PlainText)
         self.test_result.setWordWrap(True)
         translated(self.test_result, "setAccessibleName", lambda: _("Connection test"))
+        # Below the list: the selected server's controls and lines. Where the window is too low for
+        # their wrapped words (720 pixels at 16 pt) they scroll rather than lie over each other.
+        below = QWidget()
+        self._below = QVBoxLayout(below)
+        self._below.setContentsMargins(0, 0, 0, 0)
+        self._below.addLayout(buttons)
+        self._below.addWidget(self.test_button)
+        self._below.addWidget(self.health)
+        self._below.addWidget(self.sparkline)
+        self._below.addWidget(self.test_result)
+        self.below = FittedScroll(below)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addLayout(head)
         layout.addWidget(self.view, 1)
-        layout.addLayout(buttons)
-        layout.addWidget(self.test_button)
-        layout.addWidget(self.health)
-        layout.addWidget(self.sparkline)
-        layout.addWidget(self.test_result)
+        layout.addWidget(self.below)
         self._selected()
         on_language_changed(self, self.retranslate)
 
@@ -118,8 +126,7 @@ class ServersPanel(QWidget):
 
     def add_below_list(self, widget: QWidget) -> None:
         """Put a widget (e.g. the demo server's Start) right under the list of servers."""
-        layout = self.layout()
-        layout.insertWidget(layout.indexOf(self.view) + 1, widget)
+        self._below.insertWidget(0, widget)
         chain_after(self.view, stops_in(widget))  # Tab reaches it where it is shown
 
     def current(self) -> ServerRecord | None:

@@ -32,6 +32,7 @@ class _WrappedLine(HeightFollowingLabel):
     def _fit(self) -> None:
         margins = self.contentsMargins()
         width = max(self.width() - margins.left() - margins.right(), 40)
+        self.setMinimumHeight(0)  # QLabel's heightForWidth is never below it: wider, fewer lines
         self.setMinimumHeight(self.heightForWidth(width) if self.text() else 0)
 
 
