@@ -2,8 +2,7 @@
 
 At 16 pt on 1280 by 720 the Servers panel's list was three lines high (68 pixels of the 100 an entry
 needs) while an entry wraps onto four: its counts showed as "1 ok · 0 failed ·" and "0 cancelled" lay
-under the list's bottom edge. The Workbench's tools and operations lists and the Runs tab's tables
-are one line a row, as high as a line of the font's (checked here too)."""
+under the list's bottom edge."""
 
 from __future__ import annotations
 
@@ -28,17 +27,17 @@ def text_height(view: QAbstractItemView, index: QModelIndex, width: int) -> int:
 
 
 def cut_rows(view: QAbstractItemView) -> list[tuple[str, int, int, int]]:
-    """The rows not shown whole: (words, the row's height, the part of it the list shows, the words'
-    height)."""
+    """The rows not shown whole, scrolled to: (words, the row's height, the list's, the words' height).
+    A row lower than its words cuts them; so does a list lower than a row's words (scrolling to the
+    row shows no more of it)."""
     model = view.model()
     cut = []
     for row in range(model.rowCount()):
         index = model.index(row, 0)
         rect = view.visualRect(index)
-        shown = rect.intersected(view.viewport().rect()).height()
         needs = text_height(view, index, rect.width())
-        if min(rect.height(), shown) < needs:
-            cut.append((index.data(), rect.height(), shown, needs))
+        if min(rect.height(), view.viewport().height()) < needs:
+            cut.append((index.data(), rect.height(), view.viewport().height(), needs))
     return cut
 
 
