@@ -23,6 +23,7 @@ from inspector.store import ServerRecord
 from ..language import on_language_changed, translated
 from ..widgets.fitted_scroll import FittedScroll
 from ..widgets.tab_stops import chain_after, stops_in
+from ..widgets.whole_row_list import WholeRowList
 from ..widgets.wrapping_row import WrappingRow
 from .servers_model import RecordRole, ServersModel, server_label, shown_health_line, unbroken
 from .sparkline import Sparkline
@@ -55,7 +56,7 @@ class ServersPanel(QWidget):
         head = QHBoxLayout()
         head.addWidget(title, 1)
         head.addWidget(self.add_button)
-        self.view = QListView()
+        self.view = WholeRowList()  # never lower than an entry's wrapped lines (four at 16 pt)
         self.view.setModel(self.model)
         translated(self.view, "setAccessibleName", lambda: _("Servers"))
         self.view.setAlternatingRowColors(True)
