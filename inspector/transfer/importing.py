@@ -285,7 +285,7 @@ def _write(store: RunStore, source: FilePath, kind: FileKind, plan: _CheckingPla
         elif (ids.count or joins.joined_uids or notes) and read_file(
                 source, kind, reader_for(kind, writer, checking=False, new_table=area.table, stored_payloads=True),
                 meter, size) != first_hash:
-            raise TraceProblem((), said(N_("the file changed while it was being imported; try again")))
+            raise _changed_meanwhile()
         meter.done()  # before the commit: a callback that cancels now still writes nothing
     return ImportReport(kind.name, ids.ids(), imported.first, present.first, writer.count, present.count,
                         tuple(joins.joined_uids), notes_added=again.added, noted_run_ids=again.run_ids,
@@ -311,8 +311,14 @@ def _compare_notes(store: RunStore, source: FilePath, kind: FileKind, plan: _Che
         sink = _Writer(store, area.table(), joins, checked)  # no run of its own: each step only compared
         if read_file(source, kind, reader_for(kind, sink, checking=False, new_table=area.table, stored_payloads=True),
                      meter, size) != first_hash:  # (the meter: a cancel is heard meanwhile)
-            raise TraceProblem((), said(N_("the file changed while it was being imported; try again")))
+            raise _changed_meanwhile()
     return checked
+
+
+def _changed_meanwhile() -> TraceProblem:
+    """The file read again is not the file read first: a problem of the whole file, said of it
+    ("Cannot import a.json: it changed while it was being imported; try again.")."""
+    return TraceProblem(None, said(N_("changed while it was being imported; try again")))
 
 
 def _new_runs(plan: TracePlan, joins: Joins) -> Iterator[list[tuple[Any, PlannedRun]]]:

@@ -19,7 +19,7 @@ from inspector.i18n import _
 from inspector.mcp import ServerEndpoint
 from inspector.mcp.roots import roots_from_uris
 from inspector.mcp.server_command import ServerCommand
-from inspector.store import RunStore, ServerRecord, ServerRegistry, StoreError
+from inspector.store import RunStore, ServerRecord, ServerRegistry, ServerSettings, StoreError
 from inspector.store.secrets import SecretKeeper
 
 from ..dialogs.signin_fields import SignInChoice
@@ -200,10 +200,12 @@ class ServerAdmin(QObject):
             self.endpoints.forget(replaces)
             self.changing.emit(replaces)
             self.engine.stop_server(replaces)
+        moved = None  # the server's settings under its old address, when the edit changed it
         if replaces and replaces != url:
+            moved = self.registry.settings(replaces)
             if signin is None or command is not None:  # else its secret moves to the new address
                 forget_signin(self, replaces)
-            self.registry.remove_server(replaces)
+            self.registry.remove_server(replaces)  # its secrets leave the keyring (saved anew below)
             self.consoles.forget(replaces)
         if command is not None:
             from inspector.agent.server_commands import setting_of
@@ -213,6 +215,8 @@ class ServerAdmin(QObject):
         else:
             self.registry.save_server(url, name=name, budget_s=budget_s, headers=headers, secret=secret,
                                       replace=True, roots=roots, transport=transport, era=era, query=query)
+        if moved is not None:
+            self._sign_out_if_unused(moved)  # the old address's tokens, once the new one is configured
         for header, value in [*headers.items(), *([(QUERY_ACCOUNT, query)] if query is not None else [])]:
             if header in secret or is_secret_header(header) or header == QUERY_ACCOUNT:
                 self.session_secrets[(url, header)] = value
@@ -241,9 +245,6 @@ class ServerAdmin(QObject):
 
     def forget_server(self, url: str) -> None:
         """The server goes, and every secret kept for it: headers, variables, query, sign-in."""
-        from inspector.agent.server_removal import resource_to_sign_out
-        from inspector.mcp import ServerEndpoint
-
         removed = self.registry.settings(url)
         self.changing.emit(url)
         self.endpoints.forget(url)
@@ -251,9 +252,17 @@ class ServerAdmin(QObject):
         self.consoles.forget(url)
         forget_signin(self, url)
         self.registry.remove_server(url)
-        if removed is not None and resource_to_sign_out(self.registry, url, removed.transport) is not None:
-            self.engine.signins.sign_out(ServerEndpoint(url, transport=removed.transport))  # on the worker
+        if removed is not None:
+            self._sign_out_if_unused(removed)
         self.reload_servers(remember=False)  # the list's first in its place is no choice of the user's
+
+    def _sign_out_if_unused(self, gone: ServerSettings) -> None:
+        """The server ``gone`` is no longer configured (removed, or edited to another address): its
+        sign-in's tokens are forgotten, unless a configured server is at the same resource."""
+        from inspector.agent.server_removal import resource_to_sign_out
+
+        if resource_to_sign_out(self.registry, gone.url, gone.transport) is not None:
+            self.engine.signins.sign_out(ServerEndpoint(gone.url, transport=gone.transport))  # on the worker
 
     def forget_endpoint(self, url: str) -> None:
         """The server's settings changed underneath (its sign-in): the next operation builds it anew."""

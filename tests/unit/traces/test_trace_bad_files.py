@@ -21,6 +21,8 @@ from test_trace_support import (
     write_json,
 )
 
+from inspector.i18n import set_language
+from inspector.i18n.messages import translate
 from inspector.store import RunStore
 from inspector.traces.format import MAX_DEPTH, MAX_STRING_CHARS, TraceError, TraceImportError
 from inspector.traces.json_stream import READ_CHUNK
@@ -220,8 +222,16 @@ def test_a_file_that_changes_between_the_passes_is_refused(store: RunStore, tmp_
 
     db = Path(store.db.conn.execute("PRAGMA database_list").fetchone()[2])
     before = fingerprint(db)[2]
-    with pytest.raises(TraceImportError, match="changed while it was being imported"):
+    with pytest.raises(TraceImportError) as refused_:
         import_trace(store, path, progress=change)
+    # Said of the file as a whole (it was "t.json: the top level: the file changed ..."), in English and German.
+    error = refused_.value
+    assert (error.location, error.problem) == ("the file", "changed while it was being imported; try again")
+    assert str(error) == ("Cannot import t.json: it changed while it was being imported; try again. "
+                          "Nothing was imported.")
+    set_language("de")
+    assert translate(error) == ("t.json kann nicht importiert werden: Die Datei hat sich während des Imports geändert; "
+                                "versuchen Sie es erneut. Es wurde nichts importiert.")
     assert fingerprint(db)[2] == before  # rolled back
     assert store.find_run_by_uid("new-run") is None
 
