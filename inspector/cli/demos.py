@@ -8,12 +8,16 @@ import math
 import signal
 import sys
 import threading
+from typing import TYPE_CHECKING
 
 from inspector.i18n import N_, _, current_language
 from inspector.i18n.messages import Message
 from inspector.i18n.os_reasons import os_reason
 
 from .common import EXIT_OK, UsageError, wait_until_stopped
+
+if TYPE_CHECKING:
+    from inspector.demo import DemoServer
 
 
 def run(args: argparse.Namespace) -> int:
@@ -73,7 +77,7 @@ def demo_start_failure(error: Exception, option: str | None = None) -> Message |
 
 def serve_demo(args: argparse.Namespace) -> int:
     """Run the demo server in the foreground until Ctrl-C or SIGTERM."""
-    from inspector.demo import DemoOptions, DemoServer, DemoServerError
+    from inspector.demo import DemoOptions, DemoServer
 
     port = _whole_number("--port", args.port, 0)
     if port > 65535:
@@ -92,7 +96,24 @@ def serve_demo(args: argparse.Namespace) -> int:
     logger = logging.getLogger("inspector.demo")
     logger.addHandler(handler)
     logger.setLevel(logging.INFO)
-    server = DemoServer(options)
+    stop = threading.Event()
+    # SIGTERM (what `timeout`, a service manager or `kill` send) stops it as Ctrl-C does: cleanly, said. Heard
+    # from before the address is said: a parent may send it as soon as it has read the address.
+    previous = signal.signal(signal.SIGTERM, lambda number, frame: stop.set())
+    try:
+        as_json = _serve_until_stopped(DemoServer(options), args, stop, logger, handler)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    if not as_json:
+        print(_("The demo server stopped."), flush=True)
+    return EXIT_OK
+
+
+def _serve_until_stopped(server: DemoServer, args: argparse.Namespace, stop: threading.Event,
+                         logger: logging.Logger, handler: logging.Handler) -> bool:
+    """Start ``server``, say where it listens, serve until ``stop`` (or Ctrl-C); True when it spoke JSON."""
+    from inspector.demo import DemoServerError
+
     try:
         url = server.start()
     except DemoServerError as exc:
@@ -108,9 +129,6 @@ def serve_demo(args: argparse.Namespace) -> int:
         # What to type next, from another terminal (the first line stays the address alone: scripts read it).
         print(_("Its tools, from another terminal: run-inspector tools {url}").format(url=url), flush=True)
         print(_("Press Ctrl-C to stop it."), flush=True)
-    stop = threading.Event()
-    # SIGTERM (what `timeout`, a service manager or `kill` send) stops it as Ctrl-C does: cleanly, said.
-    previous = signal.signal(signal.SIGTERM, lambda number, frame: stop.set())
     if getattr(args, "stop_with_stdin", False):
         from .parent_watch import stop_with_parent
 
@@ -118,9 +136,6 @@ def serve_demo(args: argparse.Namespace) -> int:
     try:
         wait_until_stopped(stop)
     finally:
-        signal.signal(signal.SIGTERM, previous)
         server.stop()
         logger.removeHandler(handler)
-    if not as_json:
-        print(_("The demo server stopped."), flush=True)
-    return EXIT_OK
+    return as_json
