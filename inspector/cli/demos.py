@@ -5,19 +5,14 @@ from __future__ import annotations
 import argparse
 import logging
 import math
-import signal
 import sys
 import threading
-from typing import TYPE_CHECKING
 
 from inspector.i18n import N_, _, current_language
 from inspector.i18n.messages import Message
 from inspector.i18n.os_reasons import os_reason
 
-from .common import EXIT_OK, UsageError, wait_until_stopped
-
-if TYPE_CHECKING:
-    from inspector.demo import DemoServer
+from .common import EXIT_OK, UsageError
 
 
 def run(args: argparse.Namespace) -> int:
@@ -76,8 +71,8 @@ def demo_start_failure(error: Exception, option: str | None = None) -> Message |
 
 
 def serve_demo(args: argparse.Namespace) -> int:
-    """Run the demo server in the foreground until Ctrl-C or SIGTERM."""
-    from inspector.demo import DemoOptions, DemoServer
+    """Run the demo server in the foreground until Ctrl-C."""
+    from inspector.demo import DemoOptions, DemoServer, DemoServerError
 
     port = _whole_number("--port", args.port, 0)
     if port > 65535:
@@ -96,24 +91,7 @@ def serve_demo(args: argparse.Namespace) -> int:
     logger = logging.getLogger("inspector.demo")
     logger.addHandler(handler)
     logger.setLevel(logging.INFO)
-    stop = threading.Event()
-    # SIGTERM (what `timeout`, a service manager or `kill` send) stops it as Ctrl-C does: cleanly, said. Heard
-    # from before the address is said: a parent may send it as soon as it has read the address.
-    previous = signal.signal(signal.SIGTERM, lambda number, frame: stop.set())
-    try:
-        as_json = _serve_until_stopped(DemoServer(options), args, stop, logger, handler)
-    finally:
-        signal.signal(signal.SIGTERM, previous)
-    if not as_json:
-        print(_("The demo server stopped."), flush=True)
-    return EXIT_OK
-
-
-def _serve_until_stopped(server: DemoServer, args: argparse.Namespace, stop: threading.Event,
-                         logger: logging.Logger, handler: logging.Handler) -> bool:
-    """Start ``server``, say where it listens, serve until ``stop`` (or Ctrl-C); True when it spoke JSON."""
-    from inspector.demo import DemoServerError
-
+    server = DemoServer(options)
     try:
         url = server.start()
     except DemoServerError as exc:
@@ -129,13 +107,19 @@ def _serve_until_stopped(server: DemoServer, args: argparse.Namespace, stop: thr
         # What to type next, from another terminal (the first line stays the address alone: scripts read it).
         print(_("Its tools, from another terminal: run-inspector tools {url}").format(url=url), flush=True)
         print(_("Press Ctrl-C to stop it."), flush=True)
+    stop = threading.Event()
     if getattr(args, "stop_with_stdin", False):
         from .parent_watch import stop_with_parent
 
         stop_with_parent(stop)
     try:
-        wait_until_stopped(stop)
+        while not stop.wait(1.0):
+            pass
+    except KeyboardInterrupt:
+        pass
     finally:
         server.stop()
         logger.removeHandler(handler)
-    return as_json
+    if not as_json:
+        print(_("The demo server stopped."), flush=True)
+    return EXIT_OK

@@ -1,4 +1,4 @@
-"""`run-inspector serve-demo`: prints its URL, serves MCP, and stops cleanly on Ctrl-C or SIGTERM."""
+"""`run-inspector serve-demo`: prints its URL, serves MCP, and stops cleanly on Ctrl-C."""
 
 from __future__ import annotations
 
@@ -7,8 +7,6 @@ import os
 import signal
 import subprocess
 import sys
-
-import pytest
 
 from inspector.mcp import McpClient, ServerEndpoint
 
@@ -40,37 +38,6 @@ def test_serve_demo_runs_until_ctrl_c():
             process.wait()
     assert process.returncode == 0, err
     assert "The demo server stopped." in out
-    assert "Traceback" not in err
-
-
-@pytest.mark.parametrize("as_json", [False, True])
-def test_sigterm_stops_it_as_ctrl_c_does(as_json: bool) -> None:
-    """SIGTERM (`timeout`, `kill`, a service manager) ended it at once, saying nothing and with exit
-    status -15; now it stops as on Ctrl-C: the server closed, "stopped" said (with --json, the one
-    object stays all of standard output), exit status 0."""
-    import json
-    import socket
-    from urllib.parse import urlsplit
-
-    process = subprocess.Popen([sys.executable, "-m", "inspector", "serve-demo", *(["--json"] if as_json else [])],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                               env={**os.environ, "PYTHONUNBUFFERED": "1"})
-    try:
-        first = process.stdout.readline()
-        url = json.loads(first)["url"] if as_json else first.rsplit(" ", 1)[1].strip()
-        with socket.create_connection(("127.0.0.1", urlsplit(url).port), timeout=5):
-            pass  # it listens
-        process.send_signal(signal.SIGTERM)
-        out, err = process.communicate(timeout=15)
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait()
-    assert process.returncode == 0, (process.returncode, err)
-    if as_json:
-        assert out == ""  # the one object was the first line; nothing follows it
-    else:
-        assert out.endswith("The demo server stopped.\n"), out  # communicate() reads past what readline buffered
     assert "Traceback" not in err
 
 
