@@ -25,7 +25,7 @@ from inspector.mcp.messages import N_, Message
 from inspector.mcp.wire import DEFAULT_WIRE
 
 from .book import OperationBook, ProxiedOperation
-from .gate import PROXY_ERROR_CODE, BodyBudget, Refused, answer_refusal, check_origin, read_body
+from .gate import PROXY_ERROR_CODE, AgentGone, BodyBudget, Refused, answer_refusal, check_origin, read_body
 from .legs import AGENT_LEFT, BUDGET, COMPLETE, SERVER_BROKE, CapturedLeg, parse_json, rpc_messages
 from .scrub import request_secrets
 
@@ -70,8 +70,12 @@ class ForwardingApp:
 
     def _client(self) -> httpx.AsyncClient:
         if self._http is None:
+            # No bound on connections to the server: one per request in flight, as the agent opened them. The
+            # library's default (100) made the 101st request wait for ever behind 100 open event streams, and
+            # requests cancelled while waiting for a connection left it behind taken: the proxy hung for good.
             self._http = httpx.AsyncClient(timeout=httpx.Timeout(None, connect=CONNECT_TIMEOUT_S), verify=self._verify,
-                                           follow_redirects=False)
+                                           follow_redirects=False, limits=httpx.Limits(max_connections=None,
+                                                                                   max_keepalive_connections=20))
         return self._http
 
     async def aclose(self) -> None:
@@ -91,6 +95,8 @@ class ForwardingApp:
             body = await read_body(headers, receive, self.bodies)
         except Refused as refused:
             await answer_refusal(send, refused)
+            return
+        except AgentGone:  # nobody to answer, nothing whole to forward
             return
         try:
             await self._pass_on(scope, headers, body, receive, send)

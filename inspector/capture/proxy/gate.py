@@ -78,6 +78,10 @@ def check_origin(headers: list[tuple[str, str]], local_only: bool) -> None:
                                f"(127.0.0.1 or localhost), not to {host[:100]!r}.")
 
 
+class AgentGone(Exception):
+    """The agent closed its connection before its request's body was whole: nothing to forward or record."""
+
+
 class BodyBudget:
     """The bytes of bodies held by the requests in flight, all together (one event loop: no lock)."""
 
@@ -99,7 +103,9 @@ class BodyBudget:
 async def read_body(headers: list[tuple[str, str]], receive: Receive, budget: BodyBudget) -> bytes:
     """The request's body, at most :data:`MAX_AGENT_BODY_BYTES` of it (:class:`Refused` 413 beyond),
     taken from ``budget`` (:class:`Refused` 503 when it runs out; what was taken is given back then,
-    else when the caller gives back ``len(body)``)."""
+    else when the caller gives back ``len(body)``). :class:`AgentGone` when the agent leaves before
+    the body is whole (a cut request is never forwarded: the server would act on what the agent did
+    not finish sending)."""
     length = next((value for name, value in headers if name.lower() == "content-length"), None)
     if length is not None and length.strip().isdigit() and int(length) > MAX_AGENT_BODY_BYTES:
         raise _too_large()
@@ -108,8 +114,8 @@ async def read_body(headers: list[tuple[str, str]], receive: Receive, budget: Bo
     try:
         while True:
             message = await receive()
-            if message["type"] == "http.disconnect":
-                break
+            if message["type"] == "http.disconnect":  # before the last piece: the request was never sent whole
+                raise AgentGone
             chunk = message.get("body", b"")
             if size + len(chunk) > MAX_AGENT_BODY_BYTES:
                 raise _too_large()
