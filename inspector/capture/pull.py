@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,6 +30,7 @@ from inspector.traces.writer import replacing
 from inspector.transfer import ImportReport, import_trace
 from inspector.transfer.importing import Progress
 
+from .otlp_body import MAX_REQUEST_ESTIMATE, OBJECT_ESTIMATE
 from .trace_shapes import NotOtlpError, otlp_document
 
 #: The kinds of query service, and the path of one trace in each.
@@ -36,6 +38,9 @@ BACKENDS = {"jaeger": "/api/v3/traces/{id}", "tempo": "/api/traces/{id}"}
 #: A trace answer larger than this (64 MiB) is refused before it is all read.
 MAX_TRACE_BYTES = 64 * 1024 * 1024
 REQUEST_TIMEOUT_S = 30.0
+#: The whole answer must arrive within this (a service sending a byte now and then, each within the
+#: request timeout, is not waited for without end).
+ANSWER_DEADLINE_S = 300.0
 #: The folder beside the run database where pulled traces are kept.
 CACHE_FOLDER = "pulled-traces"
 _TRACE_ID = re.compile(r"[0-9a-fA-F]{1,32}")
@@ -84,14 +89,15 @@ def cache_path(cache_dir: Path, backend: str, base: str, trace_id: str) -> Path:
 
 def pull_trace(store: RunStore, backend: str, base: str, trace_text: str, cache_dir: Path,
                headers: Mapping[str, str] | None = None, *, limit: int = MAX_TRACE_BYTES,
-               timeout_s: float = REQUEST_TIMEOUT_S, progress: Progress | None = None) -> PulledTrace:
+               timeout_s: float = REQUEST_TIMEOUT_S, deadline_s: float = ANSWER_DEADLINE_S,
+               progress: Progress | None = None) -> PulledTrace:
     """Open the trace ``trace_text`` of ``backend`` at ``base`` into ``store`` (cached in ``cache_dir``)."""
     trace_id = trace_id_of(trace_text)
     url = trace_query_url(backend, base, trace_id)
     path = cache_path(cache_dir, backend, base, trace_id)
     cached = path.is_file()
     if not cached:
-        document = _fetch_document(backend, url, trace_id, headers or {}, limit, timeout_s)
+        document = _fetch_document(backend, url, trace_id, headers or {}, limit, (timeout_s, deadline_s))
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             with replacing(path) as out:
@@ -109,8 +115,13 @@ def pull_trace(store: RunStore, backend: str, base: str, trace_text: str, cache_
 
 
 def _fetch_document(backend: str, url: str, trace_id: str, headers: Mapping[str, str], limit: int,
-                    timeout_s: float) -> dict[str, Any]:
-    body = _fetch(url, trace_id, headers, limit, timeout_s)
+                    times: tuple[float, float]) -> dict[str, Any]:
+    body = _fetch(url, trace_id, headers, limit, times)
+    if (body.count(b"{") + body.count(b"[")) * OBJECT_ESTIMATE > MAX_REQUEST_ESTIMATE:
+        # Read whole, such an answer would take gigabytes (64 MB of "{}" took 1.7 GB before).
+        raise PullError(Message(N_("The answer of {url} holds more objects than can be read at once (over {size} MB "
+                                   "in memory). Nothing was imported."),
+                                {"url": url, "size": MAX_REQUEST_ESTIMATE // 1_000_000}))
     try:
         return otlp_document(backend, body)
     except NotOtlpError as error:
@@ -119,8 +130,10 @@ def _fetch_document(backend: str, url: str, trace_id: str, headers: Mapping[str,
                                 {"url": url, "reason": error.sentence, "backend": backend.capitalize()})) from None
 
 
-def _fetch(url: str, trace_id: str, headers: Mapping[str, str], limit: int, timeout_s: float) -> bytes:
+def _fetch(url: str, trace_id: str, headers: Mapping[str, str], limit: int, times: tuple[float, float]) -> bytes:
     asked = {"Accept": "application/json", **headers}
+    timeout_s, deadline_s = times
+    until = time.monotonic() + deadline_s
     try:
         with httpx.Client(timeout=timeout_s, follow_redirects=False, trust_env=False) as client, \
                 client.stream("GET", url, headers=asked) as response:
@@ -133,6 +146,9 @@ def _fetch(url: str, trace_id: str, headers: Mapping[str, str], limit: int, time
                 size += len(chunk)
                 if size > limit:
                     raise _too_big(url, limit)
+                if time.monotonic() > until:
+                    raise PullError(Message(N_("{url} did not send its whole answer within {seconds} s. Nothing "
+                                               "was imported."), {"url": url, "seconds": f"{deadline_s:g}"}))
                 chunks.append(chunk)
             return b"".join(chunks)
     except httpx.TimeoutException:
