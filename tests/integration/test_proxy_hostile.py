@@ -22,10 +22,12 @@ import pytest
 
 from inspector.capture.proxy import ProxyServer
 from inspector.store import RunStore
+from tests.integration.test_proxy_secrets import everything_stored
 
 PING = {"jsonrpc": "2.0", "id": 1, "method": "ping"}
 CALL = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "echo", "arguments": {}}}
 AGENT = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
+SET_COOKIE = "setcookie-4b1d9e"
 
 
 class HostileServer:
@@ -64,10 +66,19 @@ class HostileServer:
                              b"Transfer-Encoding: chunked\r\n\r\n")
                 self.streams.append(conn)  # held open, never ended
                 return
-            conn.sendall(self._answer())
+            conn.sendall(self._echo(head) if self.answer == "echo" else self._answer())
             conn.close()
         except OSError:
             conn.close()
+
+    @staticmethod
+    def _echo(head: bytes) -> bytes:
+        """A tool result repeating the request's head (its path and headers), and a cookie set."""
+        text = head.decode("latin-1")
+        result = json.dumps({"jsonrpc": "2.0", "id": 1, "result": {"content": [{"type": "text", "text": text}],
+                                                                   "isError": False}}).encode()
+        return (b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nSet-Cookie: sid=" + SET_COOKIE.encode() +
+                b"; HttpOnly\r\nContent-Length: %d\r\nConnection: close\r\n\r\n" % len(result) + result)
 
     def _answer(self) -> bytes:
         result = json.dumps({"jsonrpc": "2.0", "id": 1, "result": {}}).encode()
@@ -184,3 +195,23 @@ def test_a_hundred_open_event_streams_do_not_make_the_next_request_wait(
     finally:
         for agent in streams:
             agent.close()
+
+
+def test_credentials_in_odd_shapes_are_stored_nowhere(server: HostileServer, proxy: ProxyServer,
+                                                     tmp_path: Path) -> None:
+    """The server repeats the agent's headers and path in its result; the run keeps none of the credentials."""
+    server.answer = "echo"
+    secrets = {"lower-bearer-55aa01", "UPPER-BEARER-66bb02", "proxy-pass-77cc03", "cookie-88dd04",
+               "x-api-key-99ee05", "x-auth-10ff06", "query-key-11aa07", "query-sig-12bb08", "query-code-13cc09",
+               "query-token-14dd10"}
+    headers = [("authorization", "bearer lower-bearer-55aa01"), ("X-Upstream-AUTHORIZATION", "UPPER-BEARER-66bb02"),
+               ("Proxy-Authorization", "Basic proxy-pass-77cc03"), ("cookie", "sid=cookie-88dd04"),
+               ("x-api-key", "x-api-key-99ee05"), ("X-Auth", "x-auth-10ff06"), *AGENT.items()]
+    query = "?key=query-key-11aa07&sig=query-sig-12bb08&code=query-code-13cc09&access_token=query-token-14dd10"
+    answer = httpx.post(proxy.url + query, json=CALL, headers=headers, timeout=5)
+    assert answer.status_code == 200
+    assert "query-key-11aa07" in answer.text  # the server did hear them: the agent's traffic is passed on
+    assert wait_for_runs(tmp_path / "runs.db", 1) == [("tools/call echo · proxy", "ok")]
+    stored = everything_stored(tmp_path / "runs.db")  # runs, steps, legs (the wire view), the server's health
+    # Before: X-Auth's value and the key, sig and code of the query were kept (in the wire view and the result).
+    assert [secret for secret in sorted(secrets | {SET_COOKIE}) if secret in stored] == []
