@@ -215,3 +215,26 @@ def test_credentials_in_odd_shapes_are_stored_nowhere(server: HostileServer, pro
     stored = everything_stored(tmp_path / "runs.db")  # runs, steps, legs (the wire view), the server's health
     # Before: X-Auth's value and the key, sig and code of the query were kept (in the wire view and the result).
     assert [secret for secret in sorted(secrets | {SET_COOKIE}) if secret in stored] == []
+
+
+def test_a_body_sent_a_byte_now_and_then_is_not_waited_for_without_end(server: HostileServer, proxy: ProxyServer,
+                                                                       tmp_path: Path) -> None:
+    proxy._app.body_deadline_s = 0.6  # 30 s in use
+    port = int(proxy.url.rsplit(":", 1)[1].split("/")[0])
+    with socket.create_connection(("127.0.0.1", port), timeout=3) as agent:
+        agent.sendall(b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                      b"Content-Length: 100\r\n\r\n{")
+        started = time.monotonic()
+        answer = b""
+        while b"\r\n\r\n" not in answer:
+            for _ in range(2):  # a byte now and then, well within any read timeout
+                agent.sendall(b" ")
+                time.sleep(0.1)
+            agent.settimeout(0.05)
+            try:
+                answer += agent.recv(4096)
+            except TimeoutError:
+                pass
+            assert time.monotonic() - started < 3, "the proxy still waits for the body"  # before: for ever
+    assert answer.startswith(b"HTTP/1.1 408 ")
+    assert server.bodies == [] and runs_of(tmp_path / "runs.db") == []
