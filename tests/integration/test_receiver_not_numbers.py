@@ -5,7 +5,7 @@ SQLite file, the real export."""
 
 from __future__ import annotations
 
-import json
+import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -41,7 +41,7 @@ def _ratio_and_export(db: Path, tmp_path: Path) -> object:
         for kind in ("trace", "otlp"):
             export(store, None, None, tmp_path / f"all.{kind}.json", kind)
         (step,) = list(store.iter_steps(store.list_runs()[0].id))
-    return json.loads(json.dumps(step.payload, allow_nan=False))["raw"]["otlp"]["attributes"]["ratio"]
+    return step.payload["raw"]["otlp"]["attributes"]["ratio"]
 
 
 @pytest.mark.parametrize("value", ["NaN", "Infinity", "-Infinity"])
@@ -86,3 +86,24 @@ def test_a_file_holding_protobufs_json_spelling_of_nan_imports(tmp_path: Path) -
     with RunStore.open(tmp_path / "runs.db") as store:
         assert import_trace(store, path).runs_imported == 1
     assert _ratio_and_export(tmp_path / "runs.db", tmp_path) == "NaN"
+
+
+def test_a_database_holding_an_infinity_from_before_exports_again(tmp_path: Path) -> None:
+    """A run received before the receiver refused them holds the number itself (SQLite's JSON text
+    ``Infinity``); every export of it (and of all runs) raised ValueError. Now written as the text."""
+    from inspector.transfer import import_trace
+
+    path = tmp_path / "one.json"
+    path.write_bytes(_body("1.5"))
+    with RunStore.open(tmp_path / "runs.db") as store:
+        import_trace(store, path)
+    with sqlite3.connect(tmp_path / "runs.db") as conn:  # as the receiver stored it before
+        conn.execute("""UPDATE steps SET payload = replace(payload, '"ratio":1.5', '"ratio":Infinity')""")
+    with RunStore.open(tmp_path / "runs.db") as store:
+        (step,) = list(store.iter_steps(store.list_runs()[0].id))
+        assert step.payload["raw"]["otlp"]["attributes"]["ratio"] == float("inf")
+    assert _ratio_and_export(tmp_path / "runs.db", tmp_path) == float("inf")
+    written = (tmp_path / "all.otlp.json").read_text()
+    assert '"doubleValue":"Infinity"' in written
+    with RunStore.open(tmp_path / "again.db") as store:  # and that export imports
+        assert import_trace(store, tmp_path / "all.otlp.json").runs_imported == 1
