@@ -168,3 +168,16 @@ def test_an_answer_sent_a_byte_at_a_time_is_not_waited_for_without_end(store: Ru
     # Each byte comes well within the request timeout; before, only the 64 MB limit ended such an answer.
     slow = Route(body=json.dumps({"result": fixture_trace(TRACE)}).encode(), trickle_s=0.05)
     _refused(store, tmp_path, slow, "did not send its whole answer within 1 s", deadline_s=1.0)
+
+
+def test_no_sentence_repeats_the_password_of_the_query_address(store: RunStore, tmp_path: Path) -> None:
+    with trace_backend() as jaeger:
+        jaeger.routes[f"/api/v3/traces/{TRACE}"] = Route(body=b"<html>Jaeger UI</html>")
+        base = jaeger.base.replace("http://", "http://alice:pw-4c1e9a@")
+        with pytest.raises(PullError) as refused:  # before: "http://alice:pw-4c1e9a@127.0.0.1:…/api/v3/… answered, …"
+            pull_trace(store, "jaeger", base, TRACE, tmp_path / "cache")
+    assert f"{jaeger.base}/api/v3/traces/{TRACE} answered" in str(refused.value)
+    with pytest.raises(PullError) as unreachable:
+        pull_trace(store, "jaeger", "http://alice:pw-4c1e9a@127.0.0.1:9", TRACE, tmp_path / "cache")
+    for sentence in (refused.value, unreachable.value):
+        assert "pw-4c1e9a" not in str(sentence)
