@@ -85,6 +85,11 @@ class HostileServer:
         encoding = b""
         if self.answer == "not gzip":
             result, encoding = b"plain text, not gzip as announced", b"Content-Encoding: gzip\r\n"
+        elif self.answer == "deep event":  # one event of 100,000 nested brackets, then the result
+            deep = b"[" * 100_000 + b"]" * 100_000
+            result = b"event: message\ndata: " + deep + b"\n\nevent: message\ndata: " + result + b"\n\n"
+            return (b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nContent-Length: %d\r\n"
+                    b"Connection: close\r\n\r\n" % len(result) + result)
         elif self.answer == "gzip bomb":  # 200 MB of spaces after the result's first byte, 200 KB packed
             packer = zlib.compressobj(9, zlib.DEFLATED, 16 + zlib.MAX_WBITS)
             spaces = b" " * (1 << 20)
@@ -238,3 +243,16 @@ def test_a_body_sent_a_byte_now_and_then_is_not_waited_for_without_end(server: H
             assert time.monotonic() - started < 3, "the proxy still waits for the body"  # before: for ever
     assert answer.startswith(b"HTTP/1.1 408 ")
     assert server.bodies == [] and runs_of(tmp_path / "runs.db") == []
+
+
+def test_messages_nested_too_deeply_to_read_pass_both_ways(server: HostileServer, proxy: ProxyServer,
+                                                           tmp_path: Path) -> None:
+    deep = b"[" * 100_000 + b"]" * 100_000
+    answer = httpx.post(proxy.url, content=deep, headers=AGENT, timeout=5)
+    assert answer.status_code == 200  # before: 500 from the proxy, nothing forwarded
+    assert server.bodies == [deep]
+    server.answer = "deep event"
+    with httpx.Client() as agent, agent.stream("POST", proxy.url, json=CALL, headers=AGENT) as streamed:
+        got = b"".join(streamed.iter_raw())  # before: cut off mid-stream (RemoteProtocolError)
+    assert got.endswith(b'"result": {}}\n\n') and len(got) > 200_000
+    assert sorted(wait_for_runs(tmp_path / "runs.db", 2)) == [("POST · proxy", "ok"), ("tools/call echo · proxy", "ok")]

@@ -42,10 +42,11 @@ def rpc_messages(value: Any) -> list[dict[str, Any]]:
 
 
 def parse_json(text: bytes | str) -> Any:
-    """The JSON value of ``text``, or ``None`` when it is not JSON."""
+    """The JSON value of ``text``, or ``None`` when it is not JSON (or nests too deeply to read: a message
+    of 100,000 brackets made the proxy answer the agent 500, or cut the server's answer off mid-stream)."""
     try:
         return json.loads(text)
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):
         return None
 
 
