@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 
 from inspector.i18n import N_
 from inspector.i18n.messages import Message
+from inspector.runs.trace_ids import trace_id as run_trace_id
 from inspector.store import RunStore, step_row
 from inspector.store.live_runs import RECEIVER_ORIGIN, LiveRun, write_live_runs
 from inspector.traces.foreign_spans import spans_of_step
@@ -144,6 +145,14 @@ class LiveTraces:
             trace.spans = before  # the trace stays as it was; the request's spans of it are refused
             self._keep(trace_id, trace)
             return len(arrived), _refused(problem)
+        if mapped.header is not None and not _belongs(mapped.header.uid, trace_id):
+            # A run span naming the run of another trace ("otlp-<its id>", or a uid of ours whose trace id is
+            # not this one) would replace that run, its steps and its note: refused, the trace as it was.
+            trace.spans = before
+            self._keep(trace_id, trace)
+            return len(arrived), Message(N_("trace {trace}: its run span names the run {uid}, which belongs to "
+                                            "another trace; its spans are refused"),
+                                         {"trace": trace_id, "uid": mapped.header.uid[:80]})
         self._held += len(trace.spans) - len(before)
         undo.append(_Before(trace_id, trace, before if held is not None else None, trace.last_span_at, trace.settled))
         trace.last_span_at, trace.settled = self._clock(), False
@@ -266,6 +275,12 @@ def _first_of_each(trace_id: str, held: dict[str, HeldSpan], arrived: list[tuple
             clash = clash or Message(N_("span {span} of trace {trace} differs from the span sent before under its "
                                         "id; the first is kept"), {"span": span_id, "trace": trace_id})
     return new, clashing, clash
+
+
+def _belongs(uid: str, trace_id: str) -> bool:
+    """Is ``uid`` the run of ``trace_id``: ``otlp-<trace_id>``, or a run of ours, whose trace id derives
+    from its uid (:func:`inspector.runs.trace_ids.trace_id`)?"""
+    return uid == f"otlp-{trace_id}" or run_trace_id(uid) == trace_id
 
 
 def _read(held: HeldSpan) -> int:

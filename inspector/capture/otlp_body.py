@@ -147,9 +147,15 @@ def _estimate(record: Any) -> int:
             total += 24
     return total
 
+def _not_json(name: str) -> None:
+    """json.loads takes NaN and Infinity for numbers; JSON has neither (an import refuses them), and
+    neither can be stored or exported (a run holding one could no longer be exported)."""
+    raise ValueError(f"{name} is not a JSON value")
+
+
 def _from_json(body: bytes) -> list[HeldSpan]:
     try:
-        document = json.loads(body)
+        document = json.loads(body, parse_constant=_not_json)
     except RecursionError:
         raise BadBody(Message(N_("The JSON body nests too deeply."))) from None
     except (ValueError, UnicodeDecodeError) as error:

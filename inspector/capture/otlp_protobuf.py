@@ -11,6 +11,7 @@ takes (:data:`MAX_RECORD_BYTES`) is left out and said; a request past
 from __future__ import annotations
 
 import base64
+import math
 from typing import Any
 
 from inspector.i18n import N_
@@ -27,6 +28,7 @@ in CPython 3.11)."""
 _SPAN = 3 * _OBJECT + 300
 """A span's own object, its status and attributes list, its keys and ids."""
 _LIMIT_MB = MAX_RECORD_BYTES // 1_000_000
+_NOT_FINITE = {"nan": "NaN", "inf": "Infinity", "-inf": "-Infinity"}
 
 
 class _Budget:
@@ -158,7 +160,9 @@ def _any_value(value: Any, budget: _Budget) -> dict[str, Any]:
     if which == "int_value":
         return {"intValue": str(value.int_value)}
     if which == "double_value":
-        return {"doubleValue": value.double_value}
+        number = value.double_value
+        # NaN and the infinities as protobuf's JSON mapping writes them: JSON has no such number.
+        return {"doubleValue": number if math.isfinite(number) else _NOT_FINITE[str(number)]}
     if which == "bytes_value":
         return {"bytesValue": base64.b64encode(value.bytes_value).decode("ascii")}
     if which == "array_value":

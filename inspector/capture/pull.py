@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,12 +24,14 @@ from inspector.i18n import N_
 from inspector.i18n.messages import Message
 from inspector.i18n.os_reasons import os_reason
 from inspector.mcp.connect_reasons import connection_reason
+from inspector.mcp.server import without_user_info
 from inspector.store import RunStore
 from inspector.traces.format import TraceError, TraceImportError, dump_json
 from inspector.traces.writer import replacing
 from inspector.transfer import ImportReport, import_trace
 from inspector.transfer.importing import Progress
 
+from .otlp_body import MAX_REQUEST_ESTIMATE, OBJECT_ESTIMATE
 from .trace_shapes import NotOtlpError, otlp_document
 
 #: The kinds of query service, and the path of one trace in each.
@@ -36,6 +39,9 @@ BACKENDS = {"jaeger": "/api/v3/traces/{id}", "tempo": "/api/traces/{id}"}
 #: A trace answer larger than this (64 MiB) is refused before it is all read.
 MAX_TRACE_BYTES = 64 * 1024 * 1024
 REQUEST_TIMEOUT_S = 30.0
+#: The whole answer must arrive within this (a service sending a byte now and then, each within the
+#: request timeout, is not waited for without end).
+ANSWER_DEADLINE_S = 300.0
 #: The folder beside the run database where pulled traces are kept.
 CACHE_FOLDER = "pulled-traces"
 _TRACE_ID = re.compile(r"[0-9a-fA-F]{1,32}")
@@ -72,7 +78,7 @@ def trace_query_url(backend: str, base: str, trace_id: str) -> str:
     if not re.match(r"https?://[^/\s]+", address):
         raise PullError(Message(N_("{address} is not a query address: give the http:// or https:// address of "
                                    "the Jaeger or Tempo query service, e.g. http://127.0.0.1:16686."),
-                                {"address": repr(address[:200])}))
+                                {"address": repr(_shown(address)[:200])}))
     return address.rstrip("/") + BACKENDS[backend].format(id=trace_id)
 
 
@@ -84,14 +90,15 @@ def cache_path(cache_dir: Path, backend: str, base: str, trace_id: str) -> Path:
 
 def pull_trace(store: RunStore, backend: str, base: str, trace_text: str, cache_dir: Path,
                headers: Mapping[str, str] | None = None, *, limit: int = MAX_TRACE_BYTES,
-               timeout_s: float = REQUEST_TIMEOUT_S, progress: Progress | None = None) -> PulledTrace:
+               timeout_s: float = REQUEST_TIMEOUT_S, deadline_s: float = ANSWER_DEADLINE_S,
+               progress: Progress | None = None) -> PulledTrace:
     """Open the trace ``trace_text`` of ``backend`` at ``base`` into ``store`` (cached in ``cache_dir``)."""
     trace_id = trace_id_of(trace_text)
     url = trace_query_url(backend, base, trace_id)
     path = cache_path(cache_dir, backend, base, trace_id)
     cached = path.is_file()
     if not cached:
-        document = _fetch_document(backend, url, trace_id, headers or {}, limit, timeout_s)
+        document = _fetch_document(backend, url, trace_id, headers or {}, limit, (timeout_s, deadline_s))
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             with replacing(path) as out:
@@ -104,23 +111,31 @@ def pull_trace(store: RunStore, backend: str, base: str, trace_text: str, cache_
     except TraceImportError as error:
         path.unlink(missing_ok=True)  # never cache what cannot be imported
         raise PullError(Message(N_("The trace {id} from {url} is not a trace Run Inspector can read: {reason}"),
-                                {"id": trace_id, "url": url, "reason": error.sentence})) from None
+                                {"id": trace_id, "url": _shown(url), "reason": error.sentence})) from None
     return PulledTrace(trace_id, report, cached, path)
 
 
 def _fetch_document(backend: str, url: str, trace_id: str, headers: Mapping[str, str], limit: int,
-                    timeout_s: float) -> dict[str, Any]:
-    body = _fetch(url, trace_id, headers, limit, timeout_s)
+                    times: tuple[float, float]) -> dict[str, Any]:
+    body = _fetch(url, trace_id, headers, limit, times)
+    if (body.count(b"{") + body.count(b"[")) * OBJECT_ESTIMATE > MAX_REQUEST_ESTIMATE:
+        # Read whole, such an answer would take gigabytes (64 MB of "{}" took 1.7 GB before).
+        raise PullError(Message(N_("The answer of {url} holds more objects than can be read at once (over {size} MB "
+                                   "in memory). Nothing was imported."),
+                                {"url": _shown(url), "size": MAX_REQUEST_ESTIMATE // 1_000_000}))
     try:
         return otlp_document(backend, body)
     except NotOtlpError as error:
         raise PullError(Message(N_("{url} answered, but not with an OpenTelemetry trace ({reason}). Check that "
                                    "the query address is a {backend} query service. Nothing was imported."),
-                                {"url": url, "reason": error.sentence, "backend": backend.capitalize()})) from None
+                                {"url": _shown(url), "reason": error.sentence,
+                                 "backend": backend.capitalize()})) from None
 
 
-def _fetch(url: str, trace_id: str, headers: Mapping[str, str], limit: int, timeout_s: float) -> bytes:
+def _fetch(url: str, trace_id: str, headers: Mapping[str, str], limit: int, times: tuple[float, float]) -> bytes:
     asked = {"Accept": "application/json", **headers}
+    timeout_s, deadline_s = times
+    until = time.monotonic() + deadline_s
     try:
         with httpx.Client(timeout=timeout_s, follow_redirects=False, trust_env=False) as client, \
                 client.stream("GET", url, headers=asked) as response:
@@ -133,10 +148,14 @@ def _fetch(url: str, trace_id: str, headers: Mapping[str, str], limit: int, time
                 size += len(chunk)
                 if size > limit:
                     raise _too_big(url, limit)
+                if time.monotonic() > until:
+                    raise PullError(Message(N_("{url} did not send its whole answer within {seconds} s. Nothing "
+                                               "was imported."), {"url": _shown(url), "seconds": f"{deadline_s:g}"}))
                 chunks.append(chunk)
             return b"".join(chunks)
     except httpx.TimeoutException:
-        raise PullError(Message(N_("{url} did not answer in time. Nothing was imported."), {"url": url})) from None
+        raise PullError(Message(N_("{url} did not answer in time. Nothing was imported."),
+                                {"url": _shown(url)})) from None
     except httpx.HTTPError as error:
         reason = connection_reason(error) or (
             # httpx's own words ("Server disconnected without sending a response.") are English only.
@@ -144,7 +163,7 @@ def _fetch(url: str, trace_id: str, headers: Mapping[str, str], limit: int, time
             if isinstance(error, httpx.RemoteProtocolError) and "disconnected" in str(error).lower()
             else str(error) or type(error).__name__)
         raise PullError(Message(N_("{url} cannot be reached: {reason}. Check the query address. "
-                                   "Nothing was imported."), {"url": url, "reason": reason})) from None
+                                   "Nothing was imported."), {"url": _shown(url), "reason": reason})) from None
 
 
 def _check_status(response: httpx.Response, url: str, trace_id: str) -> None:
@@ -153,19 +172,25 @@ def _check_status(response: httpx.Response, url: str, trace_id: str) -> None:
         return
     if status == 404:
         raise PullError(Message(N_("There is no trace {id} at {url} (HTTP 404). Check the id and the query "
-                                   "address; nothing was imported."), {"id": trace_id, "url": url}))
+                                   "address; nothing was imported."), {"id": trace_id, "url": _shown(url)}))
     if 300 <= status < 400:
         raise PullError(Message(N_("{url} answered with a redirect to {location} (HTTP {status}), which is not "
                                    "followed: query the address it names instead if you trust it. Nothing was "
-                                   "imported."), {"url": url, "location": response.headers.get("Location", "?")[:300],
-                                                  "status": status}))
+                                   "imported."), {"url": _shown(url), "status": status,
+                                                  "location": _shown(response.headers.get("Location", "?"))[:300]}))
     raise PullError(Message(N_("{url} answered HTTP {status} instead of the trace. Nothing was imported."),
-                            {"url": url, "status": status}))
+                            {"url": _shown(url), "status": status}))
+
+
+def _shown(url: str) -> str:
+    """The query address as sentences name it: without a ``user:password@`` it may carry (as Run Inspector
+    names any server), so that no message, log line or dialog repeats the password."""
+    return without_user_info(url)
 
 
 def _too_big(url: str, limit: int) -> PullError:
     return PullError(Message(N_("The answer of {url} is larger than {size} MB and was not read to the end. "
-                                "Nothing was imported."), {"url": url, "size": limit // (1024 * 1024)}))
+                                "Nothing was imported."), {"url": _shown(url), "size": limit // (1024 * 1024)}))
 
 
 __all__ = ["BACKENDS", "CACHE_FOLDER", "MAX_TRACE_BYTES", "PullError", "PulledTrace", "cache_path", "pull_trace",

@@ -42,6 +42,8 @@ def _json_pieces(body: bytes) -> list[Any]:
         raise NotOtlpError(Message(N_("the answer is not UTF-8 text"))) from None
     try:
         return [json.loads(text)]
+    except RecursionError:
+        raise NotOtlpError(Message(N_("the answer nests too deeply"))) from None
     except ValueError:
         pass
     pieces = []
@@ -49,6 +51,8 @@ def _json_pieces(body: bytes) -> list[Any]:
         if line.strip():
             try:
                 pieces.append(json.loads(line))
+            except RecursionError:
+                raise NotOtlpError(Message(N_("the answer nests too deeply"))) from None
             except ValueError:
                 raise NotOtlpError(Message(N_("the answer is not JSON"))) from None
     if not pieces:

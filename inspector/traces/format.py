@@ -7,6 +7,7 @@ Shared by the exporter (which writes what is described here), the OTLP mapping a
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -401,5 +402,29 @@ def _is_text(value: Any) -> bool:
 
 
 def dump_json(value: Any) -> str:
-    """Compact JSON as written to trace files and embedded in OTLP attributes."""
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    """Compact JSON as written to trace files and embedded in OTLP attributes. A NaN or an infinity
+    (JSON has neither; the receiver stored them before it refused them) is written as protobuf's JSON
+    mapping spells it, the text ``"NaN"``, ``"Infinity"``, ``"-Infinity"``, which an import reads."""
+    try:
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    except ValueError:  # out of range floats: rare, so looked for only when they are there
+        return json.dumps(_finite(value), ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+
+
+def _finite(value: Any) -> Any:
+    """``value`` with every NaN or infinite float as its protobuf JSON text. Iterative: any depth."""
+    root: list[Any] = [None]
+    pending: list[tuple[Any, Any, Any]] = [(value, root, 0)]
+    while pending:
+        item, parent, slot = pending.pop()
+        if isinstance(item, float) and not math.isfinite(item):
+            parent[slot] = "NaN" if item != item else ("Infinity" if item > 0 else "-Infinity")
+        elif isinstance(item, Mapping):
+            parent[slot] = copy = dict(item)
+            pending.extend((child, copy, key) for key, child in item.items())
+        elif isinstance(item, (list, tuple)):
+            parent[slot] = copy = list(item)
+            pending.extend((child, copy, index) for index, child in enumerate(item))
+        else:
+            parent[slot] = item
+    return root[0]

@@ -11,6 +11,7 @@ careful way, which says what is wrong and where. No I/O.
 from __future__ import annotations
 
 import re
+from math import isfinite
 from typing import Any
 
 __all__ = ["quick_attributes", "quick_span"]
@@ -69,8 +70,8 @@ def quick_attributes(value: Any) -> dict[str, Any] | None:
                 if type(found) is not bool:
                     return None
             elif name == "doubleValue":
-                if type(found) is not float and type(found) is not int:
-                    return None
+                if type(found) is not int and (type(found) is not float or not isfinite(found)):
+                    return None  # NaN or an infinity (1e999 read by json.loads): the full reader refuses it
             else:
                 return None
             attributes[key] = found

@@ -151,3 +151,33 @@ def test_a_query_service_that_hangs_up_is_said_in_our_words(store: RunStore, tmp
         assert "erreichbar: der Abfragedienst hat die Verbindung ohne Antwort geschlossen." in translate(caught.value)
     finally:
         set_language("en")
+
+
+def test_an_answer_nested_too_deeply_is_refused_in_words(store: RunStore, tmp_path: Path) -> None:
+    # Before: a RecursionError's traceback from the JSON reader, for 100,000 opening brackets.
+    _refused(store, tmp_path, Route(body=b"[" * 100_000 + b"]" * 100_000), "nests too deeply")
+
+
+def test_an_answer_of_millions_of_tiny_objects_is_refused_before_it_is_read(store: RunStore, tmp_path: Path) -> None:
+    # 10 MB of "{}": 3.5 million objects, some 560 MB estimated (64 MB of them took 1.7 GB before).
+    junk = b'{"result": {"resourceSpans": []}, "junk": [' + b"{}," * 3_500_000 + b"{}]}"
+    _refused(store, tmp_path, Route(body=junk), "more objects than can be read at once")
+
+
+def test_an_answer_sent_a_byte_at_a_time_is_not_waited_for_without_end(store: RunStore, tmp_path: Path) -> None:
+    # Each byte comes well within the request timeout; before, only the 64 MB limit ended such an answer.
+    slow = Route(body=json.dumps({"result": fixture_trace(TRACE)}).encode(), trickle_s=0.05)
+    _refused(store, tmp_path, slow, "did not send its whole answer within 1 s", deadline_s=1.0)
+
+
+def test_no_sentence_repeats_the_password_of_the_query_address(store: RunStore, tmp_path: Path) -> None:
+    with trace_backend() as jaeger:
+        jaeger.routes[f"/api/v3/traces/{TRACE}"] = Route(body=b"<html>Jaeger UI</html>")
+        base = jaeger.base.replace("http://", "http://alice:pw-4c1e9a@")
+        with pytest.raises(PullError) as refused:  # before: "http://alice:pw-4c1e9a@127.0.0.1:…/api/v3/… answered, …"
+            pull_trace(store, "jaeger", base, TRACE, tmp_path / "cache")
+    assert f"{jaeger.base}/api/v3/traces/{TRACE} answered" in str(refused.value)
+    with pytest.raises(PullError) as unreachable:
+        pull_trace(store, "jaeger", "http://alice:pw-4c1e9a@127.0.0.1:9", TRACE, tmp_path / "cache")
+    for sentence in (refused.value, unreachable.value):
+        assert "pw-4c1e9a" not in str(sentence)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import base64
 import json
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -76,6 +77,8 @@ class Route:
     hang_up: bool = False
     #: When given, the answer waits until it is set (a query service slow to answer), 30 s at most.
     hold: threading.Event | None = None
+    #: When given, the body is sent a byte at a time, this many seconds apart (a slow-loris answer).
+    trickle_s: float | None = None
 
 
 class TraceBackend:
@@ -110,7 +113,12 @@ class TraceBackend:
                     self.close_connection = True
                 self.end_headers()
                 try:
-                    self.wfile.write(route.body)
+                    if route.trickle_s is None:
+                        self.wfile.write(route.body)
+                    for index in range(len(route.body) if route.trickle_s is not None else 0):
+                        self.wfile.write(route.body[index:index + 1])
+                        self.wfile.flush()
+                        time.sleep(route.trickle_s)
                 except (BrokenPipeError, ConnectionResetError):
                     pass  # the client stopped reading a body it found too large
 

@@ -25,7 +25,16 @@ from inspector.mcp.messages import N_, Message
 from inspector.mcp.wire import DEFAULT_WIRE
 
 from .book import OperationBook, ProxiedOperation
-from .gate import PROXY_ERROR_CODE, BodyBudget, Refused, answer_refusal, check_origin, read_body
+from .gate import (
+    BODY_DEADLINE_S,
+    PROXY_ERROR_CODE,
+    AgentGone,
+    BodyBudget,
+    Refused,
+    answer_refusal,
+    check_origin,
+    read_body,
+)
 from .legs import AGENT_LEFT, BUDGET, COMPLETE, SERVER_BROKE, CapturedLeg, parse_json, rpc_messages
 from .scrub import request_secrets
 
@@ -61,6 +70,8 @@ class ForwardingApp:
         self.local_only = local_only
         #: The bytes of agents' bodies held by the requests in flight (bounded together: see :mod:`.gate`).
         self.bodies = BodyBudget()
+        #: How long a request's body may take to arrive whole (:data:`.gate.BODY_DEADLINE_S`).
+        self.body_deadline_s = BODY_DEADLINE_S
         self.book = book
         self.budget_s = budget_s
         self.wire_level = wire_level
@@ -70,8 +81,12 @@ class ForwardingApp:
 
     def _client(self) -> httpx.AsyncClient:
         if self._http is None:
+            # No bound on connections to the server: one per request in flight, as the agent opened them. The
+            # library's default (100) made the 101st request wait for ever behind 100 open event streams, and
+            # requests cancelled while waiting for a connection left it behind taken: the proxy hung for good.
             self._http = httpx.AsyncClient(timeout=httpx.Timeout(None, connect=CONNECT_TIMEOUT_S), verify=self._verify,
-                                           follow_redirects=False)
+                                           follow_redirects=False, limits=httpx.Limits(max_connections=None,
+                                                                                   max_keepalive_connections=20))
         return self._http
 
     async def aclose(self) -> None:
@@ -88,9 +103,11 @@ class ForwardingApp:
         headers = [(name.decode("latin-1"), value.decode("latin-1")) for name, value in scope["headers"]]
         try:  # a web page's request, or a body too large, is answered here: never forwarded, never recorded
             check_origin(headers, self.local_only)
-            body = await read_body(headers, receive, self.bodies)
+            body = await read_body(headers, receive, self.bodies, self.body_deadline_s)
         except Refused as refused:
             await answer_refusal(send, refused)
+            return
+        except AgentGone:  # nobody to answer, nothing whole to forward
             return
         try:
             await self._pass_on(scope, headers, body, receive, send)

@@ -17,6 +17,7 @@ are answered 503 (retry later) rather than held.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -28,6 +29,9 @@ MAX_AGENT_BODY_BYTES = 16 * 1024 * 1024
 """The largest body an agent may send through the proxy (the official SDKs' servers take 4 MiB)."""
 MAX_HELD_BODY_BYTES = 64 * 1024 * 1024
 """The most bytes of agents' bodies the proxy holds at once, all requests together."""
+BODY_DEADLINE_S = 30.0
+"""How long a request's body may take to arrive whole (the receiver's bound too): an agent sending a byte
+now and then held its request, and what it had sent, for as long as it liked."""
 #: The JSON-RPC error code of the proxy's own answers (the server's range of implementation errors).
 PROXY_ERROR_CODE = -32000
 
@@ -78,6 +82,10 @@ def check_origin(headers: list[tuple[str, str]], local_only: bool) -> None:
                                f"(127.0.0.1 or localhost), not to {host[:100]!r}.")
 
 
+class AgentGone(Exception):
+    """The agent closed its connection before its request's body was whole: nothing to forward or record."""
+
+
 class BodyBudget:
     """The bytes of bodies held by the requests in flight, all together (one event loop: no lock)."""
 
@@ -96,20 +104,29 @@ class BodyBudget:
         self.held -= size
 
 
-async def read_body(headers: list[tuple[str, str]], receive: Receive, budget: BodyBudget) -> bytes:
+async def read_body(headers: list[tuple[str, str]], receive: Receive, budget: BodyBudget,
+                    deadline_s: float = BODY_DEADLINE_S) -> bytes:
     """The request's body, at most :data:`MAX_AGENT_BODY_BYTES` of it (:class:`Refused` 413 beyond),
     taken from ``budget`` (:class:`Refused` 503 when it runs out; what was taken is given back then,
-    else when the caller gives back ``len(body)``)."""
+    else when the caller gives back ``len(body)``). :class:`AgentGone` when the agent leaves before
+    the body is whole (a cut request is never forwarded: the server would act on what the agent did
+    not finish sending); :class:`Refused` 408 when it is not whole within ``deadline_s``."""
     length = next((value for name, value in headers if name.lower() == "content-length"), None)
     if length is not None and length.strip().isdigit() and int(length) > MAX_AGENT_BODY_BYTES:
         raise _too_large()
     chunks: list[bytes] = []
     size = 0
+    loop = asyncio.get_running_loop()
+    until = loop.time() + deadline_s
     try:
         while True:
-            message = await receive()
-            if message["type"] == "http.disconnect":
-                break
+            try:
+                message = await asyncio.wait_for(receive(), max(until - loop.time(), 0.0))
+            except asyncio.TimeoutError:
+                raise Refused(408, f"Run Inspector's proxy waited {deadline_s:g} s for the request's body, which "
+                                   "did not arrive whole; it was not forwarded.") from None
+            if message["type"] == "http.disconnect":  # before the last piece: the request was never sent whole
+                raise AgentGone
             chunk = message.get("body", b"")
             if size + len(chunk) > MAX_AGENT_BODY_BYTES:
                 raise _too_large()

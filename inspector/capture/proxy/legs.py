@@ -42,10 +42,11 @@ def rpc_messages(value: Any) -> list[dict[str, Any]]:
 
 
 def parse_json(text: bytes | str) -> Any:
-    """The JSON value of ``text``, or ``None`` when it is not JSON."""
+    """The JSON value of ``text``, or ``None`` when it is not JSON (or nests too deeply to read: a message
+    of 100,000 brackets made the proxy answer the agent 500, or cut the server's answer off mid-stream)."""
     try:
         return json.loads(text)
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):
         return None
 
 
@@ -151,8 +152,13 @@ class CapturedLeg:
         """A chunk of the answer as it came over the wire (compressed, if the server compressed it)."""
         if self.unparsed or self._decoder is None:
             return
-        data = self._inflate.decompress(raw) if self._inflate is not None else raw
-        if self._parsed + len(data) > MAX_PARSED_BYTES:
+        room = MAX_PARSED_BYTES - self._parsed
+        try:  # unpacked no further than what is parsed: a small gzip bomb is not blown up whole
+            data = self._inflate.decompress(raw, room + 1) if self._inflate is not None else raw
+        except zlib.error:  # not what its Content-Encoding says: passed on as it came, not parsed
+            self.unparsed = True
+            return
+        if len(data) > room:
             self.unparsed = True
             return
         self._parsed += len(data)

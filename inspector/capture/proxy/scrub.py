@@ -13,19 +13,31 @@ from urllib.parse import parse_qsl, urlsplit
 
 from inspector.mcp.secrets import Secrets, is_secret_header, url_secrets
 from inspector.runs import RunStep
+from inspector.traces.redact import is_secret_key
 
 from .book import ProxiedOperation
 from .steps import ProxiedRun
+
+#: Query parameters that are credentials there only: a Google API ``key``, an Azure shared access
+#: signature's ``sig``, an OAuth authorization ``code`` (as the export's redaction takes them).
+_QUERY_SECRETS = frozenset({"key", "sig", "code"})
+
+
+def _credential_name(name: str) -> bool:
+    """A header or parameter whose value is a credential by its name: the transport's rule
+    (``Authorization``, ``X-Api-Key``, ``Cookie``, …) or the export's (``X-Auth``, ``X-Auth-Token``, …)."""
+    return is_secret_header(name) or is_secret_key(name)
 
 
 def request_secrets(headers: list[tuple[str, str]], url: str) -> Secrets:
     """The credentials of one request: the values of its credential headers (by name), the password
     of the URL it goes to, and the values of query parameters that are credentials by name
-    (``?api_key=…``, ``?token=…``)."""
-    values = [value for name, value in headers if is_secret_header(name) and value]
+    (``?api_key=…``, ``?token=…``, ``?key=…``, ``?sig=…``)."""
+    values = [value for name, value in headers if _credential_name(name) and value]
     values += url_secrets(url)
     try:
-        values += [value for name, value in parse_qsl(urlsplit(url).query) if is_secret_header(name) and value]
+        values += [value for name, value in parse_qsl(urlsplit(url).query)
+                   if (_credential_name(name) or name.lower() in _QUERY_SECRETS) and value]
     except ValueError:
         pass
     return Secrets(values)

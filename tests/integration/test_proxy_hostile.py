@@ -1,0 +1,258 @@
+"""The recording proxy between an agent and a server that misbehave on purpose.
+
+A raw server on 127.0.0.1 answers as told (a body that is not what its ``Content-Encoding`` says, a
+gzip bomb, event streams held open); raw agents leave mid-request. The proxy must pass on what it
+can, record what happened, and keep serving everyone else. Real sockets, a real database.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import socket
+import threading
+import time
+import tracemalloc
+import zlib
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from inspector.capture.proxy import ProxyServer
+from inspector.store import RunStore
+from tests.integration.test_proxy_secrets import everything_stored
+
+PING = {"jsonrpc": "2.0", "id": 1, "method": "ping"}
+CALL = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "echo", "arguments": {}}}
+AGENT = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
+SET_COOKIE = "setcookie-4b1d9e"
+
+
+class HostileServer:
+    """Answers each request as :attr:`answer` says; counts the requests whose body it read whole."""
+
+    def __init__(self) -> None:
+        self.answer = "ok"
+        self.bodies: list[bytes] = []
+        self.streams: list[socket.socket] = []
+        self._sock = socket.create_server(("127.0.0.1", 0))
+        self.url = f"http://127.0.0.1:{self._sock.getsockname()[1]}/mcp"
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                conn, _ = self._sock.accept()
+            except OSError:
+                return
+            threading.Thread(target=self._serve, args=(conn,), daemon=True).start()
+
+    def _serve(self, conn: socket.socket) -> None:
+        reader = conn.makefile("rb")
+        try:
+            head = b""
+            while not head.endswith(b"\r\n\r\n"):
+                line = reader.readline()
+                if not line:
+                    return
+                head += line
+            length = next((int(line.split(b":")[1]) for line in head.split(b"\r\n")
+                           if line.lower().startswith(b"content-length:")), 0)
+            self.bodies.append(reader.read(length))
+            if head.startswith(b"GET") and self.answer == "hold streams":
+                conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n"
+                             b"Transfer-Encoding: chunked\r\n\r\n")
+                self.streams.append(conn)  # held open, never ended
+                return
+            conn.sendall(self._echo(head) if self.answer == "echo" else self._answer())
+            conn.close()
+        except OSError:
+            conn.close()
+
+    @staticmethod
+    def _echo(head: bytes) -> bytes:
+        """A tool result repeating the request's head (its path and headers), and a cookie set."""
+        text = head.decode("latin-1")
+        result = json.dumps({"jsonrpc": "2.0", "id": 1, "result": {"content": [{"type": "text", "text": text}],
+                                                                   "isError": False}}).encode()
+        return (b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nSet-Cookie: sid=" + SET_COOKIE.encode() +
+                b"; HttpOnly\r\nContent-Length: %d\r\nConnection: close\r\n\r\n" % len(result) + result)
+
+    def _answer(self) -> bytes:
+        result = json.dumps({"jsonrpc": "2.0", "id": 1, "result": {}}).encode()
+        encoding = b""
+        if self.answer == "not gzip":
+            result, encoding = b"plain text, not gzip as announced", b"Content-Encoding: gzip\r\n"
+        elif self.answer == "deep event":  # one event of 100,000 nested brackets, then the result
+            deep = b"[" * 100_000 + b"]" * 100_000
+            result = b"event: message\ndata: " + deep + b"\n\nevent: message\ndata: " + result + b"\n\n"
+            return (b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nContent-Length: %d\r\n"
+                    b"Connection: close\r\n\r\n" % len(result) + result)
+        elif self.answer == "gzip bomb":  # 200 MB of spaces after the result's first byte, 200 KB packed
+            packer = zlib.compressobj(9, zlib.DEFLATED, 16 + zlib.MAX_WBITS)
+            spaces = b" " * (1 << 20)
+            result = packer.compress(result[:1]) + b"".join(packer.compress(spaces) for _ in range(200)) + \
+                packer.compress(result[1:]) + packer.flush()
+            encoding = b"Content-Encoding: gzip\r\n"
+        return (b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n" + encoding +
+                b"Content-Length: %d\r\nConnection: close\r\n\r\n" % len(result) + result)
+
+    def close(self) -> None:
+        self._sock.close()
+        for stream in self.streams:
+            stream.close()
+
+
+@pytest.fixture
+def server() -> Iterator[HostileServer]:
+    found = HostileServer()
+    yield found
+    found.close()
+
+
+@pytest.fixture
+def proxy(server: HostileServer, tmp_path: Path) -> Iterator[ProxyServer]:
+    with ProxyServer(server.url, tmp_path / "runs.db") as started:
+        yield started
+
+
+def runs_of(db: Path) -> list[tuple[str, str]]:
+    with RunStore.open(db) as store:
+        return [(run.title, run.status) for run in store.list_runs(limit=None)]
+
+
+def wait_for_runs(db: Path, count: int) -> list[tuple[str, str]]:
+    deadline = time.monotonic() + 3
+    while time.monotonic() < deadline:
+        found = runs_of(db)
+        if len(found) >= count and all(status != "running" for _title, status in found):
+            return found
+        time.sleep(0.05)
+    return runs_of(db)
+
+
+def test_an_answer_that_is_not_what_its_encoding_says_reaches_the_agent_as_it_came(
+        server: HostileServer, proxy: ProxyServer, tmp_path: Path) -> None:
+    server.answer = "not gzip"
+    with httpx.Client() as agent, agent.stream("POST", proxy.url, json=CALL, headers=AGENT) as answer:
+        got = b"".join(answer.iter_raw())  # before: the proxy dropped the connection, the agent got nothing
+    assert answer.status_code == 200 and answer.headers["content-encoding"] == "gzip"
+    assert got == b"plain text, not gzip as announced"
+    # Recorded as a failure of the server's (not a cancel of the agent's, as it was).
+    assert wait_for_runs(tmp_path / "runs.db", 1) == [("tools/call echo · proxy", "failed")]
+
+
+def test_a_gzip_bomb_is_passed_on_but_not_unpacked_past_what_is_parsed(
+        server: HostileServer, proxy: ProxyServer, tmp_path: Path) -> None:
+    server.answer = "gzip bomb"
+    tracemalloc.start()
+    try:
+        with httpx.Client() as agent, agent.stream("POST", proxy.url, json=CALL, headers=AGENT) as answer:
+            packed = b"".join(answer.iter_raw())
+        wait_for_runs(tmp_path / "runs.db", 1)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    # Before: each piece of the answer was unpacked whole to be parsed, up to 64 MB at once (a 150 MB peak).
+    assert peak < 40 * 1024 * 1024
+    assert len(gzip.decompress(packed)) > 200 * 1024 * 1024  # passed on whole, compressed
+    assert wait_for_runs(tmp_path / "runs.db", 1) == [("tools/call echo · proxy", "failed")]
+
+
+def test_a_request_cut_short_by_its_agent_is_neither_forwarded_nor_recorded(
+        server: HostileServer, proxy: ProxyServer, tmp_path: Path) -> None:
+    body = json.dumps({"jsonrpc": "2.0", "id": 3, "method": "tools/call",
+                       "params": {"name": "delete_files", "arguments": {"all": True}}}).encode()
+    port = int(proxy.url.rsplit(":", 1)[1].split("/")[0])
+    for _ in range(5):
+        with socket.create_connection(("127.0.0.1", port)) as agent:
+            agent.sendall(b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                          b"Content-Length: %d\r\n\r\n" % len(body) + body[:20])
+            time.sleep(0.05)
+    answer = httpx.post(proxy.url, json=PING, headers=AGENT, timeout=5)  # the proxy serves the next agent
+    assert answer.status_code == 200
+    # Before: each cut request went to the server (an empty or cut body) and was recorded, as ok.
+    assert [json.loads(body) for body in server.bodies] == [PING]
+    assert wait_for_runs(tmp_path / "runs.db", 1) == [("ping · proxy", "ok")]
+
+
+def test_a_hundred_open_event_streams_do_not_make_the_next_request_wait(
+        server: HostileServer, proxy: ProxyServer) -> None:
+    server.answer = "hold streams"
+    streams = []
+    try:
+        for _ in range(105):
+            agent = socket.create_connection(("127.0.0.1", int(proxy.url.rsplit(":", 1)[1].split("/")[0])))
+            agent.sendall(b"GET /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n")
+            streams.append(agent)
+        deadline = time.monotonic() + 5
+        while len(server.streams) < 105 and time.monotonic() < deadline:
+            time.sleep(0.02)
+        server.answer = "ok"
+        started = time.monotonic()
+        # Before: the proxy's connections to the server were bounded at 100, all taken by the streams, and this
+        # request waited for ever (so did every request after it).
+        answer = httpx.post(proxy.url, json=PING, headers=AGENT, timeout=3)
+        assert answer.status_code == 200
+        assert time.monotonic() - started < 2
+    finally:
+        for agent in streams:
+            agent.close()
+
+
+def test_credentials_in_odd_shapes_are_stored_nowhere(server: HostileServer, proxy: ProxyServer,
+                                                     tmp_path: Path) -> None:
+    """The server repeats the agent's headers and path in its result; the run keeps none of the credentials."""
+    server.answer = "echo"
+    secrets = {"lower-bearer-55aa01", "UPPER-BEARER-66bb02", "proxy-pass-77cc03", "cookie-88dd04",
+               "x-api-key-99ee05", "x-auth-10ff06", "query-key-11aa07", "query-sig-12bb08", "query-code-13cc09",
+               "query-token-14dd10"}
+    headers = [("authorization", "bearer lower-bearer-55aa01"), ("X-Upstream-AUTHORIZATION", "UPPER-BEARER-66bb02"),
+               ("Proxy-Authorization", "Basic proxy-pass-77cc03"), ("cookie", "sid=cookie-88dd04"),
+               ("x-api-key", "x-api-key-99ee05"), ("X-Auth", "x-auth-10ff06"), *AGENT.items()]
+    query = "?key=query-key-11aa07&sig=query-sig-12bb08&code=query-code-13cc09&access_token=query-token-14dd10"
+    answer = httpx.post(proxy.url + query, json=CALL, headers=headers, timeout=5)
+    assert answer.status_code == 200
+    assert "query-key-11aa07" in answer.text  # the server did hear them: the agent's traffic is passed on
+    assert wait_for_runs(tmp_path / "runs.db", 1) == [("tools/call echo · proxy", "ok")]
+    stored = everything_stored(tmp_path / "runs.db")  # runs, steps, legs (the wire view), the server's health
+    # Before: X-Auth's value and the key, sig and code of the query were kept (in the wire view and the result).
+    assert [secret for secret in sorted(secrets | {SET_COOKIE}) if secret in stored] == []
+
+
+def test_a_body_sent_a_byte_now_and_then_is_not_waited_for_without_end(server: HostileServer, proxy: ProxyServer,
+                                                                       tmp_path: Path) -> None:
+    proxy._app.body_deadline_s = 0.6  # 30 s in use
+    port = int(proxy.url.rsplit(":", 1)[1].split("/")[0])
+    with socket.create_connection(("127.0.0.1", port), timeout=3) as agent:
+        agent.sendall(b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                      b"Content-Length: 100\r\n\r\n{")
+        started = time.monotonic()
+        answer = b""
+        while b"\r\n\r\n" not in answer:
+            for _ in range(2):  # a byte now and then, well within any read timeout
+                agent.sendall(b" ")
+                time.sleep(0.1)
+            agent.settimeout(0.05)
+            try:
+                answer += agent.recv(4096)
+            except TimeoutError:
+                pass
+            assert time.monotonic() - started < 3, "the proxy still waits for the body"  # before: for ever
+    assert answer.startswith(b"HTTP/1.1 408 ")
+    assert server.bodies == [] and runs_of(tmp_path / "runs.db") == []
+
+
+def test_messages_nested_too_deeply_to_read_pass_both_ways(server: HostileServer, proxy: ProxyServer,
+                                                           tmp_path: Path) -> None:
+    deep = b"[" * 100_000 + b"]" * 100_000
+    answer = httpx.post(proxy.url, content=deep, headers=AGENT, timeout=5)
+    assert answer.status_code == 200  # before: 500 from the proxy, nothing forwarded
+    assert server.bodies == [deep]
+    server.answer = "deep event"
+    with httpx.Client() as agent, agent.stream("POST", proxy.url, json=CALL, headers=AGENT) as streamed:
+        got = b"".join(streamed.iter_raw())  # before: cut off mid-stream (RemoteProtocolError)
+    assert got.endswith(b'"result": {}}\n\n') and len(got) > 200_000
+    assert sorted(wait_for_runs(tmp_path / "runs.db", 2)) == [("POST · proxy", "ok"), ("tools/call echo · proxy", "ok")]
