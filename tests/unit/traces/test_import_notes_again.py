@@ -149,7 +149,8 @@ def test_a_reply_written_under_a_note_reaches_the_one_who_wrote_it(pair: Pair) -
     write_step_note(pair.dev, step_id_of(pair.dev, pair.ids[0], 2), "hier hängt es")
     _import(pair, pair.export("second.json"))
     run = pair.eng_run()
-    write_run_note(pair.eng, run.id, "Kunde: schlägt seit Montag fehl\n\nSupport: fixed in 1.5, please update.")
+    answered = "Kunde: schlägt seit Montag fehl\n\nSupport: fixed in 1.5, please update."
+    write_run_note(pair.eng, run.id, answered)
     write_step_note(pair.eng, step_id_of(pair.eng, run.id, 2), "hier hängt es\nSupport: the server's timeout")
     back = pair.folder / "back.json"
     export(pair.eng, [run.id], None, back, format=pair.format)
@@ -159,7 +160,7 @@ def test_a_reply_written_under_a_note_reaches_the_one_who_wrote_it(pair: Pair) -
     assert done.returncode == 0, done.stderr
     assert done.stdout == (f"The run of {back} is here already: run {pair.ids[0]}. "
                            f"2 notes of the file were added to run {pair.ids[0]}.\n")
-    assert pair.dev.get_run(pair.ids[0]).note == "Kunde: schlägt seit Montag fehl\n\nSupport: fixed in 1.5, please update."
+    assert pair.dev.get_run(pair.ids[0]).note == answered
     assert step_note(pair.dev, step_id_of(pair.dev, pair.ids[0], 2)) == "hier hängt es\nSupport: the server's timeout"
     # The customer's older file, read by support again, takes nothing away from the answers.
     again = _import(pair, pair.folder / "second.json").stdout
