@@ -7,9 +7,11 @@ from collections.abc import Callable
 
 import pytest
 from PySide6.QtCore import Qt, QTimer
+from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QInputDialog, QPlainTextEdit
 
 from inspector.store import RunStore, resolve_db_path
+from inspector.store.notes import write_run_note
 from tests.gui.test_runs_screenshots import runs_window
 from tests.gui.test_screenshots import save
 from tests.support.sample_runs import mixed_run
@@ -131,3 +133,26 @@ def test_a_long_note_wraps_in_its_editor(qtbot, make_window, runs_tab_showing) -
     qtbot.waitUntil(lambda: tab.timeline_pane.run_note.isVisibleTo(tab))
     with RunStore.open(resolve_db_path()) as store:
         assert store.get_run(run_id).note == long_note
+
+
+def test_what_is_typed_goes_under_the_note_there_is(qtbot, make_window, runs_tab_showing) -> None:
+    """Support answers a customer's note: the dialog opens with the cursor after it, nothing selected, so
+    the words typed go under it (and the customer's import of the next export takes them). Qt's dialog
+    opened with the whole note selected: the first key typed wiped out the customer's words."""
+    with RunStore.open(resolve_db_path()) as store:
+        run_id = mixed_run(store)
+        write_run_note(store, run_id, "Kunde: hängt seit Montag")
+    tab = runs_tab_showing(run_id, window=runs_window(make_window), listed=1).tab
+    qtbot.waitUntil(lambda: tab.timeline_pane.run_note.isVisibleTo(tab))
+
+    def type_under(dialog: QInputDialog) -> None:
+        (editor,) = dialog.findChildren(QPlainTextEdit)
+        QTest.keyClick(editor, Qt.Key.Key_Return)
+        QTest.keyClicks(editor, "Support: fixed in 1.5")
+        dialog.accept()
+
+    when_note_dialog_opens(type_under)
+    tab.timeline_pane.note_button.click()
+    qtbot.waitUntil(lambda: "Support" in tab.timeline_pane.run_note.text())
+    with RunStore.open(resolve_db_path()) as store:
+        assert store.get_run(run_id).note == "Kunde: hängt seit Montag\nSupport: fixed in 1.5"

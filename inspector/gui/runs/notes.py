@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import QDialog, QInputDialog, QLabel, QMessageBox, QPlainTextEdit, QWidget
 
 from inspector.i18n import _
@@ -42,11 +43,23 @@ class NoteLabel(QLabel):
         self.setVisible(bool(note))
 
 
+class _NoteDialog(QInputDialog):
+    """Qt's text dialog, opening with the cursor after the note there is rather than all of it selected:
+    what is typed is written under it (support's answer to a customer's note, which the customer's import
+    then takes), and the first key pressed no longer wipes out the customer's words."""
+
+    def setVisible(self, visible: bool) -> None:  # noqa: N802
+        super().setVisible(visible)  # selects the whole text as it shows
+        if visible:
+            for editor in self.findChildren(QPlainTextEdit):
+                editor.moveCursor(QTextCursor.MoveOperation.End)
+
+
 def ask_for_note(parent: QWidget, title: str, question: str, current: str) -> str | None:
     """The note the user typed (``""`` to remove it), or ``None`` when they cancelled. Its lines wrap at
     the editor's width, as a note's words are read (Qt's own multi-line dialog kept each paragraph on one
     line, scrolled sideways)."""
-    dialog = QInputDialog(parent)
+    dialog = _NoteDialog(parent)
     dialog.setWindowTitle(title)
     dialog.setLabelText(question)
     dialog.setOption(QInputDialog.InputDialogOption.UsePlainTextEditForTextInput)
