@@ -156,3 +156,24 @@ def test_what_is_typed_goes_under_the_note_there_is(qtbot, make_window, runs_tab
     qtbot.waitUntil(lambda: "Support" in tab.timeline_pane.run_note.text())
     with RunStore.open(resolve_db_path()) as store:
         assert store.get_run(run_id).note == "Kunde: hängt seit Montag\nSupport: fixed in 1.5"
+
+
+def test_a_note_and_the_answer_under_it_show_as_their_lines(qtbot, make_window, runs_tab_showing) -> None:
+    """The band under the heading keeps a note's lines (the customer's words, then support's answer): it
+    ran them together on one line ("… bitte prüfen  Support: …"). At most five lines: the steps keep
+    their room; the dialog has the note whole."""
+    with RunStore.open(resolve_db_path()) as store:
+        run_id = mixed_run(store)
+        write_run_note(store, run_id, "Kunde: hängt seit Montag\n\nSupport: fixed in 1.5\n")
+        long_id = mixed_run(store, "long")
+        write_run_note(store, long_id, "\n".join(f"line {number}" for number in range(1, 9)))
+    shown = runs_tab_showing(run_id, window=runs_window(make_window), listed=2)
+    pane = shown.tab.timeline_pane
+    qtbot.waitUntil(lambda: pane.run_note.isVisibleTo(shown.tab))
+
+    assert pane.run_note.text() == "Note: Kunde: hängt seit Montag\nSupport: fixed in 1.5"
+    one_line = pane.run_note.fontMetrics().lineSpacing()
+    assert pane.run_note.height() >= 2 * one_line
+    shown.tab.select_runs([long_id])
+    qtbot.waitUntil(lambda: "line 1" in pane.run_note.text())
+    assert pane.run_note.text() == "Note: line 1\nline 2\nline 3\nline 4\nline 5…"

@@ -16,10 +16,23 @@ from inspector.store import RunStore, StoreError
 from inspector.store.notes import MAX_NOTE_CHARS, write_run_note, write_step_note
 
 from ..language import translated
-from ..widgets.plain_text import cell_text, visible
+from ..widgets.plain_text import visible
 
 #: How much of a long note the label under a heading shows (the dialog shows it whole).
 SHOWN_CHARS = 400
+#: How many of a note's lines the label shows (a customer's note and support's answer under it, say).
+SHOWN_LINES = 5
+
+
+def note_lines(note: str) -> str:
+    """A note as the label under a heading shows it: its lines as written (blank ones left out), each
+    with its controls visible, at most :data:`SHOWN_LINES` of them and :data:`SHOWN_CHARS` characters,
+    cut with "…". A note's lines are its parts: the customer's words, then support's answer."""
+    lines = [visible(line.replace("\t", " ")).strip() for line in note[:SHOWN_CHARS + 1].splitlines()]
+    lines = [line for line in lines if line]
+    text = "\n".join(lines[:SHOWN_LINES])
+    cut = len(lines) > SHOWN_LINES or len(note) > SHOWN_CHARS
+    return text[:SHOWN_CHARS - 1] + "…" if cut else text
 
 
 class NoteLabel(QLabel):
@@ -39,7 +52,7 @@ class NoteLabel(QLabel):
 
     def show_note(self, note: str) -> None:
         self.note = note
-        self.setText(_("Note: {note}").format(note=cell_text(note, SHOWN_CHARS)) if note else "")
+        self.setText(_("Note: {note}").format(note=note_lines(note)) if note else "")
         self.setVisible(bool(note))
 
 
