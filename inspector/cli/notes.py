@@ -30,6 +30,9 @@ def write_note(store: RunStore, args: argparse.Namespace) -> int:
     if args.clear and args.append:
         raise UsageError(Message(N_("runs note takes --append (the text written under the note there is) or "
                                     "--clear (the note removed), not both.")))
+    if args.append and not args.text.strip():  # an empty answer would remove the note it was to go under
+        raise UsageError(Message(N_("runs note --append needs the text to write under the note; --clear "
+                                    "removes a note.")))
     text = "" if args.clear else args.text
     run = resolve_run(store, args.run_id)
     args.run_id = run.id  # `last`, a uid's beginning: said as its id from here on

@@ -187,6 +187,7 @@ def test_a_note_replaced_says_so_and_how_to_write_under_it(tmp_path: Path) -> No
     replaced = cli(db, "runs", "note", run_id, "Support: by design")
     german = cli(db, "--lang", "de", "runs", "note", run_id, "Support: doch nicht")
     both = cli(db, "runs", "note", run_id, "--append", "--clear")
+    empty = cli(db, "runs", "note", run_id, "--append", "  ")  # it removed the note it was to go under
 
     assert replaced.stdout == (f"The note of run {run_id} was saved.\n"
                                "It replaced the note there was; --append writes under a note instead.\n")
@@ -194,4 +195,5 @@ def test_a_note_replaced_says_so_and_how_to_write_under_it(tmp_path: Path) -> No
                              "Sie hat die bisherige Notiz ersetzt; --append schreibt stattdessen unter eine Notiz.\n")
     assert both.returncode == 2 and "takes --append (the text written under the note there is) or --clear" in \
         both.stderr
+    assert empty.returncode == 2 and "--append needs the text to write under the note" in empty.stderr
     assert json.loads(cli(db, "runs", "show", run_id, "--json").stdout)["run"]["note"] == "Support: doch nicht"
