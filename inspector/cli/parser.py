@@ -216,7 +216,8 @@ def build_parser(argv: Sequence[str] | None = None) -> Parser:
     _db_option(show)
     note = actions.add_parser("note", help=_("write a note on a run or one of its steps (a finding; it is searched "
                                              "and exported with the run)"),
-                              usage=_('%(prog)s [options] RUN "TEXT"\n       %(prog)s [options] RUN --clear'))
+                              usage=_('%(prog)s [options] RUN "TEXT" [--append]\n'
+                                      '       %(prog)s [options] RUN --clear'))
     note.intermixed = True  # `runs note 4 --step 2 "text"`: the text may follow the options
     note.add_argument("run_id", nargs="?", metavar=_("RUN"), help=_(RUN_WORDS))  # missing: missing_words says it
     note.add_argument("text", nargs="?", metavar="TEXT", help=_("the note (it replaces the one there was)"))
@@ -224,6 +225,9 @@ def build_parser(argv: Sequence[str] | None = None) -> Parser:
                       help=_("the step's number in its run (the window's \"Step N\", the \"sequence\" of "
                              "`runs show --json`) instead of the run"))
     note.add_argument("--clear", action="store_true", help=_("remove the note"))
+    note.add_argument("--append", action="store_true",
+                      help=_("write the text under the note there is, after an empty line, instead of replacing it "
+                             "(an answer to a customer's note, which reaches them when they import your export)"))
     _json_option(note)
     _db_option(note)
 

@@ -61,6 +61,7 @@ from .words import (
     step_time_width_between,
     when,
     when_width,
+    zone_line,
 )
 
 
@@ -262,6 +263,9 @@ def _show(store: RunStore, run_id: int, as_json: bool, show_plumbing: bool = Fal
     # As the window lays the run out: a trace's spans nested, its plumbing hidden unless asked for.
     layout = RunLayout(store, run, show_plumbing)
     out.write(counts_line(layout, when(run.started_at), when(run.finished_at), steps) + "\n")
+    zone = zone_line(run.started_at, run.finished_at)
+    if zone:
+        out.write(zone + "\n")
     if run.note:
         out.write(one_line(_("  note: {note}").format(note=run.note)) + "\n")
     out.write("\n")

@@ -221,15 +221,16 @@ def _run_ids(run_ids) -> dict:  # type: ignore[no-untyped-def]
 
 def _present_text(store: RunStore, uids: Sequence[str], count: int) -> str:
     """The numbers of the ``count`` runs of a file that were here before the import ("6", "7, 8, 9"; of
-    more than ten, the first and the last: "1 … 400"); "" where the report kept not every uid (a file of
-    more than a thousand runs) or a run is not found. ``uids`` are the ones the import report kept."""
+    more than ten, the lowest and the highest: "1 … 400", not the file's first and last, which need not
+    be: runs that came here in another file first are numbered before the rest); "" where the report kept
+    not every uid (a file of more than a thousand runs) or a run is not found. ``uids`` are the ones the
+    import report kept."""
     if count != len(uids) or not uids:
         return ""
-    asked = uids if len(uids) <= 10 else (uids[0], uids[-1])
-    found = [run.id for run in map(store.find_run_by_uid, asked) if run is not None]
-    if len(found) != len(asked):
+    found = [run.id for run in map(store.find_run_by_uid, uids) if run is not None]
+    if len(found) != len(uids):
         return ""
-    return ", ".join(map(str, found)) if len(uids) <= 10 else f"{found[0]} … {found[-1]}"
+    return ", ".join(map(str, found)) if len(uids) <= 10 else f"{min(found)} … {max(found)}"
 
 
 def _stored_as(run_ids) -> str:  # type: ignore[no-untyped-def]

@@ -6,12 +6,13 @@ from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from inspector.i18n import words
+from inspector.i18n import _, words
 from inspector.i18n.formatting import (
     format_datetime,
     format_number,
     format_pattern,
     format_time,
+    offset_said,
     zone_marks_between,
     zoned_width,
 )
@@ -68,6 +69,24 @@ def when(moment: datetime | None) -> str:
     """A stored UTC instant in local time as the window's runs list says it ("Dec 5, 2026, 12:31:45 AM" /
     "05.12.2026, 00:31:45"; "-" if none); a column of them is as wide as its widest."""
     return "-" if moment is None else _terminal(format_datetime(moment))
+
+
+def zone_line(started: datetime | None, finished: datetime | None) -> str:
+    """Whose time ``runs show``'s times are ("" for a run with no start): this computer's zone, its
+    offset (both, where a clock was set between the start and the end), and the start in UTC, the time
+    a customer in another zone, who reads other hours in the same output, can compare (the window's
+    tooltip of a time says the same)."""
+    if started is None:
+        return ""
+    offsets = list(dict.fromkeys(offset_said(moment) for moment in (started, finished) if moment is not None))
+    # Translators: two offsets from UTC of one run's times, where a clock was set between its start
+    # and its end, e.g. "UTC+2, then UTC+1".
+    offset = offsets[0] if len(offsets) == 1 else _("{before}, then {after}").format(before=offsets[0],
+                                                                                     after=offsets[1])
+    # Translators: under `runs show`'s start and end: the zone they are said in, e.g. "(UTC+1)", and the
+    # run's start in UTC, for someone in another zone (a customer who sent the trace) to compare.
+    return _("  times in this computer's time zone ({offset}); the run started {utc} UTC").format(
+        offset=offset, utc=_terminal(format_datetime(started, zone=UTC)))
 
 
 def when_width() -> int:

@@ -59,6 +59,12 @@ def row_note(payload_text: str) -> str:
     return note if isinstance(note, str) else ""
 
 
+def _takes(here: str, note: str) -> bool:
+    """Whether a note here (``""``: none) gives way to the file's ``note``: it has none, or the file's
+    goes on from it (it loses nothing)."""
+    return not here or (len(note) > len(here) and note.startswith(here))
+
+
 class NotesAgain:
     """Adds the file's notes to the stored runs it names (inside the import's transaction)."""
 
@@ -93,7 +99,7 @@ class NotesAgain:
             return
         run_id, here = int(row[0]), row[1] or ""
         self._ids[key] = run_id
-        if note and not here:
+        if note and _takes(here, note):
             if self._writing:
                 self._store.db.execute("UPDATE runs SET note = ? WHERE id = ?", (note, run_id))
             self._added(run_id)
@@ -116,7 +122,7 @@ class NotesAgain:
             self._stepless(run_id, sequence, why)
             return
         here = row[3] if isinstance(row[3], str) else ""
-        if not here:
+        if _takes(here, note):
             if len(note) > MAX_NOTE_CHARS:  # a note someone wrote is bounded so (a new run's steps keep theirs)
                 raise TraceProblem(None, said(N_("has a note of {count} characters for step {step} of run {id} here; "
                                                  "a note added to a step stored here may have at most {limit}"),

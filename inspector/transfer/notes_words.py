@@ -21,7 +21,10 @@ def notes_sentences(imported: ImportReport) -> list[str]:
                                  "{count} notes of the file were added to run {id}.", added).format(
                 count=format_number(added), id=ids[0]))
         else:
-            named = ", ".join(map(str, ids)) if imported.noted_runs <= 10 else f"{ids[0]} … {ids[-1]}"
+            # Of more than ten, the lowest and the highest (the file's first and last need not be: runs that
+            # came here in another file first are numbered before the rest), when every one is known.
+            named = (", ".join(map(str, ids)) if imported.noted_runs <= 10 else
+                     f"{min(ids)} … {max(ids)}" if len(ids) == imported.noted_runs else f"{ids[0]} … {ids[-1]}")
             said.append(ngettext("{count} note of the file was added to runs {ids}.",
                                  "{count} notes of the file were added to runs {ids}.", added).format(
                 count=format_number(added), ids=named))

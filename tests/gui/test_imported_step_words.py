@@ -3,13 +3,18 @@ the trace recorded is not the user's, and a model call shows what the model was 
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 
 from inspector.gui.language import switch_language
+from inspector.mcp.errors import CANCELLED_IN_FLIGHT
+from inspector.runs import Leg, RunTrace, ToolResult
 from inspector.store import RunStore, resolve_db_path
 from inspector.transfer.importing import import_trace
 from tests.gui.test_runs_span_detail import FIXTURES, open_run
 from tests.gui.test_screenshots import save
+from tests.support.sample_runs import T0
 
 
 def imported_session(fixture: str, title: str) -> int:
@@ -76,3 +81,40 @@ def test_a_model_call_shows_what_it_was_asked_and_answered_in_the_window_and_run
         save(window, f"runs-imported-model-call-{language}", grey=True)
     finally:
         switch_language("en")
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_a_cancel_of_ours_read_from_a_file_is_the_recorders_not_the_readers(qtbot, make_window, language) -> None:
+    """A customer cancels a call and sends the runs; support opens them. Our own sentence, stored with the
+    step, said "You cancelled the operation …" to support, who had cancelled nothing: a run read from a
+    file says the person who recorded it cancelled. A run recorded here still says "You"."""
+    stored = CANCELLED_IN_FLIGHT.format(method="tools/call", server="http://127.0.0.1:9/mcp")
+    with RunStore.open(resolve_db_path()) as store:
+        ids = {}
+        for source in ("imported", "live"):
+            ids[source] = store.start_run("tools/call hang", source, "http://127.0.0.1:9/mcp", started_at=T0)
+            store.append_step(ids[source], RunTrace().record_tool_result(
+                0, "hang", {}, ToolResult.cancelled(stored, in_flight=True), 1703.9,
+                legs=(Leg("tools/call", 20, 1663.7, None, "cancelled"),)), T0)
+            store.finish_run(ids[source], "cancelled", T0 + timedelta(seconds=2))
+    _window, tab = open_run(qtbot, make_window, ids["imported"])
+    switch_language(language)
+    try:
+        said = {}
+        for source, run_id in ids.items():
+            tab.select_runs([run_id])
+            qtbot.waitUntil(lambda run_id=run_id: tab.current_run() is not None and tab.current_run().id == run_id)
+            tab.select_step(0)
+            qtbot.waitUntil(lambda run_id=run_id: tab.detail.step is not None and tab.detail.step.run_id == run_id)
+            said[source] = tab.detail.result.toPlainText()
+    finally:
+        switch_language("en")
+    if language == "en":
+        assert said["imported"] == ("The person who recorded this run cancelled the operation after tools/call had "
+                                    "been sent to the server http://127.0.0.1:9/mcp, before its answer arrived. "
+                                    "Whether the server acted on it is unknown.")
+        assert said["live"] == stored
+    else:
+        assert said["imported"].startswith("Die Person, die diesen Lauf aufgezeichnet hat, hat den Vorgang "
+                                           "abgebrochen, nachdem tools/call an den Server http://127.0.0.1:9/mcp")
+        assert said["live"].startswith("Sie haben den Vorgang abgebrochen, nachdem tools/call")

@@ -7,9 +7,11 @@ from collections.abc import Callable
 
 import pytest
 from PySide6.QtCore import Qt, QTimer
+from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QInputDialog, QPlainTextEdit
 
 from inspector.store import RunStore, resolve_db_path
+from inspector.store.notes import write_run_note
 from tests.gui.test_runs_screenshots import runs_window
 from tests.gui.test_screenshots import save
 from tests.support.sample_runs import mixed_run
@@ -131,3 +133,47 @@ def test_a_long_note_wraps_in_its_editor(qtbot, make_window, runs_tab_showing) -
     qtbot.waitUntil(lambda: tab.timeline_pane.run_note.isVisibleTo(tab))
     with RunStore.open(resolve_db_path()) as store:
         assert store.get_run(run_id).note == long_note
+
+
+def test_what_is_typed_goes_under_the_note_there_is(qtbot, make_window, runs_tab_showing) -> None:
+    """Support answers a customer's note: the dialog opens with the cursor after it, nothing selected, so
+    the words typed go under it (and the customer's import of the next export takes them). Qt's dialog
+    opened with the whole note selected: the first key typed wiped out the customer's words."""
+    with RunStore.open(resolve_db_path()) as store:
+        run_id = mixed_run(store)
+        write_run_note(store, run_id, "Kunde: hängt seit Montag")
+    tab = runs_tab_showing(run_id, window=runs_window(make_window), listed=1).tab
+    qtbot.waitUntil(lambda: tab.timeline_pane.run_note.isVisibleTo(tab))
+
+    def type_under(dialog: QInputDialog) -> None:
+        (editor,) = dialog.findChildren(QPlainTextEdit)
+        QTest.keyClick(editor, Qt.Key.Key_Return)
+        QTest.keyClicks(editor, "Support: fixed in 1.5")
+        dialog.accept()
+
+    when_note_dialog_opens(type_under)
+    tab.timeline_pane.note_button.click()
+    qtbot.waitUntil(lambda: "Support" in tab.timeline_pane.run_note.text())
+    with RunStore.open(resolve_db_path()) as store:
+        assert store.get_run(run_id).note == "Kunde: hängt seit Montag\nSupport: fixed in 1.5"
+
+
+def test_a_note_and_the_answer_under_it_show_as_their_lines(qtbot, make_window, runs_tab_showing) -> None:
+    """The band under the heading keeps a note's lines (the customer's words, then support's answer): it
+    ran them together on one line ("… bitte prüfen  Support: …"). At most five lines: the steps keep
+    their room; the dialog has the note whole."""
+    with RunStore.open(resolve_db_path()) as store:
+        run_id = mixed_run(store)
+        write_run_note(store, run_id, "Kunde: hängt seit Montag\n\nSupport: fixed in 1.5\n")
+        long_id = mixed_run(store, "long")
+        write_run_note(store, long_id, "\n".join(f"line {number}" for number in range(1, 9)))
+    shown = runs_tab_showing(run_id, window=runs_window(make_window), listed=2)
+    pane = shown.tab.timeline_pane
+    qtbot.waitUntil(lambda: pane.run_note.isVisibleTo(shown.tab))
+
+    assert pane.run_note.text() == "Note: Kunde: hängt seit Montag\nSupport: fixed in 1.5"
+    one_line = pane.run_note.fontMetrics().lineSpacing()
+    assert pane.run_note.height() >= 2 * one_line
+    shown.tab.select_runs([long_id])
+    qtbot.waitUntil(lambda: "line 1" in pane.run_note.text())
+    assert pane.run_note.text() == "Note: line 1\nline 2\nline 3\nline 4\nline 5…"

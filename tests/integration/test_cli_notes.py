@@ -145,3 +145,55 @@ def test_an_operation_on_a_database_that_can_only_be_read_keeps_its_record_in_a_
     listed = json.loads(cli(db, "runs", "list", "--json").stdout)
     assert [(run["title"], run["status"]) for run in listed["runs"]] == [("tools/call echo", "ok")]
 
+
+
+def test_support_answers_a_customers_note_with_append_and_the_customer_gets_the_answer(tmp_path: Path) -> None:
+    # The customer notes a run and a step, exports; support imports, answers under each note with
+    # --append, exports; the customer imports that and has both words. Before, `runs note` could only
+    # replace the customer's note (silently), and what came back was kept out of the customer's runs.
+    customer, support = tmp_path / "customer.db", tmp_path / "support.db"
+    with RunStore.open(customer) as store:
+        run_id = str(mixed_run(store))
+    cli(customer, "runs", "note", run_id, "Kunde: hängt seit Montag")
+    cli(customer, "runs", "note", run_id, "--step", "5", "hier")
+    sent = tmp_path / "sent.json"
+    assert cli(customer, "export", run_id, "-o", str(sent)).returncode == 0
+    assert cli(support, "import", str(sent)).returncode == 0
+
+    answered = cli(support, "runs", "note", "1", "--append", "Support: the server's timeout, fixed in 1.5")
+    step = cli(support, "runs", "note", "1", "--step", "5", "Support: see the server log", "--append")
+    replaced = cli(support, "runs", "note", "1", "--step", "2", "Support: fine")  # a step with no note: nothing said
+    back = tmp_path / "back.json"
+    assert cli(support, "export", "1", "-o", str(back)).returncode == 0
+    done = cli(customer, "import", str(back))
+
+    assert (answered.returncode, answered.stdout) == (0, "The note of run 1 was saved.\n")
+    assert (step.returncode, step.stdout) == (0, "The note of step 5 of run 1 was saved.\n")
+    assert replaced.stdout == "The note of step 2 of run 1 was saved.\n"
+    assert done.stdout == (f"The run of {back} is here already: run {run_id}. "
+                           f"3 notes of the file were added to run {run_id}.\n")
+    shown = json.loads(cli(customer, "runs", "show", run_id, "--json").stdout)
+    assert shown["run"]["note"] == "Kunde: hängt seit Montag\n\nSupport: the server's timeout, fixed in 1.5"
+    assert [entry["note"] for entry in shown["timeline"]] == [None, "Support: fine", None, None,
+                                                              "hier\n\nSupport: see the server log", None]
+
+
+def test_a_note_replaced_says_so_and_how_to_write_under_it(tmp_path: Path) -> None:
+    db = tmp_path / "runs.db"
+    with RunStore.open(db) as store:
+        run_id = str(mixed_run(store))
+    cli(db, "runs", "note", run_id, "Kunde: hängt seit Montag")
+
+    replaced = cli(db, "runs", "note", run_id, "Support: by design")
+    german = cli(db, "--lang", "de", "runs", "note", run_id, "Support: doch nicht")
+    both = cli(db, "runs", "note", run_id, "--append", "--clear")
+    empty = cli(db, "runs", "note", run_id, "--append", "  ")  # it removed the note it was to go under
+
+    assert replaced.stdout == (f"The note of run {run_id} was saved.\n"
+                               "It replaced the note there was; --append writes under a note instead.\n")
+    assert german.stdout == (f"Die Notiz zu Lauf {run_id} wurde gespeichert.\n"
+                             "Sie hat die bisherige Notiz ersetzt; --append schreibt stattdessen unter eine Notiz.\n")
+    assert both.returncode == 2 and "takes --append (the text written under the note there is) or --clear" in \
+        both.stderr
+    assert empty.returncode == 2 and "--append needs the text to write under the note" in empty.stderr
+    assert json.loads(cli(db, "runs", "show", run_id, "--json").stdout)["run"]["note"] == "Support: doch nicht"

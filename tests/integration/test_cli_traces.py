@@ -406,6 +406,48 @@ def test_more_than_ten_runs_imported_again_are_named_by_the_first_and_the_last(t
     assert cli("import", out, "--db", db).stdout == said
 
 
+def test_more_than_ten_runs_here_already_in_another_order_are_named_by_the_lowest_and_the_highest(
+        tmp_path: Path) -> None:
+    """Support got two of a customer's runs first, then all twelve: here they are runs 3, 1, 4, … in the
+    file's order. The file's first and last ("runs 3 … 12") left runs 1 and 2 out of what read as a range."""
+    source, db, all_runs = _twelve_runs_two_came_first(tmp_path)
+
+    again = cli("import", all_runs, "--db", db).stdout
+
+    assert again == f"The runs of {all_runs} are here already (nothing was imported): runs 1 … 12.\n"
+
+
+def test_notes_added_to_more_than_ten_runs_name_the_lowest_and_the_highest(tmp_path: Path) -> None:
+    source, db, all_runs = _twelve_runs_two_came_first(tmp_path)
+    for run_id in range(1, 13):
+        cli("runs", "note", str(run_id), f"note {run_id}", "--db", source)
+    noted = str(tmp_path / "noted.json")
+    cli("export", "--all", "-o", noted, "--db", source)
+
+    said = cli("import", noted, "--db", db).stdout
+
+    assert said == (f"The runs of {noted} are here already: runs 1 … 12. "
+                    "12 notes of the file were added to runs 1 … 12.\n")
+
+
+def _twelve_runs_two_came_first(tmp_path: Path) -> tuple[str, str, str]:
+    """A source database of twelve runs; a database that imported two of them (the 2nd and the 5th), then
+    all twelve; the file of all twelve."""
+    from inspector.store import RunStore
+
+    source = str(tmp_path / "source.db")
+    with RunStore.open(source) as store:
+        for number in range(12):
+            store.finish_run(store.start_run(f"run {number}", "live", None), "ok")
+    all_runs, two = str(tmp_path / "twelve.json"), str(tmp_path / "two.json")
+    cli("export", "--all", "-o", all_runs, "--db", source)
+    cli("export", "2", "5", "-o", two, "--db", source)
+    db = str(tmp_path / "runs.db")
+    cli("import", two, "--db", db)
+    assert "already here and were not imported again: runs 1, 2." in cli("import", all_runs, "--db", db).stdout
+    return source, db, all_runs
+
+
 def test_a_strangers_file_name_cannot_colour_the_terminal_or_forge_a_line(tmp_path: Path) -> None:
     """A downloaded trace named with an escape sequence, a right-to-left override and a line break:
     `runs show` showed its name safely, but `import` printed it as it was (the terminal turned red, a

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import QDialog, QInputDialog, QLabel, QMessageBox, QPlainTextEdit, QWidget
 
 from inspector.i18n import _
@@ -15,10 +16,23 @@ from inspector.store import RunStore, StoreError
 from inspector.store.notes import MAX_NOTE_CHARS, write_run_note, write_step_note
 
 from ..language import translated
-from ..widgets.plain_text import cell_text, visible
+from ..widgets.plain_text import visible
 
 #: How much of a long note the label under a heading shows (the dialog shows it whole).
 SHOWN_CHARS = 400
+#: How many of a note's lines the label shows (a customer's note and support's answer under it, say).
+SHOWN_LINES = 5
+
+
+def note_lines(note: str) -> str:
+    """A note as the label under a heading shows it: its lines as written (blank ones left out), each
+    with its controls visible, at most :data:`SHOWN_LINES` of them and :data:`SHOWN_CHARS` characters,
+    cut with "…". A note's lines are its parts: the customer's words, then support's answer."""
+    lines = [visible(line.replace("\t", " ")).strip() for line in note[:SHOWN_CHARS + 1].splitlines()]
+    lines = [line for line in lines if line]
+    text = "\n".join(lines[:SHOWN_LINES])
+    cut = len(lines) > SHOWN_LINES or len(note) > SHOWN_CHARS
+    return text[:SHOWN_CHARS - 1] + "…" if cut else text
 
 
 class NoteLabel(QLabel):
@@ -38,15 +52,27 @@ class NoteLabel(QLabel):
 
     def show_note(self, note: str) -> None:
         self.note = note
-        self.setText(_("Note: {note}").format(note=cell_text(note, SHOWN_CHARS)) if note else "")
+        self.setText(_("Note: {note}").format(note=note_lines(note)) if note else "")
         self.setVisible(bool(note))
+
+
+class _NoteDialog(QInputDialog):
+    """Qt's text dialog, opening with the cursor after the note there is rather than all of it selected:
+    what is typed is written under it (support's answer to a customer's note, which the customer's import
+    then takes), and the first key pressed no longer wipes out the customer's words."""
+
+    def setVisible(self, visible: bool) -> None:  # noqa: N802
+        super().setVisible(visible)  # selects the whole text as it shows
+        if visible:
+            for editor in self.findChildren(QPlainTextEdit):
+                editor.moveCursor(QTextCursor.MoveOperation.End)
 
 
 def ask_for_note(parent: QWidget, title: str, question: str, current: str) -> str | None:
     """The note the user typed (``""`` to remove it), or ``None`` when they cancelled. Its lines wrap at
     the editor's width, as a note's words are read (Qt's own multi-line dialog kept each paragraph on one
     line, scrolled sideways)."""
-    dialog = QInputDialog(parent)
+    dialog = _NoteDialog(parent)
     dialog.setWindowTitle(title)
     dialog.setLabelText(question)
     dialog.setOption(QInputDialog.InputDialogOption.UsePlainTextEditForTextInput)

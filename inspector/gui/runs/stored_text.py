@@ -26,6 +26,17 @@ KNOWN_TEMPLATES = (CANCELLED_IN_FLIGHT, CANCELLED_BEFORE_SEND, CANCELLED_BY_THE_
 
 _PLACEHOLDER = re.compile(r"\\\{(\w+)\\\}")
 
+#: The cancel sentences of ours said of a run read from a file (an export of another machine's, say): the
+#: cancel was the person's who recorded the run there, not the reader's ("You cancelled …" told support
+#: they had cancelled the customer's call).
+RECORDERS_CANCELS = {
+    CANCELLED_IN_FLIGHT: N_("The person who recorded this run cancelled the operation after {method} had been "
+                            "sent to the server {server}, before its answer arrived. Whether the server acted "
+                            "on it is unknown."),
+    CANCELLED_BEFORE_SEND: N_("The person who recorded this run cancelled the operation before its request "
+                              "reached the server {server} (during {method}); the work was not sent."),
+}
+
 
 @cache
 def _pattern(template: str) -> re.Pattern[str]:
@@ -39,13 +50,14 @@ def _pattern(template: str) -> re.Pattern[str]:
 SAID_NAMES = frozenset({str(DEMO_SERVER_NAME)})
 
 
-def _recognised(text: str) -> str | None:
+def _recognised(text: str, recorded_elsewhere: bool = False) -> str | None:
     stripped = text.strip()
     for template in KNOWN_TEMPLATES:
         found = _pattern(template).fullmatch(stripped)
         if found is not None:
             values = {name: _(value) if value in SAID_NAMES else value for name, value in found.groupdict().items()}
-            return _(template).format(**values)
+            said = RECORDERS_CANCELS.get(template, template) if recorded_elsewhere else template
+            return _(said).format(**values)
     return None
 
 
@@ -75,8 +87,9 @@ def cancelled_result_text(text: str, in_flight: bool | None, run_source: str = "
     """What a cancelled step's result says in the current language: a known sentence translated;
     another text (a trace's own words) under a sentence made from the stored outcome. Only a run this
     app made (``run_source`` in :data:`OWN_SOURCES`) says the user cancelled: a run read from a trace
-    (``imported``, received or pulled) says the step was cancelled as the trace recorded it."""
-    said = _recognised(text)
+    (``imported``, received or pulled) says the step was cancelled as the trace recorded it, and a
+    sentence of ours in it that the person who recorded it cancelled (:data:`RECORDERS_CANCELS`)."""
+    said = _recognised(text, recorded_elsewhere=run_source not in OWN_SOURCES)
     if said is not None or not text.strip():
         return text if said is None else said
     if run_source not in OWN_SOURCES:

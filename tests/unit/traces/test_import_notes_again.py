@@ -140,6 +140,34 @@ def test_a_note_the_engineer_edited_is_kept(pair: Pair) -> None:
     assert step_note(pair.eng, step_id_of(pair.eng, run.id, 4)) == "the developer's note on step 4"
 
 
+def test_a_reply_written_under_a_note_reaches_the_one_who_wrote_it(pair: Pair) -> None:
+    # The customer (dev) notes a run and a step and sends it; support answers under each note and sends
+    # the runs back: the customer's import gives the answers to the customer's runs (their notes, as
+    # written there, are where the answers begin: nothing of them is lost). Before, the customer's own
+    # notes were kept and the answers never arrived.
+    write_run_note(pair.dev, pair.ids[0], "Kunde: schlägt seit Montag fehl")
+    write_step_note(pair.dev, step_id_of(pair.dev, pair.ids[0], 2), "hier hängt es")
+    _import(pair, pair.export("second.json"))
+    run = pair.eng_run()
+    answered = "Kunde: schlägt seit Montag fehl\n\nSupport: fixed in 1.5, please update."
+    write_run_note(pair.eng, run.id, answered)
+    write_step_note(pair.eng, step_id_of(pair.eng, run.id, 2), "hier hängt es\nSupport: the server's timeout")
+    back = pair.folder / "back.json"
+    export(pair.eng, [run.id], None, back, format=pair.format)
+
+    done = cli_here("import", str(back), "--db", str(pair.folder / "dev.db"))
+
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == (f"The run of {back} is here already: run {pair.ids[0]}. "
+                           f"2 notes of the file were added to run {pair.ids[0]}.\n")
+    assert pair.dev.get_run(pair.ids[0]).note == answered
+    assert step_note(pair.dev, step_id_of(pair.dev, pair.ids[0], 2)) == "hier hängt es\nSupport: the server's timeout"
+    # The customer's older file, read by support again, takes nothing away from the answers.
+    again = _import(pair, pair.folder / "second.json").stdout
+    assert "2 notes of the file were not added" in again
+    assert pair.eng.get_run(run.id).note.endswith("please update.")
+
+
 def test_a_file_read_twice_to_be_written_adds_its_notes_too(pair: Pair, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(importing, "CACHE_BUDGET", 0)  # the steps are not kept: pass 2 reads the file again
     write_step_note(pair.dev, step_id_of(pair.dev, pair.ids[2], 1), "read twice")

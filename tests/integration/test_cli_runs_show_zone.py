@@ -1,0 +1,55 @@
+"""Whose time `runs show` says: a customer in Los Angeles sends a trace, support reads it in Berlin or
+Kolkata. Each prints the times in its own zone, so the same output read by the other names other hours;
+the heading says the zone they are in and the start in UTC, the one time both can compare (the window
+says it in a time's tooltip). Real trace files, real SQLite, the command line as a user runs it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.support.cli_process import cli_here
+
+STEP = {"sequence": 1, "started_at": "", "payload": {"kind": "tool", "round": 0, "durationMs": 2000.0,
+                                                      "toolName": "hang", "toolIsError": True,
+                                                      "toolOutcome": "cancelled"}}
+
+
+def _shown(tmp_path: Path, started_at: str, finished_at: str, tz: str, *options: str) -> list[str]:
+    run = {"uid": "a0" * 16, "title": "tools/call hang", "source": "live", "server": None, "status": "cancelled",
+           "started_at": started_at, "finished_at": finished_at, "steps": [{**STEP, "started_at": started_at}]}
+    trace = tmp_path / "customer.json"
+    trace.write_text(json.dumps({"format": "run-inspector-trace", "version": 1, "runs": [run]}), encoding="utf-8")
+    db = str(tmp_path / "support.db")
+    assert cli_here("import", str(trace), "--db", db, env={"TZ": tz}).returncode == 0
+    shown = cli_here("runs", "show", "1", "--db", db, *options, env={"TZ": tz})
+    assert shown.returncode == 0, shown.stderr
+    return shown.stdout.splitlines()
+
+
+@pytest.mark.parametrize(("tz", "started", "zone", "utc"), [
+    ("Europe/Berlin", "started Dec 5, 2026, 7:51:46 PM, finished Dec 5, 2026, 7:51:48 PM", "UTC+1",
+     "Dec 5, 2026, 6:51:46 PM"),
+    ("Asia/Kolkata", "started Dec 6, 2026, 12:21:46 AM, finished Dec 6, 2026, 12:21:48 AM", "UTC+5:30",
+     "Dec 5, 2026, 6:51:46 PM"),
+    ("America/Los_Angeles", "started Dec 5, 2026, 10:51:46 AM, finished Dec 5, 2026, 10:51:48 AM", "UTC-8",
+     "Dec 5, 2026, 6:51:46 PM"),
+])
+def test_the_heading_says_the_zone_of_its_times_and_the_start_in_utc(tmp_path: Path, tz: str, started: str,
+                                                                      zone: str, utc: str) -> None:
+    lines = _shown(tmp_path, "2026-12-05T18:51:46.412Z", "2026-12-05T18:51:48.117Z", tz)
+
+    at = lines.index(f"  {started}, 1 step")
+    assert lines[at + 1] == f"  times in this computer's time zone ({zone}); the run started {utc} UTC"
+
+
+def test_a_run_across_a_clock_set_back_says_both_offsets_in_german(tmp_path: Path) -> None:
+    # Berlin sets its clocks back at 01:00 UTC on 25 October 2026: the run starts in summer time and ends in
+    # winter time, an hour earlier on the clock, two seconds later.
+    lines = _shown(tmp_path, "2026-10-25T00:59:58.500Z", "2026-10-25T01:00:00.504Z", "Europe/Berlin", "--lang", "de")
+
+    at = lines.index("  erstellt 25.10.2026, 02:59:58 (UTC+2), beendet 25.10.2026, 02:00:00 (UTC+1), 1 Schritt")
+    assert lines[at + 1] == ("  Zeiten in der Zeitzone dieses Computers (UTC+2, dann UTC+1); "
+                             "der Lauf begann 25.10.2026, 00:59:58 UTC")
