@@ -28,6 +28,7 @@ from .team import TeamBackend
 from .view_menu import ViewMenu
 from .widgets.focus_ring import FocusRing
 from .widgets.steady_tabs import SteadyTabs
+from .widgets.tab_keys import TabKeys
 from .window_layout import restore_layout, save_layout
 from .workbench import room
 from .workbench.demo_service import DemoService
@@ -107,6 +108,7 @@ class MainWindow(QMainWindow):
         self.signin = SignInRoom(self.engine.signins, self.admin, self.servers, self, self.listener, self.demo)
         self.tabs = SteadyTabs()
         translated(self.tabs, "setAccessibleName", lambda: _("Workbench and runs"))
+        self.tab_keys = TabKeys(self, self.tabs)  # Ctrl+PgDown/PgUp; Alt+W/U/P take the focus into the tab
         translated_tab(self.tabs, self.workbench, lambda: _("&Workbench"))
         # Built once the window has painted (or when first asked for): the first paint does not
         # wait for the run list, the timeline and the step detail.
