@@ -227,3 +227,34 @@ def test_tab_leaves_a_question_s_json_answer_for_its_buttons(qtbot) -> None:
         dialog.reject()
     finally:
         loop.close()
+
+
+def test_play_by_keyboard_leaves_the_focus_on_cancel_and_play_is_said_in_words(qtbot, make_window) -> None:
+    """Space on Play disabled it with the focus on it, and the focus went on to the steps table, so the
+    cancel was no longer one key away; a screen reader read the button's triangle as a word."""
+    window = make_window()
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow)
+    window.workbench.tools.filter.setFocus()
+    qtbot.waitUntil(window.workbench.tools.filter.hasFocus)
+    qtbot.keyClick(window.workbench.tools.filter, Qt.Key.Key_P, Qt.KeyboardModifier.AltModifier)
+    room = window.play.room
+    assert QApplication.focusWidget() is room.choices.what
+    assert room.choices.choose("user-cancels")
+    qtbot.keyClick(room.choices.what, Qt.Key.Key_Tab)
+    qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Tab)
+    assert QApplication.focusWidget() is room.play_button
+    assert QAccessible.queryAccessibleInterface(room.play_button).text(QAccessible.Text.Name) == "Play the chosen run"
+    qtbot.keyClick(room.play_button, Qt.Key.Key_Space)
+    run = room.run
+    assert QApplication.focusWidget() is room.cancel_button
+    qtbot.waitUntil(lambda: any(row.text == "hang" and row.running for row in run.rows), timeout=20000)
+    qtbot.keyClick(room.cancel_button, Qt.Key.Key_Space)
+    qtbot.waitUntil(lambda: not run.running, timeout=10000)
+    assert run.status == "cancelled"
+    assert room.isAncestorOf(QApplication.focusWidget())  # Show in Runs, next to it
+    switch_language("de")
+    try:
+        assert room.play_button.accessibleName() == "Den gewählten Lauf vorführen"
+    finally:
+        switch_language("en")
