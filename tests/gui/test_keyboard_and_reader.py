@@ -258,3 +258,40 @@ def test_play_by_keyboard_leaves_the_focus_on_cancel_and_play_is_said_in_words(q
         assert room.play_button.accessibleName() == "Den gewählten Lauf vorführen"
     finally:
         switch_language("en")
+
+
+def test_folding_a_step_by_keyboard_is_said_and_the_timeline_says_its_keys(qtbot, tmp_path, announcements) -> None:
+    """Right and Left fold a step of a span tree, but a screen reader heard nothing when they did, and
+    nothing told it that they would."""
+    from inspector.gui.runs.timeline_pane import TimelinePane
+    from inspector.store import RunStore
+    from tests.gui.test_runs_span_tree import agent_run
+
+    with RunStore.open(tmp_path / "runs.db") as store:
+        pane = TimelinePane(store)
+        qtbot.addWidget(pane)
+        pane.show()
+        try:
+            _fold_by_keyboard(qtbot, pane, agent_run(store, "traceloop.jsonl"), announcements)
+        finally:
+            pane.hide()  # not painted again from a closed store
+
+
+def _fold_by_keyboard(qtbot, pane, run, announcements: list[str]) -> None:
+    pane.show_run(run)
+    pane.select_step(1)  # a step with none under it: Left goes to the step above it, and says nothing
+    pane.view.setFocus()
+    qtbot.keyClick(pane.view, Qt.Key.Key_Left)
+    assert pane.view.currentIndex().row() == 0 and announcements == []
+    qtbot.keyClick(pane.view, Qt.Key.Key_Left)
+    assert pane.model.rowCount() == 1 and announcements[-1] == "collapsed: 6 steps under it hidden"
+    qtbot.keyClick(pane.view, Qt.Key.Key_Right)
+    assert announcements[-1] == "expanded: 6 steps under it shown"
+    assert "Right unfolds a step" in pane.view.accessibleDescription()
+    switch_language("de")
+    try:
+        qtbot.keyClick(pane.view, Qt.Key.Key_Left)
+        assert announcements[-1] == "zugeklappt: 6 Schritte darunter ausgeblendet"
+        assert "Pfeil rechts klappt einen Schritt" in pane.view.accessibleDescription()
+    finally:
+        switch_language("en")
