@@ -295,3 +295,39 @@ def _fold_by_keyboard(qtbot, pane, run, announcements: list[str]) -> None:
         assert "Pfeil rechts klappt einen Schritt" in pane.view.accessibleDescription()
     finally:
         switch_language("en")
+
+
+def test_find_in_a_run_says_where_it_went(qtbot, make_window, announcements) -> None:
+    """Typed into Find, a word highlighted rows and moved the timeline's selection, and Enter moved it on,
+    but the focus stays in the field: a screen reader heard neither which step matched nor "no match"."""
+    from inspector.store import RunStore, resolve_db_path
+    from tests.support.sample_runs import mixed_run
+
+    with RunStore.open(resolve_db_path()) as store:
+        run_id = mixed_run(store)
+    window = make_window()
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow)
+    tab = window.runs_tab
+    window.tabs.setCurrentWidget(tab)
+    qtbot.waitUntil(lambda: tab.runs.row_of(run_id) is not None)
+    assert tab.select_runs([run_id])
+    qtbot.waitUntil(lambda: tab.timeline.rowCount() > 1)
+    tab.run_view.setFocus()
+    qtbot.keyClick(tab.run_view, Qt.Key.Key_F, Qt.KeyboardModifier.ControlModifier)
+    field = QApplication.focusWidget()
+    assert field is tab.timeline_pane.finder.edit
+    qtbot.keyClicks(field, "note")
+    qtbot.waitUntil(lambda: bool(announcements))
+    assert announcements == ["match 1 of 2: plan: write a note, then call hang"]
+    qtbot.keyClick(field, Qt.Key.Key_Return)
+    assert announcements[-1] == "match 2 of 2: write_note: saved note 1 · ok"
+    switch_language("de")
+    try:
+        qtbot.keyClick(field, Qt.Key.Key_F3)
+        assert announcements[-1].startswith("Treffer 1 von 2: ")
+        qtbot.keyClicks(field, "zzz")
+        qtbot.waitUntil(lambda: announcements[-1] == "kein Treffer")
+    finally:
+        switch_language("en")
+    assert QApplication.focusWidget() is field
