@@ -23,7 +23,7 @@ from .language import on_language_changed, switch_language, translated, translat
 from .play_tab import PlayTab
 from .receiving import ReceiverSwitch
 from .settings import AppSettings
-from .status_line import StatusLine, status_label
+from .status_line import StatusLine, saying, status_label
 from .team import TeamBackend
 from .view_menu import ViewMenu
 from .widgets.focus_ring import FocusRing
@@ -103,7 +103,7 @@ class MainWindow(QMainWindow):
         self.status = status_label(self)
         self.servers = ServersPanel()
         self.admin = ServerAdmin(self.servers, self.store, self.engine, self.settings, secrets,
-                                 self.status.setText, self)
+                                 saying(self.status), self)
         self.workbench = room.Workbench(self.engine, self.admin, self.settings)
         self.signin = SignInRoom(self.engine.signins, self.admin, self.servers, self, self.listener, self.demo)
         self.tabs = SteadyTabs()

@@ -331,3 +331,27 @@ def test_find_in_a_run_says_where_it_went(qtbot, make_window, announcements) -> 
     finally:
         switch_language("en")
     assert QApplication.focusWidget() is field
+
+
+def test_what_the_status_lines_say_is_said_to_a_screen_reader(qtbot, make_window, announcements) -> None:
+    """Ctrl+Enter with no tool chosen, or Ctrl+Shift+E with no run selected, put a sentence in a status
+    line, which a screen reader says only when it is visited: the key seemed to do nothing."""
+    window = make_window(wait_tools=False)
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow)
+    bench = window.workbench
+    bench.tools.filter.setFocus()
+    qtbot.waitUntil(bench.tools.filter.hasFocus)
+    qtbot.keyClick(bench.tools.filter, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
+    assert announcements[-1] == "Select a server and a tool first."
+    switch_language("de")
+    try:
+        qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_E,
+                       Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+        assert window.tabs.currentWidget() is window.runs_tab
+        assert announcements[-1] == window.runs_tab.status.text()
+        assert announcements[-1].startswith("Es gibt keinen Lauf zum Exportieren")
+        count = len(announcements)
+    finally:
+        switch_language("en")
+    assert len(announcements) == count  # shown again in English, not said again

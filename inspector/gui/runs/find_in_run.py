@@ -172,7 +172,8 @@ class FindInRun(QObject):
             self.status.setText("")
         elif not self.matches:
             self.status.setText(no_match_text(hidden)[0])
-            announce(self.edit, no_match_text(hidden)[1] or no_match_text(hidden)[0])
+            if not hidden:  # else the status line says the sentence on the hidden plumbing
+                announce(self.edit, no_match_text(hidden)[0])
         else:
             self.find_next()
         return self.matches
