@@ -205,7 +205,7 @@ class MainWindow(QMainWindow):
     # -- traces (the Runs tab does the work) ---------------------------------------------------
 
     def _in_runs_tab(self, do: Callable[[RunsTab], object]) -> None:
-        self.tabs.setCurrentWidget(self.runs_tab)
+        self.tab_keys.show(self.runs_tab)
         do(self.runs_tab)
 
     def open_trace(self, path: Path) -> None:

@@ -123,3 +123,18 @@ def test_the_keys_are_in_the_list_of_shortcuts(qtbot, make_window) -> None:
         switch_language("en")
     assert rows["Nächster Reiter des Bereichs mit dem Fokus"] == "Strg+Bild abwärts", rows
     assert rows["Voriger Reiter des Bereichs mit dem Fokus"] == "Strg+Bild aufwärts"
+
+
+def test_a_menu_s_entry_that_shows_a_tab_takes_the_focus_into_it(qtbot, make_window) -> None:
+    """Ctrl+Shift+E (File › Export the selected runs…) or Ctrl+Shift+Enter (Run › Play a run) pressed in
+    the Servers panel showed the Runs or the Play tab and left the focus in the panel."""
+    window = make_window(wait_tools=False)
+    _active(qtbot, window)
+    _focus(qtbot, window.servers.view)
+    qtbot.keyClick(window.servers.view, Qt.Key.Key_E, CTRL | Qt.KeyboardModifier.ShiftModifier)
+    assert window.tabs.currentWidget() is window.runs_tab and window.runs_tab.isAncestorOf(_focused())
+    _focus(qtbot, window.servers.view)
+    window.play.play_action.trigger()
+    room = window.play.room
+    assert window.tabs.currentWidget() is room and room.isAncestorOf(_focused()), _focused().accessibleName()
+    qtbot.waitUntil(lambda: not room.playing, timeout=30000)

@@ -5,8 +5,9 @@ not) and with a tab's Alt+letter; it moves the focus into the new tab only when 
 one, so Alt+U pressed in the Servers panel showed the Runs tab and left the focus, and a screen
 reader, in the panel. :class:`TabKeys` adds Ctrl+PgDown and Ctrl+PgUp (next and previous tab of the
 pane the focus is in, from any control in it; outside every pane with tabs, the window's tabs) and
-takes the focus into the tab an Alt+letter chose. :func:`focus_into` is also what a tab built when
-first shown (first_paint.DeferredTab) uses, whose placeholder had the focus.
+takes the focus into the tab an Alt+letter, a menu's entry or its shortcut chose. :func:`focus_into`
+is also what a tab built when first shown (first_paint.DeferredTab) uses, whose placeholder had the
+focus.
 """
 
 from __future__ import annotations
@@ -76,6 +77,13 @@ class TabKeys(QObject):
             shortcut.activated.connect(lambda step=step: self.step(step))
             translated(shortcut, "setWhatsThis", said)
         main.tabBar().installEventFilter(self)
+
+    def show(self, page: QWidget) -> None:
+        """Show ``page`` of the window's tabs for a menu's entry or a shortcut pressed anywhere (File ›
+        Open trace…, Run › Play a run), with the focus in it."""
+        self.main.setCurrentWidget(page)
+        if not _holds(self.main, QApplication.focusWidget()):
+            focus_into(self.main)
 
     def step(self, by: int) -> None:
         """Choose the tab ``by`` places on (round the end) of the pane the focus is in."""
