@@ -303,3 +303,25 @@ def test_a_first_launch_after_the_command_line_spoke_to_a_server_adds_the_demo_e
     urls = [record.url for record in window.admin.registry.all()]
     assert demo_server.url in urls and demo_entry(window).url in urls and len(urls) == 2
     assert answers(qtbot, window, demo_entry(window))
+
+
+def test_start_pressed_by_keyboard_leaves_the_focus_on_the_entry(qtbot, launch) -> None:
+    """Start hides once pressed: the focus it had went on to whatever came next in the window."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QApplication
+
+    first = launch()
+    url = demo_entry(first).url
+    first.settings.demo_autostart = False
+    first.settings.sync()
+    second = launch()
+    second.admin.reload_servers(select_url=url)
+    second.activateWindow()
+    qtbot.waitUntil(second.isActiveWindow)
+    button = second.demo_controls.start_button
+    button.setFocus(Qt.FocusReason.TabFocusReason)
+    qtbot.waitUntil(button.hasFocus)
+    qtbot.keyClick(button, Qt.Key.Key_Space)
+    assert second.demo.starting and QApplication.focusWidget() is second.servers.view
+    assert "starting" in second.servers.view.currentIndex().data()
+    settled(qtbot, second)
