@@ -355,3 +355,34 @@ def test_what_the_status_lines_say_is_said_to_a_screen_reader(qtbot, make_window
     finally:
         switch_language("en")
     assert len(announcements) == count  # shown again in English, not said again
+
+
+def test_remove_server_asks_with_no_as_the_default_and_its_name_as_plain_text(qtbot, make_window) -> None:
+    """Space on Remove, then Enter, removed the server, its secrets and its sign-in (Yes was the default);
+    a name from an imported file was read as markup ("<b>staging</b>" showed bold)."""
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QLabel, QMessageBox
+
+    window = make_window(("http://127.0.0.1:9/mcp", "<b>staging</b>"), wait_tools=False)
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow)
+    window.servers.view.setCurrentIndex(window.servers.view.model().index(0, 0))
+    seen: dict[str, object] = {}
+
+    def answer() -> None:
+        box = QApplication.activeModalWidget()
+        if not isinstance(box, QMessageBox) or not box.isVisible():
+            QTimer.singleShot(20, answer)
+            return
+        seen["default"] = box.defaultButton() is box.button(QMessageBox.StandardButton.No)
+        seen["shown"] = [label.text() for label in box.findChildren(QLabel) if "staging" in label.text()]
+        seen["plain"] = box.textFormat() == Qt.TextFormat.PlainText
+        qtbot.keyClick(box, Qt.Key.Key_Return)
+
+    QTimer.singleShot(20, answer)
+    button = window.servers.remove_button
+    button.setFocus(Qt.FocusReason.TabFocusReason)
+    qtbot.keyClick(button, Qt.Key.Key_Space)
+    assert seen == {"default": True, "plain": True,
+                    "shown": ["Remove <b>staging</b> from the servers? Its stored runs stay."]}, seen
+    assert [record.name for record in window.admin.registry.all()] == ["<b>staging</b>"]
