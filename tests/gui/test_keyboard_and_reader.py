@@ -248,6 +248,8 @@ def test_play_by_keyboard_leaves_the_focus_on_cancel_and_play_is_said_in_words(q
     qtbot.keyClick(room.play_button, Qt.Key.Key_Space)
     run = room.run
     assert QApplication.focusWidget() is room.cancel_button
+    # Still marked as the keyboard's, so Cancel shows it has the focus (Qt had dropped the mark).
+    assert window.testAttribute(Qt.WidgetAttribute.WA_KeyboardFocusChange)
     qtbot.waitUntil(lambda: any(row.text == "hang" and row.running for row in run.rows), timeout=20000)
     qtbot.keyClick(room.cancel_button, Qt.Key.Key_Space)
     qtbot.waitUntil(lambda: not run.running, timeout=10000)

@@ -51,8 +51,12 @@ def test_alt_and_a_tab_s_letter_takes_the_focus_into_that_tab(qtbot, make_window
     bench, runs = window.workbench, window.runs_tab
     _focus(qtbot, bench.tools.view)
     _focus(qtbot, window.servers.view)
+    keyboard = Qt.WidgetAttribute.WA_KeyboardFocusChange
+    window.setAttribute(keyboard, False)  # as after a click
     qtbot.keyClick(window.servers.view, Qt.Key.Key_U, ALT)
     assert window.tabs.currentWidget() is runs and runs.isAncestorOf(_focused()), _focused().accessibleName()
+    # Marked as a keyboard's move, so the combo box chosen shows its focus (it showed none).
+    assert window.testAttribute(keyboard)
     _focus(qtbot, window.log_dock.widget())
     switch_language("de")
     try:

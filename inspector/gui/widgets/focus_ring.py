@@ -6,6 +6,10 @@ caret. Someone without a mouse could not tell whether the Servers list, the run 
 timeline would take the arrow keys. One ring follows the focus to such a widget (in the window or
 its dialogs): a frame in the palette's highlight colour, drawn over the widget's own edge (a frame
 outside it was cut off where the widget fills its pane, as the Result text does).
+
+A control that disables or hides itself while it has the focus (Play once pressed, a tab's page left)
+passes the focus on, and Qt then forgets that the keyboard moved it: the control that took it (Cancel
+the run) showed no focus. The ring keeps that mark for the control the focus was passed on to.
 """
 
 from __future__ import annotations
@@ -63,6 +67,8 @@ class FocusRing(QObject):
         self._window = window
         self._ring: _Ring | None = None
         self._on: QWidget | None = None
+        #: Whether the keyboard moved the focus last (Qt's mark on the window), as of the last change.
+        self._keyboard = False
         QApplication.instance().focusChanged.connect(self._focus_changed)
 
     @property
@@ -86,9 +92,10 @@ class FocusRing(QObject):
             widget = widget.parentWidget()
         return False
 
-    def _focus_changed(self, _old: QWidget | None, new: QWidget | None) -> None:
+    def _focus_changed(self, old: QWidget | None, new: QWidget | None) -> None:
         if not shiboken6.isValid(self._window):
             return
+        self._keep_keyboard_mark(old, new)
         if self._on is not None and shiboken6.isValid(self._on):
             self._on.removeEventFilter(self)
         self._on = new if rings(new) and self._mine(new) else None
@@ -97,6 +104,13 @@ class FocusRing(QObject):
             return
         self._on.installEventFilter(self)
         self.ring.cover(self._on)
+
+    def _keep_keyboard_mark(self, old: QWidget | None, new: QWidget | None) -> None:
+        mark = Qt.WidgetAttribute.WA_KeyboardFocusChange
+        passed_on = old is not None and shiboken6.isValid(old) and not (old.isEnabled() and old.isVisible())
+        if passed_on and self._keyboard and new is not None and self._mine(new):
+            self._window.setAttribute(mark)
+        self._keyboard = self._window.testAttribute(mark)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
         if watched is self._on and event.type() == QEvent.Type.Resize:

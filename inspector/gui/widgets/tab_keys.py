@@ -32,7 +32,9 @@ def focus_into(tabs: QTabWidget) -> None:
         target = last
     else:
         target = _first_stop(tabs.tabBar(), page) or tabs.tabBar()
-    target.setFocus(Qt.FocusReason.TabFocusReason)
+    # A shortcut's reason: Qt marks the focus as moved by the keyboard, and a field or a button shows
+    # it (with Tab's reason, outside a Tab key's own event, the combo box chosen showed no focus).
+    target.setFocus(Qt.FocusReason.ShortcutFocusReason)
 
 
 def _first_stop(bar: QWidget, page: QWidget) -> QWidget | None:
