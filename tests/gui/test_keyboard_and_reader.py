@@ -388,3 +388,22 @@ def test_remove_server_asks_with_no_as_the_default_and_its_name_as_plain_text(qt
     assert seen == {"default": True, "plain": True,
                     "shown": ["Remove <b>staging</b> from the servers? Its stored runs stay."]}, seen
     assert [record.name for record in window.admin.registry.all()] == ["<b>staging</b>"]
+
+
+def test_the_keyboard_s_focus_mark_lasts_until_the_mouse_moves_the_focus(qtbot, make_window, demo_server) -> None:
+    """Ctrl+Tab to the Runs tab put the focus on its outcome filter without the keyboard's mark, so the
+    combo box showed no focus; after a click, no control is marked (a mouse's user sees no rings)."""
+    window = make_window((demo_server.url, "Demo server"))
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow)
+    mark = Qt.WidgetAttribute.WA_KeyboardFocusChange
+    bench = window.workbench
+    _tab_to(qtbot, window.servers.view, bench.tools.filter)
+    assert window.testAttribute(mark)
+    qtbot.keyClick(bench.tools.filter, Qt.Key.Key_Tab, Qt.KeyboardModifier.ControlModifier)
+    assert QApplication.focusWidget() is not bench.tools.filter and window.testAttribute(mark)
+    window.tabs.setCurrentWidget(bench)
+    qtbot.mouseClick(bench.tools.filter, Qt.MouseButton.LeftButton)
+    assert QApplication.focusWidget() is bench.tools.filter and not window.testAttribute(mark)
+    window.tabs.setCurrentWidget(window.runs_tab)  # the focus moves into the page: still no mark
+    assert window.runs_tab.isAncestorOf(QApplication.focusWidget()) and not window.testAttribute(mark)

@@ -7,9 +7,11 @@ timeline would take the arrow keys. One ring follows the focus to such a widget 
 its dialogs): a frame in the palette's highlight colour, drawn over the widget's own edge (a frame
 outside it was cut off where the widget fills its pane, as the Result text does).
 
-A control that disables or hides itself while it has the focus (Play once pressed, a tab's page left)
-passes the focus on, and Qt then forgets that the keyboard moved it: the control that took it (Cancel
-the run) showed no focus. The ring keeps that mark for the control the focus was passed on to.
+Qt marks a window's focus as the keyboard's (and a field or button shows it) only while the focus
+moves by Tab or a shortcut: passed on by a control that disabled itself (Play once pressed, Cancel the
+run took it), or moved into the page a tab key chose, it lost the mark, and the control that had the
+focus showed none. As a browser's :focus-visible, the mark is kept here until a mouse button moves
+the focus.
 """
 
 from __future__ import annotations
@@ -92,10 +94,10 @@ class FocusRing(QObject):
             widget = widget.parentWidget()
         return False
 
-    def _focus_changed(self, old: QWidget | None, new: QWidget | None) -> None:
+    def _focus_changed(self, _old: QWidget | None, new: QWidget | None) -> None:
         if not shiboken6.isValid(self._window):
             return
-        self._keep_keyboard_mark(old, new)
+        self._keep_keyboard_mark(new)
         if self._on is not None and shiboken6.isValid(self._on):
             self._on.removeEventFilter(self)
         self._on = new if rings(new) and self._mine(new) else None
@@ -105,10 +107,10 @@ class FocusRing(QObject):
         self._on.installEventFilter(self)
         self.ring.cover(self._on)
 
-    def _keep_keyboard_mark(self, old: QWidget | None, new: QWidget | None) -> None:
+    def _keep_keyboard_mark(self, new: QWidget | None) -> None:
         mark = Qt.WidgetAttribute.WA_KeyboardFocusChange
-        passed_on = old is not None and shiboken6.isValid(old) and not (old.isEnabled() and old.isVisible())
-        if passed_on and self._keyboard and new is not None and self._mine(new):
+        by_mouse = QApplication.mouseButtons() != Qt.MouseButton.NoButton
+        if self._keyboard and not by_mouse and new is not None and self._mine(new):
             self._window.setAttribute(mark)
         self._keyboard = self._window.testAttribute(mark)
 
