@@ -55,7 +55,7 @@ class DeferredTab:
             index = tabs.indexOf(self._placeholder)
             shown = tabs.currentIndex() == index
             focused = QApplication.focusWidget()
-            had_focus = focused is not None and (focused is self._placeholder or self._placeholder.isAncestorOf(focused))
+            had_focus = focused is self._placeholder or self._placeholder.isAncestorOf(focused)
             if had_focus:  # removed with the focus, it passed the focus on across the window (the + of Servers)
                 focused.clearFocus()
             tabs.removeTab(index)

@@ -7,10 +7,9 @@ out)"), read from its stored steps off the GUI thread and added when the answer 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
-
-from collections.abc import Callable
 
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtWidgets import QLabel, QMainWindow

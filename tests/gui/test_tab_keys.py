@@ -80,8 +80,10 @@ def test_ctrl_page_down_and_up_choose_the_tab_of_the_pane_in_focus(qtbot, make_w
     _active(qtbot, window)
     bench = window.workbench
     assert bench.tools.select_tool("echo")
+
     def text_fields() -> list[QLineEdit]:
-        return [w for w in bench.arguments.form.findChildren(QLineEdit) if w.accessibleName() == "text" and w.isVisible()]
+        fields = bench.arguments.form.findChildren(QLineEdit)
+        return [w for w in fields if w.accessibleName() == "text" and w.isVisible()]
     qtbot.waitUntil(lambda: len(text_fields()) == 1)
     (field,) = text_fields()
     _focus(qtbot, field)
