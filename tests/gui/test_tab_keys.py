@@ -1,6 +1,7 @@
 """The keys that choose a tab leave the keyboard's focus in the tab chosen: Ctrl+Tab, Alt+W/U/P
 (German Alt+W/L/F), and Ctrl+PgDown / Ctrl+PgUp, which choose the next or previous tab of the pane
-the focus is in from anywhere in it (Ctrl+Tab does only where the control lets it through)."""
+the focus is in, as Ctrl+Tab does, and the window's tabs from the Servers panel or the Server log,
+where Ctrl+Tab does nothing."""
 
 from __future__ import annotations
 
@@ -72,8 +73,8 @@ def test_alt_and_a_tab_s_letter_takes_the_focus_into_that_tab(qtbot, make_window
 
 
 def test_ctrl_page_down_and_up_choose_the_tab_of_the_pane_in_focus(qtbot, make_window, demo_server) -> None:
-    """Ctrl+PgDown did nothing anywhere; in the run list and the timeline Ctrl+Tab went to the Play
-    tab, not to the step's next detail, and no key chose that."""
+    """Ctrl+PgDown, the other usual key for the next tab, did nothing anywhere, and from the Servers panel
+    or the Server log no key chose the window's next tab."""
     with RunStore.open(resolve_db_path()) as store:
         run_id = mixed_run(store)
     window = make_window((demo_server.url, "Demo server"))
@@ -111,10 +112,13 @@ def test_ctrl_page_down_and_up_choose_the_tab_of_the_pane_in_focus(qtbot, make_w
     shown = [i for i in range(detail.count()) if detail.isTabVisible(i)]
     qtbot.keyClick(_focused(), Qt.Key.Key_PageUp, CTRL)  # from the first, round to the last shown
     assert detail.currentIndex() == shown[-1] and _focused() is detail.currentWidget()  # the payload's text
-    _focus(qtbot, tab.run_view)  # not in a pane with tabs: the window's tabs
+    _focus(qtbot, tab.run_view)  # in no inner pane with tabs: the window's tabs
     qtbot.keyClick(tab.run_view, Qt.Key.Key_PageDown, CTRL)
     assert window.tabs.currentWidget() is window.play.room and window.play.room.isAncestorOf(_focused())
-    qtbot.keyClick(_focused(), Qt.Key.Key_PageDown, CTRL)
+    _focus(qtbot, window.servers.view)  # outside the window's tabs, where Ctrl+Tab does nothing
+    qtbot.keyClick(window.servers.view, Qt.Key.Key_Tab, CTRL)
+    assert window.tabs.currentWidget() is window.play.room
+    qtbot.keyClick(window.servers.view, Qt.Key.Key_PageDown, CTRL)
     assert window.tabs.currentWidget() is bench and bench.isAncestorOf(_focused())
 
 

@@ -1,10 +1,11 @@
 """The keys that choose a tab, and where they leave the keyboard's focus: in the tab chosen.
 
-Qt chooses a tab with Ctrl+Tab where the focused control lets it through (a table or a list does
-not) and with a tab's Alt+letter; it moves the focus into the new tab only when it was in the old
-one, so Alt+U pressed in the Servers panel showed the Runs tab and left the focus, and a screen
-reader, in the panel. :class:`TabKeys` adds Ctrl+PgDown and Ctrl+PgUp (next and previous tab of the
-pane the focus is in, from any control in it; outside every pane with tabs, the window's tabs) and
+Qt chooses a tab with Ctrl+Tab inside a pane with tabs (the innermost one the focus is in; in the
+Servers panel and the Server log, outside every such pane, it does nothing) and with a tab's
+Alt+letter; it moves the focus into the new tab only when it was in the old one, so Alt+U pressed in
+the Servers panel showed the Runs tab and left the focus, and a screen reader, in the panel.
+:class:`TabKeys` adds Ctrl+PgDown and Ctrl+PgUp (the next and previous tab of the innermost pane the
+focus is in, as Ctrl+Tab; outside every pane with tabs, the window's tabs, which Ctrl+Tab leaves) and
 takes the focus into the tab an Alt+letter, a menu's entry or its shortcut chose. :func:`focus_into`
 is also what a tab built when first shown (first_paint.DeferredTab) uses, whose placeholder had the
 focus.
