@@ -108,11 +108,12 @@ class FocusRing(QObject):
         self.ring.cover(self._on)
 
     def _keep_keyboard_mark(self, new: QWidget | None) -> None:
-        mark = Qt.WidgetAttribute.WA_KeyboardFocusChange
-        by_mouse = QApplication.mouseButtons() != Qt.MouseButton.NoButton
-        if self._keyboard and not by_mouse and new is not None and self._mine(new):
-            self._window.setAttribute(mark)
-        self._keyboard = self._window.testAttribute(mark)
+        if new is None or not self._mine(new):
+            return
+        mark, window = Qt.WidgetAttribute.WA_KeyboardFocusChange, new.window()  # this window or its dialog
+        if self._keyboard and QApplication.mouseButtons() == Qt.MouseButton.NoButton:
+            window.setAttribute(mark)
+        self._keyboard = window.testAttribute(mark)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
         if watched is self._on and event.type() == QEvent.Type.Resize:

@@ -68,7 +68,7 @@ def _choosable(tabs: QTabWidget) -> list[int]:
 
 class TabKeys(QObject):
     """Ctrl+PgDown / Ctrl+PgUp in ``window``, and the focus taken into a tab of ``main`` (the
-    window's tabs) that its Alt+letter chose."""
+    window's tabs) that its Alt+letter or :meth:`show` chose."""
 
     def __init__(self, window: QWidget, main: QTabWidget) -> None:
         super().__init__(window)
