@@ -10,9 +10,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from PySide6.QtCore import QEvent, QObject, QTimer
-from PySide6.QtWidgets import QTabWidget, QWidget
+from PySide6.QtWidgets import QApplication, QTabWidget, QWidget
 
 from .language import on_language_changed, translated_tab
+from .widgets.tab_keys import focus_into
 from .widgets.tab_stops import chain_after, stops_in
 
 
@@ -53,12 +54,18 @@ class DeferredTab:
             self._page = page
             index = tabs.indexOf(self._placeholder)
             shown = tabs.currentIndex() == index
+            focused = QApplication.focusWidget()
+            had_focus = focused is self._placeholder or self._placeholder.isAncestorOf(focused)
+            if had_focus:  # removed with the focus, it passed the focus on across the window (the + of Servers)
+                focused.clearFocus()
             tabs.removeTab(index)
             tabs.insertTab(index, page, self._title())
             chain_after(tabs.tabBar(), stops)  # built last, yet reached right after its tab
             on_language_changed(page, lambda: tabs.setTabText(tabs.indexOf(page), self._title()))
             if shown:
                 tabs.setCurrentIndex(index)
+            if had_focus:
+                focus_into(tabs)
             self._placeholder.deleteLater()
         return self._page
 

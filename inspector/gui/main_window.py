@@ -23,11 +23,12 @@ from .language import on_language_changed, switch_language, translated, translat
 from .play_tab import PlayTab
 from .receiving import ReceiverSwitch
 from .settings import AppSettings
-from .status_line import StatusLine, status_label
+from .status_line import StatusLine, saying, status_label
 from .team import TeamBackend
 from .view_menu import ViewMenu
 from .widgets.focus_ring import FocusRing
 from .widgets.steady_tabs import SteadyTabs
+from .widgets.tab_keys import TabKeys
 from .window_layout import restore_layout, save_layout
 from .workbench import room
 from .workbench.demo_service import DemoService
@@ -102,11 +103,12 @@ class MainWindow(QMainWindow):
         self.status = status_label(self)
         self.servers = ServersPanel()
         self.admin = ServerAdmin(self.servers, self.store, self.engine, self.settings, secrets,
-                                 self.status.setText, self)
+                                 saying(self.status), self)
         self.workbench = room.Workbench(self.engine, self.admin, self.settings)
         self.signin = SignInRoom(self.engine.signins, self.admin, self.servers, self, self.listener, self.demo)
         self.tabs = SteadyTabs()
         translated(self.tabs, "setAccessibleName", lambda: _("Workbench and runs"))
+        self.tab_keys = TabKeys(self, self.tabs)  # Ctrl+PgDown/PgUp; Alt+W/U/P take the focus into the tab
         translated_tab(self.tabs, self.workbench, lambda: _("&Workbench"))
         # Built once the window has painted (or when first asked for): the first paint does not
         # wait for the run list, the timeline and the step detail.
@@ -203,7 +205,7 @@ class MainWindow(QMainWindow):
     # -- traces (the Runs tab does the work) ---------------------------------------------------
 
     def _in_runs_tab(self, do: Callable[[RunsTab], object]) -> None:
-        self.tabs.setCurrentWidget(self.runs_tab)
+        self.tab_keys.show(self.runs_tab)
         do(self.runs_tab)
 
     def open_trace(self, path: Path) -> None:

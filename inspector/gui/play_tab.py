@@ -94,7 +94,7 @@ class PlayTab(QObject):
 
     def play(self) -> None:
         """Run → Play a run: the Play tab comes forward and plays what it has chosen."""
-        self.window.tabs.setCurrentWidget(self.room)
+        self.window.tab_keys.show(self.room)
         self.room.play()
 
     def show_in_runs(self, run_id: int, step_id: int | None) -> None:

@@ -7,6 +7,7 @@ out)"), read from its stored steps off the GUI thread and added when the answer 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -43,6 +44,17 @@ def status_label(window: QMainWindow) -> QLabel:
     label.setAccessibleName(_("Status"))
     window.statusBar().addWidget(label, 1)
     return label
+
+
+def saying(label: QLabel) -> Callable[[str], None]:
+    """How a part of the window says something on ``label`` ("Select a server and a tool first.", a
+    server's problem, "3 servers imported."): shown, and said to a screen reader at once, which heard it
+    only when it visited the status bar (Ctrl+Enter with no tool chosen seemed to do nothing)."""
+    def say(text: str) -> None:
+        label.setText(text)
+        if text:
+            announce(label, text)
+    return say
 
 
 class StatusLine(QObject):

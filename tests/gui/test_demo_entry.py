@@ -100,7 +100,8 @@ def test_a_taken_port_moves_the_entry_to_the_new_url_keeping_its_settings(qtbot,
         assert answers(qtbot, second, record)
 
 
-def test_with_autostart_off_the_entry_says_not_running_and_start_starts_it(qtbot, launch) -> None:
+def stopped_demo(launch):
+    """A window started again with autostart off, its demo entry (not running) selected; and its URL."""
     first = launch()
     url = demo_entry(first).url
     first.settings.demo_autostart = False
@@ -108,6 +109,11 @@ def test_with_autostart_off_the_entry_says_not_running_and_start_starts_it(qtbot
     second = launch()
     assert second.demo is not None and not second.demo.running
     second.admin.reload_servers(select_url=url)
+    return second, url
+
+
+def test_with_autostart_off_the_entry_says_not_running_and_start_starts_it(qtbot, launch) -> None:
+    second, url = stopped_demo(launch)
     index = second.servers.model.index(second.servers.model.row_of(url), 0)
     assert "not running" in index.data()
     assert second.demo_controls.isVisible() and second.demo_controls.start_button.isEnabled()
@@ -303,3 +309,20 @@ def test_a_first_launch_after_the_command_line_spoke_to_a_server_adds_the_demo_e
     urls = [record.url for record in window.admin.registry.all()]
     assert demo_server.url in urls and demo_entry(window).url in urls and len(urls) == 2
     assert answers(qtbot, window, demo_entry(window))
+
+
+def test_start_pressed_by_keyboard_leaves_the_focus_on_the_entry(qtbot, launch) -> None:
+    """Start hides once pressed: the focus it had went on to whatever came next in the window."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QApplication
+
+    second, _url = stopped_demo(launch)
+    second.activateWindow()
+    qtbot.waitUntil(second.isActiveWindow)
+    button = second.demo_controls.start_button
+    button.setFocus(Qt.FocusReason.TabFocusReason)
+    qtbot.waitUntil(button.hasFocus)
+    qtbot.keyClick(button, Qt.Key.Key_Space)
+    assert second.demo.starting and QApplication.focusWidget() is second.servers.view
+    assert "starting" in second.servers.view.currentIndex().data()
+    settled(qtbot, second)

@@ -227,3 +227,183 @@ def test_tab_leaves_a_question_s_json_answer_for_its_buttons(qtbot) -> None:
         dialog.reject()
     finally:
         loop.close()
+
+
+def test_play_by_keyboard_leaves_the_focus_on_cancel_and_play_is_said_in_words(qtbot, make_window) -> None:
+    """Space on Play disabled it with the focus on it, and the focus went on to the steps table, so the
+    cancel was no longer one key away; a screen reader read the button's triangle as a word."""
+    window = make_window()
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow)
+    window.workbench.tools.filter.setFocus()
+    qtbot.waitUntil(window.workbench.tools.filter.hasFocus)
+    qtbot.keyClick(window.workbench.tools.filter, Qt.Key.Key_P, Qt.KeyboardModifier.AltModifier)
+    room = window.play.room
+    assert QApplication.focusWidget() is room.choices.what
+    assert room.choices.choose("user-cancels")
+    qtbot.keyClick(room.choices.what, Qt.Key.Key_Tab)
+    qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Tab)
+    assert QApplication.focusWidget() is room.play_button
+    assert QAccessible.queryAccessibleInterface(room.play_button).text(QAccessible.Text.Name) == "Play the chosen run"
+    qtbot.keyClick(room.play_button, Qt.Key.Key_Space)
+    run = room.run
+    assert QApplication.focusWidget() is room.cancel_button
+    # Still marked as the keyboard's, so Cancel shows it has the focus (Qt had dropped the mark).
+    assert window.testAttribute(Qt.WidgetAttribute.WA_KeyboardFocusChange)
+    qtbot.waitUntil(lambda: any(row.text == "hang" and row.running for row in run.rows), timeout=20000)
+    qtbot.keyClick(room.cancel_button, Qt.Key.Key_Space)
+    qtbot.waitUntil(lambda: not run.running, timeout=10000)
+    assert run.status == "cancelled"
+    assert room.isAncestorOf(QApplication.focusWidget())  # Show in Runs, next to it
+    switch_language("de")
+    try:
+        assert room.play_button.accessibleName() == "Den gewählten Lauf vorführen"
+    finally:
+        switch_language("en")
+
+
+def test_folding_a_step_by_keyboard_is_said_and_the_timeline_says_its_keys(qtbot, tmp_path, announcements) -> None:
+    """Right and Left fold a step of a span tree, but a screen reader heard nothing when they did, and
+    nothing told it that they would."""
+    from inspector.gui.runs.timeline_pane import TimelinePane
+    from inspector.store import RunStore
+    from tests.gui.test_runs_span_tree import agent_run
+
+    with RunStore.open(tmp_path / "runs.db") as store:
+        pane = TimelinePane(store)
+        qtbot.addWidget(pane)
+        pane.show()
+        try:
+            _fold_by_keyboard(qtbot, pane, agent_run(store, "traceloop.jsonl"), announcements)
+        finally:
+            pane.hide()  # not painted again from a closed store
+
+
+def _fold_by_keyboard(qtbot, pane, run, announcements: list[str]) -> None:
+    pane.show_run(run)
+    pane.select_step(1)  # a step with none under it: Left goes to the step above it, and says nothing
+    pane.view.setFocus()
+    qtbot.keyClick(pane.view, Qt.Key.Key_Left)
+    assert pane.view.currentIndex().row() == 0 and announcements == []
+    qtbot.keyClick(pane.view, Qt.Key.Key_Left)
+    assert pane.model.rowCount() == 1 and announcements[-1] == "collapsed: 6 steps under it hidden"
+    qtbot.keyClick(pane.view, Qt.Key.Key_Right)
+    assert announcements[-1] == "expanded: 6 steps under it shown"
+    assert "Right unfolds a step" in pane.view.accessibleDescription()
+    switch_language("de")
+    try:
+        qtbot.keyClick(pane.view, Qt.Key.Key_Left)
+        assert announcements[-1] == "zugeklappt: 6 Schritte darunter ausgeblendet"
+        assert "Pfeil rechts klappt einen Schritt" in pane.view.accessibleDescription()
+    finally:
+        switch_language("en")
+
+
+def test_find_in_a_run_says_where_it_went(qtbot, make_window, announcements) -> None:
+    """Typed into Find, a word highlighted rows and moved the timeline's selection, and Enter moved it on,
+    but the focus stays in the field: a screen reader heard neither which step matched nor "no match"."""
+    from inspector.store import RunStore, resolve_db_path
+    from tests.support.sample_runs import mixed_run
+
+    with RunStore.open(resolve_db_path()) as store:
+        run_id = mixed_run(store)
+    window = make_window()
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow)
+    tab = window.runs_tab
+    window.tabs.setCurrentWidget(tab)
+    qtbot.waitUntil(lambda: tab.runs.row_of(run_id) is not None)
+    assert tab.select_runs([run_id])
+    qtbot.waitUntil(lambda: tab.timeline.rowCount() > 1)
+    tab.run_view.setFocus()
+    qtbot.keyClick(tab.run_view, Qt.Key.Key_F, Qt.KeyboardModifier.ControlModifier)
+    field = QApplication.focusWidget()
+    assert field is tab.timeline_pane.finder.edit
+    qtbot.keyClicks(field, "note")
+    qtbot.waitUntil(lambda: bool(announcements))
+    assert announcements == ["match 1 of 2: plan: write a note, then call hang"]
+    qtbot.keyClick(field, Qt.Key.Key_Return)
+    assert announcements[-1] == "match 2 of 2: write_note: saved note 1 · ok"
+    switch_language("de")
+    try:
+        qtbot.keyClick(field, Qt.Key.Key_F3)
+        assert announcements[-1].startswith("Treffer 1 von 2: ")
+        qtbot.keyClicks(field, "zzz")
+        qtbot.waitUntil(lambda: announcements[-1] == "kein Treffer")
+    finally:
+        switch_language("en")
+    assert QApplication.focusWidget() is field
+
+
+def test_what_the_status_lines_say_is_said_to_a_screen_reader(qtbot, make_window, announcements) -> None:
+    """Ctrl+Enter with no tool chosen, or Ctrl+Shift+E with no run selected, put a sentence in a status
+    line, which a screen reader says only when it is visited: the key seemed to do nothing."""
+    window = make_window(wait_tools=False)
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow)
+    bench = window.workbench
+    bench.tools.filter.setFocus()
+    qtbot.waitUntil(bench.tools.filter.hasFocus)
+    qtbot.keyClick(bench.tools.filter, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
+    assert announcements[-1] == "Select a server and a tool first."
+    switch_language("de")
+    try:
+        qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_E,
+                       Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+        assert window.tabs.currentWidget() is window.runs_tab
+        assert announcements[-1] == window.runs_tab.status.text()
+        assert announcements[-1].startswith("Es gibt keinen Lauf zum Exportieren")
+        count = len(announcements)
+    finally:
+        switch_language("en")
+    assert len(announcements) == count  # shown again in English, not said again
+
+
+def test_remove_server_asks_with_no_as_the_default_and_its_name_as_plain_text(qtbot, make_window) -> None:
+    """Space on Remove, then Enter, removed the server, its secrets and its sign-in (Yes was the default);
+    a name from an imported file was read as markup ("<b>staging</b>" showed bold)."""
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QLabel, QMessageBox
+
+    window = make_window(("http://127.0.0.1:9/mcp", "<b>staging</b>"), wait_tools=False)
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow)
+    window.servers.view.setCurrentIndex(window.servers.view.model().index(0, 0))
+    seen: dict[str, object] = {}
+
+    def answer() -> None:
+        box = QApplication.activeModalWidget()
+        if not isinstance(box, QMessageBox) or not box.isVisible():
+            QTimer.singleShot(20, answer)
+            return
+        seen["default"] = box.defaultButton() is box.button(QMessageBox.StandardButton.No)
+        seen["shown"] = [label.text() for label in box.findChildren(QLabel) if "staging" in label.text()]
+        seen["plain"] = box.textFormat() == Qt.TextFormat.PlainText
+        qtbot.keyClick(box, Qt.Key.Key_Return)
+
+    QTimer.singleShot(20, answer)
+    button = window.servers.remove_button
+    button.setFocus(Qt.FocusReason.TabFocusReason)
+    qtbot.keyClick(button, Qt.Key.Key_Space)
+    assert seen == {"default": True, "plain": True,
+                    "shown": ["Remove <b>staging</b> from the servers? Its stored runs stay."]}, seen
+    assert [record.name for record in window.admin.registry.all()] == ["<b>staging</b>"]
+
+
+def test_the_keyboard_s_focus_mark_lasts_until_the_mouse_moves_the_focus(qtbot, make_window, demo_server) -> None:
+    """Ctrl+Tab to the Runs tab put the focus on its outcome filter without the keyboard's mark, so the
+    combo box showed no focus; after a click, no control is marked (a mouse's user sees no rings)."""
+    window = make_window((demo_server.url, "Demo server"))
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow)
+    mark = Qt.WidgetAttribute.WA_KeyboardFocusChange
+    bench = window.workbench
+    _tab_to(qtbot, window.servers.view, bench.tools.filter)
+    assert window.testAttribute(mark)
+    qtbot.keyClick(bench.tools.filter, Qt.Key.Key_Tab, Qt.KeyboardModifier.ControlModifier)
+    assert QApplication.focusWidget() is not bench.tools.filter and window.testAttribute(mark)
+    window.tabs.setCurrentWidget(bench)
+    qtbot.mouseClick(bench.tools.filter, Qt.MouseButton.LeftButton)
+    assert QApplication.focusWidget() is bench.tools.filter and not window.testAttribute(mark)
+    window.tabs.setCurrentWidget(window.runs_tab)  # the focus moves into the page: still no mark
+    assert window.runs_tab.isAncestorOf(QApplication.focusWidget()) and not window.testAttribute(mark)

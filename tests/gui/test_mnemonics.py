@@ -118,3 +118,37 @@ def test_every_context_menu_item_has_its_own_letter(qtbot, make_window, demo_ser
     # The servers list's (Edit, Remove, Test connection, Console), the operations list's, the run list's.
     assert len(seen) >= 2 * 3, seen
     assert problems == [], "\n".join(problems)
+
+
+def test_settings_rows_have_their_letters_and_no_dialog_s_letters_clash(qtbot, make_window, both_languages) -> None:
+    """Settings had no Alt+letter at all: its twenty controls were reached with Tab alone."""
+    from PySide6.QtWidgets import QDialog, QFormLayout
+
+    from inspector.gui.dialogs.about_dialog import AboutDialog
+    from inspector.gui.dialogs.server_dialog import ServerDialog
+    from inspector.gui.dialogs.settings_dialog import SettingsDialog
+
+    window = make_window(wait_tools=False)
+    problems = []
+    for language in both_languages:
+        switch_language(language)
+        dialogs: list[QDialog] = [SettingsDialog(window.settings, str(window.db_path), window), ServerDialog(window),
+                                  AboutDialog(window.db_path, "", window)]
+        for dialog in dialogs:
+            qtbot.addWidget(dialog)
+            dialog.show()
+            qtbot.waitExposed(dialog)
+            problems += [f"{language} {dialog.windowTitle()}: {clash}" for clash in _clashes(shown_mnemonics(dialog))]
+        settings = dialogs[0]
+        (form,) = [layout for layout in settings.findChildren(QFormLayout) if layout.rowCount() > 5]
+        for row in range(form.rowCount()):
+            label = form.itemAt(row, QFormLayout.ItemRole.LabelRole).widget()
+            if letter(label.text()) is None or label.buddy() is None:
+                problems.append(f"{language} Settings: {label.text()!r} has no letter or leads nowhere")
+        settings.activateWindow()
+        qtbot.waitUntil(settings.isActiveWindow)
+        qtbot.keyClick(settings.focusWidget(), "u" if language == "en" else "l", Qt.KeyboardModifier.AltModifier)
+        assert settings.focusWidget() is settings.database, language  # Run database's field
+        for dialog in dialogs:
+            dialog.reject()
+    assert problems == [], "\n".join(problems)

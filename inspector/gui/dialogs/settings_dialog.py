@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import QLocale, Qt
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -110,7 +112,7 @@ class SettingsDialog(QDialog):
         # and would otherwise stretch them across it).
         for combo in (self.language, self.log_level):
             combo.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
-        language_label = translated(QLabel(), "setText", lambda: _("Language"))
+        language_label = translated(QLabel(), "setText", lambda: _("&Language"))
         label_combo(self.language, lambda: _("Language of the window"), language_label)
         #: The demo server is a process of its own that says its texts in the language it started in.
         self.language_note = translated(QLabel(), "setText", lambda: _(
@@ -125,28 +127,29 @@ class SettingsDialog(QDialog):
         budget_column = QVBoxLayout()
         budget_column.addWidget(self.budget_field)
         budget_column.addWidget(rules)
-        form.addRow(translated(QLabel(), "setText", lambda: _("Default budget (s)")), budget_column)
-        form.addRow(translated(QLabel(), "setText", lambda: _("Demo server")), self.demo)
+        form.addRow(_buddy(lambda: _("Default &budget (s)"), self.budget), budget_column)
+        form.addRow(_buddy(lambda: _("&Demo server"), self.demo), self.demo)
         database_column = QVBoxLayout()
         database_column.addLayout(database_row)
         database_column.addWidget(database_note)
-        form.addRow(translated(QLabel(), "setText", lambda: _("Run database")), database_column)
+        form.addRow(_buddy(lambda: _("R&un database"), self.database), database_column)
         sampling_column = QVBoxLayout()
         sampling_column.addWidget(self.allow_sampling)
         sampling_column.addWidget(self.sampling_url)
         sampling_column.addWidget(self.sampling_model)
         sampling_column.addWidget(self.sampling_tokens)
         sampling_column.addWidget(self.sampling_error)
-        form.addRow(translated(QLabel(), "setText", lambda: _("Sampling")), sampling_column)
+        form.addRow(_buddy(lambda: _("Sa&mpling"), self.allow_sampling), sampling_column)
         log_column = QVBoxLayout()
         log_column.addWidget(self.log_level)
         log_column.addWidget(log_note)
-        log_label = translated(QLabel(), "setText", lambda: _("Server log level"))
+        log_label = translated(QLabel(), "setText", lambda: _("Server l&og level"))
         label_combo(self.log_level, lambda: _("Server log level"), log_label)
         form.addRow(log_label, log_column)
         self.team = TeamFields(TeamSettings(settings.qsettings, secrets or system_secret_keeper()))
-        form.addRow(translated(QLabel(), "setText", lambda: _("Team backend")), self.team)
-        form.addRow(translated(QLabel(), "setText", lambda: _("Trace receiver (OTLP)")), self._receiver_column())
+        form.addRow(_buddy(lambda: _("&Team backend"), self.team.push), self.team)
+        receiver = self._receiver_column()
+        form.addRow(_buddy(lambda: _("Trace &receiver (OTLP)"), self.receiver_port), receiver)
         finish_form(self, form)
         readable_placeholders(self)  # after the form is the dialog's: it looks among its children
         on_language_changed(self, self._new_language_shown)
@@ -222,3 +225,10 @@ class SettingsDialog(QDialog):
         self._settings.receiver_autostart = self.receiver_autostart.isChecked()
         self._settings.sync()
         super().accept()
+
+
+def _buddy(message: Callable[[], str], control: QWidget) -> QLabel:
+    """A form row's label whose Alt+letter (the "&" in ``message()``) takes the focus to ``control``."""
+    label = translated(QLabel(), "setText", message)
+    label.setBuddy(control)
+    return label

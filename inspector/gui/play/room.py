@@ -69,7 +69,8 @@ class PlayRoom(QWidget):
         self._log = log
         self.run: PlayRun | None = None
         self.choices = PlayChoices(model_settings, servers, endpoint_for)
-        self.play_button = translated(QPushButton(), "setText", lambda: _("▶ Play"))
+        self.play_button = translated(QPushButton(), "setText", lambda: _("▶ Play"))  # said "Play", not the ▶
+        translated(self.play_button, "setAccessibleName", lambda: _("Play the chosen run"))
         self.play_button.clicked.connect(self.play)
         self.cancel_button = translated(QPushButton(), "setText", lambda: _("Cancel the run (Esc)"))
         self.cancel_button.clicked.connect(self.cancel)
@@ -167,8 +168,8 @@ class PlayRoom(QWidget):
         run.row_changed.connect(self._row_changed)
         run.changed.connect(self._say_state)
         run.ended.connect(self._ended)
+        self.cancel_button.setEnabled(True)  # first: Play's focus passes on to Cancel, one key away
         self.play_button.setEnabled(False)
-        self.cancel_button.setEnabled(True)
         self._frames.start()
         self._say_state()
         self.playing_changed.emit(True)
@@ -188,7 +189,7 @@ class PlayRoom(QWidget):
             return
         for row in run.rows[first:last + 1]:
             if row.kind == "model" and row.text:
-                self._show_said(row)
+                self.said.show_text(row.text)
         self.columns.fit_state(first, last)
         if not self.view.currentIndex().isValid() or self.follower.following:
             self._show_bar(run.current_operation or self._last_operation())
@@ -200,7 +201,7 @@ class PlayRoom(QWidget):
             return
         row = run.rows[index]
         if row.kind == "model" and row.text:
-            self._show_said(row)
+            self.said.show_text(row.text)
         if not row.running:
             self.columns.fit_state(index, index)
         if row.bar is not None and (self.bar.isHidden() or self.bar.state is row.bar):
@@ -260,7 +261,7 @@ class PlayRoom(QWidget):
         if row is not None and row.bar is not None:
             self._show_bar(row)
         elif row is not None and row.kind == "model" and row.text:
-            self._show_said(row)
+            self.said.show_text(row.text)
 
     def _show_bar(self, row: PlayRow | None) -> None:
         if row is None or row.bar is None:
@@ -271,9 +272,6 @@ class PlayRoom(QWidget):
         self.bar.set_title(*_bar_titles(row))
         self.bar.show_live(row.bar, row.started_at)
         self.bar.show()
-
-    def _show_said(self, row: PlayRow) -> None:
-        self.said.show_text(row.text)
 
     def _reserve_status_lines(self) -> None:
         # As high as the label measures that many lines (at 16 pt two lines are 50 pixels, not twice 24).

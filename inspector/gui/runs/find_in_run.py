@@ -1,7 +1,9 @@
 """Find in the run the timeline shows: the field (its placeholder fitted to its room), the arrows, and
 what it says beside them: "2 of 5", "no match", or how many steps of the hidden plumbing hold the
 text (with the whole sentence for the tab's status line, taken back when it no longer holds: another run
-shown, another text, the plumbing shown; said again in another language)."""
+shown, another text, the plumbing shown; said again in another language). A screen reader, whose focus
+stays in the field, is told where a search or a press of Enter went ("match 2 of 5: ...") or that
+nothing matched."""
 
 from __future__ import annotations
 
@@ -14,10 +16,10 @@ from inspector.i18n import _, ngettext
 from inspector.i18n.formatting import format_number
 
 from ..language import translated
-from ..widgets.accessibility import name_clear_button
+from ..widgets.accessibility import announce, name_clear_button
 from ..widgets.fitted_placeholder import FittedPlaceholder
 from ..widgets.hints import readable_placeholder
-from .timeline_model import TimelineModel
+from .timeline_model import COLUMNS, TimelineModel
 
 #: How long Find waits after a key before it searches (a word typed is searched once).
 TYPING_PAUSE_MS = 250
@@ -170,6 +172,8 @@ class FindInRun(QObject):
             self.status.setText("")
         elif not self.matches:
             self.status.setText(no_match_text(hidden)[0])
+            if not hidden:  # else the status line says the sentence on the hidden plumbing
+                announce(self.edit, no_match_text(hidden)[0])
         else:
             self.find_next()
         return self.matches
@@ -205,6 +209,15 @@ class FindInRun(QObject):
         self._match = (self._match + step) % len(self.matches)
         self._go_to(self.matches[self._match])
         self._say_match()
+        announce(self.edit, _("match {number} of {count}: {step}").format(
+            number=format_number(self._match + 1), count=format_number(len(self.matches)),
+            step=self._spoken(self.matches[self._match])))
+
+    def _spoken(self, row: int) -> str:
+        """A row as a screen reader hears it: its details, then its outcome ("write_note: saved · ok")."""
+        cells = (self.model.index(row, COLUMNS.index(column)).data(Qt.ItemDataRole.AccessibleTextRole)
+                 for column in ("details", "outcome"))
+        return " · ".join(cell for cell in cells if cell)
 
     def _say_match(self) -> None:
         self.status.setText(_("{number} of {count}").format(number=format_number(self._match + 1),

@@ -1,5 +1,6 @@
 """The timeline pane's controls for a run shown as a span tree: the "Show plumbing" toggle, Left and
-Right to fold and unfold the current row (Left on a leaf goes to the row it hangs under), and Find's
+Right to fold and unfold the current row (Left on a leaf goes to the row it hangs under; a screen
+reader is told the keys in the timeline's description and hears what a fold did), and Find's
 matches kept to the rows showing when rows are folded."""
 
 from __future__ import annotations
@@ -10,9 +11,10 @@ from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QCheckBox
 
-from inspector.i18n import _
+from inspector.i18n import _, ngettext
 
 from ..language import on_language_changed, translated
+from ..widgets.accessibility import announce
 from .timeline_model import BranchRole, StepIdRole
 
 if TYPE_CHECKING:
@@ -36,6 +38,9 @@ class SpanTreeControls(QObject):
         self.plumbing_toggle.hide()
         self.plumbing_toggle.toggled.connect(self._plumbing_toggled)
         pane.view.installEventFilter(self)
+        translated(pane.view, "setAccessibleDescription", lambda: _(
+            "Up and Down choose a step, its detail shown beside; Right unfolds a step with steps under it, "
+            "Left folds it; Ctrl+F finds in the run."))
         pane.model.rowsInserted.connect(self._rows_folded)
         pane.model.rowsRemoved.connect(self._rows_folded)
 
@@ -72,8 +77,9 @@ class SpanTreeControls(QObject):
                 and self.pane.model.tree is not None and event.key() in (Qt.Key.Key_Left, Qt.Key.Key_Right):
             row = self.pane.view.currentIndex().row()
             if row >= 0:
-                expand = event.key() == Qt.Key.Key_Right
+                expand, before = event.key() == Qt.Key.Key_Right, self.pane.model.rowCount()
                 if self.pane.model.set_expanded(row, expand):
+                    self._say_fold(expand, abs(self.pane.model.rowCount() - before))
                     return True
                 if not expand and self.pane.model.index(row, 0).data(BranchRole) is not True:
                     parent = self.pane.model.parent_row(row)
@@ -81,6 +87,15 @@ class SpanTreeControls(QObject):
                         self.pane.select_step(parent)
                         return True
         return super().eventFilter(watched, event)
+
+    def _say_fold(self, expanded: bool, rows: int) -> None:
+        """A screen reader is not told that the row's words changed ("level 1, collapsed"): it hears what
+        the key did."""
+        if expanded:
+            said = ngettext("expanded: {count} step under it shown", "expanded: {count} steps under it shown", rows)
+        else:
+            said = ngettext("collapsed: {count} step under it hidden", "collapsed: {count} steps under it hidden", rows)
+        announce(self.pane.view, said.format(count=rows))
 
 
 __all__ = ["SpanTreeControls"]

@@ -6,6 +6,12 @@ caret. Someone without a mouse could not tell whether the Servers list, the run 
 timeline would take the arrow keys. One ring follows the focus to such a widget (in the window or
 its dialogs): a frame in the palette's highlight colour, drawn over the widget's own edge (a frame
 outside it was cut off where the widget fills its pane, as the Result text does).
+
+Qt marks a window's focus as the keyboard's (and a field or button shows it) only while the focus
+moves by Tab or a shortcut: passed on by a control that disabled itself (Play once pressed, Cancel the
+run took it), or moved into the page a tab key chose, it lost the mark, and the control that had the
+focus showed none. As a browser's :focus-visible, the mark is kept here until a mouse button moves
+the focus.
 """
 
 from __future__ import annotations
@@ -63,6 +69,8 @@ class FocusRing(QObject):
         self._window = window
         self._ring: _Ring | None = None
         self._on: QWidget | None = None
+        #: Whether the keyboard moved the focus last (Qt's mark on the window), as of the last change.
+        self._keyboard = False
         QApplication.instance().focusChanged.connect(self._focus_changed)
 
     @property
@@ -89,6 +97,7 @@ class FocusRing(QObject):
     def _focus_changed(self, _old: QWidget | None, new: QWidget | None) -> None:
         if not shiboken6.isValid(self._window):
             return
+        self._keep_keyboard_mark(new)
         if self._on is not None and shiboken6.isValid(self._on):
             self._on.removeEventFilter(self)
         self._on = new if rings(new) and self._mine(new) else None
@@ -97,6 +106,14 @@ class FocusRing(QObject):
             return
         self._on.installEventFilter(self)
         self.ring.cover(self._on)
+
+    def _keep_keyboard_mark(self, new: QWidget | None) -> None:
+        if new is None or not self._mine(new):
+            return
+        mark, window = Qt.WidgetAttribute.WA_KeyboardFocusChange, new.window()  # this window or its dialog
+        if self._keyboard and QApplication.mouseButtons() == Qt.MouseButton.NoButton:
+            window.setAttribute(mark)
+        self._keyboard = window.testAttribute(mark)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
         if watched is self._on and event.type() == QEvent.Type.Resize:

@@ -72,6 +72,8 @@ class DemoControls(QWidget):
         """Start the demo server (returns at once); once it listens, the entry is selected and its tools load."""
         started = self.demo.start(self.registry)
         self._wants_selection = started
+        if self.start_button.hasFocus():  # it hides: the focus goes to the entry, which says "starting"
+            self.panel.view.setFocus(Qt.FocusReason.OtherFocusReason)
         self.refresh()
         return started
 

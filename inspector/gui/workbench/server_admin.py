@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import QMessageBox, QWidget
 
 from inspector.i18n import _
@@ -234,9 +234,12 @@ class ServerAdmin(QObject):
             reselect()
 
     def remove_server(self, record: ServerRecord) -> None:
-        answer = QMessageBox.question(self.parent(), _("Remove server"), _(
-            "Remove {name} from the servers? Its stored runs stay.").format(name=record.name or record.url))
-        if answer == QMessageBox.StandardButton.Yes:
+        box = QMessageBox(QMessageBox.Icon.Question, _("Remove server"), _(
+            "Remove {name} from the servers? Its stored runs stay.").format(name=record.name or record.url),
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, self.parent())
+        box.setTextFormat(Qt.TextFormat.PlainText)  # a name from an imported file is no markup
+        box.setDefaultButton(QMessageBox.StandardButton.No)  # Enter keeps it: its secrets and sign-in go too
+        if box.exec() == QMessageBox.StandardButton.Yes:
             self.forget_server(record.url)
 
     def remove_current(self) -> None:
