@@ -28,16 +28,14 @@ GET_STREAM = b"GET /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream
 
 
 @pytest.fixture
-def server() -> Iterator[HostileServer]:
-    found = HostileServer()
-    yield found
-    found.close()
-
-
-@pytest.fixture
-def proxy(server: HostileServer, tmp_path: Path) -> Iterator[ProxyServer]:
-    with ProxyServer(server.url, tmp_path / "runs.db") as started:
-        yield started
+def proxied(tmp_path: Path) -> Iterator[tuple[HostileServer, ProxyServer]]:
+    """A proxy in front of a server that answers as told (see test_proxy_hostile.py)."""
+    behind = HostileServer()
+    try:
+        with ProxyServer(behind.url, tmp_path / "runs.db") as proxy:
+            yield behind, proxy
+    finally:
+        behind.close()
 
 
 def _port(proxy: ProxyServer) -> int:
@@ -58,7 +56,8 @@ def _closed_by_peer(sock: socket.socket, within_s: float) -> bytes | None:
     return got
 
 
-def test_a_head_sent_a_byte_now_and_then_is_answered_408(server: HostileServer, proxy: ProxyServer) -> None:
+def test_a_head_sent_a_byte_now_and_then_is_answered_408(proxied: tuple[HostileServer, ProxyServer]) -> None:
+    server, proxy = proxied
     proxy.connections.head_s = 0.6  # 10 s in use, as the receiver's
     with socket.create_connection(("127.0.0.1", _port(proxy)), timeout=3) as agent:
         agent.sendall(b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
@@ -78,14 +77,15 @@ def test_a_head_sent_a_byte_now_and_then_is_answered_408(server: HostileServer, 
     assert server.bodies == []
 
 
-def test_a_connection_that_sends_nothing_is_closed(proxy: ProxyServer) -> None:
+def test_a_connection_that_sends_nothing_is_closed(proxied: tuple[HostileServer, ProxyServer]) -> None:
+    proxy = proxied[1]
     proxy.connections.idle_s = 0.5  # 30 s in use
     with socket.create_connection(("127.0.0.1", _port(proxy))) as idle:
         assert _closed_by_peer(idle, 3) == b""  # before: held for ever
 
 
-def test_idle_connections_beyond_the_bound_make_way_for_an_agent(server: HostileServer,
-                                                                proxy: ProxyServer) -> None:
+def test_idle_connections_beyond_the_bound_make_way_for_an_agent(proxied: tuple[HostileServer, ProxyServer]) -> None:
+    proxy = proxied[1]
     proxy.connections.most = 20
     idle = [socket.create_connection(("127.0.0.1", _port(proxy))) for _ in range(200)]
     try:
@@ -100,8 +100,9 @@ def test_idle_connections_beyond_the_bound_make_way_for_an_agent(server: Hostile
             sock.close()
 
 
-def test_when_every_connection_is_busy_a_newcomer_is_answered_503(server: HostileServer,
-                                                                  proxy: ProxyServer) -> None:
+def test_when_every_connection_is_busy_a_newcomer_is_answered_503(
+        proxied: tuple[HostileServer, ProxyServer]) -> None:
+    server, proxy = proxied
     proxy.connections.most = 5
     server.answer = "hold streams"
     streams = [socket.create_connection(("127.0.0.1", _port(proxy))) for _ in range(5)]

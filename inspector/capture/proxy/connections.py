@@ -129,7 +129,7 @@ def _bounded_protocol(bounds: ConnectionBounds) -> type[asyncio.Protocol]:
             return self.cycle is None or self.cycle.response_complete
 
         def data_received(self, data: bytes) -> None:
-            if self._head_began is None and self._waiting_for_head():  # the head began: whole within head_s
+            if self.counted and self._head_began is None and self._waiting_for_head():  # whole within head_s
                 self._head_began = time.monotonic()
                 bounds.wait_for_head(self, bounds.head_s)
             super().data_received(data)
