@@ -4,10 +4,15 @@ A received trace is one run (its uid is the one an import gives the same spans);
 its spans arrive, its row and all its steps are replaced, the runs one request grew in one
 transaction, so a reader never sees half of an update. A run with that uid that the receiver did not
 make (imported from a file, say) is left alone, as an import leaves a run that is already present.
+
+A note someone wrote here on a received run or one of its steps is never replaced by the sender's: as an
+import of a run already stored, the trace's note (``run_inspector.run.note``, ``.step.note``) is taken
+only where the run or step has none (see ``docs/receiver.md``, "Notes").
 """
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -53,6 +58,7 @@ def _write(store: RunStore, run: LiveRun) -> Written | None:
     conn = store.db.conn
     owner = os.getpid() if run.status == "running" else None
     row = conn.execute("SELECT id, origin, note FROM runs WHERE uid = ?", (run.uid,)).fetchone()
+    noted: dict[str, str] = {}
     if row is None:
         cursor = conn.execute(
             "INSERT INTO runs (uid, title, source, server, status, started_at, finished_at, owner_pid, origin,"
@@ -67,7 +73,41 @@ def _write(store: RunStore, run: LiveRun) -> Written | None:
         conn.execute("UPDATE runs SET title = ?, server = ?, status = ?, started_at = ?, finished_at = ?,"
                      " owner_pid = ?, note = ? WHERE id = ?",
                      (run.title, run.server, run.status, run.started_at, run.finished_at or None, owner,
-                      run.note or row[2], run_id))
+                      row[2] or run.note, run_id))  # a note written here wins over the sender's
+        noted = _step_notes(store, run_id)
         conn.execute("DELETE FROM steps WHERE run_id = ?", (run_id,))  # their legs go with them
-    store.insert_step_rows([(run_id, sequence, started_at, step) for sequence, started_at, step in run.steps])
+    store.insert_step_rows([(run_id, sequence, started_at, _with_note(step, noted))
+                            for sequence, started_at, step in run.steps])
     return Written(run_id, created)
+
+
+def _step_notes(store: RunStore, run_id: int) -> dict[str, str]:
+    """The notes of the run's stored steps, by the ids of the spans each step was made of (its own, a
+    joined call's server side). A step's span ids stay when the trace is mapped again; its number need
+    not (a client span arriving joins the server span's step)."""
+    noted: dict[str, str] = {}
+    rows = store.db.conn.execute(
+        "SELECT json_extract(payload, '$.note'), json_extract(payload, '$.raw.otlp.spanId'),"
+        " json_extract(payload, '$.raw.otlp.server.spanId') FROM steps WHERE run_id = ?"
+        " AND instr(payload, '\"note\"') AND json_valid(payload) ORDER BY sequence", (run_id,))
+    for note, *span_ids in rows:
+        if isinstance(note, str) and note:
+            for span in span_ids:
+                if isinstance(span, str) and span:
+                    noted[span] = note
+    return noted
+
+
+def _with_note(step: StepRow, noted: dict[str, str]) -> StepRow:
+    """``step`` with the stored notes of its spans (two steps joined into one: both notes, the
+    stored one first where the sender's differs); as it was when none of its spans had one."""
+    if not noted or not any(span in step[4] for span in noted):
+        return step
+    payload = json.loads(step[4])
+    otlp = (payload.get("raw") or {}).get("otlp") or {}
+    spans = [otlp.get("spanId"), (otlp.get("server") or {}).get("spanId")]
+    kept = list(dict.fromkeys(noted[span] for span in spans if isinstance(span, str) and span in noted))
+    if not kept:
+        return step
+    payload["note"] = "\n\n".join(kept)
+    return (*step[:4], json.dumps(payload, ensure_ascii=False, separators=(",", ":")), step[5])

@@ -319,6 +319,32 @@ def test_an_answer_that_is_not_json_rpc_passes_unchanged_and_the_run_says_failed
     assert "ended its answer to tools/call without a result" in run["step"]["toolResult"]
 
 
+NOT_AN_ANSWER = {
+    "html": (b"text/html", b"<html>oops</html>"),
+    "JSON, not JSON-RPC": (b"application/json", b'{"status": "fine"}'),
+    "another request's answer": (b"application/json", b'{"jsonrpc": "2.0", "id": 999, "result": {}}'),
+    "a stream without the answer": (b"text/event-stream", b'event: message\ndata: {"jsonrpc": "2.0", "method": '
+                                    b'"notifications/message", "params": {"level": "info", "data": "x"}}\n\n'),
+}
+
+
+@pytest.mark.parametrize("method", ["ping", "tools/list", "resources/read"])
+@pytest.mark.parametrize("shape", NOT_AN_ANSWER, ids=list(NOT_AN_ANSWER))
+def test_any_request_answered_with_no_json_rpc_response_to_it_is_failed(tmp_path: Path, method: str,
+                                                                       shape: str) -> None:
+    """As a tools/call so answered; before, a ping (or any request but tools/call) so answered was ok."""
+    db = tmp_path / "runs.db"
+    kind, body = NOT_AN_ANSWER[shape]
+    message = {"jsonrpc": "2.0", "id": 7, "method": method}
+    answer = _through_proxy(lambda: [b"HTTP/1.1 200 OK\r\nContent-Type: " + kind + b"\r\nContent-Length: "
+                                     + str(len(body)).encode() + b"\r\n\r\n" + body], db, message)
+    assert answer.status_code == 200 and answer.content == body  # passed on unchanged
+    run = next(run for run in runs_of(db) if run["title"] == f"{method} · proxy")
+    server = run["step"]["legs"][0]["exchange"]["request"]["url"]
+    assert run["status"] == "failed" and run["step"]["legs"][0]["outcome"] == "failed"  # before: ok, "answered"
+    assert run["step"]["content"] == f"{method}: The server {server} ended its answer to {method} without a result."
+
+
 def test_a_server_that_closes_mid_stream_ends_the_agents_stream_and_the_run_fails(tmp_path: Path) -> None:
     db = tmp_path / "runs.db"
     head = b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n"

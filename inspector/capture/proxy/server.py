@@ -18,6 +18,7 @@ from inspector.mcp import public_url
 from inspector.runs.loopback import is_loopback
 
 from .book import OperationBook, ProxiedOperation
+from .connections import ConnectionBounds
 from .forward import ForwardingApp
 from .scrub import scrubbed
 from .steps import ProxiedRun, run_of, run_title
@@ -79,6 +80,8 @@ class ProxyServer:
         self._writer = RunWriter(db_path, written=recorded, problem=problem)
         self._book = OperationBook(self._finished, self._started)
         self._app = ForwardingApp(target, self._book, budget_s=budget_s, verify=verify, local_only=is_loopback(host))
+        #: How many agents' connections are held, and how long a request's head may take (see :mod:`.connections`).
+        self.connections = ConnectionBounds()
         self._server: _Uvicorn | None = None
         self._thread: threading.Thread | None = None
         self.url: str | None = None
@@ -106,7 +109,8 @@ class ProxyServer:
         self._writer.start()
         port = sock.getsockname()[1]
         config = uvicorn.Config(self._app, log_level="critical", lifespan="on", server_header=False,
-                                date_header=False, timeout_graceful_shutdown=1, ws="none")
+                                date_header=False, timeout_graceful_shutdown=1, ws="none",
+                                http=self.connections.protocol())
         server = _Uvicorn(config)
         failure: list[BaseException] = []
 

@@ -70,6 +70,8 @@ def leg_outcome(leg: CapturedLeg, operation: ProxiedOperation) -> str:
         return Leg.FAILED
     if leg.error_message is not None:
         return Leg.FAILED
+    if leg.rpc_id is not None and _no_result(leg):
+        return Leg.FAILED  # a request answered with something that is not its JSON-RPC response, any method
     return Leg.OK
 
 
