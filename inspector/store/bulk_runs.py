@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from .database import Database
 
-__all__ = ["BATCH", "NewRun", "insert_runs", "stored_uids"]
+__all__ = ["BATCH", "NewRun", "drop_first_rows", "first_rows_left", "insert_runs", "stored_uids"]
 
 BATCH = 500
 """Runs per statement (well under SQLite's limit of host parameters)."""
@@ -39,6 +39,26 @@ def stored_uids(db: Database, uids: Sequence[str]) -> set[str]:
         return set()
     marks = ", ".join("?" * len(uids))
     return {uid for (uid,) in db.conn.execute(f"SELECT uid FROM runs WHERE uid IN ({marks})", tuple(uids))}
+
+
+def first_rows_left(db: Database, uids: Sequence[str]) -> set[str]:
+    """Those of ``uids`` (at most :data:`BATCH`) whose stored run is only a call's first row left behind:
+    made here (``live``), no step, ``interrupted``. A call whose record went to a side file while another
+    program held the lock could not remove its first row; the side file holds the whole run, same uid."""
+    if not uids:
+        return set()
+    marks = ", ".join("?" * len(uids))
+    return {uid for (uid,) in db.conn.execute(
+        f"SELECT uid FROM runs WHERE uid IN ({marks}) AND source = 'live' AND status = 'interrupted' "
+        "AND NOT EXISTS (SELECT 1 FROM steps WHERE run_id = runs.id)", tuple(uids))}
+
+
+def drop_first_rows(db: Database, uids: Sequence[str]) -> None:
+    """Delete the first rows left behind (:func:`first_rows_left`) of ``uids`` inside an open transaction,
+    so that the whole runs can be inserted under their uids."""
+    for uid in uids:
+        db.conn.execute("DELETE FROM runs WHERE uid = ? AND source = 'live' AND status = 'interrupted' "
+                        "AND NOT EXISTS (SELECT 1 FROM steps WHERE run_id = runs.id)", (uid,))
 
 
 def insert_runs(db: Database, runs: Sequence[NewRun]) -> list[int]:
