@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import os
 import re
 import sqlite3
@@ -179,7 +180,11 @@ def check_database_folder(option: str | None) -> None:
         raise UsageError(refused)
     try:
         mode = os.stat(path).st_mode
-    except OSError:  # not there yet (it is made), or not to be looked at: opening it says why
+    except OSError as exc:  # not there yet (it is made), or not to be looked at: opening it says why
+        if exc.errno in (errno.ENAMETOOLONG, errno.ELOOP):  # nothing can look at it: said before any command
+            from inspector.store.paths import unusable
+
+            raise UsageError(unusable(path, exc)) from None
         return
     if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
         kind = N_("it is a device, not a regular file")

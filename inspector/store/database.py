@@ -14,7 +14,7 @@ from inspector.i18n.os_reasons import os_reason
 
 from .errors import NewerSchemaError, StoreError
 from .faults import is_read_only, read_only, set_lock_wait, store_fault
-from .paths import missing_folder
+from .paths import missing_folder, unusable
 from .schema import MIGRATIONS, SCHEMA_VERSION
 from .transactions import rollback
 
@@ -53,7 +53,11 @@ def open_database(path: str | os.PathLike[str], lock_wait_s: float = LOCK_WAIT_S
     with a :class:`~.faults.DamagedDatabaseError` or :class:`~.faults.LockedDatabaseError`.
     """
     path = Path(path)
-    if path.exists() and path.is_dir():
+    try:
+        folder_there = path.is_dir()
+    except OSError as exc:  # a name too long for the system
+        raise unusable(path, exc) from None
+    if folder_there:
         raise StoreError(Message(N_("The run database path {path} is a folder, not a file. Choose another file "
                                     "with --db or RUN_INSPECTOR_DB."), {"path": path}))
     refused = missing_folder(path)
