@@ -10,6 +10,7 @@ from pathlib import Path
 
 from inspector.i18n import N_
 from inspector.i18n.messages import Message
+from inspector.i18n.sqlite_reasons import sqlite_reason
 
 from .errors import StoreError
 
@@ -66,12 +67,13 @@ def is_read_only(error: BaseException) -> bool:
     return isinstance(error, sqlite3.Error) and _primary_code(error) in _READ_ONLY_CODES
 
 
-def _reason(error: BaseException) -> str:
-    """SQLite's own words, without the wrapping a Qt model's call adds around an error raised in it."""
+def _reason(error: BaseException) -> Message | str:
+    """SQLite's own words (its common ones translatable: :func:`~inspector.i18n.sqlite_reasons.sqlite_reason`),
+    without the wrapping a Qt model's call adds around an error raised in it."""
     text = str(error)
     if text.startswith("Error calling Python override"):
         text = text.rpartition("): ")[2]
-    return text
+    return sqlite_reason(text)
 
 
 def damaged(path: Path, error: BaseException) -> DamagedDatabaseError:

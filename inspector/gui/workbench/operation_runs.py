@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from inspector.i18n import _
+from inspector.i18n.messages import shown_reason
 from inspector.mcp import McpClient, ServerEndpoint
 from inspector.runs.replaying import ReplayLink
 from inspector.store import RunStore, ServerRegistry, StoreError
@@ -129,7 +130,7 @@ def start_run(store: RunStore | None, title: str, server_url: str,
     try:
         return store.start_run(title, "live", server_url, uid=uid), problem
     except (StoreError, sqlite3.Error) as exc:  # a full disk, a read-only file: the operation still runs
-        return None, _("This operation will not be recorded: {reason}").format(reason=exc)
+        return None, _("This operation will not be recorded: {reason}").format(reason=shown_reason(exc))
 
 
 def finish_run(store: RunStore | None, run_id: int | None, server_url: str, record: OperationRecord,
@@ -150,7 +151,7 @@ def finish_run(store: RunStore | None, run_id: int | None, server_url: str, reco
         if counted:
             ServerRegistry(store.db).record_operation(server_url, record.health, record.latency_ms)
     except (StoreError, sqlite3.Error, OSError, ValueError) as exc:
-        return _("The run could not be stored completely: {reason}").format(reason=exc)
+        return _("The run could not be stored completely: {reason}").format(reason=shown_reason(exc))
     return None
 
 
