@@ -15,6 +15,7 @@ from inspector.i18n.os_reasons import os_reason
 from .errors import NewerSchemaError, StoreError
 from .faults import is_read_only, read_only, set_lock_wait, store_fault
 from .paths import missing_folder, unusable
+from .read_only_disk import on_read_only_disk, open_unchanging
 from .schema import MIGRATIONS, SCHEMA_VERSION
 from .transactions import rollback
 
@@ -70,6 +71,7 @@ def open_database(path: str | os.PathLike[str], lock_wait_s: float = LOCK_WAIT_S
                                     "place with --db or RUN_INSPECTOR_DB."),
                                  {"folder": path.parent, "reason": os_reason(exc)})) from None
     conn: sqlite3.Connection | None = None
+    unchanging = False
     try:
         # Autocommit mode: every transaction is opened and closed explicitly.
         conn = sqlite3.connect(str(path), timeout=lock_wait_s, check_same_thread=False, isolation_level=None)
@@ -77,14 +79,18 @@ def open_database(path: str | os.PathLike[str], lock_wait_s: float = LOCK_WAIT_S
     except sqlite3.DatabaseError as exc:
         if conn is not None:
             conn.close()
+        conn = None
         fault = store_fault(path, exc)
         if fault is not None:
             raise fault from None
-        if is_read_only(exc):  # a WAL database in a read-only folder cannot even be read
+        if on_read_only_disk(path):  # read as it is (writes then say it can only be read), else said read-only
+            conn, version, tables = _unchanging(path, exc)
+            unchanging = True
+        elif is_read_only(exc):  # a WAL database in a read-only folder cannot even be read
             raise read_only(path, exc) from None
-        # Anything else: cannot open (permissions, a read-only place).
-        raise StoreError(Message(N_("The run database {path} cannot be opened: {reason}. Choose another file "
-                                    "with --db or RUN_INSPECTOR_DB."), {"path": path, "reason": exc})) from None
+        else:  # Anything else: cannot open (permissions).
+            raise StoreError(Message(N_("The run database {path} cannot be opened: {reason}. Choose another file "
+                                        "with --db or RUN_INSPECTOR_DB."), {"path": path, "reason": exc})) from None
     if _foreign(version, tables):
         conn.close()
         raise StoreError(Message(
@@ -97,6 +103,12 @@ def open_database(path: str | os.PathLike[str], lock_wait_s: float = LOCK_WAIT_S
             N_("The run database {path} was written by a newer Run Inspector (schema {version}; this version "
                "reads up to {supported}). It was left untouched: update Run Inspector, or use another file "
                "with --db."), {"path": path, "version": version, "supported": SCHEMA_VERSION}))
+    if unchanging:
+        if version < SCHEMA_VERSION:  # it would have to be upgraded first
+            conn.close()
+            raise read_only(path, sqlite3.OperationalError("attempt to write a readonly database"))
+        conn.execute("PRAGMA foreign_keys=ON")
+        return Database(conn)
     try:
         conn.execute("PRAGMA journal_mode=WAL")
         conn.execute("PRAGMA synchronous=NORMAL")
@@ -107,6 +119,8 @@ def open_database(path: str | os.PathLike[str], lock_wait_s: float = LOCK_WAIT_S
         _migrate(conn, version)
     except sqlite3.DatabaseError as exc:
         conn.close()
+        if is_read_only(exc):  # an older database, to be upgraded, in a file that can only be read
+            raise read_only(path, exc) from None
         raise store_fault(path, exc) or StoreError(Message(N_("The run database {path} could not be opened: "
                                                               "{reason}."), {"path": path, "reason": exc})) from None
     return Database(conn)
@@ -129,6 +143,19 @@ def open_database_read_only(path: str | os.PathLike[str]) -> Database:
         raise StoreError(Message(N_("The run database {path} cannot be read: {reason}."),
                                  {"path": path, "reason": exc})) from None
     return Database(conn)
+
+
+def _unchanging(path: Path, error: sqlite3.DatabaseError) -> tuple[sqlite3.Connection, int, set[str]]:
+    """The database on a read-only disk, read as it is, with its version and tables; refused as read-only
+    when that cannot be done (``error``: why the usual opening failed), as damaged when it is."""
+    conn = open_unchanging(path)
+    if conn is None:  # not there (nothing can be made here), or changes in its log an immutable read leaves out
+        raise read_only(path, error)
+    try:
+        return conn, *_version_and_tables(conn)
+    except sqlite3.DatabaseError as exc:
+        conn.close()
+        raise store_fault(path, exc) or read_only(path, exc) from None
 
 
 def _version_and_tables(conn: sqlite3.Connection) -> tuple[int, set[str]]:
