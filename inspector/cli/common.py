@@ -8,6 +8,7 @@ import os
 import re
 import sqlite3
 import stat
+import sys
 import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
@@ -202,12 +203,17 @@ def open_store(option: str | None, lock_wait_s: float | None = None) -> RunStore
     """Open (creating if needed) the run database, or raise :class:`UsageError` saying why it cannot be used."""
     from inspector.store import RunStore, StoreError
 
+    path = database_path(option)
     try:
-        if lock_wait_s is None:
-            return RunStore.open(database_path(option))
-        return RunStore.open(database_path(option), lock_wait_s)
+        store = RunStore.open(path) if lock_wait_s is None else RunStore.open(path, lock_wait_s)
     except StoreError as exc:
         raise UsageError(exc) from None
+    if store.db.log_damage is not None:  # said, and the command goes on with what could be read
+        from inspector.i18n.messages import translate
+        from inspector.store.wal_damage import damaged_log_sentence
+
+        print(f"run-inspector: {translate(damaged_log_sentence(path, store.db.log_damage))}", file=sys.stderr)
+    return store
 
 
 def database_fault(args: argparse.Namespace | None, error: sqlite3.Error) -> CommandError | None:

@@ -80,7 +80,7 @@ def _run(app: QApplication, db_option: str | None, *, open_file: str | os.PathLi
 
     # `--lang` wins for this session; else the setting, else the system's language.
     switch_language(language or choose_language(settings.language or None))
-    from .database_start import ask_with_dialog, moved_aside_note, open_or_ask
+    from .database_start import ask_with_dialog, moved_aside_note, open_or_ask, say_damaged_log
     from .widgets.plain_text import plain_tooltip
 
     # A database that cannot be used is a dialog (a window started from a menu has no terminal).
@@ -94,6 +94,7 @@ def _run(app: QApplication, db_option: str | None, *, open_file: str | os.PathLi
         window.status.setText(note)
         window.status.setToolTip(plain_tooltip(note))  # a long path may not fit the status line
     window.show()
+    say_damaged_log(window, opened.path, store)
     say_settings_problems(window, settings, settings_copy)
     if open_file is not None:
         from PySide6.QtCore import QTimer

@@ -18,6 +18,7 @@ from .paths import missing_folder, unusable
 from .read_only_disk import on_read_only_disk, open_unchanging
 from .schema import MIGRATIONS, SCHEMA_VERSION
 from .transactions import rollback
+from .wal_damage import LogDamage, check_log
 
 #: How long a statement waits for another program's lock, unless the caller says otherwise.
 LOCK_WAIT_S = 10.0
@@ -29,10 +30,12 @@ class Database:
     Every statement of the store is plain SQL on :attr:`conn`; this holder is all a store needs,
     and it costs nothing to import (a wrapper library cost each command tens of milliseconds)."""
 
-    __slots__ = ("conn",)
+    __slots__ = ("conn", "log_damage")
 
-    def __init__(self, conn: sqlite3.Connection) -> None:
+    def __init__(self, conn: sqlite3.Connection, log_damage: LogDamage | None = None) -> None:
         self.conn = conn
+        #: The write-ahead log found damaged (and copied aside) as this database was opened, else None.
+        self.log_damage = log_damage
 
     def execute(self, sql: str, parameters: Sequence[Any] | dict[str, Any] = ()) -> sqlite3.Cursor:
         return self.conn.execute(sql, parameters)
@@ -70,6 +73,7 @@ def open_database(path: str | os.PathLike[str], lock_wait_s: float = LOCK_WAIT_S
         raise StoreError(Message(N_("The run database cannot be created in {folder}: {reason}. Choose another "
                                     "place with --db or RUN_INSPECTOR_DB."),
                                  {"folder": path.parent, "reason": os_reason(exc)})) from None
+    log_damage = _kept_log(path)
     conn: sqlite3.Connection | None = None
     unchanging = False
     try:
@@ -108,7 +112,7 @@ def open_database(path: str | os.PathLike[str], lock_wait_s: float = LOCK_WAIT_S
             conn.close()
             raise read_only(path, sqlite3.OperationalError("attempt to write a readonly database"))
         conn.execute("PRAGMA foreign_keys=ON")
-        return Database(conn)
+        return Database(conn, log_damage)
     try:
         conn.execute("PRAGMA journal_mode=WAL")
         conn.execute("PRAGMA synchronous=NORMAL")
@@ -123,7 +127,7 @@ def open_database(path: str | os.PathLike[str], lock_wait_s: float = LOCK_WAIT_S
             raise read_only(path, exc) from None
         raise store_fault(path, exc) or StoreError(Message(N_("The run database {path} could not be opened: "
                                                               "{reason}."), {"path": path, "reason": exc})) from None
-    return Database(conn)
+    return Database(conn, log_damage)
 
 
 def open_database_read_only(path: str | os.PathLike[str]) -> Database:
@@ -143,6 +147,21 @@ def open_database_read_only(path: str | os.PathLike[str]) -> Database:
         raise StoreError(Message(N_("The run database {path} cannot be read: {reason}."),
                                  {"path": path, "reason": exc})) from None
     return Database(conn)
+
+
+def _kept_log(path: Path) -> LogDamage | None:
+    """A damaged write-ahead log beside ``path``, copied aside before SQLite reads it (and drops what it
+    cannot read); a log that cannot be copied keeps the database closed. Not on a read-only disk, where
+    SQLite changes nothing."""
+    if on_read_only_disk(path):
+        return None
+    try:
+        return check_log(path)
+    except OSError as exc:
+        raise StoreError(Message(N_(
+            "The write-ahead log of the run database {path} is damaged, and it could not be copied aside ({reason}). "
+            "The database was not opened, so that nothing more of it is lost: free some space, or make its folder "
+            "writable, and try again."), {"path": path, "reason": os_reason(exc)})) from None
 
 
 def _unchanging(path: Path, error: sqlite3.DatabaseError) -> tuple[sqlite3.Connection, int, set[str]]:
