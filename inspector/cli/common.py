@@ -209,10 +209,12 @@ def open_store(option: str | None, lock_wait_s: float | None = None) -> RunStore
     except StoreError as exc:
         raise UsageError(exc) from None
     if store.db.log_damage is not None:  # said, and the command goes on with what could be read
+        from inspector.i18n import _
         from inspector.i18n.messages import translate
         from inspector.store.wal_damage import damaged_log_sentence
 
-        print(f"run-inspector: {translate(damaged_log_sentence(path, store.db.log_damage))}", file=sys.stderr)
+        print(_("run-inspector: {sentence}").format(sentence=translate(damaged_log_sentence(path, store.db.log_damage))),
+              file=sys.stderr)
     return store
 
 
