@@ -213,8 +213,8 @@ def open_store(option: str | None, lock_wait_s: float | None = None) -> RunStore
         from inspector.i18n.messages import translate
         from inspector.store.wal_damage import damaged_log_sentence
 
-        print(_("run-inspector: {sentence}").format(sentence=translate(damaged_log_sentence(path, store.db.log_damage))),
-              file=sys.stderr)
+        sentence = translate(damaged_log_sentence(path, store.db.log_damage))
+        print(_("run-inspector: {sentence}").format(sentence=sentence), file=sys.stderr)
     return store
 
 
