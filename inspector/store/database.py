@@ -30,12 +30,23 @@ class Database:
     Every statement of the store is plain SQL on :attr:`conn`; this holder is all a store needs,
     and it costs nothing to import (a wrapper library cost each command tens of milliseconds)."""
 
-    __slots__ = ("conn", "log_damage")
+    __slots__ = ("conn", "log_damage", "_file")
 
-    def __init__(self, conn: sqlite3.Connection, log_damage: LogDamage | None = None) -> None:
+    def __init__(self, conn: sqlite3.Connection, log_damage: LogDamage | None = None,
+                 path: Path | None = None) -> None:
         self.conn = conn
         #: The write-ahead log found damaged (and copied aside) as this database was opened, else None.
         self.log_damage = log_damage
+        #: The file opened, and which file it is (device, inode), to tell when it is deleted or replaced.
+        self._file = None if path is None else (path, _identity(path))
+
+    def gone(self) -> Path | None:
+        """The database's path when the file opened is no longer there (deleted, or replaced by another
+        file) while it is open: what is written then reaches no one. None while it is there (or unknown)."""
+        if self._file is None or self._file[1] is None:
+            return None
+        path, identity = self._file
+        return None if _identity(path) == identity else path
 
     def execute(self, sql: str, parameters: Sequence[Any] | dict[str, Any] = ()) -> sqlite3.Cursor:
         return self.conn.execute(sql, parameters)
@@ -112,7 +123,7 @@ def open_database(path: str | os.PathLike[str], lock_wait_s: float = LOCK_WAIT_S
             conn.close()
             raise read_only(path, sqlite3.OperationalError("attempt to write a readonly database"))
         conn.execute("PRAGMA foreign_keys=ON")
-        return Database(conn, log_damage)
+        return Database(conn, log_damage, path)
     try:
         conn.execute("PRAGMA journal_mode=WAL")
         conn.execute("PRAGMA synchronous=NORMAL")
@@ -127,7 +138,7 @@ def open_database(path: str | os.PathLike[str], lock_wait_s: float = LOCK_WAIT_S
             raise read_only(path, exc) from None
         raise store_fault(path, exc) or StoreError(Message(N_("The run database {path} could not be opened: "
                                                               "{reason}."), {"path": path, "reason": exc})) from None
-    return Database(conn, log_damage)
+    return Database(conn, log_damage, path)
 
 
 def open_database_read_only(path: str | os.PathLike[str]) -> Database:
@@ -147,6 +158,14 @@ def open_database_read_only(path: str | os.PathLike[str]) -> Database:
         raise StoreError(Message(N_("The run database {path} cannot be read: {reason}."),
                                  {"path": path, "reason": exc})) from None
     return Database(conn)
+
+
+def _identity(path: Path) -> tuple[int, int] | None:
+    try:
+        found = os.stat(path)
+    except OSError:
+        return None
+    return found.st_dev, found.st_ino
 
 
 def _kept_log(path: Path) -> LogDamage | None:

@@ -52,6 +52,14 @@ class ReadOnlyDatabaseError(StoreError):
         self.path = path
 
 
+class DatabaseGoneError(StoreError):
+    """The database file was deleted or replaced while it was open; nothing more is written to it."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(Message(N_("the file was deleted or replaced while it was open")))
+        self.path = path
+
+
 def is_damage(error: BaseException) -> bool:
     """Does SQLite say the file is damaged or not a database at all?"""
     return isinstance(error, sqlite3.Error) and _primary_code(error) in _DAMAGE_CODES

@@ -220,3 +220,22 @@ def test_a_lock_at_the_end_keeps_the_record_in_a_side_file_that_imports_whole(qt
             assert [stored.step.kind for stored in store.iter_steps(run.id)] == ["tool"]
     finally:
         engine.shutdown()
+
+
+def test_a_database_deleted_while_the_window_has_it_open_gets_no_more_runs(qtbot, sdk_server) -> None:
+    """SQLite goes on writing into a deleted file (WAL mode notices nothing): the result said "Stored as run
+    3" of a run no one would ever read again. Now the record goes to a side file, and the result says why."""
+    path = resolve_db_path()
+    RunStore.open(path).close()
+    engine = OperationsEngine(path)
+    engine.start()
+    try:
+        path.unlink()
+        outcome = finish(qtbot, engine.call_tool(sdk_server.endpoint, "echo", {"text": "kept"}, budget_s=10))
+    finally:
+        engine.shutdown()
+    assert outcome.status == "ok" and outcome.run_id is None
+    assert outcome.store_problem.startswith(f"The run could not be stored in {path} (the file was deleted or replaced "
+                                            "while it was open): it was written to ")
+    (side_file,) = (path.parent / "unsaved-runs").iterdir()
+    assert str(side_file) in outcome.store_problem and not path.exists()

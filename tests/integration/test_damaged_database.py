@@ -191,6 +191,28 @@ def test_a_lock_taken_during_the_call_leaves_a_first_row_that_the_import_replace
         assert len(store.list_runs()) == 2
 
 
+def test_a_database_deleted_during_the_call_gets_no_record_it_would_lose(tmp_path: Path, demo: str) -> None:
+    """The file is deleted after the call's first row: SQLite wrote the record into the deleted file and the
+    call said "Stored as run 2." Now the record goes to the side file, exit status 1."""
+    path = filled_database(tmp_path / "runs.db", runs=1)
+    call = subprocess.Popen([sys.executable, "-m", "inspector", "call", demo, "slow_task", "--args",
+                             '{"seconds": 1}', "--json", "--db", str(path), "--lang", "en"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    reader = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True)
+    deadline = time.monotonic() + 30
+    while not reader.execute("SELECT 1 FROM runs WHERE status = 'running'").fetchone():  # the first row
+        assert time.monotonic() < deadline and call.poll() is None
+        time.sleep(0.02)
+    reader.close()
+    path.unlink()
+    out, err = call.communicate(timeout=60)
+    report = json.loads(out)
+    assert report["outcome"] == "ok" and call.returncode == 1 and "run_id" not in report, err
+    assert report["record"]["saved"] is False and Path(report["record"]["side_file"]).is_file()
+    assert (f"because the database {path} could not be written (the file was deleted or replaced while it was "
+            "open)") in err
+
+
 def test_without_a_lock_the_call_is_stored_as_before(tmp_path: Path, demo: str) -> None:
     path = filled_database(tmp_path / "runs.db", runs=1)
     done, _took = cli("call", demo, "echo", "--args", '{"text": "hi"}', "--json", "--db", str(path))
