@@ -112,14 +112,12 @@ def say_settings_problems(window: MainWindow, settings: AppSettings, copy: Path 
     """Lines of the settings file that could not be read (``copy``: where the file was copied), a file too
     large to be read, and values that cannot be used, in a box over the shown window (the status line is
     soon taken by the runs) and on stderr for whoever started the window from a terminal."""
-    from PySide6.QtCore import Qt
-    from PySide6.QtWidgets import QMessageBox
-
     from inspector.i18n import _
 
     from .settings import settings_file, unreadable_settings_note
     from .settings_check import unusable_values, unusable_values_note
     from .settings_size import not_a_file, not_a_file_note, oversized, oversized_settings_note
+    from .widgets.notice_box import notice_box
 
     sentences = [] if copy is None else [unreadable_settings_note(settings.qsettings, copy)]
     path = settings_file()
@@ -133,13 +131,7 @@ def say_settings_problems(window: MainWindow, settings: AppSettings, copy: Path 
         sentences.append(unusable_values_note(settings.qsettings, values))
     if not sentences:
         return
-    sentence = " ".join(sentences)
-    print(f"run-inspector: {sentence}", file=sys.stderr)
-    box = QMessageBox(QMessageBox.Icon.Warning, _("Run Inspector: settings"), sentence,
-                      QMessageBox.StandardButton.Ok, window)
-    box.setTextFormat(Qt.TextFormat.PlainText)
-    box.setObjectName("settings-problem")
-    box.open()
+    notice_box(window, _("Run Inspector: settings"), " ".join(sentences), "settings-problem")
 
 
 def database_path(option: str | None, configured: str) -> Path:

@@ -95,18 +95,11 @@ def say_damaged_log(window: QWidget, path: Path, store: RunStore) -> None:
     damage = store.db.log_damage
     if damage is None:
         return
-    from PySide6.QtCore import Qt
-    from PySide6.QtWidgets import QMessageBox
-
     from inspector.store.wal_damage import damaged_log_sentence
 
-    sentence = translate(damaged_log_sentence(path, damage))
-    print(f"run-inspector: {sentence}", file=sys.stderr)
-    box = QMessageBox(QMessageBox.Icon.Warning, _("Run Inspector: run database"), sentence,
-                      QMessageBox.StandardButton.Ok, window)
-    box.setTextFormat(Qt.TextFormat.PlainText)
-    box.setObjectName("damaged-log")
-    box.open()
+    from .widgets.notice_box import notice_box
+
+    notice_box(window, _("Run Inspector: run database"), translate(damaged_log_sentence(path, damage)), "damaged-log")
 
 
 def ask_with_dialog(problem: StoreError, path: Path) -> tuple[DatabaseChoice, Path | None]:

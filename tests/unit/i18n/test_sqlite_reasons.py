@@ -9,17 +9,10 @@ from pathlib import Path
 import pytest
 
 from inspector.i18n import set_language
-from inspector.i18n.messages import shown_reason, translate
+from inspector.i18n.messages import shown_reason
 from inspector.i18n.sqlite_reasons import _KNOWN, sqlite_reason
 from inspector.store import RunStore, StoreError
-
-
-def _said(reason: object, language: str) -> str:
-    set_language(language)
-    try:
-        return translate(reason)
-    finally:
-        set_language("en")
+from tests.unit.i18n.test_os_reasons import _said
 
 
 def test_every_common_reason_has_german_words_and_keeps_its_english() -> None:
