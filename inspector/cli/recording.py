@@ -27,12 +27,7 @@ from inspector.runs.times import to_stored_time
 from inspector.store import RunStore, ServerRegistry, StoreError
 from inspector.store.faults import is_damage, is_lock, is_read_only
 from inspector.store.replays import note_replay
-from inspector.transfer.side_files import save_side_file
-
-#: How long the run's first row waits for another program's lock before the call goes ahead.
-START_LOCK_WAIT_S = 0.1
-#: How long the finished record waits for the lock (in all) before it goes to a side file.
-RECORD_LOCK_WAIT_S = 1.0
+from inspector.transfer.side_files import RECORD_LOCK_WAIT_S, START_LOCK_WAIT_S, save_side_file
 
 
 @dataclass(frozen=True)

@@ -192,7 +192,6 @@ def test_a_lock_at_the_end_keeps_the_record_in_a_side_file_that_imports_whole(qt
     engine = OperationsEngine(path)
     engine.start()
     assert engine.worker.store is not None
-    engine.worker.store.set_lock_wait(0.3)  # the window waits 10 s for a lock; the test need not
     sdk_server.events.started.clear()
     holder = None
     try:
@@ -239,3 +238,31 @@ def test_a_database_deleted_while_the_window_has_it_open_gets_no_more_runs(qtbot
                                             "while it was open): it was written to ")
     (side_file,) = (path.parent / "unsaved-runs").iterdir()
     assert str(side_file) in outcome.store_problem and not path.exists()
+
+
+def test_a_database_locked_before_the_call_does_not_hold_the_call_back(qtbot, sdk_server) -> None:
+    """The run's first row waited the store's 10 s for the lock on the worker's loop, before anything was sent
+    (every other operation and every cancel waited too), and its end 10 s more: 10.4 s to the first leg, 20.8 s
+    to the end of an echo. Now 0.1 s and 1 s, as the command line waits; the record goes to a side file."""
+    import subprocess
+    import sys
+
+    from tests.integration.test_damaged_database import HOLDER
+
+    path = resolve_db_path()
+    RunStore.open(path).close()
+    engine = OperationsEngine(path)
+    engine.start()
+    holder = subprocess.Popen([sys.executable, "-c", HOLDER, str(path)], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "locked"
+        began = time.monotonic()
+        outcome = finish(qtbot, engine.call_tool(sdk_server.endpoint, "echo", {"text": "hello"}, budget_s=5),
+                         timeout_ms=30000)
+        took = time.monotonic() - began
+    finally:
+        holder.communicate(timeout=10)
+        engine.shutdown()
+    assert outcome.status == "ok" and outcome.run_id is None and "(database is locked)" in outcome.store_problem
+    assert took < 8, took

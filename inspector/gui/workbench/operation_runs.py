@@ -10,7 +10,8 @@ from __future__ import annotations
 import dataclasses
 import sqlite3
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from inspector.i18n import _
@@ -18,7 +19,9 @@ from inspector.mcp import McpClient, ServerEndpoint
 from inspector.runs.replaying import ReplayLink
 from inspector.runs.times import to_stored_time
 from inspector.store import RunStore, ServerRegistry, StoreError
+from inspector.store.database import LOCK_WAIT_S
 from inspector.store.replays import note_replay
+from inspector.transfer.side_files import RECORD_LOCK_WAIT_S, START_LOCK_WAIT_S
 
 from .asking import ASKER, Asker
 from .operation_log import OperationLog
@@ -134,7 +137,8 @@ def start_run(store: RunStore | None, title: str, server_url: str,
     if store is None:
         return None, problem
     try:
-        return store.start_run(title, "live", server_url, uid=uid), problem
+        with lock_wait(store, START_LOCK_WAIT_S):  # the worker's loop (every operation, a cancel) waits meanwhile
+            return store.start_run(title, "live", server_url, uid=uid), problem
     except (StoreError, sqlite3.Error):
         return None, problem
 
@@ -151,7 +155,7 @@ def finish_run(store: RunStore | None, run_id: int | None, server_url: str, reco
     if replay_of is not None:
         record = dataclasses.replace(record, step=replay_of.marked(record.step))
     try:
-        with store.transaction():
+        with lock_wait(store, RECORD_LOCK_WAIT_S), store.transaction():
             stored = run_id
             if stored is None:
                 stored = store.insert_run(title, "live", server_url, record.started_at, uid, "running", None)
@@ -165,6 +169,17 @@ def finish_run(store: RunStore | None, run_id: int | None, server_url: str, reco
     except (StoreError, sqlite3.Error, OSError, ValueError) as exc:
         return None, kept_aside(store, run_id, title, server_url, record, uid, exc)
     return stored, None
+
+
+@contextmanager
+def lock_wait(store: RunStore, seconds: float) -> Iterator[None]:
+    """Statements on ``store`` inside wait at most ``seconds`` for another program's lock (the usual time after):
+    the worker's loop, which runs every operation and hears every cancel, waits while they wait."""
+    store.set_lock_wait(seconds)
+    try:
+        yield
+    finally:
+        store.set_lock_wait(LOCK_WAIT_S)
 
 
 __all__ = ["SessionFor", "finish_run", "run_operation", "run_signin", "start_run", "stopped_by_a_bug"]
