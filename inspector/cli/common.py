@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import os
 import re
 import sqlite3
 import stat
+import sys
 import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
@@ -179,7 +181,11 @@ def check_database_folder(option: str | None) -> None:
         raise UsageError(refused)
     try:
         mode = os.stat(path).st_mode
-    except OSError:  # not there yet (it is made), or not to be looked at: opening it says why
+    except OSError as exc:  # not there yet (it is made), or not to be looked at: opening it says why
+        if exc.errno in (errno.ENAMETOOLONG, errno.ELOOP):  # nothing can look at it: said before any command
+            from inspector.store.paths import unusable
+
+            raise UsageError(unusable(path, exc)) from None
         return
     if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
         kind = N_("it is a device, not a regular file")
@@ -197,12 +203,19 @@ def open_store(option: str | None, lock_wait_s: float | None = None) -> RunStore
     """Open (creating if needed) the run database, or raise :class:`UsageError` saying why it cannot be used."""
     from inspector.store import RunStore, StoreError
 
+    path = database_path(option)
     try:
-        if lock_wait_s is None:
-            return RunStore.open(database_path(option))
-        return RunStore.open(database_path(option), lock_wait_s)
+        store = RunStore.open(path) if lock_wait_s is None else RunStore.open(path, lock_wait_s)
     except StoreError as exc:
         raise UsageError(exc) from None
+    if store.db.log_damage is not None:  # said, and the command goes on with what could be read
+        from inspector.i18n import _
+        from inspector.i18n.messages import translate
+        from inspector.store.wal_damage import damaged_log_sentence
+
+        sentence = translate(damaged_log_sentence(path, store.db.log_damage))
+        print(_("run-inspector: {sentence}").format(sentence=sentence), file=sys.stderr)
+    return store
 
 
 def database_fault(args: argparse.Namespace | None, error: sqlite3.Error) -> CommandError | None:

@@ -20,7 +20,7 @@ from inspector.agent.operations import look_up_task_step
 from inspector.agent.tracing import step_trace, traced
 from inspector.i18n import N_, _
 from inspector.i18n.leg_findings import with_findings
-from inspector.i18n.messages import Message, translate
+from inspector.i18n.messages import Message, shown_reason, translate
 from inspector.i18n.refused_probe import legs_seen
 from inspector.i18n.wire import server_answered
 from inspector.mcp import (
@@ -154,7 +154,7 @@ def _chosen(store: RunStore | None, args: argparse.Namespace, budget: float | No
                                    db)
     except sqlite3.DatabaseError as exc:  # e.g. not a run database at all
         print(_("run-inspector: the saved settings of this server could not be read from {path}: {reason}.").format(
-            path=path, reason=exc), file=sys.stderr)
+            path=path, reason=shown_reason(exc)), file=sys.stderr)
         return choose_server(None, args, budget, headers)
     finally:
         db.conn.close()

@@ -12,12 +12,9 @@ once its answer is printed.
 from __future__ import annotations
 
 import sqlite3
-import tempfile
-import time
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -25,19 +22,12 @@ from inspector.agent import OperationRecord
 from inspector.i18n import N_
 from inspector.i18n.messages import Message
 from inspector.i18n.os_reasons import os_reason
-from inspector.runs import step_outcome
 from inspector.runs.replaying import ReplayLink
-from inspector.runs.times import to_stored_time, utc_now
+from inspector.runs.times import to_stored_time
 from inspector.store import RunStore, ServerRegistry, StoreError
 from inspector.store.faults import is_damage, is_lock, is_read_only
 from inspector.store.replays import note_replay
-
-#: How long the run's first row waits for another program's lock before the call goes ahead.
-START_LOCK_WAIT_S = 0.1
-#: How long the finished record waits for the lock (in all) before it goes to a side file.
-RECORD_LOCK_WAIT_S = 1.0
-#: The folder beside the database where records that could not be written are kept.
-SIDE_FOLDER = "unsaved-runs"
+from inspector.transfer.side_files import RECORD_LOCK_WAIT_S, START_LOCK_WAIT_S, save_side_file
 
 
 @dataclass(frozen=True)
@@ -52,26 +42,6 @@ class RecordFate:
         """For the ``--json`` report when the record did not reach the database."""
         return {"saved": False, "reason": str(self.problem),
                 "side_file": str(self.side_file) if self.side_file is not None else None}
-
-
-@dataclass(frozen=True)
-class _SideRun:
-    uid: str
-    title: str
-    source: str
-    server: str | None
-    status: str
-    started_at: datetime | None
-    finished_at: datetime | None
-    note: str = ""
-
-
-@dataclass(frozen=True)
-class _SideStep:
-    sequence: int
-    started_at: datetime | None
-    payload: dict[str, Any]
-    outcome: str
 
 
 class RunRecording:
@@ -161,30 +131,3 @@ class RunRecording:
             N_("The call's record could not be saved because {why}: it was written to {file} instead; add it to the "
                "database later with: run-inspector import {file} --db {path}"),
             {"why": why, "file": side_file, "path": self._db_path}), side_file)
-
-
-def save_side_file(db_path: Path, title: str, server_url: str, record: OperationRecord,
-                   uid: str | None = None) -> Path:
-    """Write the operation as a one-run trace file beside the database (else in the temporary
-    folder); return its path. Raises ``OSError`` when neither place can take it. ``uid``: the
-    run's, when its requests already named its trace."""
-    from inspector.traces.progress import ProgressMeter
-    from inspector.traces.writer import replacing, write_trace
-
-    uid = uid or uuid.uuid4().hex
-    run = _SideRun(uid, title, "live", server_url, record.status, record.started_at, utc_now())
-    payload = record.step.to_payload()
-    step = _SideStep(1, record.started_at, payload, step_outcome(payload))
-    name = f"run-{time.strftime('%Y%m%d-%H%M%S')}-{uid[:8]}.json"
-    problem: OSError | None = None
-    for folder in (db_path.parent / SIDE_FOLDER, Path(tempfile.gettempdir()) / "run-inspector" / SIDE_FOLDER):
-        try:
-            folder.mkdir(parents=True, exist_ok=True)
-            target = folder / name
-            with replacing(target) as out:
-                write_trace(out, lambda _run: [step], [run], ProgressMeter(None, 1, 1.0))
-            return target
-        except OSError as exc:
-            problem = exc
-    assert problem is not None
-    raise problem

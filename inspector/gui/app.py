@@ -80,7 +80,7 @@ def _run(app: QApplication, db_option: str | None, *, open_file: str | os.PathLi
 
     # `--lang` wins for this session; else the setting, else the system's language.
     switch_language(language or choose_language(settings.language or None))
-    from .database_start import ask_with_dialog, moved_aside_note, open_or_ask
+    from .database_start import ask_with_dialog, moved_aside_note, open_or_ask, say_damaged_log
     from .widgets.plain_text import plain_tooltip
 
     # A database that cannot be used is a dialog (a window started from a menu has no terminal).
@@ -94,6 +94,7 @@ def _run(app: QApplication, db_option: str | None, *, open_file: str | os.PathLi
         window.status.setText(note)
         window.status.setToolTip(plain_tooltip(note))  # a long path may not fit the status line
     window.show()
+    say_damaged_log(window, opened.path, store)
     say_settings_problems(window, settings, settings_copy)
     if open_file is not None:
         from PySide6.QtCore import QTimer
@@ -111,14 +112,12 @@ def say_settings_problems(window: MainWindow, settings: AppSettings, copy: Path 
     """Lines of the settings file that could not be read (``copy``: where the file was copied), a file too
     large to be read, and values that cannot be used, in a box over the shown window (the status line is
     soon taken by the runs) and on stderr for whoever started the window from a terminal."""
-    from PySide6.QtCore import Qt
-    from PySide6.QtWidgets import QMessageBox
-
     from inspector.i18n import _
 
     from .settings import settings_file, unreadable_settings_note
     from .settings_check import unusable_values, unusable_values_note
     from .settings_size import not_a_file, not_a_file_note, oversized, oversized_settings_note
+    from .widgets.notice_box import notice_box
 
     sentences = [] if copy is None else [unreadable_settings_note(settings.qsettings, copy)]
     path = settings_file()
@@ -132,13 +131,7 @@ def say_settings_problems(window: MainWindow, settings: AppSettings, copy: Path 
         sentences.append(unusable_values_note(settings.qsettings, values))
     if not sentences:
         return
-    sentence = " ".join(sentences)
-    print(f"run-inspector: {sentence}", file=sys.stderr)
-    box = QMessageBox(QMessageBox.Icon.Warning, _("Run Inspector: settings"), sentence,
-                      QMessageBox.StandardButton.Ok, window)
-    box.setTextFormat(Qt.TextFormat.PlainText)
-    box.setObjectName("settings-problem")
-    box.open()
+    notice_box(window, _("Run Inspector: settings"), " ".join(sentences), "settings-problem")
 
 
 def database_path(option: str | None, configured: str) -> Path:

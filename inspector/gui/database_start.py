@@ -11,7 +11,7 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Generic, TypeVar
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 from inspector.i18n import N_, _
 from inspector.i18n.messages import Message, translate
@@ -21,6 +21,9 @@ from inspector.store.database import LOCK_WAIT_S
 from inspector.store.faults import is_read_only, move_aside, read_only, store_fault
 
 from .dialogs.database_choice import DatabaseChoice  # the dialog itself loads only when it is needed
+
+if TYPE_CHECKING:
+    from PySide6.QtWidgets import QWidget
 
 #: The user's answer: what to do, and for ``OTHER`` the file chosen (None: not chosen, ask again).
 Chooser = Callable[[StoreError, Path], tuple[DatabaseChoice, Path | None]]
@@ -86,6 +89,19 @@ def moved_aside_note(moved_to: Path) -> str:
     return _("Started with a fresh run database; the damaged one was moved aside to {path}.").format(path=moved_to)
 
 
+def say_damaged_log(window: QWidget, path: Path, store: RunStore) -> None:
+    """A write-ahead log found damaged as the database opened (its copy kept): said in a box over the shown
+    window, and on stderr for whoever started the window from a terminal."""
+    damage = store.db.log_damage
+    if damage is None:
+        return
+    from inspector.store.wal_damage import damaged_log_sentence
+
+    from .widgets.notice_box import notice_box
+
+    notice_box(window, _("Run Inspector: run database"), translate(damaged_log_sentence(path, damage)), "damaged-log")
+
+
 def ask_with_dialog(problem: StoreError, path: Path) -> tuple[DatabaseChoice, Path | None]:
     """The window's chooser: the problem dialog, then a file dialog for another database."""
     from PySide6.QtWidgets import QFileDialog
@@ -103,4 +119,4 @@ def ask_with_dialog(problem: StoreError, path: Path) -> tuple[DatabaseChoice, Pa
     return DatabaseChoice.OTHER, Path(chosen) if chosen else None
 
 
-__all__ = ["Chooser", "OpenedDatabase", "ask_with_dialog", "moved_aside_note", "open_or_ask"]
+__all__ = ["Chooser", "OpenedDatabase", "ask_with_dialog", "moved_aside_note", "open_or_ask", "say_damaged_log"]

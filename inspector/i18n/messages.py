@@ -64,6 +64,12 @@ def translate(message: Any) -> str:
     return text.format(**{name: _shown(value) for name, value in params.items()})
 
 
+def shown_reason(value: Any) -> str:
+    """An error (or any value) as it fills a ``{reason}`` in the current language: a sentence it carries
+    translated, SQLite's and the system's common reasons in our words, anything else as it is."""
+    return str(_shown(value))
+
+
 def kept_sentence(sentence: Any, english: str) -> Message | str:
     """A sentence another layer kept as data (the run model's ``inspector.runs.sentences.Sentence``:
     any value with ``template`` and ``params``) as a :class:`Message`, so it is said in the current
@@ -82,7 +88,7 @@ def translate_all(messages: Iterable[Any]) -> list[str]:
 
 def _shown(value: Any) -> Any:
     """A value as it fills a placeholder: numbers marked by the client in the locale's way, the system's
-    common reasons in our words."""
+    and SQLite's common reasons in our words."""
     if hasattr(value, "english") and hasattr(value, "value"):
         from inspector.i18n.formatting import format_number
 
@@ -93,6 +99,12 @@ def _shown(value: Any) -> Any:
         return format_number(value)
     if hasattr(value, "template") and hasattr(value, "params"):
         return translate(value)
+    if isinstance(value, Exception) and getattr(value, "sentence", None) is not None:  # e.g. a StoreError
+        return translate(value)
+    if hasattr(value, "sqlite_errorcode"):  # SQLite's reason (a sqlite3.Error): its common ones in our words
+        from inspector.i18n.sqlite_reasons import sqlite_reason
+
+        return _shown(sqlite_reason(value))
     if hasattr(value, "errno") and hasattr(value, "strerror"):  # the operating system's reason (mcp's SystemReason)
         from inspector.i18n.os_reasons import os_reason
 

@@ -14,9 +14,11 @@ from inspector.i18n.os_reasons import os_reason
 
 from .errors import NewerSchemaError, StoreError
 from .faults import is_read_only, read_only, set_lock_wait, store_fault
-from .paths import missing_folder
+from .paths import missing_folder, unusable
+from .read_only_disk import on_read_only_disk, open_unchanging
 from .schema import MIGRATIONS, SCHEMA_VERSION
 from .transactions import rollback
+from .wal_damage import LogDamage, check_log
 
 #: How long a statement waits for another program's lock, unless the caller says otherwise.
 LOCK_WAIT_S = 10.0
@@ -28,10 +30,23 @@ class Database:
     Every statement of the store is plain SQL on :attr:`conn`; this holder is all a store needs,
     and it costs nothing to import (a wrapper library cost each command tens of milliseconds)."""
 
-    __slots__ = ("conn",)
+    __slots__ = ("conn", "log_damage", "_file")
 
-    def __init__(self, conn: sqlite3.Connection) -> None:
+    def __init__(self, conn: sqlite3.Connection, log_damage: LogDamage | None = None,
+                 path: Path | None = None) -> None:
         self.conn = conn
+        #: The write-ahead log found damaged (and copied aside) as this database was opened, else None.
+        self.log_damage = log_damage
+        #: The file opened, and which file it is (device, inode), to tell when it is deleted or replaced.
+        self._file = None if path is None else (path, _identity(path))
+
+    def gone(self) -> Path | None:
+        """The database's path when the file opened is no longer there (deleted, or replaced by another
+        file) while it is open: what is written then reaches no one. None while it is there (or unknown)."""
+        if self._file is None or self._file[1] is None:
+            return None
+        path, identity = self._file
+        return None if _identity(path) == identity else path
 
     def execute(self, sql: str, parameters: Sequence[Any] | dict[str, Any] = ()) -> sqlite3.Cursor:
         return self.conn.execute(sql, parameters)
@@ -53,7 +68,11 @@ def open_database(path: str | os.PathLike[str], lock_wait_s: float = LOCK_WAIT_S
     with a :class:`~.faults.DamagedDatabaseError` or :class:`~.faults.LockedDatabaseError`.
     """
     path = Path(path)
-    if path.exists() and path.is_dir():
+    try:
+        folder_there = path.is_dir()
+    except OSError as exc:  # a name too long for the system
+        raise unusable(path, exc) from None
+    if folder_there:
         raise StoreError(Message(N_("The run database path {path} is a folder, not a file. Choose another file "
                                     "with --db or RUN_INSPECTOR_DB."), {"path": path}))
     refused = missing_folder(path)
@@ -65,7 +84,9 @@ def open_database(path: str | os.PathLike[str], lock_wait_s: float = LOCK_WAIT_S
         raise StoreError(Message(N_("The run database cannot be created in {folder}: {reason}. Choose another "
                                     "place with --db or RUN_INSPECTOR_DB."),
                                  {"folder": path.parent, "reason": os_reason(exc)})) from None
+    log_damage = _kept_log(path)
     conn: sqlite3.Connection | None = None
+    unchanging = False
     try:
         # Autocommit mode: every transaction is opened and closed explicitly.
         conn = sqlite3.connect(str(path), timeout=lock_wait_s, check_same_thread=False, isolation_level=None)
@@ -73,14 +94,18 @@ def open_database(path: str | os.PathLike[str], lock_wait_s: float = LOCK_WAIT_S
     except sqlite3.DatabaseError as exc:
         if conn is not None:
             conn.close()
+        conn = None
         fault = store_fault(path, exc)
         if fault is not None:
             raise fault from None
-        if is_read_only(exc):  # a WAL database in a read-only folder cannot even be read
+        if on_read_only_disk(path):  # read as it is (writes then say it can only be read), else said read-only
+            conn, version, tables = _unchanging(path, exc)
+            unchanging = True
+        elif is_read_only(exc):  # a WAL database in a read-only folder cannot even be read
             raise read_only(path, exc) from None
-        # Anything else: cannot open (permissions, a read-only place).
-        raise StoreError(Message(N_("The run database {path} cannot be opened: {reason}. Choose another file "
-                                    "with --db or RUN_INSPECTOR_DB."), {"path": path, "reason": exc})) from None
+        else:  # Anything else: cannot open (permissions).
+            raise StoreError(Message(N_("The run database {path} cannot be opened: {reason}. Choose another file "
+                                        "with --db or RUN_INSPECTOR_DB."), {"path": path, "reason": exc})) from None
     if _foreign(version, tables):
         conn.close()
         raise StoreError(Message(
@@ -93,6 +118,12 @@ def open_database(path: str | os.PathLike[str], lock_wait_s: float = LOCK_WAIT_S
             N_("The run database {path} was written by a newer Run Inspector (schema {version}; this version "
                "reads up to {supported}). It was left untouched: update Run Inspector, or use another file "
                "with --db."), {"path": path, "version": version, "supported": SCHEMA_VERSION}))
+    if unchanging:
+        if version < SCHEMA_VERSION:  # it would have to be upgraded first
+            conn.close()
+            raise read_only(path, sqlite3.OperationalError("attempt to write a readonly database"))
+        conn.execute("PRAGMA foreign_keys=ON")
+        return Database(conn, log_damage, path)
     try:
         conn.execute("PRAGMA journal_mode=WAL")
         conn.execute("PRAGMA synchronous=NORMAL")
@@ -103,9 +134,11 @@ def open_database(path: str | os.PathLike[str], lock_wait_s: float = LOCK_WAIT_S
         _migrate(conn, version)
     except sqlite3.DatabaseError as exc:
         conn.close()
+        if is_read_only(exc):  # an older database, to be upgraded, in a file that can only be read
+            raise read_only(path, exc) from None
         raise store_fault(path, exc) or StoreError(Message(N_("The run database {path} could not be opened: "
                                                               "{reason}."), {"path": path, "reason": exc})) from None
-    return Database(conn)
+    return Database(conn, log_damage, path)
 
 
 def open_database_read_only(path: str | os.PathLike[str]) -> Database:
@@ -125,6 +158,42 @@ def open_database_read_only(path: str | os.PathLike[str]) -> Database:
         raise StoreError(Message(N_("The run database {path} cannot be read: {reason}."),
                                  {"path": path, "reason": exc})) from None
     return Database(conn)
+
+
+def _identity(path: Path) -> tuple[int, int] | None:
+    try:
+        found = os.stat(path)
+    except OSError:
+        return None
+    return found.st_dev, found.st_ino
+
+
+def _kept_log(path: Path) -> LogDamage | None:
+    """A damaged write-ahead log beside ``path``, copied aside before SQLite reads it (and drops what it
+    cannot read); a log that cannot be copied keeps the database closed. Not on a read-only disk, where
+    SQLite changes nothing."""
+    if on_read_only_disk(path):
+        return None
+    try:
+        return check_log(path)
+    except OSError as exc:
+        raise StoreError(Message(N_(
+            "The write-ahead log of the run database {path} is damaged, and it could not be copied aside ({reason}). "
+            "The database was not opened, so that nothing more of it is lost: free some space, or make its folder "
+            "writable, and try again."), {"path": path, "reason": os_reason(exc)})) from None
+
+
+def _unchanging(path: Path, error: sqlite3.DatabaseError) -> tuple[sqlite3.Connection, int, set[str]]:
+    """The database on a read-only disk, read as it is, with its version and tables; refused as read-only
+    when that cannot be done (``error``: why the usual opening failed), as damaged when it is."""
+    conn = open_unchanging(path)
+    if conn is None:  # not there (nothing can be made here), or changes in its log an immutable read leaves out
+        raise read_only(path, error)
+    try:
+        return conn, *_version_and_tables(conn)
+    except sqlite3.DatabaseError as exc:
+        conn.close()
+        raise store_fault(path, exc) or read_only(path, exc) from None
 
 
 def _version_and_tables(conn: sqlite3.Connection) -> tuple[int, set[str]]:

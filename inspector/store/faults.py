@@ -10,6 +10,7 @@ from pathlib import Path
 
 from inspector.i18n import N_
 from inspector.i18n.messages import Message
+from inspector.i18n.sqlite_reasons import sqlite_reason
 
 from .errors import StoreError
 
@@ -51,6 +52,14 @@ class ReadOnlyDatabaseError(StoreError):
         self.path = path
 
 
+class DatabaseGoneError(StoreError):
+    """The database file was deleted or replaced while it was open; nothing more is written to it."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(Message(N_("the file was deleted or replaced while it was open")))
+        self.path = path
+
+
 def is_damage(error: BaseException) -> bool:
     """Does SQLite say the file is damaged or not a database at all?"""
     return isinstance(error, sqlite3.Error) and _primary_code(error) in _DAMAGE_CODES
@@ -66,12 +75,13 @@ def is_read_only(error: BaseException) -> bool:
     return isinstance(error, sqlite3.Error) and _primary_code(error) in _READ_ONLY_CODES
 
 
-def _reason(error: BaseException) -> str:
-    """SQLite's own words, without the wrapping a Qt model's call adds around an error raised in it."""
+def _reason(error: BaseException) -> Message | str:
+    """SQLite's own words (its common ones translatable: :func:`~inspector.i18n.sqlite_reasons.sqlite_reason`),
+    without the wrapping a Qt model's call adds around an error raised in it."""
     text = str(error)
     if text.startswith("Error calling Python override"):
         text = text.rpartition("): ")[2]
-    return text
+    return sqlite_reason(text)
 
 
 def damaged(path: Path, error: BaseException) -> DamagedDatabaseError:

@@ -9,6 +9,7 @@ import platformdirs
 
 from inspector.i18n import N_
 from inspector.i18n.messages import Message
+from inspector.i18n.os_reasons import os_reason
 
 from .errors import StoreError
 
@@ -37,8 +38,17 @@ def missing_folder(path: str | os.PathLike[str]) -> StoreError | None:
     folder (made on the first start); ``None`` when the folder is there or may be made."""
     path = Path(path)
     folder = path.parent
-    if folder.exists() or folder == default_db_path().parent:
-        return None
+    try:
+        if folder.exists() or folder == default_db_path().parent:
+            return None
+    except OSError as exc:  # a name too long for the system (Python 3.11's exists() raises it)
+        return unusable(path, exc)
     return StoreError(Message(N_("The run database {path} cannot be used: its folder {folder} does not exist. "
                                  "Create the folder, or name another file with --db or RUN_INSPECTOR_DB."),
                               {"path": path, "folder": folder}))
+
+
+def unusable(path: str | os.PathLike[str], error: OSError) -> StoreError:
+    """The refusal of a database path the system cannot even look at (a name too long, a loop of links)."""
+    return StoreError(Message(N_("The run database {path} cannot be used: {reason}. Name another file with --db or "
+                                 "RUN_INSPECTOR_DB."), {"path": path, "reason": os_reason(error)}))

@@ -23,7 +23,7 @@ from inspector.runs.times import from_stored_time, to_stored_time, utc_now
 
 from .database import LOCK_WAIT_S, Database, open_database, pid_alive, rollback
 from .errors import UnknownRunError
-from .faults import is_lock, set_lock_wait, store_fault
+from .faults import DatabaseGoneError, is_lock, is_read_only, set_lock_wait, store_fault
 
 SOURCES = RUN_SOURCES
 
@@ -167,7 +167,12 @@ class RunStore:
 
     @contextmanager
     def transaction(self) -> Iterator[None]:
-        """One write transaction; everything inside commits together or not at all."""
+        """One write transaction; everything inside commits together or not at all. Refused with
+        :class:`~.faults.DatabaseGoneError` once the file was deleted or replaced: SQLite would go on
+        writing into the deleted file (or share the log of another one), where no one finds it."""
+        gone = self.db.gone()
+        if gone is not None:
+            raise DatabaseGoneError(gone)
         self._conn.execute("BEGIN IMMEDIATE")
         try:
             yield
@@ -226,9 +231,9 @@ class RunStore:
                     "UPDATE runs SET status = 'interrupted', owner_pid = NULL WHERE id = ? AND status = 'running'",
                     [(run_id,) for run_id in dead])
         except sqlite3.OperationalError as exc:
-            if not is_lock(exc):
+            if not (is_lock(exc) or is_read_only(exc)):
                 raise
-            return 0  # housekeeping: another program holds the lock; the next opening does it
+            return 0  # housekeeping: another program holds the lock (the next opening does it), or read-only
         return len(dead)
 
     def get_run(self, run_id: int) -> RunRecord:

@@ -36,7 +36,7 @@ from inspector.i18n.os_reasons import os_reason
 from inspector.runs.times import normal_stored_time
 from inspector.store import RunStore, StepRow, StoreError, step_row
 from inspector.store.bulk_runs import BATCH as RUN_BATCH
-from inspector.store.bulk_runs import NewRun, insert_runs, stored_uids
+from inspector.store.bulk_runs import NewRun, drop_first_rows, first_rows_left, insert_runs, stored_uids
 from inspector.store.faults import database_file, is_lock
 from inspector.traces.format import (
     WHOLE_FILE,
@@ -220,7 +220,7 @@ def _write(store: RunStore, source: FilePath, kind: FileKind, plan: _CheckingPla
     joins.find()
     notes = False  # does a run that is here already have a note in the file?
     for batch in _new_runs(plan, joins):
-        found = stored_uids(store.db, [run.header.uid for _, run in batch])
+        found, _left = _stored(store, batch)
         for key, run in batch:
             if run.header.uid in found:
                 present.add(run.header.uid)
@@ -243,7 +243,8 @@ def _write(store: RunStore, source: FilePath, kind: FileKind, plan: _CheckingPla
         present, imported, ids = _Kept(), _Kept(), _Ids()
         again = NotesAgain(store, area.table)
         for batch in _new_runs(plan, joins):  # (their steps of runs that join a run of ours: below)
-            found = stored_uids(store.db, [run.header.uid for _, run in batch])  # imported meanwhile elsewhere?
+            found, left = _stored(store, batch)  # imported meanwhile elsewhere?
+            drop_first_rows(store.db, sorted(left))
             new = [(key, run.header) for key, run in batch if run.header.uid not in found]
             for key, run in batch:
                 if run.header.uid in found:
@@ -292,6 +293,17 @@ def _write(store: RunStore, source: FilePath, kind: FileKind, plan: _CheckingPla
                         noted_runs=again.run_count, notes_kept=again.kept, notes_same=again.same,
                         notes_stepless=again.stepless, first_stepless=again.first_stepless,
                         first_stepless_why=again.first_stepless_why)
+
+
+def _stored(store: RunStore, batch: list[tuple[Any, PlannedRun]]) -> tuple[set[str], set[str]]:
+    """Of a batch's runs, the uids stored here already, and apart from them those whose stored run is only
+    a call's first row left behind (:func:`~inspector.store.bulk_runs.first_rows_left`), which the file's
+    finished run replaces: its side file then brings the call back whole, not "here already"."""
+    found = stored_uids(store.db, [run.header.uid for _, run in batch])
+    finished = [run.header.uid for _, run in batch
+                if run.header.uid in found and run.header.status not in ("running", "interrupted")]
+    left = first_rows_left(store.db, finished)
+    return found - left, left
 
 
 def _compare_notes(store: RunStore, source: FilePath, kind: FileKind, plan: _CheckingPlan, joins: Joins,

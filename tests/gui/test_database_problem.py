@@ -186,3 +186,31 @@ def test_a_database_that_can_only_be_read_asks_instead_of_ending_in_a_traceback(
     assert isinstance(problem, ReadOnlyDatabaseError) and asked_for == path
     assert f"The run database {path} cannot be written" in str(problem)
     assert path.read_bytes() == before
+
+
+def test_a_damaged_write_ahead_log_is_said_in_a_box_over_the_window(qtbot, tmp_path: Path) -> None:
+    """The window opened on what SQLite could read of a damaged log and said nothing; the log's bytes were
+    deleted with it. Now it is copied aside first and a box over the window says what was lost and where."""
+    from tests.integration.test_damaged_wal import cut_short, left_in_the_log
+
+    path = left_in_the_log(tmp_path)
+    cut_short(Path(f"{path}-wal"))
+    seen: dict[str, object] = {}
+    tries = iter(range(200))
+
+    def read_the_box() -> None:
+        boxes = [w for w in QApplication.topLevelWidgets() if w.objectName() == "damaged-log" and w.isVisible()]
+        if not boxes and next(tries, None) is not None:
+            QTimer.singleShot(50, read_the_box)
+            return
+        if not boxes:  # none within 10 s: the window is closed all the same, and the test fails below
+            QApplication.closeAllWindows()
+            return
+        seen["text"], seen["format"] = boxes[0].text(), boxes[0].textFormat()
+        QApplication.closeAllWindows()
+
+    QTimer.singleShot(0, read_the_box)
+    assert run_window(str(path), language="en") == 0
+    (kept,) = tmp_path.glob("runs.db-wal.damaged-*")
+    assert seen["text"].startswith(f"The write-ahead log of the run database {path} was damaged: only ")
+    assert str(kept) in seen["text"] and seen["format"] == Qt.TextFormat.PlainText

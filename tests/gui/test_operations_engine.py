@@ -167,4 +167,102 @@ def test_a_database_that_cannot_be_written_still_runs_the_call_and_says_so(qtbot
         engine.shutdown()
     assert outcome.internal_error is None and outcome.status == "ok"
     assert outcome.record.tool_result.content == "hello" and outcome.run_id is None
-    assert "will not be recorded" in outcome.store_problem and "readonly" in outcome.store_problem
+    side_file = resolve_db_path().parent / "unsaved-runs" / outcome.store_problem.split("written to ")[1].split(
+        " instead")[0].rpartition("/")[2]
+    assert outcome.store_problem == (
+        f"The run could not be stored in {resolve_db_path()} (attempt to write a readonly database): it was "
+        f"written to {side_file} instead; File › Open trace… adds it to the database later.")
+    assert side_file.is_file()
+
+
+def test_a_lock_at_the_end_keeps_the_record_in_a_side_file_that_imports_whole(qtbot, sdk_server) -> None:
+    """Another program takes the lock while the operation runs: the steps, the run's end and the health
+    were three transactions, and the record was lost ("The run could not be stored completely: database is
+    locked"), its run left "running" with no step until the window ended. Now it is one transaction, and the
+    record goes to a side file, which the window's import brings back whole under the run's uid."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from inspector.transfer import import_trace
+    from tests.integration.test_damaged_database import HOLDER
+
+    path = resolve_db_path()
+    RunStore.open(path).close()
+    engine = OperationsEngine(path)
+    engine.start()
+    assert engine.worker.store is not None
+    sdk_server.events.started.clear()
+    holder = None
+    try:
+        task = engine.call_tool(sdk_server.endpoint, "slow", {"seconds": 0.5}, budget_s=10)
+        assert sdk_server.events.started.wait(10)  # the run's first row is written before the call is sent
+        holder = subprocess.Popen([sys.executable, "-c", HOLDER, str(path)], stdin=subprocess.PIPE,
+                                  stdout=subprocess.PIPE, text=True)
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "locked"
+        outcome = finish(qtbot, task)
+    finally:
+        if holder is not None:
+            holder.communicate(timeout=10)
+    assert outcome.status == "ok" and outcome.run_id is None
+    assert outcome.store_problem.startswith(f"The run could not be stored in {path} (database is locked): it was "
+                                            "written to ")
+    side_file = Path(outcome.store_problem.split("written to ")[1].split(" instead")[0])
+    assert side_file.parent == path.parent / "unsaved-runs"
+    try:
+        with RunStore.open(path) as store:
+            (first,) = store.list_runs()  # the lock kept the first row: running, this process's, no step
+            assert first.status == "running" and store.get_run(first.id).step_count == 0
+            report = import_trace(store, side_file)
+            (run,) = store.list_runs()
+            assert report.runs_imported == 1 and run.uid == first.uid and run.status == "ok"
+            assert [stored.step.kind for stored in store.iter_steps(run.id)] == ["tool"]
+    finally:
+        engine.shutdown()
+
+
+def test_a_database_deleted_while_the_window_has_it_open_gets_no_more_runs(qtbot, sdk_server) -> None:
+    """SQLite goes on writing into a deleted file (WAL mode notices nothing): the result said "Stored as run
+    3" of a run no one would ever read again. Now the record goes to a side file, and the result says why."""
+    path = resolve_db_path()
+    RunStore.open(path).close()
+    engine = OperationsEngine(path)
+    engine.start()
+    try:
+        path.unlink()
+        outcome = finish(qtbot, engine.call_tool(sdk_server.endpoint, "echo", {"text": "kept"}, budget_s=10))
+    finally:
+        engine.shutdown()
+    assert outcome.status == "ok" and outcome.run_id is None
+    assert outcome.store_problem.startswith(f"The run could not be stored in {path} (the file was deleted or replaced "
+                                            "while it was open): it was written to ")
+    (side_file,) = (path.parent / "unsaved-runs").iterdir()
+    assert str(side_file) in outcome.store_problem and not path.exists()
+
+
+def test_a_database_locked_before_the_call_does_not_hold_the_call_back(qtbot, sdk_server) -> None:
+    """The run's first row waited the store's 10 s for the lock on the worker's loop, before anything was sent
+    (every other operation and every cancel waited too), and its end 10 s more: 10.4 s to the first leg, 20.8 s
+    to the end of an echo. Now 0.1 s and 1 s, as the command line waits; the record goes to a side file."""
+    import subprocess
+    import sys
+
+    from tests.integration.test_damaged_database import HOLDER
+
+    path = resolve_db_path()
+    RunStore.open(path).close()
+    engine = OperationsEngine(path)
+    engine.start()
+    holder = subprocess.Popen([sys.executable, "-c", HOLDER, str(path)], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "locked"
+        began = time.monotonic()
+        outcome = finish(qtbot, engine.call_tool(sdk_server.endpoint, "echo", {"text": "hello"}, budget_s=5),
+                         timeout_ms=30000)
+        took = time.monotonic() - began
+    finally:
+        holder.communicate(timeout=10)
+        engine.shutdown()
+    assert outcome.status == "ok" and outcome.run_id is None and "(database is locked)" in outcome.store_problem
+    assert took < 8, took

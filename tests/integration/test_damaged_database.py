@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import sqlite3
 import subprocess
 import sys
 import time
@@ -156,6 +157,57 @@ def test_the_record_saved_aside_imports_once_the_lock_is_gone(tmp_path: Path, de
         (run,) = [run for run in store.list_runs() if run.title == "tools/call echo"]
         (stored,) = list(store.iter_steps(run.id))
         assert run.status == "ok" and stored.payload["toolResult"] == "kept aside"
+
+
+def call_past_its_first_row(path: Path, demo: str, seconds: int) -> tuple[subprocess.Popen[str], str]:
+    """A `call` of slow_task (``seconds``) on ``path``, once its run's first row is written; and that run's uid."""
+    call = subprocess.Popen([sys.executable, "-m", "inspector", "call", demo, "slow_task", "--args",
+                             json.dumps({"seconds": seconds}), "--json", "--db", str(path), "--lang", "en"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    reader = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True)
+    deadline = time.monotonic() + 30
+    while (first := reader.execute("SELECT uid FROM runs WHERE status = 'running'").fetchone()) is None:
+        assert time.monotonic() < deadline and call.poll() is None
+        time.sleep(0.02)
+    reader.close()
+    return call, first[0]
+
+
+def test_a_lock_taken_during_the_call_leaves_a_first_row_that_the_import_replaces(tmp_path: Path, demo: str) -> None:
+    """The lock comes after the call's first row was written: the record goes aside and the first row
+    stays (removing it needs the lock). Importing the side file said "here already" and added nothing,
+    the run stayed interrupted with no step; it now brings the call back whole, under its uid."""
+    path = filled_database(tmp_path / "runs.db", runs=1)
+    call, uid = call_past_its_first_row(path, demo, 2)
+    holder = subprocess.Popen([sys.executable, "-c", HOLDER, str(path)], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "locked"
+        out, err = call.communicate(timeout=60)
+    finally:
+        holder.communicate(timeout=10)
+    report = json.loads(out)
+    assert report["outcome"] == "ok" and call.returncode == 1 and report["record"]["saved"] is False, err
+    imported, _took = cli("import", report["record"]["side_file"], "--db", str(path), "--lang", "en")
+    assert imported.returncode == 0 and imported.stdout.startswith("Imported 1 run "), imported.stdout
+    with RunStore.open(path) as store:
+        (run,) = [run for run in store.list_runs() if run.uid == uid]
+        assert run.status == "ok" and [step.step.kind for step in store.iter_steps(run.id)] == ["tool"]
+        assert len(store.list_runs()) == 2
+
+
+def test_a_database_deleted_during_the_call_gets_no_record_it_would_lose(tmp_path: Path, demo: str) -> None:
+    """The file is deleted after the call's first row: SQLite wrote the record into the deleted file and the
+    call said "Stored as run 2." Now the record goes to the side file, exit status 1."""
+    path = filled_database(tmp_path / "runs.db", runs=1)
+    call, _uid = call_past_its_first_row(path, demo, 1)
+    path.unlink()
+    out, err = call.communicate(timeout=60)
+    report = json.loads(out)
+    assert report["outcome"] == "ok" and call.returncode == 1 and "run_id" not in report, err
+    assert report["record"]["saved"] is False and Path(report["record"]["side_file"]).is_file()
+    assert (f"because the database {path} could not be written (the file was deleted or replaced while it was "
+            "open)") in err
 
 
 def test_without_a_lock_the_call_is_stored_as_before(tmp_path: Path, demo: str) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import queue
 import sqlite3
 import threading
+import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
@@ -19,6 +20,9 @@ from inspector.i18n import N_
 from inspector.i18n.messages import Message
 from inspector.runs.times import to_stored_time, utc_now
 from inspector.store import RunStore, ServerRegistry, StoreError
+from inspector.store.browse import drop_empty_run
+from inspector.store.faults import is_lock
+from inspector.transfer.side_files import save_side_file
 
 from .steps import ProxiedRun
 
@@ -50,6 +54,7 @@ class RunWriter:
         self._thread = threading.Thread(target=self._work, name="proxy-run-writer", daemon=True)
         self.count = 0
         self._running: dict[int, int] = {}  # operation number → its running row (writer's thread only)
+        self._uids: dict[int, str] = {}  # operation number → its run's uid (its running row's, its side file's)
 
     def start(self) -> None:
         """Open the database (on the writer's thread); raise what opening raised."""
@@ -92,18 +97,20 @@ class RunWriter:
             store.close()
 
     def _begin(self, store: RunStore, item: _Begin) -> None:
+        uid = self._uids.setdefault(item.number, uuid.uuid4().hex)
         try:
             self._running[item.number] = store.start_run(item.title, "live", item.server_url,
-                                                         started_at=item.started_at)
+                                                         started_at=item.started_at, uid=uid)
         except (sqlite3.Error, StoreError, ValueError):
             pass  # the finished run is written whole at the end (and a problem said then)
 
     def _write(self, store: RunStore, run: ProxiedRun) -> None:
         running = self._running.pop(run.number, None)
+        uid = self._uids.pop(run.number, None) or uuid.uuid4().hex
         try:
             with store.transaction():
                 if running is None:
-                    run_id = store.insert_run(run.title, "live", run.server_url, run.started_at, None, run.status,
+                    run_id = store.insert_run(run.title, "live", run.server_url, run.started_at, uid, run.status,
                                               None, finished_at=utc_now())
                 else:
                     run_id = running
@@ -113,10 +120,29 @@ class RunWriter:
                 if run.health is not None:  # a leg of the agent's operations (its stream, its end) counts none
                     ServerRegistry(store.db).count_operation(run.server_url, run.health, run.latency_ms)
         except (sqlite3.Error, StoreError, ValueError) as exc:
-            if self._problem is not None:
-                self._problem(Message(N_("The proxy could not store the run {title} in {path} ({reason})."),
-                                      {"title": run.title, "path": self.db_path, "reason": exc}))
+            self._aside(store, run, running, uid, exc)
             return
         self.count += 1
         if self._written is not None:
             self._written(run_id, run)
+
+    def _aside(self, store: RunStore, run: ProxiedRun, running: int | None, uid: str, error: Exception) -> None:
+        """The run the database did not take, kept in a side file (under its uid: the import replaces a running
+        row a lock kept), and said; its running row removed where it can be."""
+        if running is not None and not is_lock(error):
+            try:
+                drop_empty_run(store, running)
+            except (sqlite3.Error, StoreError):
+                pass  # a later opening marks it interrupted
+        try:
+            side_file = save_side_file(self.db_path, run.title, run.server_url, run, uid)
+        except OSError:
+            said = Message(N_("The proxy could not store the run {title} in {path} ({reason})."),
+                           {"title": run.title, "path": self.db_path, "reason": error})
+        else:
+            said = Message(N_("The proxy could not store the run {title} in {path} ({reason}): it was written to "
+                              "{file} instead; once the proxy has stopped, add it to the database with: run-inspector "
+                              "import {file} --db {path}"),
+                           {"title": run.title, "path": self.db_path, "reason": error, "file": side_file})
+        if self._problem is not None:
+            self._problem(said)

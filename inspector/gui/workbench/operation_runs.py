@@ -10,19 +10,24 @@ from __future__ import annotations
 import dataclasses
 import sqlite3
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from inspector.i18n import _
 from inspector.mcp import McpClient, ServerEndpoint
 from inspector.runs.replaying import ReplayLink
+from inspector.runs.times import to_stored_time
 from inspector.store import RunStore, ServerRegistry, StoreError
+from inspector.store.database import LOCK_WAIT_S
 from inspector.store.replays import note_replay
+from inspector.transfer.side_files import RECORD_LOCK_WAIT_S, START_LOCK_WAIT_S
 
 from .asking import ASKER, Asker
 from .operation_log import OperationLog
 from .operation_reports import OperationObserver
 from .operation_task import OperationOutcome, OperationTask
+from .record_aside import kept_aside
 from .set_aside import set_aside_record
 
 if TYPE_CHECKING:
@@ -89,8 +94,9 @@ async def run_operation(task: OperationTask, observer: OperationObserver, client
         record, signed = await signins.operate(task, client, attempt)
         counted = not (task.set_aside and record.health == "cancelled")  # the window's cancel, not the user's
         record = set_aside_record(record) if task.set_aside and task.kind == "list" else record  # its step says so
-        problem = finish_run(store, run_id, task.server_url, record, signed, task.replay_of, counted) or problem
-        return OperationOutcome(record, run_id, problem)
+        run_id, aside = finish_run(store, run_id, task.server_url, record, signed, task.replay_of, counted,
+                                   title=title, uid=uid)
+        return OperationOutcome(record, run_id, aside or problem)
     except Exception as exc:  # noqa: BLE001 - the window must hear of every end, even a bug's
         return stopped_by_a_bug(problem, exc)
 
@@ -101,7 +107,8 @@ async def run_signin(task: SignInTask, observer: SignInObserver, client_for: Cal
     server does) as a run of its own in ``store``, None when it is a step of the runs that wait for it."""
     from inspector.agent.operations import sign_in_step
 
-    run_id, problem = start_run(store, f"sign-in {task.server_url}", task.server_url, problem)
+    title, uid = f"sign-in {task.server_url}", uuid.uuid4().hex
+    run_id, problem = start_run(store, title, task.server_url, problem, uid)
     observer.stored_as(run_id)
     try:
         record = await sign_in_step(client_for(), task.server, challenge=getattr(task.reason, "challenge", None),
@@ -110,8 +117,8 @@ async def run_signin(task: SignInTask, observer: SignInObserver, client_for: Cal
         signed = record.result
         task.tokens = getattr(signed, "tokens", None)
         record = dataclasses.replace(record, result=None)  # the tokens stay in the vault, not in the window
-        problem = finish_run(store, run_id, task.server_url, record, counted=False) or problem
-        return OperationOutcome(record, run_id, problem)
+        run_id, aside = finish_run(store, run_id, task.server_url, record, counted=False, title=title, uid=uid)
+        return OperationOutcome(record, run_id, aside or problem)
     except Exception as exc:  # noqa: BLE001 - the window must hear of every end, even a bug's
         return stopped_by_a_bug(problem, exc)
 
@@ -124,34 +131,55 @@ def stopped_by_a_bug(problem: str | None, exc: Exception) -> OperationOutcome:
 
 def start_run(store: RunStore | None, title: str, server_url: str,
               problem: str | None, uid: str | None = None) -> tuple[int | None, str | None]:
+    """The run's first row, so that a window killed mid-operation leaves an ``interrupted`` run. When the
+    database does not take it (a full disk, a read-only file, a lock), the operation still runs and its
+    whole run is written at its end (:func:`finish_run`)."""
     if store is None:
         return None, problem
     try:
-        return store.start_run(title, "live", server_url, uid=uid), problem
-    except (StoreError, sqlite3.Error) as exc:  # a full disk, a read-only file: the operation still runs
-        return None, _("This operation will not be recorded: {reason}").format(reason=exc)
+        with lock_wait(store, START_LOCK_WAIT_S):  # the worker's loop (every operation, a cancel) waits meanwhile
+            return store.start_run(title, "live", server_url, uid=uid), problem
+    except (StoreError, sqlite3.Error):
+        return None, problem
 
 
 def finish_run(store: RunStore | None, run_id: int | None, server_url: str, record: OperationRecord,
                before: list[OperationRecord] | None = None, replay_of: ReplayLink | None = None,
-               counted: bool = True) -> str | None:
-    """``before``: the sign-ins the operation waited for, stored as steps before its own;
+               counted: bool = True, *, title: str = "", uid: str | None = None) -> tuple[int | None, str | None]:
+    """Store the operation's steps, the run's end and the server's health in one transaction (the whole run
+    when its first row could not be written); the run's id and, when the database did not take it, where its
+    record went instead. ``before``: the sign-ins the operation waited for, stored as steps before its own;
     ``replay_of``: the stored step the operation replays; ``counted``: the server's health counts it."""
-    if store is None or run_id is None:
-        return None
+    if store is None:
+        return None, None
+    if replay_of is not None:
+        record = dataclasses.replace(record, step=replay_of.marked(record.step))
     try:
-        if replay_of is not None:
-            record = dataclasses.replace(record, step=replay_of.marked(record.step))
-            note_replay(store, run_id, replay_of)
-        for earlier in before or ():
-            store.append_step(run_id, earlier.step, earlier.started_at)
-        store.append_step(run_id, record.step, record.started_at)
-        store.finish_run(run_id, record.status)
-        if counted:
-            ServerRegistry(store.db).record_operation(server_url, record.health, record.latency_ms)
+        with lock_wait(store, RECORD_LOCK_WAIT_S), store.transaction():
+            stored = run_id
+            if stored is None:
+                stored = store.insert_run(title, "live", server_url, record.started_at, uid, "running", None)
+            if replay_of is not None:
+                note_replay(store, stored, replay_of)
+            for step in (*(before or ()), record):
+                store.insert_step(stored, store.next_sequence(stored), step.step, to_stored_time(step.started_at))
+            store.mark_finished(stored, record.status)
+            if counted:
+                ServerRegistry(store.db).count_operation(server_url, record.health, record.latency_ms)
     except (StoreError, sqlite3.Error, OSError, ValueError) as exc:
-        return _("The run could not be stored completely: {reason}").format(reason=exc)
-    return None
+        return None, kept_aside(store, run_id, title, server_url, record, uid, exc)
+    return stored, None
+
+
+@contextmanager
+def lock_wait(store: RunStore, seconds: float) -> Iterator[None]:
+    """Statements on ``store`` inside wait at most ``seconds`` for another program's lock (the usual time after):
+    the worker's loop, which runs every operation and hears every cancel, waits while they wait."""
+    store.set_lock_wait(seconds)
+    try:
+        yield
+    finally:
+        store.set_lock_wait(LOCK_WAIT_S)
 
 
 __all__ = ["SessionFor", "finish_run", "run_operation", "run_signin", "start_run", "stopped_by_a_bug"]

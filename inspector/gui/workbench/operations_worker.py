@@ -14,6 +14,7 @@ from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
+from inspector.i18n.messages import translate
 from inspector.store import RunStore, StoreError
 
 #: The interpreter lock's switch interval once the worker runs (Python's default is 5 ms). A
@@ -87,7 +88,7 @@ class OperationsWorker:
             try:
                 self.store = RunStore.open(self._db_path)  # this thread's own connection
             except StoreError as exc:
-                self.store_problem = str(exc)
+                self.store_problem = translate(exc)  # in the reader's language
         self._ready.set()
         try:
             loop.run_forever()

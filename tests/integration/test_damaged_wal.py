@@ -1,0 +1,113 @@
+"""A damaged write-ahead log: the runs a killed process left in it, cut short or overwritten. SQLite reads
+it up to the damage, drops the rest without a word and deletes the file; now the log is copied aside first
+and the command says what was lost. Real files: a real process writes runs and is killed before they reach
+the database (``os._exit``, no checkpoint); the log is then damaged on disk."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.integration.test_damaged_database import filled_database
+
+ROOT = Path(__file__).resolve().parents[2]
+
+#: Writes three runs and ends without closing the database: they stay in its write-ahead log.
+KILLED_WRITER = """
+import os, sqlite3, sys
+conn = sqlite3.connect(sys.argv[1], isolation_level=None)
+conn.execute("PRAGMA wal_autocheckpoint=0")
+for number in range(3):
+    conn.execute("INSERT INTO runs (uid, title, source, status, started_at) VALUES (?, ?, 'live', 'ok', ?)",
+                 (f"left-{number}", f"left in the log {number}", f"2026-12-05T10:00:0{number}Z"))
+os._exit(0)
+"""
+
+#: Opens the database, says so, and keeps it open until its standard input closes.
+HOLDER = """
+import sqlite3, sys
+conn = sqlite3.connect(sys.argv[1], isolation_level=None)
+conn.execute("SELECT COUNT(*) FROM runs").fetchone()
+print("open", flush=True)
+sys.stdin.read()
+"""
+
+
+def runs_list(path: Path, language: str = "en") -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "inspector", "runs", "list", "--db", str(path), "--lang", language],
+                          capture_output=True, text=True, timeout=60, cwd=ROOT)
+
+
+def left_in_the_log(tmp_path: Path) -> Path:
+    path = filled_database(tmp_path / "runs.db", runs=1)
+    subprocess.run([sys.executable, "-c", KILLED_WRITER, str(path)], check=True, timeout=30)
+    assert Path(f"{path}-wal").stat().st_size > 4096 * 3
+    return path
+
+
+def cut_short(log: Path) -> None:
+    os.truncate(log, log.stat().st_size - 1000)
+
+
+def overwritten(log: Path) -> None:
+    data = bytearray(log.read_bytes())
+    data[32 + 24 + 100:32 + 24 + 400] = os.urandom(300)  # inside the first frame's page
+    log.write_bytes(bytes(data))
+
+
+def garbage(log: Path) -> None:
+    log.write_bytes(os.urandom(log.stat().st_size))
+
+
+@pytest.mark.parametrize(("damage", "readable"), [(cut_short, None), (overwritten, 32), (garbage, 0)])
+def test_a_damaged_log_is_copied_aside_and_said(tmp_path: Path, damage, readable: int | None) -> None:
+    path = left_in_the_log(tmp_path)
+    log = Path(f"{path}-wal")
+    damage(log)
+    damaged = log.read_bytes()
+    done = runs_list(path)
+    assert done.returncode == 0 and "call echo 0" in done.stdout, done.stderr
+    (kept,) = tmp_path.glob("runs.db-wal.damaged-*")
+    assert kept.read_bytes() == damaged  # every byte of it, for whoever can recover more
+    said = done.stderr.strip()
+    assert said.startswith(f"run-inspector: The write-ahead log of the run database {path} was damaged: only ")
+    assert f"of its {len(damaged)} bytes could be read" in said and str(kept) in said and said.count("\n") == 0
+    if readable is not None:
+        assert f"only {readable} of its" in said
+    again = runs_list(path)
+    assert again.returncode == 0 and again.stderr == "" and list(tmp_path.glob("runs.db-wal.damaged-*")) == [kept]
+
+
+def test_the_damage_is_said_in_german(tmp_path: Path) -> None:
+    path = left_in_the_log(tmp_path)
+    cut_short(Path(f"{path}-wal"))
+    done = runs_list(path, "de")
+    assert done.returncode == 0 and "Änderungsprotokoll (Write-Ahead-Log) der Laufdatenbank" in done.stderr
+    assert "war beschädigt" in done.stderr and "damaged: only" not in done.stderr
+
+
+def test_an_intact_log_left_by_a_killed_process_is_read_whole_and_nothing_is_said(tmp_path: Path) -> None:
+    path = left_in_the_log(tmp_path)
+    done = runs_list(path)
+    assert done.returncode == 0 and done.stderr == ""
+    assert all(f"left in the log {number}" in done.stdout for number in range(3))
+    assert list(tmp_path.glob("*.damaged-*")) == []
+
+
+def test_a_log_another_process_has_open_is_not_read(tmp_path: Path) -> None:
+    """The other process read the log when it opened the database (and dropped what it could not read then):
+    what is in the file now is that process's, not a damage to report again."""
+    path = left_in_the_log(tmp_path)
+    cut_short(Path(f"{path}-wal"))
+    holder = subprocess.Popen([sys.executable, "-c", HOLDER, str(path)], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "open"
+        done = runs_list(path)
+    finally:
+        holder.communicate(timeout=10)
+    assert done.returncode == 0 and done.stderr == "" and list(tmp_path.glob("*.damaged-*")) == []
