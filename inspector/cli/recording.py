@@ -25,9 +25,10 @@ from inspector.i18n.os_reasons import os_reason
 from inspector.runs.replaying import ReplayLink
 from inspector.runs.times import to_stored_time
 from inspector.store import RunStore, ServerRegistry, StoreError
+from inspector.store.database import RECORD_LOCK_WAIT_S, START_LOCK_WAIT_S
 from inspector.store.faults import is_damage, is_lock, is_read_only
 from inspector.store.replays import note_replay
-from inspector.transfer.side_files import RECORD_LOCK_WAIT_S, START_LOCK_WAIT_S, save_side_file
+from inspector.transfer.side_files import save_side_file
 
 
 @dataclass(frozen=True)

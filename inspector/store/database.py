@@ -22,6 +22,11 @@ from .wal_damage import LogDamage, check_log
 
 #: How long a statement waits for another program's lock, unless the caller says otherwise.
 LOCK_WAIT_S = 10.0
+#: How long an operation's first row waits for another program's lock before the operation goes ahead
+#: (its whole run is then written at its end).
+START_LOCK_WAIT_S = 0.1
+#: How long the finished record waits for the lock (in all) before it goes to a side file.
+RECORD_LOCK_WAIT_S = 1.0
 
 
 class Database:

@@ -21,11 +21,6 @@ from inspector.runs.times import utc_now
 
 #: The folder beside the database where records that could not be written are kept.
 SIDE_FOLDER = "unsaved-runs"
-#: How long an operation's first row waits for another program's lock before the operation goes ahead
-#: (its whole run is then written at its end).
-START_LOCK_WAIT_S = 0.1
-#: How long the finished record waits for the lock (in all) before it goes to a side file.
-RECORD_LOCK_WAIT_S = 1.0
 
 
 class Record(Protocol):

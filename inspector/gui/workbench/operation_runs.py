@@ -19,9 +19,8 @@ from inspector.mcp import McpClient, ServerEndpoint
 from inspector.runs.replaying import ReplayLink
 from inspector.runs.times import to_stored_time
 from inspector.store import RunStore, ServerRegistry, StoreError
-from inspector.store.database import LOCK_WAIT_S
+from inspector.store.database import LOCK_WAIT_S, RECORD_LOCK_WAIT_S, START_LOCK_WAIT_S
 from inspector.store.replays import note_replay
-from inspector.transfer.side_files import RECORD_LOCK_WAIT_S, START_LOCK_WAIT_S
 
 from .asking import ASKER, Asker
 from .operation_log import OperationLog

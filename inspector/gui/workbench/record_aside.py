@@ -12,7 +12,6 @@ from inspector.i18n.os_reasons import os_reason
 from inspector.store import RunStore, StoreError
 from inspector.store.browse import drop_empty_run
 from inspector.store.faults import database_file, is_lock
-from inspector.transfer.side_files import save_side_file
 
 if TYPE_CHECKING:
     from inspector.agent import OperationRecord
@@ -30,6 +29,10 @@ def kept_aside(store: RunStore, run_id: int | None, title: str, server_url: str,
                 store.finish_run(run_id, record.status)
         except (sqlite3.Error, StoreError):
             pass  # a later opening marks the row interrupted
+    # Here, not at the module's top: the transfer package (importing, exporting) is not loaded before the
+    # window's first paint (tests/gui/test_window_imports.py), and is needed only when a store fails.
+    from inspector.transfer.side_files import save_side_file
+
     try:
         side_file = save_side_file(path, title, server_url, record, uid)
     except OSError as exc:
