@@ -86,6 +86,7 @@ class MainWindow(QMainWindow):
         self.status_line = StatusLine(self.status, self.engine, self.play, db_path)  # operations and played runs
         self._update_status()
         restore_layout(self, self._splitters(), self.settings)
+        self.admin.secrets.hold()  # the keyring is read once the window has painted (read_secrets)
         select_at_start(self.admin, demo.entry_url if demo is not None else None, opening_file)
         on_language_changed(self, self.retranslate)
 
@@ -133,6 +134,7 @@ class MainWindow(QMainWindow):
         """What the first paint did not wait for: the keyring's reads, the Runs tab."""
         if not self._closed:  # a window closed at once starts nothing more
             self.engine.signins.release_reads()
+            self.admin.read_secrets()
             self._runs.page()
             self.team.settings_changed()
 

@@ -35,6 +35,7 @@ from .server_health import ServerHealth
 from .servers_model import server_label
 from .servers_panel import ServersPanel
 from .signin_setup import dialog_setup, forget_signin, save_signin
+from .window_secrets import WindowSecrets
 
 
 class ServerAdmin(QObject):
@@ -50,11 +51,14 @@ class ServerAdmin(QObject):
         self.store = store
         self.engine = engine
         self.settings = settings
-        self.secrets = secrets
+        #: The keyring, asked on the worker (it may wait on an unlock prompt): held until the first paint.
+        self.secrets = WindowSecrets(secrets, engine.spawn, self._kept_secrets, self)
+        self.secrets.refused.connect(lambda sentence: None if self.closed else say(sentence))
+        self.secrets.arrived.connect(self._secrets_arrived)
         self.say = say
-        self.registry = ServerRegistry(store.db, secrets)
+        self.registry = ServerRegistry(store.db, self.secrets)
         #: What each server is called with (kept until it is saved or removed).
-        self.endpoints = ServerEndpoints(store, self.registry, secrets, settings, engine.signins.vault, say)
+        self.endpoints = ServerEndpoints(store, self.registry, self.secrets, settings, engine.signins.vault, say)
         #: Secret header values the keyring could not keep: for this session only, never written.
         self.session_secrets = self.endpoints.session_secrets
         self.closed = False
@@ -62,7 +66,7 @@ class ServerAdmin(QObject):
         self._remembering = True
         self.health = ServerHealth(self, store)
         self.connection_test = ConnectionTest(self)
-        panel.server_selected.connect(self._selected)
+        panel.server_selected.connect(self._chosen)
         panel.add_requested.connect(self.add_server)
         panel.edit_requested.connect(self.edit_server)
         panel.remove_requested.connect(self.remove_server)
@@ -103,6 +107,35 @@ class ServerAdmin(QObject):
         self.engine.server_names.update({record.url: server_label(record) for record in records
                                          if record.transport == "stdio"})
         self.panel.set_records(records, select_url, select_first=select_first)
+
+    def _chosen(self, record: ServerRecord | None) -> None:
+        """A server selected in the panel: secrets the keyring would not give are asked for again."""
+        if record is not None:
+            self.secrets.read(record.url, retry=True)
+        self._selected(record)
+
+    def _kept_secrets(self, url: str) -> tuple[str, set[str]]:
+        """The server's name and the keyring entries its settings say are kept (for :class:`WindowSecrets`)."""
+        from inspector.store.servers import kept_accounts
+
+        settings = self.registry.settings(url)
+        return (settings.name or url if settings is not None else url), kept_accounts(settings)
+
+    def read_secrets(self) -> None:
+        """The window has painted: read what the keyring keeps for every configured server, on the worker."""
+        self.secrets.find_keyring()
+        try:
+            self.secrets.read(*self.registry.configured_urls())
+        except StoreError as exc:
+            self.say(str(exc))
+        self.secrets.release()
+
+    def _secrets_arrived(self, url: str) -> None:
+        """A server's secrets were read: the selected one is spoken to with them (its tools listed)."""
+        self.endpoints.forget(url)
+        current = self.current()
+        if not self.closed and current is not None and current.url == url:
+            self._selected(current)
 
     def _selected(self, record: ServerRecord | None) -> None:
         if record is not None:
@@ -146,6 +179,9 @@ class ServerAdmin(QObject):
             self._edit(self.current())
 
     def _edit(self, record: ServerRecord | None) -> None:
+        if record is not None and not self.secrets.known(record.url):
+            self._edit_when_read(record.url)
+            return
         headers = []
         if record is not None:
             for setting in record.headers:
@@ -176,6 +212,35 @@ class ServerAdmin(QObject):
                          replaces=record.url if record else None, roots=chosen.roots, transport=chosen.transport,
                          command=chosen.command, kept_env=chosen.kept_env, era=chosen.era, signin=chosen.signin,
                          query=chosen.query)
+
+    def _edit_when_read(self, url: str) -> None:
+        """Edit… of a server whose secrets are not read yet: the dialog opens once they are (the
+        keyring may wait on an unlock prompt), or says why not (a dialog without them would save
+        them empty)."""
+        from inspector.i18n.messages import translate
+        from inspector.mcp.messages import Message
+
+        from .keyring_words import READING, UNREADABLE
+
+        name = self._kept_secrets(url)[0]
+        problem = self.secrets.unreadable(url)
+        if problem is not None:
+            self.say(translate(Message(UNREADABLE, {"server": name, "problem": problem})))
+            return
+        if self._editing_when_read:
+            return  # one Edit… waits; pressing it again does not queue another
+        self._editing_when_read = True
+        self.say(translate(Message(READING, {"server": name})))
+
+        def read() -> None:
+            self._editing_when_read = False
+            record = None if self.closed else self.registry.get(url)
+            if record is not None:
+                self._edit(record)
+
+        self.secrets.when_read(url, read)
+
+    _editing_when_read = False
 
     #: Emitted before a server's settings change or it goes (its URL): a session held for it ends.
     changing = Signal(str)
