@@ -25,6 +25,8 @@ URL = "http://127.0.0.1:9/mcp"
 WAIT_S = 1.5
 #: The longest the GUI thread may be kept from its events (a few frames, on a loaded machine).
 STALL_S = 0.5
+#: The longest wait from before the window is built (its building included; three reads took 4.5 s).
+START_S = 1.0
 KEPT = {f"{URL} X-Api-Key": "k3y", f"{URL} Authorization": "Bearer b", f"{URL} ?query": "key=q"}
 
 
@@ -71,12 +73,11 @@ def test_a_slow_keyring_never_holds_the_window(qtbot, window, file_keyring) -> N
     meter = StallMeter().start()
     made, troubled = window()
     opened = StallMeter().start()  # from the first paint on
-    status = made.status
-    qtbot.waitUntil(lambda: "system keyring" in status.text(), timeout=5000)  # reading, it says
     qtbot.waitUntil(lambda: _headers(made) == {"X-Api-Key": "k3y", "Authorization": "Bearer b"}, timeout=15000)
     assert made.admin.endpoint_for(made.admin.current()).url == f"{URL}?key=q"
     assert opened.stop() < STALL_S, opened.longest_s
-    meter.stop()
+    # From before the window is built: building it takes a few tenths of a second of its own.
+    assert meter.stop() < START_S, meter.longest_s
     assert troubled.calls >= 3 and "MainThread" not in troubled.threads
 
     meter = StallMeter().start()
