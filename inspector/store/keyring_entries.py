@@ -8,6 +8,7 @@ the keyring answered (its error, e.g. ``KeyringLocked: ...``), for a message tha
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 KEYRING_SERVICE = "run-inspector"
@@ -45,9 +46,16 @@ class KeyringEntries:
 
     def __init__(self, backend: Any) -> None:
         self._backend = backend
-        #: What the keyring said when the last call failed (``None``: it did not fail). Read it in the
-        #: thread that made the call.
-        self.problem: str | None = None
+        self._local = threading.local()
+
+    @property
+    def problem(self) -> str | None:
+        """What the keyring said when this thread's last call failed (``None``: it did not fail)."""
+        return getattr(self._local, "problem", None)
+
+    @problem.setter
+    def problem(self, text: str | None) -> None:
+        self._local.problem = text
 
     def read(self, account: str) -> str | None:
         self.problem = None
@@ -74,21 +82,14 @@ class KeyringEntries:
 
     def delete(self, account: str) -> bool:
         """Remove the entry; ``True`` when it is gone (also when there was none)."""
-        try:
-            from keyring.errors import PasswordDeleteError
-        except ImportError:  # pragma: no cover - a backend exists only with keyring installed
-            return False
         self.problem = None
         try:
             self._backend.delete_password(KEYRING_SERVICE, account)
-        except PasswordDeleteError as error:
+        except Exception as error:  # noqa: BLE001 - PasswordDeleteError, locked, denied
             refused = problem_text(error)
             if self.read(account) is None and self.problem is None:
-                return True  # "not found" is gone; "refused" is not
+                return True  # "not found" is gone (and so is an entry a refusing keyring does not hold)
             self.problem = refused
-            return False
-        except Exception as error:  # noqa: BLE001
-            self.problem = problem_text(error)
             return False
         return True
 

@@ -111,8 +111,8 @@ def test_a_secret_the_keyring_does_not_keep_is_said_and_still_sent_this_session(
                            query="key=q")
     qtbot.waitUntil(lambda: "did not keep" in made.status.text(), timeout=10000)
     said = made.status.text()
-    assert said.startswith("The system keyring did not keep the secrets X-Api-Key, Authorization, the query of its address "
-                           "of vault ("
+    assert said.startswith("The system keyring did not keep the secrets X-Api-Key, Authorization, the query of "
+                           "its address of vault ("
                            f"{error}: the test keyring refuses to set ({error})): they are used only until Run "
                            "Inspector quits."), said
     assert _headers(made) == {"X-Api-Key": "n3w", "Authorization": "Bearer b"}  # this session, as typed

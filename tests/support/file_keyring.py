@@ -20,9 +20,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from keyring import errors
 from keyring.backend import KeyringBackend
 from keyring.compat import properties
-from keyring import errors
 from keyring.errors import KeyringLocked, PasswordDeleteError
 
 #: The file the backend keeps its entries in (set by the fixture, inherited by child processes).

@@ -219,8 +219,7 @@ class ServerAdmin(QObject):
         them empty)."""
         from inspector.i18n.messages import translate
         from inspector.mcp.messages import Message
-
-        from .keyring_words import READING, UNREADABLE
+        from inspector.store.keyring_words import READING, UNREADABLE
 
         name = self._kept_secrets(url)[0]
         problem = self.secrets.unreadable(url)

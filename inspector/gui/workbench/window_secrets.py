@@ -19,11 +19,12 @@ from dataclasses import dataclass, field
 
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 
+from inspector.i18n.messages import translate
 from inspector.mcp import InvalidServerError
 from inspector.mcp.messages import Message
+from inspector.store.keyring_words import READING, UNREADABLE, refused_message
 from inspector.store.secrets import SecretKeeper
 
-from .keyring_words import READING, UNREADABLE, refused_sentence
 from .operations_worker import Work
 
 #: A server's secret entry: (its key, the account beside it: a header's name, ``env:NAME``, ``?query``).
@@ -211,7 +212,7 @@ class WindowSecrets(QObject):
             if action != "read":
                 said.setdefault((url, action, answer), []).append(account)
         for (url, action, answer), accounts in said.items():
-            self.refused.emit(refused_sentence(action, self._name(url), url, accounts, answer))
+            self.refused.emit(translate(refused_message(action, self._name(url), url, accounts, answer)))
 
 
 def _work(keeper: SecretKeeper, batch: _Batch) -> None:
