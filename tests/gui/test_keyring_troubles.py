@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import keyring
 import pytest
+from PySide6.QtWidgets import QApplication
 
 from inspector.gui.language import switch_language
 from inspector.store import RunStore, ServerRegistry, resolve_db_path
@@ -140,12 +141,33 @@ def test_secrets_the_keyring_will_not_give_are_said_and_edit_does_not_empty_them
                                   "server again.")
     assert made.workbench.tools.model.rowCount() == 0 and _headers(made) is None  # not called without them
     made.status.setText("")
-    seen = in_dialog(lambda dialog, seen: True)
     made.admin.edit_current()
     qtbot.wait(500)
-    assert "accepted" not in seen and "did not give" in made.status.text()  # no dialog to save them empty
+    # No dialog, whose OK would have saved them empty: the sentence again.
+    assert QApplication.activeModalWidget() is None and "did not give" in made.status.text()
     troubled.refuse = {}  # unlocked: selecting the server again reads them
     made.admin.reload_servers(select_url=URL)
     made.servers.server_selected.emit(made.admin.current())
     qtbot.waitUntil(lambda: _headers(made) == {"X-Api-Key": "k3y", "Authorization": "Bearer b"}, timeout=10000)
+    assert file_keyring.entries() == KEPT
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_screenshots_of_what_the_window_says_of_a_refusing_keyring(qtbot, window, file_keyring, language) -> None:
+    """tests/gui/screenshots/keyring-{unreadable,not-kept,not-removed}-LANG.png, to look at."""
+    from .test_screenshots import save
+
+    made, troubled = window(wait_s=0.1, get="KeyringLocked", set="KeyringLocked", delete="KeyringLocked")
+    switch_language(language)
+    made.admin.reload_servers(select_url=URL)
+    made.servers.server_selected.emit(made.admin.current())
+    qtbot.waitUntil(lambda: "KeyringLocked" in made.status.text(), timeout=10000)
+    save(made, f"keyring-unreadable-{language}")
+    made.admin.save_server(URL, "vault", None, {"X-Api-Key": "n3w", "Authorization": "Bearer b"}, set(),
+                           query="key=q")
+    qtbot.waitUntil(lambda: "X-Api-Key" in made.status.text(), timeout=10000)
+    save(made.admin.keyring_box, f"keyring-not-kept-{language}")
+    made.admin.forget_server(URL)
+    qtbot.waitUntil(lambda: "run-inspector" in made.status.text(), timeout=10000)
+    save(made.admin.keyring_box, f"keyring-not-removed-{language}")
     assert file_keyring.entries() == KEPT

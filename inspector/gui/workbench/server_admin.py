@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import QMessageBox, QWidget
 
 from inspector.i18n import _
@@ -53,7 +53,9 @@ class ServerAdmin(QObject):
         self.settings = settings
         #: The keyring, asked on the worker (it may wait on an unlock prompt): held until the first paint.
         self.secrets = WindowSecrets(secrets, engine.spawn, self._kept_secrets, self)
-        self.secrets.refused.connect(lambda sentence: None if self.closed else say(sentence))
+        self.secrets.refused.connect(self._keyring_refused)
+        #: The box saying what the keyring last refused (a secret not kept, or not removed), while open.
+        self.keyring_box: QMessageBox | None = None
         self.secrets.arrived.connect(self._secrets_arrived)
         self.say = say
         self.registry = ServerRegistry(store.db, self.secrets)
@@ -129,6 +131,22 @@ class ServerAdmin(QObject):
         except StoreError as exc:
             self.say(str(exc))
         self.secrets.release()
+
+    def _keyring_refused(self, sentence: str) -> None:
+        """The keyring did not keep or did not remove a secret: said in a box (the status line would
+        cut the entries it names), not waited for."""
+        if self.closed:
+            return
+        self.say(sentence)
+        if self.keyring_box is not None:
+            self.keyring_box.close()
+        box = QMessageBox(QMessageBox.Icon.Warning, _("System keyring"), sentence, QMessageBox.StandardButton.Ok,
+                          self.parent())
+        box.setTextFormat(Qt.TextFormat.PlainText)  # server names and the keyring's answer are not ours
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        box.finished.connect(lambda _result: setattr(self, "keyring_box", None) if self.keyring_box is box else None)
+        self.keyring_box = box
+        box.open()
 
     def _secrets_arrived(self, url: str) -> None:
         """A server's secrets were read: the selected one is spoken to with them (its tools listed)."""

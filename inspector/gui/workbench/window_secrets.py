@@ -206,13 +206,15 @@ class WindowSecrets(QObject):
             self.arrived.emit(url)
 
     def _say(self, batch: _Batch) -> None:
-        """One sentence per server and kind of refusal (a save's three headers are said together)."""
+        """One sentence per server and kind of refusal (a save's three headers are said together), all
+        said at once."""
         said: dict[tuple[str, str, str], list[str]] = {}
         for (url, account), action, answer in batch.refused:
             if action != "read":
                 said.setdefault((url, action, answer), []).append(account)
-        for (url, action, answer), accounts in said.items():
-            self.refused.emit(translate(refused_message(action, self._name(url), url, accounts, answer)))
+        if said:  # one status line for the batch: a sentence after another would hide it
+            self.refused.emit(" ".join(translate(refused_message(action, self._name(url), url, accounts, answer))
+                                       for (url, action, answer), accounts in said.items()))
 
 
 def _work(keeper: SecretKeeper, batch: _Batch) -> None:
