@@ -171,3 +171,20 @@ def test_screenshots_of_what_the_window_says_of_a_refusing_keyring(qtbot, window
     qtbot.waitUntil(lambda: "run-inspector" in made.status.text(), timeout=10000)
     save(made.admin.keyring_box, f"keyring-not-removed-{language}")
     assert file_keyring.entries() == KEPT
+
+
+def test_finding_a_slow_keyring_does_not_hold_edit(qtbot, window, file_keyring, monkeypatch) -> None:
+    """Finding the keyring can wait too (the Secret Service asks D-Bus): Edit… of a server with a
+    sign-in does not look for it on the GUI thread while the worker still does."""
+    from tests.support.file_keyring import TROUBLE_ENV
+
+    monkeypatch.setenv(TROUBLE_ENV, f"find={2 * WAIT_S}")
+    TroubledKeyring.found_by.clear()
+    made, troubled = window(wait_s=0)
+    qtbot.waitUntil(lambda: made._runs.built, timeout=5000)  # what the first paint left for later is done
+    meter = StallMeter().start()
+    seen = in_dialog(lambda dialog, seen: seen.setdefault("signin", dialog.signin is not None) and False)
+    made.admin.edit_current()
+    qtbot.waitUntil(lambda: "signin" in seen, timeout=15000)
+    assert meter.stop() < STALL_S, meter.longest_s
+    assert "MainThread" not in TroubledKeyring.found_by

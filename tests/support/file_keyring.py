@@ -32,7 +32,9 @@ BACKEND_NAME = "tests.support.file_keyring.FileKeyring"
 #: ``PYTHON_KEYRING_BACKEND`` for a process that should use :class:`TroubledKeyring`.
 TROUBLED_NAME = "tests.support.file_keyring.TroubledKeyring"
 #: The troubles of :class:`TroubledKeyring` in a process the test starts: ``wait=SECONDS`` and
-#: ``CALL=ERROR`` items, comma-separated (``wait=2,set=KeyringLocked,delete=PasswordDeleteError``).
+#: ``CALL=ERROR`` items, comma-separated (``wait=2,set=KeyringLocked,delete=PasswordDeleteError``);
+#: ``find=SECONDS``: asking its priority (``keyring`` finding its backend) waits that long, as the
+#: Secret Service's asks D-Bus, in this process too.
 TROUBLE_ENV = "RUN_INSPECTOR_TEST_KEYRING_TROUBLE"
 
 
@@ -111,15 +113,33 @@ _ERRORS = {name: getattr(errors, name) for name in ("KeyringLocked", "PasswordSe
                                                     "InitError", "KeyringError")}
 
 
+def _told() -> dict[str, str]:
+    return dict(item.split("=", 1) for item in os.environ.get(TROUBLE_ENV, "").split(",") if "=" in item)
+
+
 class TroubledKeyring(FileKeyring):
     """The file keyring, slow and refusing as told: ``wait_s`` before each call, and ``refuse`` maps a
     call (``get``, ``set``, ``delete``) to the name of the error it raises (after the wait).
-    ``calls`` counts the calls made, and ``threads`` names the threads that made them."""
+    ``calls`` counts the calls made, and ``threads`` names the threads that made them (``find`` the
+    threads that asked its priority)."""
+
+    found_by: set[str] = set()
+
+    @properties.classproperty
+    def priority(cls) -> float:  # noqa: N805 - keyring's classproperty
+        import threading
+
+        if not os.environ.get(FILE_ENV):
+            raise RuntimeError(f"{FILE_ENV} names no file: this test keyring is not in use")
+        cls.found_by.add(threading.current_thread().name)
+        time.sleep(float(_told().get("find", 0)))
+        return 1
 
     def __init__(self, path: str | os.PathLike[str] | None = None, wait_s: float | None = None,
                  refuse: dict[str, str] | None = None) -> None:
         super().__init__(path)
-        told = dict(item.split("=", 1) for item in os.environ.get(TROUBLE_ENV, "").split(",") if "=" in item)
+        told = _told()
+        told.pop("find", None)
         self.wait_s = wait_s if wait_s is not None else float(told.pop("wait", 0))
         self.refuse = refuse if refuse is not None else {call: error for call, error in told.items()}
         self.calls = 0

@@ -34,7 +34,7 @@ from .server_endpoints import ServerEndpoints
 from .server_health import ServerHealth
 from .servers_model import server_label
 from .servers_panel import ServersPanel
-from .signin_setup import dialog_setup, forget_signin, save_signin
+from .signin_setup import dialog_setup, forget_signin, in_keyring, save_signin
 from .window_secrets import WindowSecrets
 
 
@@ -220,7 +220,7 @@ class ServerAdmin(QObject):
                               transport=record.transport if record else "http",
                               era=record.era if record else "auto",
                               signin=dialog_setup(self, record.url) if record and not command else None,
-                              signin_in_keyring=bool(getattr(self.engine.signins.vault, "persistent", False)),
+                              signin_in_keyring=in_keyring(self),
                               query=query, **command)
         self.dialog = dialog  # tests answer it while it is open
         if dialog.exec() != ServerDialog.DialogCode.Accepted or dialog.result_settings is None:
