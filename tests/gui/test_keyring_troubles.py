@@ -166,10 +166,10 @@ def test_screenshots_of_what_the_window_says_of_a_refusing_keyring(qtbot, window
     made.admin.save_server(URL, "vault", None, {"X-Api-Key": "n3w", "Authorization": "Bearer b"}, set(),
                            query="key=q")
     qtbot.waitUntil(lambda: "X-Api-Key" in made.status.text(), timeout=10000)
-    save(made.admin.keyring_box, f"keyring-not-kept-{language}")
+    save(made.admin.keyring.box, f"keyring-not-kept-{language}")
     made.admin.forget_server(URL)
     qtbot.waitUntil(lambda: "run-inspector" in made.status.text(), timeout=10000)
-    save(made.admin.keyring_box, f"keyring-not-removed-{language}")
+    save(made.admin.keyring.box, f"keyring-not-removed-{language}")
     assert file_keyring.entries() == KEPT
 
 

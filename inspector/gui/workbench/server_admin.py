@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QMessageBox, QWidget
 
 from inspector.i18n import _
@@ -32,10 +32,10 @@ from .operation_task import OperationTask
 from .server_commands import command_fields, save_command
 from .server_endpoints import ServerEndpoints
 from .server_health import ServerHealth
+from .server_secrets import ServerSecrets
 from .servers_model import server_label
 from .servers_panel import ServersPanel
 from .signin_setup import dialog_setup, forget_signin, in_keyring, save_signin
-from .window_secrets import WindowSecrets
 
 
 class ServerAdmin(QObject):
@@ -52,11 +52,8 @@ class ServerAdmin(QObject):
         self.engine = engine
         self.settings = settings
         #: The keyring, asked on the worker (it may wait on an unlock prompt): held until the first paint.
-        self.secrets = WindowSecrets(secrets, engine.spawn, self._kept_secrets, self)
-        self.secrets.refused.connect(self._keyring_refused)
-        #: The box saying what the keyring last refused (a secret not kept, or not removed), while open.
-        self.keyring_box: QMessageBox | None = None
-        self.secrets.arrived.connect(self._secrets_arrived)
+        self.keyring = ServerSecrets(self, secrets)
+        self.secrets = self.keyring.keeper
         self.say = say
         self.registry = ServerRegistry(store.db, self.secrets)
         #: What each server is called with (kept until it is saved or removed).
@@ -116,44 +113,13 @@ class ServerAdmin(QObject):
             self.secrets.read(record.url, retry=True)
         self._selected(record)
 
-    def _kept_secrets(self, url: str) -> tuple[str, set[str]]:
-        """The server's name and the keyring entries its settings say are kept (for :class:`WindowSecrets`)."""
-        from inspector.store.servers import kept_accounts
-
-        settings = self.registry.settings(url)
-        return (settings.name or url if settings is not None else url), kept_accounts(settings)
-
     def read_secrets(self) -> None:
-        """The window has painted: read what the keyring keeps for every configured server, on the worker."""
-        self.secrets.find_keyring()
-        try:
-            self.secrets.read(*self.registry.configured_urls())
-        except StoreError as exc:
-            self.say(str(exc))
-        self.secrets.release()
+        """The window has painted: what the keyring keeps is read (on the worker)."""
+        self.keyring.read_all()
 
-    def _keyring_refused(self, sentence: str) -> None:
-        """The keyring did not keep or did not remove a secret: said in a box (the status line would
-        cut the entries it names), not waited for."""
-        if self.closed:
-            return
-        self.say(sentence)
-        if self.keyring_box is not None:
-            self.keyring_box.close()
-        box = QMessageBox(QMessageBox.Icon.Warning, _("System keyring"), sentence, QMessageBox.StandardButton.Ok,
-                          self.parent())
-        box.setTextFormat(Qt.TextFormat.PlainText)  # server names and the keyring's answer are not ours
-        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        box.finished.connect(lambda _result: setattr(self, "keyring_box", None) if self.keyring_box is box else None)
-        self.keyring_box = box
-        box.open()
-
-    def _secrets_arrived(self, url: str) -> None:
-        """A server's secrets were read: the selected one is spoken to with them (its tools listed)."""
-        self.endpoints.forget(url)
-        current = self.current()
-        if not self.closed and current is not None and current.url == url:
-            self._selected(current)
+    def reselect(self, record: ServerRecord) -> None:
+        """The selected server anew (its secrets were read): the window follows it again."""
+        self._selected(record)
 
     def _selected(self, record: ServerRecord | None) -> None:
         if record is not None:
@@ -198,7 +164,7 @@ class ServerAdmin(QObject):
 
     def _edit(self, record: ServerRecord | None) -> None:
         if record is not None and not self.secrets.known(record.url):
-            self._edit_when_read(record.url)
+            self.keyring.edit_when_read(record.url, self._edit)
             return
         headers = []
         if record is not None:
@@ -230,34 +196,6 @@ class ServerAdmin(QObject):
                          replaces=record.url if record else None, roots=chosen.roots, transport=chosen.transport,
                          command=chosen.command, kept_env=chosen.kept_env, era=chosen.era, signin=chosen.signin,
                          query=chosen.query)
-
-    def _edit_when_read(self, url: str) -> None:
-        """Edit… of a server whose secrets are not read yet: the dialog opens once they are (the
-        keyring may wait on an unlock prompt), or says why not (a dialog without them would save
-        them empty)."""
-        from inspector.i18n.messages import translate
-        from inspector.mcp.messages import Message
-        from inspector.store.keyring_words import READING, UNREADABLE
-
-        name = self._kept_secrets(url)[0]
-        problem = self.secrets.unreadable(url)
-        if problem is not None:
-            self.say(translate(Message(UNREADABLE, {"server": name, "problem": problem})))
-            return
-        if self._editing_when_read:
-            return  # one Edit… waits; pressing it again does not queue another
-        self._editing_when_read = True
-        self.say(translate(Message(READING, {"server": name})))
-
-        def read() -> None:
-            self._editing_when_read = False
-            record = None if self.closed else self.registry.get(url)
-            if record is not None:
-                self._edit(record)
-
-        self.secrets.when_read(url, read)
-
-    _editing_when_read = False
 
     #: Emitted before a server's settings change or it goes (its URL): a session held for it ends.
     changing = Signal(str)
