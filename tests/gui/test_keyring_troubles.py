@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import keyring
 import pytest
+from keyring.backends import fail
 from PySide6.QtWidgets import QApplication
 
 from inspector.gui.language import switch_language
@@ -208,3 +209,25 @@ def test_the_team_push_headers_are_read_from_a_slow_keyring_off_the_gui_thread(q
     assert opened.stop() < START_S, opened.longest_s  # the first paint's own work included
     assert meter.stop() < START_S, meter.longest_s
     assert "MainThread" not in troubled.threads
+
+
+def test_without_any_keyring_a_saved_secret_lasts_the_session_and_no_refusal_is_said(qtbot, make_window) -> None:
+    """No keyring at all (keyring's fail backend, the tests' default) is not a refusal: the window
+    keeps the value for the session, as the dialog says, and shows no box."""
+    from inspector.gui.main_window import MainWindow
+    from inspector.gui.settings import AppSettings
+
+    assert isinstance(keyring.get_keyring(), fail.Keyring)
+    with RunStore.open(resolve_db_path()) as store:
+        made = MainWindow(store, resolve_db_path(), AppSettings())  # the system's keeper: it finds none
+        qtbot.addWidget(made)
+        made.show()
+        qtbot.waitExposed(made)
+        try:
+            made.admin.save_server(URL, "vault", None, {"X-Api-Key": "k3y"}, set())
+            qtbot.waitUntil(lambda: not made.admin.secrets.available, timeout=5000)  # found none, on the worker
+            assert _headers(made) == {"X-Api-Key": "k3y"}
+            qtbot.wait(200)
+            assert made.admin.keyring.box is None and "keyring" not in made.status.text()
+        finally:
+            made.shut_down()

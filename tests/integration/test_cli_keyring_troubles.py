@@ -24,7 +24,7 @@ def _troubled(file_keyring: FileKeyring, **refuse: str) -> TroubledKeyring:
     return troubled
 
 
-@pytest.mark.parametrize("error", ["KeyringLocked", "PasswordSetError"])
+@pytest.mark.parametrize("error", ["KeyringLocked", "PasswordSetError", "InitError"])
 def test_a_secret_the_keyring_does_not_keep_ends_the_save_with_a_sentence_and_status_1(
         tmp_path: Path, file_keyring: FileKeyring, error: str) -> None:
     db = str(tmp_path / "runs.db")
