@@ -305,6 +305,7 @@ class MainWindow(QMainWindow):
         self.proxies.stop_all()  # what they still hold is recorded before the database closes
         self.log_dock.stop()  # before the engine winds down: the session's DELETE is bounded
         self.engine.shutdown()
+        self.admin.secrets.finish_writes()  # what the keyring was still to keep or remove
         self.status_line.stop()
         self.pacer.stop()
         if self.demo is not None:

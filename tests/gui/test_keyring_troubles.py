@@ -231,3 +231,19 @@ def test_without_any_keyring_a_saved_secret_lasts_the_session_and_no_refusal_is_
             assert made.admin.keyring.box is None and "keyring" not in made.status.text()
         finally:
             made.shut_down()
+
+
+def test_secrets_saved_just_before_the_window_closes_are_kept(qtbot, window, file_keyring) -> None:
+    """The worker waits on a slow keyring for one save when the window closes; the save after it,
+    which the worker never began, is made at close: nothing saved is lost."""
+    made, troubled = window()
+    qtbot.waitUntil(lambda: _headers(made) is not None, timeout=15000)
+    made.admin.save_server(URL, "vault", None, {"X-Api-Key": "first", "Authorization": "Bearer b"}, set(),
+                           query="key=q")
+    qtbot.waitUntil(lambda: "set" in troubled.made, timeout=5000)  # the first save is in the keyring's hands
+    made.admin.save_server(URL, "vault", None, {"X-Api-Key": "second", "Authorization": "Bearer b"}, set(),
+                           query="key=q")
+    qtbot.wait(50)  # handed to the worker, which still waits on the first
+    made.shut_down()
+    troubled.wait_s = 0
+    qtbot.waitUntil(lambda: file_keyring.entries().get(f"{URL} X-Api-Key") == "second", timeout=15000)

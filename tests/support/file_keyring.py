@@ -120,8 +120,8 @@ def _told() -> dict[str, str]:
 class TroubledKeyring(FileKeyring):
     """The file keyring, slow and refusing as told: ``wait_s`` before each call, and ``refuse`` maps a
     call (``get``, ``set``, ``delete``) to the name of the error it raises (after the wait).
-    ``calls`` counts the calls made, and ``threads`` names the threads that made them (``find`` the
-    threads that asked its priority)."""
+    ``calls`` counts the calls made (``made`` lists them), and ``threads`` names the threads that made
+    them (``found_by`` the threads that asked its priority)."""
 
     found_by: set[str] = set()
 
@@ -143,12 +143,15 @@ class TroubledKeyring(FileKeyring):
         self.wait_s = wait_s if wait_s is not None else float(told.pop("wait", 0))
         self.refuse = refuse if refuse is not None else {call: error for call, error in told.items()}
         self.calls = 0
+        #: The calls made, in order (``get``, ``set``, ``delete``).
+        self.made: list[str] = []
         self.threads: set[str] = set()
 
     def _trouble(self, call: str) -> None:
         import threading
 
         self.calls += 1
+        self.made.append(call)
         self.threads.add(threading.current_thread().name)
         time.sleep(self.wait_s)
         error = self.refuse.get(call)

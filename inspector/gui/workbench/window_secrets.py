@@ -31,7 +31,7 @@ from .operations_worker import Work
 Entry = tuple[str, str]
 
 
-@dataclass
+@dataclass(eq=False)
 class _Batch:
     """What the worker is to do in one go, and what it found."""
 
@@ -42,6 +42,8 @@ class _Batch:
     #: What the keyring refused: (entry, "keep" / "remove" / "read", its answer).
     refused: list[tuple[Entry, str, str]] = field(default_factory=list)
     available: bool = True
+    #: The worker began it (one it never began is made at close: :meth:`WindowSecrets.finish_writes`).
+    begun: bool = False
 
 
 class _Crossing(QObject):
@@ -75,6 +77,8 @@ class WindowSecrets(QObject):
         self._waiting: dict[str, list[Callable[[], None]]] = {}
         #: Batches wait (see :meth:`hold`).
         self._held = False
+        #: Batches handed to the worker and not back yet.
+        self._sent: list[_Batch] = []
         self._crossing = _Crossing(self)
         self._crossing.done.connect(self._done, Qt.ConnectionType.QueuedConnection)
 
@@ -178,19 +182,37 @@ class WindowSecrets(QObject):
         if batch is None:
             return
         keeper, crossing = self._keeper, self._crossing
+        self._sent.append(batch)
 
         async def run() -> None:
             if self._lock is None:
                 self._lock = asyncio.Lock()  # made on the worker's loop: batches one at a time, in order
             async with self._lock:
+                batch.begun = True
                 try:
                     await asyncio.to_thread(_work, keeper, batch)
                 finally:
-                    crossing.done.emit(batch)
+                    try:
+                        crossing.done.emit(batch)
+                    except RuntimeError:  # the window went while the keyring answered
+                        pass
 
         self._spawn(run)
 
+    def finish_writes(self) -> None:
+        """The window closes and its worker has stopped: the saves and deletes it never began are
+        made now (the window is hidden; a secret saved just before closing is not lost)."""
+        left = [batch for batch in self._sent if not batch.begun]
+        if self._batch is not None:
+            left.append(self._batch)
+        self._sent, self._batch = [], None
+        for batch in left:
+            if batch.writes:
+                _work(self._keeper, _Batch(writes=batch.writes))
+
     def _done(self, batch: _Batch) -> None:
+        if batch in self._sent:
+            self._sent.remove(batch)
         self._available = batch.available
         for entry, value in batch.found.items():
             self._values.setdefault(entry, value)  # a value saved or deleted since is the newer
