@@ -43,7 +43,6 @@ from inspector.mcp.roots import roots_from_uris
 from inspector.mcp.wire import DEFAULT_WIRE
 from inspector.runs._frozen import thaw
 from inspector.store.errors import StoreError
-from inspector.store.secrets import system_secret_keeper
 from inspector.store.signin_settings import StoredSignIn, overridden
 from inspector.traces.redact import redact_text
 
@@ -60,6 +59,7 @@ from .common import (
 from .demo_entry import check_demo_entry
 from .durations import readable_duration
 from .ending import emit_json
+from .keyring_refusals import NotingKeeper
 from .parser import OFFERING_COMMANDS, OFFERING_METHODS, OPERATIONS
 from .progress import live_progress_line
 from .results import (
@@ -136,7 +136,7 @@ def _chosen(store: RunStore | None, args: argparse.Namespace, budget: float | No
     if store is not None:
         from inspector.store import ServerRegistry
 
-        return _with_stored_signin(choose_server(ServerRegistry(store.db, system_secret_keeper()), args, budget,
+        return _with_stored_signin(choose_server(ServerRegistry(store.db, NotingKeeper()), args, budget,
                                                  headers), store.db)
     path = database_path(args.db)
     if not path.exists():
@@ -150,7 +150,7 @@ def _chosen(store: RunStore | None, args: argparse.Namespace, budget: float | No
             reason=translate(exc)), file=sys.stderr)
         return choose_server(None, args, budget, headers)
     try:
-        return _with_stored_signin(choose_server(ServerRegistry(db, system_secret_keeper()), args, budget, headers),
+        return _with_stored_signin(choose_server(ServerRegistry(db, NotingKeeper()), args, budget, headers),
                                    db)
     except sqlite3.DatabaseError as exc:  # e.g. not a run database at all
         print(_("run-inspector: the saved settings of this server could not be read from {path}: {reason}.").format(

@@ -221,6 +221,7 @@ def _address(registry: object | None, url: str, args: argparse.Namespace, budget
         headers = {**{k: v for k, v in stored.items() if k.lower() not in given}, **headers}
         marked = frozenset(header.name for header in configured.headers if header.secret)
         url, secret_query = _with_kept_query(registry, configured, url)
+        _keyring_gave(registry, configured.url, configured.name or configured.url, given)
         name, roots = configured.name, configured.roots
         budget_s = budget_s if budget_s is not None else configured.budget_s
         if configured.transport == "sse":
@@ -260,6 +261,7 @@ def _configured_command(registry: object, configured: object, args: argparse.Nam
                                      "{server} was given; nothing was started. Type the value, or pass it with "
                                      "--env NAME=VALUE."))
     setting = registry.command_for(key, ask=lambda variable: None if variable in given else ask(variable))  # type: ignore[attr-defined]
+    _keyring_gave(registry, key, name or key, {f"env:{variable}" for variable in given})
     command = command_of(setting)
     env = {**command.env, **given}
     try:
@@ -269,6 +271,19 @@ def _configured_command(registry: object, configured: object, args: argparse.Nam
         raise UsageError(Message(N_("{server} cannot be started: {reason}"),
                                  {"server": one_line(name or key), "reason": exc.sentence})) from None
     return ServerEndpoint.for_command(command, name=name, era=_era(args, configured))
+
+
+def _keyring_gave(registry: object, key: str, shown: str, given: set[str]) -> None:
+    """Nothing is sent without a secret the keyring would not give (locked, refused) when no one could
+    be asked for it: the command ends saying so (a secret given on the command line, ``given``
+    lower-cased, is not needed from it)."""
+    from .keyring_refusals import NotingKeeper, unreadable_error
+
+    keeper = getattr(registry, "secrets", None)
+    if isinstance(keeper, NotingKeeper) and not sys.stdin.isatty():
+        refused = unreadable_error(keeper, key, shown, given)
+        if refused is not None:
+            raise refused
 
 
 def ask_secret(server: str, ended: str) -> Callable[[str], str | None]:

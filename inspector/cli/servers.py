@@ -60,8 +60,9 @@ def _configure_address(store: RunStore, args: argparse.Namespace) -> int:
     from inspector.mcp.address_credentials import AUTHORIZATION
     from inspector.mcp.address_query import address_query
     from inspector.mcp.server import InvalidServerError, scheme_missing
-    from inspector.store.secrets import is_secret_header, system_secret_keeper
+    from inspector.store.secrets import is_secret_header
 
+    from .keyring_refusals import NotingKeeper, not_kept_error
     from .operations import parse_budget_option, parse_headers
 
     if args.env or args.secret_env or args.cwd is not None:
@@ -79,7 +80,7 @@ def _configure_address(store: RunStore, args: argparse.Namespace) -> int:
                                         "NAME --command \"COMMAND LINE\""), {"reason": exc.sentence})) from None
         raise UsageError(exc) from None
     reading = parse_budget_option(args.budget)
-    keeper = system_secret_keeper()
+    keeper = NotingKeeper()
     registry = ServerRegistry(store.db, keeper)
     url = public_url(endpoint.url)
     basic = _address_credentials(registry, args.url, url, headers)
@@ -89,6 +90,9 @@ def _configure_address(store: RunStore, args: argparse.Namespace) -> int:
                          query=query)
     kept = basic is not None and registry.add_secret_header(url, AUTHORIZATION, basic)
     save_signin_options(store, url, args)
+    refused = not_kept_error(keeper, url, Message(N_("Saved {url}."), {"url": one_line(url)}))
+    if refused is not None:
+        raise refused
     _saved(store, registry, url, args.json, url, credentials_kept=kept,
            query_kept=query is not None and keeper.available)
     secret = [name for name in headers if is_secret_header(name) or name in marked]
@@ -168,8 +172,8 @@ def _configure_command(store: RunStore, args: argparse.Namespace) -> int:
     from inspector.mcp import ServerEndpoint
     from inspector.mcp.server_command import InvalidCommandError, parse_command_line
     from inspector.store import is_secret_variable
-    from inspector.store.secrets import system_secret_keeper
 
+    from .keyring_refusals import NotingKeeper, not_kept_error
     from .operations import parse_budget_option
     from .server_choice import env_assignments
 
@@ -192,7 +196,7 @@ def _configure_command(store: RunStore, args: argparse.Namespace) -> int:
         raise UsageError(Message(N_("--command cannot be used: {reason}"), {"reason": exc.sentence})) from None
     command = type(command)(command.program, command.args, command.env, command.cwd, frozenset(marked))
     reading = parse_budget_option(args.budget)
-    keeper = system_secret_keeper()
+    keeper = NotingKeeper()
     registry = ServerRegistry(store.db, keeper)
     key = ServerEndpoint.for_command(command, name=name).key
     replaced = replaced_servers(registry, name, key)
@@ -203,6 +207,9 @@ def _configure_command(store: RunStore, args: argparse.Namespace) -> int:
         era = replaced[0].era
     registry.save_server(key, name=name, budget_s=reading.seconds if reading else None, roots=_roots(args),
                          command=setting_of(command), era=era)
+    refused = not_kept_error(keeper, key, Message(N_("Saved {url}."), {"url": one_line(name)}))
+    if refused is not None:
+        raise refused
     _saved(store, registry, key, args.json, name, [old.url for old in replaced])
     secret = [variable for variable in env if is_secret_variable(variable, marked)]
     if secret and not keeper.available:
@@ -261,11 +268,11 @@ def _saved(store: RunStore, registry: ServerRegistry, key: str, as_json: bool, s
 
 def _remove(store: RunStore, args: argparse.Namespace) -> int:
     """``servers remove NAME_OR_URL``: the server and its health go; its runs stay."""
-    from inspector.store.secrets import system_secret_keeper
-
+    from .keyring_refusals import NotingKeeper, not_removed_error
     from .server_choice import is_address
 
-    registry = ServerRegistry(store.db, system_secret_keeper())  # its kept secrets leave the keyring with it
+    keeper = NotingKeeper()
+    registry = ServerRegistry(store.db, keeper)  # its kept secrets leave the keyring with it
     given = args.server
     found = registry.find(given)
     if found is None and is_address(given):
@@ -287,6 +294,15 @@ def _remove(store: RunStore, args: argparse.Namespace) -> int:
     resource = resource_to_sign_out(registry, found.url, found.transport)
     if resource is not None:
         vault.forget(resource)  # and its sign-in's tokens
+    shown = found.name or found.url
+    refused = [(account.removeprefix("env:"), f"{url} {account}", answer)
+               for action, url, account, answer in keeper.refused if action == "remove"]
+    refused += [(account, account, answer) for action, account, answer in getattr(vault, "refused", ())
+                if action == "remove"]
+    error = not_removed_error(refused, shown, Message(N_("Removed {server}; its runs stay stored."),
+                                                      {"server": one_line(shown)}))
+    if error is not None:
+        raise error
     if args.json:
         emit_json({"removed": found.url, "name": found.name})
     else:

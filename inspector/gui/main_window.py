@@ -87,6 +87,7 @@ class MainWindow(QMainWindow):
         self.status_line = StatusLine(self.status, self.engine, self.play, db_path)  # operations and played runs
         self._update_status()
         restore_layout(self, self._splitters(), self.settings)
+        self.admin.secrets.hold()  # the keyring is read once the window has painted (read_secrets)
         select_at_start(self.admin, demo.entry_url if demo is not None else None, opening_file)
         on_language_changed(self, self.retranslate)
 
@@ -135,6 +136,7 @@ class MainWindow(QMainWindow):
         """What the first paint did not wait for: the keyring's reads, the Runs tab."""
         if not self._closed:  # a window closed at once starts nothing more
             self.engine.signins.release_reads()
+            self.admin.read_secrets()
             self._runs.page()
             self.team.settings_changed()
 
@@ -305,6 +307,7 @@ class MainWindow(QMainWindow):
         self.proxies.stop_all()  # what they still hold is recorded before the database closes
         self.log_dock.stop()  # before the engine winds down: the session's DELETE is bounded
         self.engine.shutdown()
+        self.admin.secrets.finish_writes()  # what the keyring was still to keep or remove
         self.status_line.stop()
         self.pacer.stop()
         if self.demo is not None:

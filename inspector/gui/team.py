@@ -3,9 +3,10 @@ and File → Open trace by id… (MainWindow only installs it)."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject
+from PySide6.QtCore import QObject, Qt, Signal
 
 from inspector.store.secrets import SecretKeeper
 
@@ -19,17 +20,35 @@ if TYPE_CHECKING:
 class TeamBackend(QObject):
     """Starts the push worker once the window has painted, follows the setting, stops it on close."""
 
+    #: The push setting read on the engine's worker (with the number of the change it follows).
+    _read = Signal(object)
+
     def __init__(self, window: MainWindow, secrets: SecretKeeper) -> None:
         super().__init__(window)
         self.window = window
         self.team = TeamSettings(window.settings.qsettings, secrets)
         self.push = PushService(window.db_path)
+        self._changes = 0
+        self._stopped = False
+        self._read.connect(self._apply, Qt.ConnectionType.QueuedConnection)
         # A run that ends is looked at at once rather than at the next poll.
         window.engine.submitted.connect(lambda task: task.finished.connect(lambda _outcome: self.push.wake()))
 
     def settings_changed(self) -> None:
-        """Start, restart or stop the push worker as the settings now say (the keyring is read here)."""
-        self.push.apply(self.team.push_setting())
+        """Start, restart or stop the push worker as the settings now say. The push headers' secret
+        values are read from the keyring on the engine's worker (it may wait on an unlock prompt)."""
+        self._changes += 1
+        team, change, read = self.team, self._changes, self._read
+
+        async def setting() -> None:
+            read.emit((change, await asyncio.to_thread(team.push_setting)))
+
+        self.window.engine.spawn(setting)
+
+    def _apply(self, read: tuple[int, object]) -> None:
+        change, setting = read
+        if change == self._changes and not self._stopped:  # a later change's reading is the one
+            self.push.apply(setting)
 
     def open_trace_by_id(self) -> None:
         """Ask for a trace id and open it in the Runs tab."""
@@ -42,6 +61,7 @@ class TeamBackend(QObject):
             tab.transfers.open_trace_by_id(*dialog.chosen())
 
     def shut_down(self) -> None:
+        self._stopped = True  # a reading that comes back after this starts nothing
         self.push.stop()
 
 

@@ -40,6 +40,11 @@ class Message:
         return self.english_template().format(**self.params)
 
 
+def NP_(singular: str, plural: str, params: Mapping[str, Any], count: str) -> Message:  # noqa: N802 - Babel's keyword
+    """A sentence whose form depends on the number ``params[count]`` (extracted as one plural message)."""
+    return Message(singular, params, plural=plural, count=count)
+
+
 def translate(message: Any) -> str:
     """``message`` in the current language: a :class:`Message` (ours or the MCP client's) is
     translated and filled, its numbers formatted for the locale; an error that carries

@@ -2,16 +2,27 @@
 
 Any keyring may be missing, locked, refuse a write or hold something another program put there:
 nothing here raises. A read that fails, or finds more than :data:`MAX_ENTRY_CHARS`, finds nothing;
-a write or delete that fails says so with ``False``.
+a write or delete that fails says so with ``False``; :attr:`KeyringEntries.problem` then says what
+the keyring answered (its error, e.g. ``KeyringLocked: ...``), for a message that names it.
 """
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 KEYRING_SERVICE = "run-inspector"
 #: The longest entry read or written: tokens and keys are a few kilobytes; anything longer is not ours.
 MAX_ENTRY_CHARS = 64 * 1024
+#: The longest keyring error shown (a backend's error may quote a whole D-Bus reply).
+MAX_PROBLEM_CHARS = 200
+
+
+def problem_text(error: BaseException) -> str:
+    """What a keyring error says, on one line: its kind and its words (``KeyringLocked: locked``)."""
+    words = " ".join(str(error).split())
+    text = f"{type(error).__name__}: {words}" if words else type(error).__name__
+    return text if len(text) <= MAX_PROBLEM_CHARS else text[:MAX_PROBLEM_CHARS - 1] + "…"
 
 
 def usable_keyring() -> Any | None:
@@ -35,38 +46,52 @@ class KeyringEntries:
 
     def __init__(self, backend: Any) -> None:
         self._backend = backend
+        self._local = threading.local()
+
+    @property
+    def problem(self) -> str | None:
+        """What the keyring said when this thread's last call failed (``None``: it did not fail)."""
+        return getattr(self._local, "problem", None)
+
+    @problem.setter
+    def problem(self, text: str | None) -> None:
+        self._local.problem = text
 
     def read(self, account: str) -> str | None:
+        self.problem = None
         try:
             value = self._backend.get_password(KEYRING_SERVICE, account)
-        except Exception:  # noqa: BLE001 - locked, denied, gone: nothing is kept for us
+        except Exception as error:  # noqa: BLE001 - locked, denied, gone: nothing is kept for us
+            self.problem = problem_text(error)
             return None
         if not isinstance(value, str) or len(value) > MAX_ENTRY_CHARS:
             return None
         return value
 
     def write(self, account: str, value: str) -> bool:
+        self.problem = None
         if len(value) > MAX_ENTRY_CHARS:
+            self.problem = f"longer than {MAX_ENTRY_CHARS} characters"
             return False
         try:
             self._backend.set_password(KEYRING_SERVICE, account, value)
-        except Exception:  # noqa: BLE001 - any failure means "not kept"
+        except Exception as error:  # noqa: BLE001 - any failure means "not kept"
+            self.problem = problem_text(error)
             return False
         return True
 
     def delete(self, account: str) -> bool:
         """Remove the entry; ``True`` when it is gone (also when there was none)."""
-        try:
-            from keyring.errors import PasswordDeleteError
-        except ImportError:  # pragma: no cover - a backend exists only with keyring installed
-            return False
+        self.problem = None
         try:
             self._backend.delete_password(KEYRING_SERVICE, account)
-        except PasswordDeleteError:
-            return self.read(account) is None  # "not found" is gone; "refused" is not
-        except Exception:  # noqa: BLE001
+        except Exception as error:  # noqa: BLE001 - PasswordDeleteError, locked, denied
+            refused = problem_text(error)
+            if self.read(account) is None and self.problem is None:
+                return True  # "not found" is gone (and so is an entry a refusing keyring does not hold)
+            self.problem = refused
             return False
         return True
 
 
-__all__ = ["KEYRING_SERVICE", "MAX_ENTRY_CHARS", "KeyringEntries", "usable_keyring"]
+__all__ = ["KEYRING_SERVICE", "MAX_ENTRY_CHARS", "KeyringEntries", "problem_text", "usable_keyring"]

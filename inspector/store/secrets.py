@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import re
-from typing import Any, Protocol
+from typing import Protocol
 
-from .keyring_entries import KEYRING_SERVICE, KeyringEntries, usable_keyring
+from .keyring_entries import KeyringEntries, usable_keyring
 
 _SECRET_HEADER = re.compile(r"(authorization|cookie|token|secret|api[-_]?key|password|credential|session)",
                             re.IGNORECASE)
@@ -17,9 +17,12 @@ def is_secret_header(name: str) -> bool:
 
 
 class SecretKeeper(Protocol):
-    """Where secret header values go. ``available`` is False when nothing can keep them."""
+    """Where secret header values go. ``available`` is False when nothing can keep them; ``problem``
+    says what the keyring answered when the last call failed (``None``: it did not, or none is
+    usable), for a message that names it."""
 
     available: bool
+    problem: str | None
 
     def save(self, server_url: str, header: str, value: str) -> bool: ...
     def load(self, server_url: str, header: str) -> str | None: ...
@@ -30,6 +33,7 @@ class NoSecretKeeper:
     """Keeps nothing: secret values must be given again (asked for) each time."""
 
     available = False
+    problem = None
 
     def save(self, server_url: str, header: str, value: str) -> bool:
         return False
@@ -47,38 +51,35 @@ class KeyringSecretKeeper:
 
     def __init__(self) -> None:
         self._found = False
-        self._backend: Any = None
+        self._entries: KeyringEntries | None = None
 
     @property
-    def _keyring(self) -> Any:
+    def _keyring(self) -> KeyringEntries | None:
         if not self._found:
-            self._backend, self._found = usable_keyring(), True
-        return self._backend
+            backend = usable_keyring()
+            self._entries, self._found = (KeyringEntries(backend) if backend is not None else None), True
+        return self._entries
 
     @property
     def available(self) -> bool:
         return self._keyring is not None
 
+    @property
+    def problem(self) -> str | None:
+        return self._keyring.problem if self._keyring is not None else None
+
     def save(self, server_url: str, header: str, value: str) -> bool:
-        if not self.available:
-            return False
-        try:
-            self._keyring.set_password(KEYRING_SERVICE, f"{server_url} {header}", value)
-        except Exception:  # noqa: BLE001 - any keyring failure means "not kept"
-            return False
-        return True
+        entries = self._keyring
+        return entries is not None and entries.write(f"{server_url} {header}", value)
 
     def load(self, server_url: str, header: str) -> str | None:
-        if not self.available:
-            return None
-        try:
-            return self._keyring.get_password(KEYRING_SERVICE, f"{server_url} {header}")
-        except Exception:  # noqa: BLE001
-            return None
+        entries = self._keyring
+        return entries.read(f"{server_url} {header}") if entries is not None else None
 
     def delete(self, server_url: str, header: str) -> bool:
         """Remove the entry; True when it is gone (also when there was none, or no keyring keeps any)."""
-        return not self.available or KeyringEntries(self._keyring).delete(f"{server_url} {header}")
+        entries = self._keyring
+        return entries is None or entries.delete(f"{server_url} {header}")
 
 
 def system_secret_keeper() -> SecretKeeper:

@@ -153,6 +153,11 @@ class ServerRegistry:
         self._conn = db.conn
         self._secrets = secrets or NoSecretKeeper()
 
+    @property
+    def secrets(self) -> SecretKeeper:
+        """Where the servers' secret values are kept."""
+        return self._secrets
+
     def save_server(self, url: str, *, name: str | None = None, budget_s: float | None = None,
                     headers: Mapping[str, str] | None = None, secret: Iterable[str] = (),
                     replace: bool = False, roots: Iterable[str] | None = None,

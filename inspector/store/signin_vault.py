@@ -91,6 +91,8 @@ class KeyringVault:
         self._lock = threading.Lock()
         #: Entries the keyring did not take: account -> text (None: deleted here, the keyring refused).
         self._unsaved: dict[str, str | None] = {}
+        #: What the keyring refused, in order: (``keep`` or ``remove``, the account, its answer).
+        self.refused: list[tuple[str, str, str]] = []
 
     def tokens(self, resource: str) -> TokenSet | None:
         return tokens_from_text(self._read(tokens_account(resource)), resource)
@@ -136,16 +138,19 @@ class KeyringVault:
             else:
                 self._unsaved[account] = text
                 self.persistent = False
+                self.refused.append(("keep", account, self._entries.problem or "?"))
         return kept
 
     def _delete(self, account: str) -> None:
         gone = self._entries.delete(account)
+        problem = self._entries.problem
         with self._lock:
             if gone:
                 self._unsaved.pop(account, None)
             else:  # the keyring keeps it: this process at least no longer uses it
                 self._unsaved[account] = None
                 self.persistent = False
+                self.refused.append(("remove", account, problem or "?"))
 
 
 class LazyVault:

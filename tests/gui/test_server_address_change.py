@@ -45,6 +45,8 @@ def _window(qtbot, file_keyring, *others: str):
     window.show()
     qtbot.waitExposed(window)
     window.admin.reload_servers(select_url=OLD)
+    # The keyring is read on the worker once the window has painted: Edit… opens once it has been.
+    qtbot.waitUntil(lambda: window.admin.secrets.known(OLD), timeout=5000)
     return window, store
 
 

@@ -5,6 +5,9 @@ In the test process the ``file_keyring`` fixture (tests/conftest.py) installs it
 class and :data:`FILE_ENV` naming the file, so they read and write the same entries. Without
 :data:`FILE_ENV` the class is not viable (its priority raises), so ``keyring`` never picks it by
 itself. :class:`RefusingKeyring` is a keyring that looks usable and refuses every call (locked).
+:class:`TroubledKeyring` is the file keyring with troubles a real one has: each call waits (a
+Secret Service showing its unlock prompt, a slow D-Bus) and chosen calls fail with the error a
+real backend raises; a process the test starts gets the same troubles through :data:`TROUBLE_ENV`.
 """
 
 from __future__ import annotations
@@ -12,10 +15,12 @@ from __future__ import annotations
 import fcntl
 import json
 import os
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from keyring import errors
 from keyring.backend import KeyringBackend
 from keyring.compat import properties
 from keyring.errors import KeyringLocked, PasswordDeleteError
@@ -24,6 +29,13 @@ from keyring.errors import KeyringLocked, PasswordDeleteError
 FILE_ENV = "RUN_INSPECTOR_TEST_KEYRING"
 #: ``PYTHON_KEYRING_BACKEND`` for a process that should use this backend.
 BACKEND_NAME = "tests.support.file_keyring.FileKeyring"
+#: ``PYTHON_KEYRING_BACKEND`` for a process that should use :class:`TroubledKeyring`.
+TROUBLED_NAME = "tests.support.file_keyring.TroubledKeyring"
+#: The troubles of :class:`TroubledKeyring` in a process the test starts: ``wait=SECONDS`` and
+#: ``CALL=ERROR`` items, comma-separated (``wait=2,set=KeyringLocked,delete=PasswordDeleteError``);
+#: ``find=SECONDS``: asking its priority (``keyring`` finding its backend) waits that long, as the
+#: Secret Service's asks D-Bus, in this process too.
+TROUBLE_ENV = "RUN_INSPECTOR_TEST_KEYRING_TROUBLE"
 
 
 class FileKeyring(KeyringBackend):
@@ -94,3 +106,66 @@ class RefusingKeyring(KeyringBackend):
 
     def delete_password(self, service: str, username: str) -> None:
         raise KeyringLocked("locked")
+
+
+#: The errors a real backend raises, by the name :data:`TROUBLE_ENV` gives them.
+_ERRORS = {name: getattr(errors, name) for name in ("KeyringLocked", "PasswordSetError", "PasswordDeleteError",
+                                                    "InitError", "KeyringError")}
+
+
+def _told() -> dict[str, str]:
+    return dict(item.split("=", 1) for item in os.environ.get(TROUBLE_ENV, "").split(",") if "=" in item)
+
+
+class TroubledKeyring(FileKeyring):
+    """The file keyring, slow and refusing as told: ``wait_s`` before each call, and ``refuse`` maps a
+    call (``get``, ``set``, ``delete``) to the name of the error it raises (after the wait).
+    ``calls`` counts the calls made (``made`` lists them), and ``threads`` names the threads that made
+    them (``found_by`` the threads that asked its priority)."""
+
+    found_by: set[str] = set()
+
+    @properties.classproperty
+    def priority(cls) -> float:  # noqa: N805 - keyring's classproperty
+        import threading
+
+        if not os.environ.get(FILE_ENV):
+            raise RuntimeError(f"{FILE_ENV} names no file: this test keyring is not in use")
+        cls.found_by.add(threading.current_thread().name)
+        time.sleep(float(_told().get("find", 0)))
+        return 1
+
+    def __init__(self, path: str | os.PathLike[str] | None = None, wait_s: float | None = None,
+                 refuse: dict[str, str] | None = None) -> None:
+        super().__init__(path)
+        told = _told()
+        told.pop("find", None)
+        self.wait_s = wait_s if wait_s is not None else float(told.pop("wait", 0))
+        self.refuse = refuse if refuse is not None else {call: error for call, error in told.items()}
+        self.calls = 0
+        #: The calls made, in order (``get``, ``set``, ``delete``).
+        self.made: list[str] = []
+        self.threads: set[str] = set()
+
+    def _trouble(self, call: str) -> None:
+        import threading
+
+        self.calls += 1
+        self.made.append(call)
+        self.threads.add(threading.current_thread().name)
+        time.sleep(self.wait_s)
+        error = self.refuse.get(call)
+        if error is not None:
+            raise _ERRORS[error](f"the test keyring refuses to {call} ({error})")
+
+    def get_password(self, service: str, username: str) -> str | None:
+        self._trouble("get")
+        return super().get_password(service, username)
+
+    def set_password(self, service: str, username: str, password: str) -> None:
+        self._trouble("set")
+        super().set_password(service, username, password)
+
+    def delete_password(self, service: str, username: str) -> None:
+        self._trouble("delete")
+        super().delete_password(service, username)

@@ -32,9 +32,10 @@ from .operation_task import OperationTask
 from .server_commands import command_fields, save_command
 from .server_endpoints import ServerEndpoints
 from .server_health import ServerHealth
+from .server_secrets import ServerSecrets
 from .servers_model import server_label
 from .servers_panel import ServersPanel
-from .signin_setup import dialog_setup, forget_signin, save_signin
+from .signin_setup import dialog_setup, forget_signin, in_keyring, save_signin
 
 
 class ServerAdmin(QObject):
@@ -50,11 +51,13 @@ class ServerAdmin(QObject):
         self.store = store
         self.engine = engine
         self.settings = settings
-        self.secrets = secrets
+        #: The keyring, asked on the worker (it may wait on an unlock prompt): held until the first paint.
+        self.keyring = ServerSecrets(self, secrets)
+        self.secrets = self.keyring.keeper
         self.say = say
-        self.registry = ServerRegistry(store.db, secrets)
+        self.registry = ServerRegistry(store.db, self.secrets)
         #: What each server is called with (kept until it is saved or removed).
-        self.endpoints = ServerEndpoints(store, self.registry, secrets, settings, engine.signins.vault, say)
+        self.endpoints = ServerEndpoints(store, self.registry, self.secrets, settings, engine.signins.vault, say)
         #: Secret header values the keyring could not keep: for this session only, never written.
         self.session_secrets = self.endpoints.session_secrets
         self.closed = False
@@ -62,7 +65,7 @@ class ServerAdmin(QObject):
         self._remembering = True
         self.health = ServerHealth(self, store)
         self.connection_test = ConnectionTest(self)
-        panel.server_selected.connect(self._selected)
+        panel.server_selected.connect(self._chosen)
         panel.add_requested.connect(self.add_server)
         panel.edit_requested.connect(self.edit_server)
         panel.remove_requested.connect(self.remove_server)
@@ -103,6 +106,20 @@ class ServerAdmin(QObject):
         self.engine.server_names.update({record.url: server_label(record) for record in records
                                          if record.transport == "stdio"})
         self.panel.set_records(records, select_url, select_first=select_first)
+
+    def _chosen(self, record: ServerRecord | None) -> None:
+        """A server selected in the panel: secrets the keyring would not give are asked for again."""
+        if record is not None:
+            self.secrets.read(record.url, retry=True)
+        self._selected(record)
+
+    def read_secrets(self) -> None:
+        """The window has painted: what the keyring keeps is read (on the worker)."""
+        self.keyring.read_all()
+
+    def reselect(self, record: ServerRecord) -> None:
+        """The selected server anew (its secrets were read): the window follows it again."""
+        self._selected(record)
 
     def _selected(self, record: ServerRecord | None) -> None:
         if record is not None:
@@ -146,6 +163,9 @@ class ServerAdmin(QObject):
             self._edit(self.current())
 
     def _edit(self, record: ServerRecord | None) -> None:
+        if record is not None and not self.secrets.known(record.url):
+            self.keyring.edit_when_read(record.url, self._edit)
+            return
         headers = []
         if record is not None:
             for setting in record.headers:
@@ -166,7 +186,7 @@ class ServerAdmin(QObject):
                               transport=record.transport if record else "http",
                               era=record.era if record else "auto",
                               signin=dialog_setup(self, record.url) if record and not command else None,
-                              signin_in_keyring=bool(getattr(self.engine.signins.vault, "persistent", False)),
+                              signin_in_keyring=in_keyring(self),
                               query=query, **command)
         self.dialog = dialog  # tests answer it while it is open
         if dialog.exec() != ServerDialog.DialogCode.Accepted or dialog.result_settings is None:

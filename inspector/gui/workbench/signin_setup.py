@@ -45,9 +45,20 @@ class _Done(QObject):
 
 
 def keeper(admin: ServerAdmin):
-    """The window's vault if it keeps client secrets (it does outside tests), else ``None``."""
+    """The window's vault if it keeps client secrets (it does outside tests), else ``None``. One not
+    opened yet is not opened here: finding the keyring can wait on the system (the Secret Service
+    asks D-Bus), so it is opened on the worker, by the first call made there."""
     vault = admin.engine.signins.vault
-    return vault if hasattr(vault, "keep_client_secret") else None
+    return vault if getattr(vault, "opened", None) is False or hasattr(vault, "keep_client_secret") else None
+
+
+def in_keyring(admin: ServerAdmin) -> bool:
+    """Whether the sign-ins' secrets are kept in the keyring: the vault says so once it is open; until
+    then, whether the window's secrets keeper found one (asked without waiting)."""
+    vault = admin.engine.signins.vault
+    if getattr(vault, "opened", None) is False:
+        return admin.secrets.available
+    return bool(getattr(vault, "persistent", False))
 
 
 def dialog_setup(admin: ServerAdmin, url: str) -> SignInSetup | None:
@@ -56,7 +67,7 @@ def dialog_setup(admin: ServerAdmin, url: str) -> SignInSetup | None:
     setup = StoredSignIn(admin.store).setup(url)
     vault = keeper(admin)
     if setup is not None and setup.client_id and not setup.client_secret_kept and vault is not None \
-            and not getattr(vault, "persistent", True) and vault.client_secret(url):
+            and not in_keyring(admin) and vault.client_secret(url):
         setup = replace(setup, client_secret_kept=True)
     return setup
 
@@ -66,7 +77,7 @@ def save_signin(admin: ServerAdmin, url: str, choice: SignInChoice, replaces: st
     """Keep ``choice`` for the server ``url`` (which replaces ``replaces``, the same server or the one
     edited under another address), then call ``then`` on the GUI thread."""
     vault = keeper(admin)
-    persistent = bool(getattr(vault, "persistent", False))
+    persistent = vault is not None and in_keyring(admin)
     stored = StoredSignIn(admin.store)
     old = stored.setup(url) if replaces in (None, url) else None  # a new server: its row is empty
     keeps = choice.setup.client_secret_kept
@@ -144,4 +155,4 @@ def _kept(admin: ServerAdmin, url: str, kept: bool, given: bool, then: Callable[
     then()
 
 
-__all__ = ["dialog_setup", "forget_signin", "keeper", "save_signin"]
+__all__ = ["dialog_setup", "forget_signin", "in_keyring", "keeper", "save_signin"]

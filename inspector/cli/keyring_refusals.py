@@ -1,0 +1,99 @@
+"""What the command line says when the system keyring refuses: a secret it did not keep, one it did
+not remove, one it would not give. Each ends the command as ``failed`` (exit status 1) with a
+sentence naming the keyring's answer (``KeyringLocked: ...``); what was done stays done (the server
+saved, or removed) and the sentence says so. A keyring that is missing altogether is not a refusal:
+``servers set`` says once that the value was not kept, as before.
+"""
+
+from __future__ import annotations
+
+from inspector.i18n.messages import NP_
+from inspector.store.keyring_words import Sentences, not_removed, secret_names
+from inspector.store.secrets import SecretKeeper, system_secret_keeper
+
+from .common import CommandError
+
+
+class NotingKeeper:
+    """A :class:`SecretKeeper` that notes what the keyring refused: (``keep``, ``remove`` or ``read``,
+    the server's key, the account, the keyring's answer)."""
+
+    def __init__(self, keeper: SecretKeeper | None = None) -> None:
+        self._keeper = keeper if keeper is not None else system_secret_keeper()
+        self.refused: list[tuple[str, str, str, str]] = []
+
+    @property
+    def available(self) -> bool:
+        return self._keeper.available
+
+    @property
+    def problem(self) -> str | None:
+        return self._keeper.problem
+
+    def save(self, server_url: str, header: str, value: str) -> bool:
+        kept = self._keeper.save(server_url, header, value)
+        self._note("keep", server_url, header, kept)
+        return kept
+
+    def load(self, server_url: str, header: str) -> str | None:
+        value = self._keeper.load(server_url, header)
+        self._note("read", server_url, header, self._keeper.problem is None)
+        return value
+
+    def delete(self, server_url: str, header: str) -> bool:
+        gone = self._keeper.delete(server_url, header)
+        self._note("remove", server_url, header, gone)
+        return gone
+
+    def _note(self, action: str, url: str, account: str, done: bool) -> None:
+        answer = self._keeper.problem
+        if not done and answer is not None:
+            self.refused.append((action, url, account, answer))
+
+    def accounts(self, action: str, url: str) -> tuple[list[str], str | None]:
+        """The accounts of ``url`` the keyring refused to ``action``, and its (last) answer."""
+        found = [(account, answer) for done, key, account, answer in self.refused if done == action and key == url]
+        return [account for account, _answer in found], (found[-1][1] if found else None)
+
+
+def not_kept_error(keeper: NotingKeeper, url: str, saved: object) -> CommandError | None:
+    """The server ``url`` was saved (``saved``: the sentence saying so), but the keyring refused to
+    keep some of its secrets: the error to end with (``None``: it kept them all)."""
+    accounts, answer = keeper.accounts("keep", url)
+    if not accounts:
+        return None
+    return CommandError(Sentences((saved, NP_(
+        "The system keyring did not keep the secret {names} ({problem}): give it on each call (at a terminal you "
+        "will be asked for it), or unlock the keyring and save the server again.",
+        "The system keyring did not keep the secrets {names} ({problem}): give them on each call (at a terminal you "
+        "will be asked for them), or unlock the keyring and save the server again.",
+        {"names": secret_names(accounts), "problem": answer, "count": len(accounts)}, "count"))))
+
+
+def not_removed_error(refused: list[tuple[str, str, str]], shown: str, said: object) -> CommandError | None:
+    """``refused``: what the keyring did not remove when the server ``shown`` went (the secret's name,
+    its entry, the keyring's answer); ``said``: the sentence saying the server went."""
+    if not refused:
+        return None
+    return CommandError(Sentences((said, not_removed(shown, [name for name, _entry, _answer in refused],
+                                                     [entry for _name, entry, _answer in refused],
+                                                     refused[-1][2]))))
+
+
+def unreadable_error(keeper: NotingKeeper, url: str, shown: str, given: set[str]) -> CommandError | None:
+    """The keyring would not give secrets the server ``url`` needs (not those ``given``, lower-cased,
+    on the command line), and no one can be asked: the error to end with before anything is sent
+    (``None``: it gave them all)."""
+    accounts, answer = keeper.accounts("read", url)
+    accounts = [account for account in accounts if account.lower() not in given]
+    if not accounts:
+        return None
+    return CommandError(NP_(
+        "The system keyring did not give the secret {names} of {server} ({problem}); nothing was sent. Unlock the "
+        "keyring, or give it on the command line (--header, --env, or the address with its query).",
+        "The system keyring did not give the secrets {names} of {server} ({problem}); nothing was sent. Unlock the "
+        "keyring, or give them on the command line (--header, --env, or the address with its query).",
+        {"names": secret_names(accounts), "server": shown, "problem": answer, "count": len(accounts)}, "count"))
+
+
+__all__ = ["NotingKeeper", "not_kept_error", "not_removed_error", "unreadable_error"]

@@ -1,0 +1,75 @@
+"""What the window and the command line say when the system keyring is slow or refuses.
+
+Each is a :class:`~inspector.i18n.messages.Message`: English in ``--json``, translated where a
+person reads it. The keyring's own answer (``KeyringLocked: ...``) is quoted as it came: it names
+the problem for whoever looks it up, in the keyring's words.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from inspector.i18n import N_
+from inspector.i18n.messages import NP_, Message
+
+from .keyring_entries import KEYRING_SERVICE
+from .servers import QUERY_ACCOUNT
+
+READING = N_("Reading the secrets of {server} from the system keyring…")
+UNREADABLE = N_("The system keyring did not give the secrets of {server} ({problem}). Unlock the keyring, then "
+                "select the server again.")
+QUERY_NAME = N_("the query of its address")
+#: Secrets named in words, by their account (or its start): the address's query, the sign-in's.
+_IN_WORDS = {"query": (QUERY_ACCOUNT, QUERY_NAME), "tokens": ("signin tokens ", N_("its sign-in's tokens")),
+             "client_secret": ("signin client-secret ", N_("its sign-in's client secret"))}
+
+
+def secret_names(accounts: Iterable[str]) -> Message:
+    """The secrets as the user named them: a header's or a variable's name as it is (``env:NAME`` by
+    its name), the address's query and a sign-in's tokens and client secret in words (after them)."""
+    accounts = list(accounts)
+    worded = [place for place, (start, _words) in _IN_WORDS.items()
+              if any(account.startswith(start) for account in accounts)]
+    names = [account.removeprefix("env:") for account in accounts
+             if not any(account.startswith(start) for start, _words in _IN_WORDS.values())]
+    template = ", ".join([*(["{names}"] if names else []), *(f"{{{place}}}" for place in worded)])
+    return Message(template, {"names": ", ".join(names),
+                              **{place: Message(words) for place, (_start, words) in _IN_WORDS.items()}})
+
+
+def refused_message(action: str, server: str, url: str, accounts: list[str], answer: str) -> Message:
+    """What the keyring did not do (``keep`` or ``remove``) with ``accounts`` of the server in the
+    window, and why."""
+    params = {"names": secret_names(accounts), "server": server, "problem": answer, "count": len(accounts)}
+    if action == "keep":
+        return NP_("The system keyring did not keep the secret {names} of {server} ({problem}): it is used only "
+                   "until Run Inspector quits. Unlock the keyring and save the server again to keep it.",
+                   "The system keyring did not keep the secrets {names} of {server} ({problem}): they are used only "
+                   "until Run Inspector quits. Unlock the keyring and save the server again to keep them.",
+                   params, "count")
+    return not_removed(server, accounts, [f"{url} {account}" for account in accounts], answer)
+
+
+def not_removed(server: str, accounts: list[str], entries: list[str], answer: str) -> Message:
+    """The keyring did not remove ``accounts`` of the server: they are still there, as ``entries``."""
+    return NP_("The system keyring did not remove the secret {names} of {server} ({problem}): it is still in the "
+               "keyring (service {service}, entry {entries}).",
+               "The system keyring did not remove the secrets {names} of {server} ({problem}): they are still in the "
+               "keyring (service {service}, entries {entries}).",
+               {"names": secret_names(accounts), "server": server, "problem": answer, "count": len(accounts),
+                "service": KEYRING_SERVICE, "entries": ", ".join(f"“{entry}”" for entry in entries)},
+               "count")
+
+
+@dataclass(frozen=True)
+class Sentences:
+    """Sentences said together (``str()`` the English, joined; translated one by one)."""
+
+    sentences: tuple[object, ...]
+
+    def __str__(self) -> str:
+        return " ".join(str(sentence) for sentence in self.sentences)
+
+
+__all__ = ["QUERY_NAME", "READING", "UNREADABLE", "Sentences", "not_removed", "refused_message", "secret_names"]
