@@ -60,6 +60,10 @@ def on_language_changed(receiver: QObject, slot: Callable[[], object]) -> None:
         method = WeakMethod(slot)
         call_on_language_change(receiver, lambda _receiver: _call_if_alive(method))
         return
+    if getattr(slot, "__self__", None) is receiver:  # one of Qt's own methods of the receiver (update)
+        name = slot.__name__
+        call_on_language_change(receiver, lambda again: getattr(again, name)())
+        return
     if any(_holds(cell, receiver) for cell in getattr(slot, "__closure__", None) or ()):
         raise TypeError("on_language_changed: pass a method, not a function that holds the receiver")
     call_on_language_change(receiver, lambda _receiver: slot())

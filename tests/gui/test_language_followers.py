@@ -160,3 +160,18 @@ def test_a_closed_compare_dialog_takes_its_model_and_links_with_it(qtbot, make_w
     assert connections() < with_dialog
     switch_language("de")
     switch_language("en")
+
+
+def test_one_of_qts_own_methods_of_the_receiver_is_held_by_name(qtbot, english) -> None:
+    label = QLabel()
+    label.setText("stays")
+    on_language_changed(label, label.clear)  # a built-in method: no WeakMethod for it
+    gone = weakref.ref(label)
+    switch_language("de")
+    assert label.text() == ""
+    gc.disable()
+    try:
+        del label
+        assert gone() is None
+    finally:
+        gc.enable()
