@@ -12,7 +12,7 @@ from collections.abc import Callable
 from PySide6.QtCore import QEvent, QObject, QTimer
 from PySide6.QtWidgets import QApplication, QTabWidget, QWidget
 
-from .language import on_language_changed, translated_tab
+from .language import tab_title_follows, translated_tab
 from .widgets.tab_keys import focus_into
 from .widgets.tab_stops import chain_after, stops_in
 
@@ -61,7 +61,7 @@ class DeferredTab:
             tabs.removeTab(index)
             tabs.insertTab(index, page, self._title())
             chain_after(tabs.tabBar(), stops)  # built last, yet reached right after its tab
-            on_language_changed(page, lambda: tabs.setTabText(tabs.indexOf(page), self._title()))
+            tab_title_follows(tabs, page, self._title)
             if shown:
                 tabs.setCurrentIndex(index)
             if had_focus:

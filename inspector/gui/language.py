@@ -10,11 +10,24 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from types import CellType, MethodType
 from typing import Any
+from weakref import WeakMethod, ref
 
-from PySide6.QtCore import QAbstractItemModel, QLibraryInfo, QLocale, QModelIndex, QObject, Qt, QTranslator, Signal
+from PySide6.QtCore import (
+    QAbstractItemModel,
+    QLibraryInfo,
+    QLocale,
+    QModelIndex,
+    QObject,
+    Qt,
+    QTranslator,
+    Signal,
+    Slot,
+)
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication, QComboBox, QTabWidget, QWidget
+from shiboken6 import isValid
 
 import inspector.i18n as i18n
 
@@ -37,21 +50,67 @@ def language_signals() -> LanguageSignals:
 
 
 def on_language_changed(receiver: QObject, slot: Callable[[], object]) -> None:
-    """Call ``slot`` (a method of ``receiver``) after every switch of language, while ``receiver`` lives."""
-    # Connected through a QObject child of the receiver: the connection ends when the receiver is deleted.
-    relay = _Relay(receiver, slot)
-    language_signals().changed.connect(relay.fire)
+    """Call ``slot`` after every switch of language, while ``receiver`` lives.
+
+    ``slot`` is a method (of ``receiver`` or of the object that made it: held weakly, never called once
+    that object is gone) or a function that holds neither (a lambda that holds ``receiver`` is refused:
+    it would keep the receiver alive in a cycle that only the cycle collector ends, see :class:`_Relay`).
+    """
+    if isinstance(slot, MethodType):
+        method = WeakMethod(slot)
+        call_on_language_change(receiver, lambda _receiver: _call_if_alive(method))
+        return
+    if getattr(slot, "__self__", None) is receiver:  # one of Qt's own methods of the receiver (update)
+        name = slot.__name__
+        call_on_language_change(receiver, lambda again: getattr(again, name)())
+        return
+    if any(_holds(cell, receiver) for cell in getattr(slot, "__closure__", None) or ()):
+        raise TypeError("on_language_changed: pass a method, not a function that holds the receiver")
+    call_on_language_change(receiver, lambda _receiver: slot())
+
+
+def _holds(cell: CellType, receiver: QObject) -> bool:
+    try:
+        return cell.cell_contents is receiver
+    except ValueError:  # a cell not filled yet
+        return False
+
+
+def _call_if_alive(method: WeakMethod) -> None:
+    bound = method()
+    if bound is not None and isValid(bound.__self__):
+        bound()
+
+
+def call_on_language_change(receiver: QObject, call: Callable[[Any], object]) -> None:
+    """Call ``call(receiver)`` after every switch of language while ``receiver`` lives; ``call`` gets the
+    receiver each time, so it need not (and must not) hold it."""
+    _Relay(receiver, call)
 
 
 class _Relay(QObject):
-    """Calls a slot without the language argument; a child of the receiver, so it dies with it."""
+    """Calls ``call(receiver)`` after every switch of language; a child of the receiver, so it and its
+    connection end when the receiver's Qt object is deleted.
 
-    def __init__(self, receiver: QObject, slot: Callable[[], object]) -> None:
+    It holds the receiver weakly. Held strongly (the relay is the receiver's child and its slot held the
+    receiver), every receiver without a Qt parent (a model) was in a reference cycle, freed only by the
+    cycle collector; that collector empties each object's attributes one by one, and a switch of
+    language meanwhile (Python that runs while it deletes Qt objects) called a model whose attributes
+    were gone: "'CompareModel' object has no attribute 'comparison'". A weak reference is cleared before
+    the collector empties anything: a receiver on its way out is never called."""
+
+    def __init__(self, receiver: QObject, call: Callable[[Any], object]) -> None:
         super().__init__(receiver)
-        self._slot = slot
+        self._receiver = ref(receiver)
+        self._call = call
+        language_signals().changed.connect(self.fire)
 
+    @Slot(str)
     def fire(self, _code: str) -> None:
-        self._slot()
+        held = getattr(self, "_receiver", None)  # None: emptied by the collector, on its way out too
+        receiver = held() if held is not None else None
+        if receiver is not None and isValid(receiver):
+            self._call(receiver)
 
 
 def qt_translations_dir() -> Path:
@@ -91,17 +150,27 @@ def translated(target: Any, setter: str, message: Callable[[], str]) -> Any:
     ``message`` makes the text in the current language (``lambda: _("&File")``). Used where a
     widget is built; texts that depend on state are set again by their owner's ``retranslate()``.
     """
-    apply = getattr(target, setter)
-    apply(message())
-    on_language_changed(target, lambda: getattr(target, setter)(message()))
+    getattr(target, setter)(message())
+    call_on_language_change(target, lambda again: getattr(again, setter)(message()))
     return target
 
 
 def translated_tab(tabs: QTabWidget, page: QWidget, message: Callable[[], str]) -> int:
     """Add ``page`` to ``tabs`` with a title that follows the language; return its index."""
     index = tabs.addTab(page, message())
-    on_language_changed(page, lambda: tabs.setTabText(tabs.indexOf(page), message()))
+    tab_title_follows(tabs, page, message)
     return index
+
+
+def tab_title_follows(tabs: QTabWidget, page: QWidget, message: Callable[[], str]) -> None:
+    """Title ``page``'s tab in ``tabs`` (added already) with ``message()`` again after every switch."""
+    held = ref(tabs)
+
+    def again(shown: QWidget) -> None:
+        holder = held()
+        if holder is not None and isValid(holder):
+            holder.setTabText(holder.indexOf(shown), message())
+    call_on_language_change(page, again)
 
 
 def translated_item(combo: QComboBox, message: Callable[[], str], data: object = None,
@@ -115,10 +184,10 @@ def translated_item(combo: QComboBox, message: Callable[[], str], data: object =
         combo.addItem(icon, message(), data)
     index = combo.count() - 1
 
-    def again() -> None:
-        if index < combo.count() and combo.itemData(index) == data:
-            combo.setItemText(index, message())
-    on_language_changed(combo, again)
+    def again(box: QComboBox) -> None:
+        if index < box.count() and box.itemData(index) == data:
+            box.setItemText(index, message())
+    call_on_language_change(combo, again)
 
 
 
@@ -138,8 +207,9 @@ def retranslate_model(model: QAbstractItemModel) -> None:
 
 def follow_language(model: QAbstractItemModel) -> None:
     """Repaint ``model``'s headings and cells in the new language after every switch."""
-    on_language_changed(model, lambda: retranslate_model(model))
+    call_on_language_change(model, retranslate_model)
 
 
-__all__ = ["LanguageSignals", "follow_language", "language_signals", "on_language_changed", "qt_translations_dir",
-           "retranslate_model", "switch_language", "translated", "translated_item", "translated_tab"]
+__all__ = ["LanguageSignals", "call_on_language_change", "follow_language", "language_signals", "on_language_changed",
+           "qt_translations_dir", "retranslate_model", "switch_language", "tab_title_follows", "translated",
+           "translated_item", "translated_tab"]

@@ -85,13 +85,16 @@ class _Countdown:
         self.label = _plain(budget_left_text(pending.remaining_now()))
         self._named = -1
         self._name(pending.remaining_now())
-        on_language_changed(self.label, lambda: self._name(self._pending.remaining_now(), again=True))
         self._pending = pending
+        on_language_changed(self.label, self._name_again)
         self._on_zero = on_zero
         self.timer = QTimer(dialog)
         self.timer.setInterval(TICK_MS)
         self.timer.timeout.connect(self._tick)
         self.timer.start()
+
+    def _name_again(self) -> None:
+        self._name(self._pending.remaining_now(), again=True)
 
     def _name(self, left: float, *, again: bool = False) -> None:
         whole = whole_seconds(left)

@@ -47,13 +47,16 @@ class RunIdentity(QWidget):
         layout.addWidget(self.line, 1)
         layout.addWidget(self.copy_button)
         self.show_run(None)
-        on_language_changed(self, lambda: self.show_run(self.run))
+        on_language_changed(self, self._show_again)
 
     def set_room(self, room: bool) -> None:
         """Whether the pane has room for the line (it shows only then, and only with a run)."""
         if room != self._room:
             self._room = room
             self.setVisible(room and self.run is not None)
+
+    def _show_again(self) -> None:
+        self.show_run(self.run)
 
     def show_run(self, run: RunRecord | None) -> None:
         self.run = run

@@ -151,7 +151,10 @@ class AttributesPanel(QWidget):
         layout.setSpacing(2)
         layout.addLayout(top)
         layout.addWidget(self.view, 1)
-        on_language_changed(self, lambda: self.model.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, 2))
+        on_language_changed(self, self._headings_again)
+
+    def _headings_again(self) -> None:
+        self.model.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, 2)
 
     def sizeHint(self) -> QSize:  # noqa: N802 - Qt's name
         return QSize(256, 192)  # as a text tab's: the filter row does not make the detail ask for more

@@ -171,7 +171,10 @@ class StepDetail(QWidget):
         self._result_text = ""
         self._payload_text = ""
         self.show_step(None)
-        on_language_changed(self, lambda: self.show_step(self.step))
+        on_language_changed(self, self._show_again)
+
+    def _show_again(self) -> None:
+        self.show_step(self.step)
 
     def show_step(self, step: StepInFull | None) -> None:
         self.step = step

@@ -17,7 +17,7 @@ from PySide6.QtCore import QEvent, QObject
 from PySide6.QtGui import QAccessible, QAccessibleAnnouncementEvent, QAction
 from PySide6.QtWidgets import QComboBox, QLabel, QLineEdit, QToolButton, QWidget
 
-from ..language import on_language_changed, translated
+from ..language import call_on_language_change, translated
 
 #: Qt's object name for the action behind a line edit's clear button.
 CLEAR_ACTION = "_q_qlineeditclearaction"
@@ -69,7 +69,7 @@ def name_clear_button(edit: QLineEdit, message: Callable[[], str]) -> QLineEdit:
     """Turn on ``edit``'s clear button and name it ``message()`` (Qt's own has no name)."""
     edit.setClearButtonEnabled(True)
 
-    def apply() -> None:
+    def apply(edit: QLineEdit) -> None:
         text = message()
         for action in edit.findChildren(QAction):
             if action.objectName() == CLEAR_ACTION:
@@ -79,8 +79,8 @@ def name_clear_button(edit: QLineEdit, message: Callable[[], str]) -> QLineEdit:
             button.setAccessibleName(text)
             button.setToolTip(text)
 
-    apply()
-    on_language_changed(edit, apply)
+    apply(edit)
+    call_on_language_change(edit, apply)
     return edit
 
 

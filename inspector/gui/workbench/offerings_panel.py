@@ -52,6 +52,12 @@ def _button(text: Callable[[], str], name: Callable[[], str]) -> QPushButton:
     return button
 
 
+def _refused_again(problem: QWidget, refused: Callable[[], object]) -> None:
+    """After a switch of language: a refusal shown is said again in the new language."""
+    if not problem.isHidden():
+        refused()
+
+
 class ResourcesPanel(QWidget):
     """The server's resources and templates; Read reads the URI in the field (a template's filled in)."""
 
@@ -96,7 +102,7 @@ class ResourcesPanel(QWidget):
             layout.addWidget(self.subscribe)
         layout.addWidget(self.list_button, 0, Qt.AlignmentFlag.AlignRight)
         self.variables.show_fields({}, [])
-        on_language_changed(self, lambda: self.problem.isHidden() or self._refused())
+        on_language_changed(self, self._say_refusal_again)
         #: How many of the two listings answered since List was last pressed (None: never pressed).
         self._answered: int | None = None
         self.empty = EmptyHint(self.items, self._empty_words)
@@ -161,6 +167,9 @@ class ResourcesPanel(QWidget):
         if self._template:
             self.uri.setText(expand_template(self._template, self.variables.values()))
 
+    def _say_refusal_again(self) -> None:
+        _refused_again(self.problem, self._refused)
+
     def read(self) -> OperationTask | None:
         uri = self.uri.text().strip()
         if not uri:
@@ -209,7 +218,7 @@ class PromptsPanel(QWidget):
         layout.addWidget(self.arguments_box)
         layout.addWidget(self.problem)
         layout.addLayout(buttons)
-        on_language_changed(self, lambda: self.problem.isHidden() or self._refused())
+        on_language_changed(self, self._say_refusal_again)
         self._chosen(None)
         #: None: List was never pressed; False: asked, no answer yet; True: answered.
         self._answered: bool | None = None
@@ -267,6 +276,9 @@ class PromptsPanel(QWidget):
 
     def arguments(self) -> dict[str, str]:
         return self.arguments_box.values()
+
+    def _say_refusal_again(self) -> None:
+        _refused_again(self.problem, self._refused)
 
     def get(self) -> OperationTask | None:
         prompt = self.current_prompt()

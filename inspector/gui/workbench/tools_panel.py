@@ -86,7 +86,10 @@ class ToolsPanel(QWidget):
         layout.addWidget(self.freshness)
         #: Makes the state line in the current language (said again after a switch).
         self._state_text: Callable[[], str] = lambda: _("Select a server to see its tools.")
-        on_language_changed(self, lambda: self.state.setText(self._state_text()))
+        on_language_changed(self, self._say_again)
+
+    def _say_again(self) -> None:
+        self.state.setText(self._state_text())
 
     def _say(self, text: Callable[[], str]) -> None:
         self._state_text = text
