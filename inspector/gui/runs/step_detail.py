@@ -23,7 +23,6 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.i18n import _, ngettext
-from inspector.i18n.details import server_answer_marked, stored_text_said, without_disagreement
 from inspector.i18n.formatting import format_number
 from inspector.i18n.words import kind_word, stored_outcome_text
 from inspector.runs.ending import UNRECORDED
@@ -45,7 +44,7 @@ from .span_view import SpanView
 from .step_replays import ReplaysView
 from .step_wire import has_process_output, stderr_text, wire_summary
 from .stored_result import parsed_payload, with_block_lines
-from .stored_text import begins_with_wording, cancelled_result_text
+from .stored_text import result_said
 
 
 def _text_view(name: str) -> QPlainTextEdit:
@@ -258,14 +257,10 @@ class StepDetail(QWidget):
         # said in the reader's language.
         # The whole payload (when parsed) holds every note of the importer; the row's only each side's first.
         # The line saying how a joined call's two sides disagree is the band above the tabs: not said twice.
-        stored = without_disagreement(step.result_text, payload) if payload else step.result_text
         # An answer the client never received (it had given up) is said to be the server's.
-        stored = server_answer_marked(stored, payload) if payload else stored
-        fields = payload or row.detail_fields
-        result = stored_text_said(stored, fields)
         # A cancel told by a sentence of ours kept as data (the agent's, through the proxy) says it all.
-        shown = cancelled_result_text(result, row.cancelled_in_flight, step.run_source) \
-            if row.outcome == "cancelled" and not begins_with_wording(stored, fields) else result
+        result = shown = result_said(step.result_text, payload or row.detail_fields, row.outcome,
+                                     row.cancelled_in_flight, step.run_source, whole=bool(payload))
         self._result_text = clip_text(shown) if shown else ""
         if step.result_length > len(step.result_text) and result:
             self._result_text += "\n" + _("… (cut: the text has {count} characters)").format(

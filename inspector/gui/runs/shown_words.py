@@ -1,0 +1,138 @@
+"""What each step of a run shows in words, in the current language, for Find: the words of its row
+(who made it, its kind, its Details), its detail's heading, its Result as the Result tab says it (a
+cancel's sentence, the importer's notes, our sentences kept as data, all said in the reader's words),
+the band on a cancel sent before it was stopped and the band on how a joined call's two sides disagree.
+
+The store keeps our sentences in English, and some of what a step shows is not stored at all (the
+heading, the kind's word, "The person who recorded this run cancelled …"): Find in SQL looks in the
+stored text (:func:`inspector.store.browse.find_step_ids`), and these words, said by the functions the
+row and the step detail say them with, are looked in too. They are said once per run and language (a
+run of 100,000 steps takes a moment, once) and kept until another run, another language or more
+steps; finding in them is a scan of strings in memory.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from inspector.i18n import _, current_language
+from inspector.i18n.words import kind_word
+from inspector.store import RunRecord, RunStore
+from inspector.store.browse import TimelineRow, timeline_page
+
+from ..widgets.plain_text import cell_text
+from .span_facts import otlp_of, sides_and_band
+from .stored_text import result_said
+from .timeline_cells import shown_details, step_source
+
+#: Rows said per page read (a page of a 100,000-step run at a time: memory stays small).
+PAGE_ROWS = 5_000
+
+
+def step_heading(sequence: int, kind: str, name: str) -> str:
+    """The heading of a step's detail ("Step 4: tool add")."""
+    return _("Step {sequence}: {kind} {name}").format(
+        sequence=sequence, kind=cell_text(kind_word(kind), 40), name=cell_text(name, 120)).strip()
+
+
+def remote_effect_sentence() -> str:
+    """The band over a call cancelled after its request had been sent."""
+    return _("The request had already been sent when it was cancelled: whether the server acted on it is "
+             "unknown. Check on the server before you retry.")
+
+
+def row_words(row: TimelineRow, run_source: str) -> list[str]:
+    """What a step shows of itself in words that its row (not its whole payload) tells."""
+    fields = row.detail_fields
+    name = fields.get("toolName") if isinstance(fields.get("toolName"), str) else ""
+    stored = fields.get("toolResult") if isinstance(fields.get("toolResult"), str) else fields.get("content")
+    words = [step_source(row.kind, row.service), kind_word(row.kind), step_heading(row.sequence, row.kind, name),
+             shown_details(row)]
+    if isinstance(stored, str) or row.outcome == "cancelled":
+        words.append(result_said(stored if isinstance(stored, str) else "", fields, row.outcome,
+                                 row.cancelled_in_flight, run_source, whole=False))
+    if row.service:
+        words.append(_("service {service}").format(service=row.service))
+    if row.outcome == "cancelled" and row.cancelled_in_flight is True:
+        words.append(remote_effect_sentence())
+    return words
+
+
+def _disagrees(row: TimelineRow) -> bool:
+    raw = row.detail_fields.get("raw")
+    otlp = raw.get("otlp") if isinstance(raw, Mapping) else None
+    return isinstance(otlp, Mapping) and bool(otlp.get("disagreement"))
+
+
+def band_words(payload: Mapping[str, Any], outcome: str) -> str:
+    """The band on how a joined call's two sides disagree, from the step's whole payload ("" for none)."""
+    otlp = otlp_of(payload)
+    return sides_and_band(otlp, payload, outcome)[1] if otlp is not None else ""
+
+
+class ShownWords:
+    """The words the steps of one run show, case-folded, said in the current language when Find first
+    asks, and kept while the run, the language and its steps stay the same."""
+
+    def __init__(self, store: RunStore) -> None:
+        self.store = store
+        self._key: tuple[Any, ...] | None = None
+        #: Each step's id and its words, in time order.
+        self._words: list[tuple[int, str]] = []
+
+    def forget(self) -> None:
+        """Drop the words said (another language: they are said anew when Find asks)."""
+        self._key, self._words = None, []
+
+    def holding(self, run: RunRecord, needle: str) -> list[int]:
+        """The ids of the run's steps whose shown words hold ``needle`` (any case)."""
+        folded = needle.strip().casefold()
+        if not folded:
+            return []
+        self._say(run)
+        return [step_id for step_id, words in self._words if folded in words]
+
+    def _say(self, run: RunRecord) -> None:
+        count, last = self.store.db.conn.execute("SELECT COUNT(*), MAX(id) FROM steps WHERE run_id = ?",
+                                                 (run.id,)).fetchone()
+        key = (run.id, run.source, current_language(), count, last)
+        if key == self._key:
+            return
+        self.forget()
+        words: list[tuple[int, str]] = []
+        for offset in range(0, count, PAGE_ROWS):
+            page = timeline_page(self.store, run.id, offset, PAGE_ROWS)
+            bands = self._bands([row for row in page if _disagrees(row)])
+            words += [(row.id, "\n".join([*row_words(row, run.source or ""), bands.get(row.id, "")]).casefold())
+                      for row in page]
+        self._key, self._words = key, words
+
+    def _bands(self, rows: Sequence[TimelineRow]) -> dict[int, str]:
+        """The disagreement bands of these rows' steps, read from their whole payloads (a row keeps too
+        little of the two sides to say them)."""
+        if not rows:
+            return {}
+        outcomes = {row.id: row.outcome for row in rows}
+        said: dict[int, str] = {}
+        ids = list(outcomes)
+        for start in range(0, len(ids), 500):
+            chunk = ids[start:start + 500]
+            for step_id, text in self.store.db.conn.execute(
+                    f"SELECT id, payload FROM steps WHERE id IN ({','.join('?' * len(chunk))})", chunk):
+                said[step_id] = _said_or_nothing(band_words, text, outcomes[step_id])
+        return said
+
+
+def _said_or_nothing(say: Callable[[Mapping[str, Any], str], str], payload: str, outcome: str) -> str:
+    """What ``say`` says of a stored payload; "" for one of a shape it cannot say (Find then finds the
+    stored text)."""
+    try:
+        parsed = json.loads(payload)
+        return say(parsed, outcome) if isinstance(parsed, Mapping) else ""
+    except (ValueError, TypeError, KeyError, AttributeError, RecursionError):
+        return ""
+
+
+__all__ = ["PAGE_ROWS", "ShownWords", "band_words", "remote_effect_sentence", "row_words", "step_heading"]
