@@ -17,6 +17,8 @@ import json
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from PySide6.QtCore import QObject, QTimer, Signal
+
 from inspector.i18n import _, current_language
 from inspector.i18n.words import kind_word
 from inspector.store import RunRecord, RunStore
@@ -27,8 +29,11 @@ from .span_facts import otlp_of, sides_and_band
 from .stored_text import result_said
 from .timeline_cells import shown_details, step_source
 
-#: Rows said per page read (a page of a 100,000-step run at a time: memory stays small).
-PAGE_ROWS = 5_000
+#: Rows said per page read: a page takes about 0.05 s on a busy machine (the window answers between pages).
+PAGE_ROWS = 1_000
+#: A run of at most this many steps has its words said at once, when Find first asks (about 0.2 s); a
+#: longer run page by page between the window's events, Find answering from the stored text meanwhile.
+AT_ONCE_ROWS = 4_000
 
 
 def step_heading(sequence: int, kind: str, name: str) -> str:
@@ -44,12 +49,13 @@ def remote_effect_sentence() -> str:
 
 
 def row_words(row: TimelineRow, run_source: str) -> list[str]:
-    """What a step shows of itself in words that its row (not its whole payload) tells."""
+    """What a step shows of itself in words that its row (not its whole payload) tells: who made it,
+    its kind, the heading of its detail, its Details, its Result as said, its service, the band on a
+    cancel sent."""
     fields = row.detail_fields
     name = fields.get("toolName") if isinstance(fields.get("toolName"), str) else ""
     stored = fields.get("toolResult") if isinstance(fields.get("toolResult"), str) else fields.get("content")
-    words = [step_source(row.kind, row.service), kind_word(row.kind), step_heading(row.sequence, row.kind, name),
-             shown_details(row)]
+    words = [step_source(row.kind, row.service), step_heading(row.sequence, row.kind, name), shown_details(row)]
     if isinstance(stored, str) or row.outcome == "cancelled":
         words.append(result_said(stored if isinstance(stored, str) else "", fields, row.outcome,
                                  row.cancelled_in_flight, run_source, whole=False))
@@ -72,42 +78,69 @@ def band_words(payload: Mapping[str, Any], outcome: str) -> str:
     return sides_and_band(otlp, payload, outcome)[1] if otlp is not None else ""
 
 
-class ShownWords:
+class ShownWords(QObject):
     """The words the steps of one run show, case-folded, said in the current language when Find first
     asks, and kept while the run, the language and its steps stay the same."""
 
-    def __init__(self, store: RunStore) -> None:
+    #: The words of a long run are all said now (Find, which answered from what was said so far, asks again).
+    ready = Signal()
+
+    def __init__(self, store: RunStore, parent: QObject | None = None) -> None:
+        super().__init__(parent)
         self.store = store
         self._key: tuple[Any, ...] | None = None
-        #: Each step's id and its words, in time order.
+        self._run: RunRecord | None = None
+        self._said_rows = self._count = 0
+        #: Each step's id and its words, in time order (of the rows said so far).
         self._words: list[tuple[int, str]] = []
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(0)
+        self._timer.timeout.connect(lambda: self._say_page(background=True))
+
+    @property
+    def complete(self) -> bool:
+        """Whether every step of the run asked about last has its words said."""
+        return self._key is not None and self._said_rows >= self._count
 
     def forget(self) -> None:
-        """Drop the words said (another language: they are said anew when Find asks)."""
-        self._key, self._words = None, []
+        """Drop the words said and stop saying more (another language: said anew when Find asks; the
+        database closes)."""
+        self._timer.stop()
+        self._key, self._run, self._words, self._said_rows, self._count = None, None, [], 0, 0
 
     def holding(self, run: RunRecord, needle: str) -> list[int]:
-        """The ids of the run's steps whose shown words hold ``needle`` (any case)."""
+        """The ids of the run's steps whose shown words hold ``needle`` (any case): of all of them, or,
+        in a long run whose words are still being said, of those said so far (:attr:`ready` follows)."""
         folded = needle.strip().casefold()
         if not folded:
             return []
-        self._say(run)
-        return [step_id for step_id, words in self._words if folded in words]
-
-    def _say(self, run: RunRecord) -> None:
         count, last = self.store.db.conn.execute("SELECT COUNT(*), MAX(id) FROM steps WHERE run_id = ?",
                                                  (run.id,)).fetchone()
         key = (run.id, run.source, current_language(), count, last)
-        if key == self._key:
+        if key != self._key:
+            self.forget()
+            self._key, self._run, self._count = key, run, count
+            while self._said_rows < min(count, AT_ONCE_ROWS):
+                self._say_page(background=False)
+            if self._said_rows < count:
+                self._timer.start()
+        return [step_id for step_id, words in self._words if folded in words]
+
+    def _say_page(self, background: bool) -> None:
+        run = self._run
+        if run is None:
             return
-        self.forget()
-        words: list[tuple[int, str]] = []
-        for offset in range(0, count, PAGE_ROWS):
-            page = timeline_page(self.store, run.id, offset, PAGE_ROWS)
-            bands = self._bands([row for row in page if _disagrees(row)])
-            words += [(row.id, "\n".join([*row_words(row, run.source or ""), bands.get(row.id, "")]).casefold())
-                      for row in page]
-        self._key, self._words = key, words
+        page = timeline_page(self.store, run.id, self._said_rows, PAGE_ROWS)
+        bands = self._bands([row for row in page if _disagrees(row)])
+        self._words += [(row.id, "\n".join([*row_words(row, run.source or ""), bands.get(row.id, "")]).casefold())
+                        for row in page]
+        self._said_rows = self._count if len(page) < PAGE_ROWS else self._said_rows + PAGE_ROWS
+        if self._said_rows < self._count:
+            if background:
+                self._timer.start()
+        elif background:
+            self.ready.emit()
 
     def _bands(self, rows: Sequence[TimelineRow]) -> dict[int, str]:
         """The disagreement bands of these rows' steps, read from their whole payloads (a row keeps too
@@ -135,4 +168,5 @@ def _said_or_nothing(say: Callable[[Mapping[str, Any], str], str], payload: str,
         return ""
 
 
-__all__ = ["PAGE_ROWS", "ShownWords", "band_words", "remote_effect_sentence", "row_words", "step_heading"]
+__all__ = ["AT_ONCE_ROWS", "PAGE_ROWS", "ShownWords", "band_words", "remote_effect_sentence", "row_words",
+           "step_heading"]

@@ -142,7 +142,7 @@ class TimelineModel(SpanTreeRows, NamedColumnsModel):
         #: What the cells say (their texts kept while the rows and the language stay).
         self.cells = TimelineCells(self)
         #: What each step shows in words, for Find (said anew in another language).
-        self.shown_words = ShownWords(store)
+        self.shown_words = ShownWords(store, self)
         on_language_changed(self, self.shown_words.forget)
 
     def headings(self) -> tuple[str, ...]:
