@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 
 from inspector.i18n import _, ngettext
 from inspector.i18n.formatting import format_number
-from inspector.i18n.words import kind_word, stored_outcome_text
+from inspector.i18n.words import stored_outcome_text
 from inspector.runs.ending import UNRECORDED
 from inspector.store.browse import StepInFull
 from inspector.traces.chat_words import conversation_lines
@@ -39,6 +39,7 @@ from ..widgets.server_exchanges import server_exchange_lines
 from ..widgets.wire_view import WireView
 from .notes import NoteLabel
 from .runs_model import format_duration
+from .shown_words import remote_effect_sentence, step_heading
 from .span_facts import service_of
 from .span_view import SpanView
 from .step_replays import ReplaysView
@@ -84,9 +85,7 @@ class StepDetail(QWidget):
         self.wire.setTextFormat(Qt.TextFormat.PlainText)
         self.wire.setWordWrap(True)
         translated(self.wire, "setAccessibleName", lambda: _("How the server was reached"))
-        self.remote_effect = translated(QLabel(), "setText", lambda: _(
-            "The request had already been sent when it was cancelled: whether the server acted on it is "
-            "unknown. Check on the server before you retry."))
+        self.remote_effect = translated(QLabel(), "setText", remote_effect_sentence)
         self.remote_effect.setTextFormat(Qt.TextFormat.PlainText)
         self.remote_effect.setWordWrap(True)
         self.remote_effect.setStyleSheet("QLabel { background: #E5F1F8; border-left: 4px solid #0072B2;"
@@ -206,8 +205,7 @@ class StepDetail(QWidget):
         name = payload.get("toolName") if isinstance(payload.get("toolName"), str) else ""
         self.replay.setVisible(row.kind == "tool" and bool(name))
         self.parsed = payload
-        self.heading.setText(_("Step {sequence}: {kind} {name}").format(
-            sequence=row.sequence, kind=cell_text(kind_word(row.kind), 40), name=cell_text(name, 120)).strip())
+        self.heading.setText(step_heading(row.sequence, row.kind, name))
         parts = [_("round {round}").format(round=format_number(row.round))] if self.rounds else []
         parts.append(_("unfinished") if row.unfinished else format_duration(row.duration_ms / 1000))
         # In the Outcome column's words: a tool call whose source recorded no outcome says "not recorded";
