@@ -94,6 +94,7 @@ def test_a_cancel_is_found_by_the_sentence_the_result_tab_says(qtbot, make_windo
     status, _heading, result = found(qtbot, window, copy, "The person who recorded this run cancelled the operation")
     assert status == "1 of 1" and result.startswith("The person who recorded this run cancelled"), result
     assert found(qtbot, window, copy, "Step 1: tool hang")[0] == "1 of 1"
+    assert found(qtbot, window, copy, "You cancelled the operation after tools/call")[0] == "1 of 1"  # as stored
     assert found(qtbot, window, copy, "Die Person, die diesen Lauf")[0] == "no match"
 
 
@@ -140,3 +141,22 @@ def test_a_long_run_is_searched_in_its_shown_words_while_the_window_answers(qtbo
         qtbot.waitUntil(lambda: words.complete and pane.find_status.text() == "1 von 1", timeout=60_000)
     finally:
         switch_language("en")
+
+
+def test_a_model_call_is_found_by_its_conversation_as_the_result_tab_says_it(qtbot, make_window) -> None:
+    """Pydantic AI's trace keeps what its model was asked and answered; the Result tab says it in lines of
+    ours ("assistant: ruft das Tool lookup mit {…} auf"), which the store does not keep."""
+    with RunStore.open(resolve_db_path()) as store:
+        (run_id,) = import_trace(store, FIXTURES / "pydantic_ai.jsonl").run_ids
+    window = runs_window(make_window)
+    window.show()
+    qtbot.waitExposed(window)
+    switch_language("de")
+    try:
+        status, _heading, result = found(qtbot, window, run_id, 'assistant: ruft das Tool lookup mit {"city":"Berlin"}')
+        assert status.endswith("von 2") and 'assistant: ruft das Tool lookup mit {"city":"Berlin"} auf' in result, \
+            (status, result)
+    finally:
+        switch_language("en")
+    status, _heading, result = found(qtbot, window, run_id, "What the model answered (as the trace recorded it)")
+    assert status.startswith("1 of ") and "What the model answered (as the trace recorded it):" in result

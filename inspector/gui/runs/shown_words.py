@@ -13,7 +13,6 @@ steps; finding in them is a scan of strings in memory.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -23,9 +22,11 @@ from inspector.i18n import _, current_language
 from inspector.i18n.words import kind_word
 from inspector.store import RunRecord, RunStore
 from inspector.store.browse import TimelineRow, timeline_page
+from inspector.traces.chat_words import conversation_lines
 
 from ..widgets.plain_text import cell_text
 from .span_facts import otlp_of, sides_and_band
+from .stored_result import parsed_payload
 from .stored_text import result_said
 from .timeline_cells import shown_details, step_source
 
@@ -66,16 +67,24 @@ def row_words(row: TimelineRow, run_source: str) -> list[str]:
     return words
 
 
-def _disagrees(row: TimelineRow) -> bool:
+def _says_whole(row: TimelineRow) -> bool:
+    """Whether the step shows words that only its whole payload tells: the band on how a joined call's
+    two sides disagree (and the line naming the server's answer), or a model call's conversation as
+    its trace recorded it."""
     raw = row.detail_fields.get("raw")
     otlp = raw.get("otlp") if isinstance(raw, Mapping) else None
-    return isinstance(otlp, Mapping) and bool(otlp.get("disagreement"))
+    return (isinstance(otlp, Mapping) and bool(otlp.get("disagreement"))) or (row.kind == "llm" and bool(row.service))
 
 
-def band_words(payload: Mapping[str, Any], outcome: str) -> str:
-    """The band on how a joined call's two sides disagree, from the step's whole payload ("" for none)."""
+def whole_words(payload: Mapping[str, Any], row: TimelineRow, run_source: str) -> str:
+    """What a step shows that its whole payload tells: the band on its two sides, its Result as said
+    from the whole payload, the conversation of a model call read from a trace ("" for none)."""
     otlp = otlp_of(payload)
-    return sides_and_band(otlp, payload, outcome)[1] if otlp is not None else ""
+    band = sides_and_band(otlp, payload, row.outcome)[1] if otlp is not None else ""
+    stored = payload.get("toolResult") if isinstance(payload.get("toolResult"), str) else payload.get("content")
+    result = result_said(stored, payload, row.outcome, row.cancelled_in_flight, run_source) \
+        if isinstance(stored, str) else ""
+    return "\n".join([band, result, *conversation_lines(payload)])
 
 
 class ShownWords(QObject):
@@ -132,8 +141,8 @@ class ShownWords(QObject):
         if run is None:
             return
         page = timeline_page(self.store, run.id, self._said_rows, PAGE_ROWS)
-        bands = self._bands([row for row in page if _disagrees(row)])
-        self._words += [(row.id, "\n".join([*row_words(row, run.source or ""), bands.get(row.id, "")]).casefold())
+        whole = self._whole_words([row for row in page if _says_whole(row)], run.source or "")
+        self._words += [(row.id, "\n".join([*row_words(row, run.source or ""), whole.get(row.id, "")]).casefold())
                         for row in page]
         self._said_rows = self._count if len(page) < PAGE_ROWS else self._said_rows + PAGE_ROWS
         if self._said_rows < self._count:
@@ -142,31 +151,32 @@ class ShownWords(QObject):
         elif background:
             self.ready.emit()
 
-    def _bands(self, rows: Sequence[TimelineRow]) -> dict[int, str]:
-        """The disagreement bands of these rows' steps, read from their whole payloads (a row keeps too
-        little of the two sides to say them)."""
+    def _whole_words(self, rows: Sequence[TimelineRow], run_source: str) -> dict[int, str]:
+        """The words of these rows' steps that their whole payloads tell (:func:`whole_words`): a row
+        keeps too little of the two sides and of a conversation to say them."""
         if not rows:
             return {}
-        outcomes = {row.id: row.outcome for row in rows}
+        by_id = {row.id: row for row in rows}
         said: dict[int, str] = {}
-        ids = list(outcomes)
+        ids = list(by_id)
         for start in range(0, len(ids), 500):
             chunk = ids[start:start + 500]
             for step_id, text in self.store.db.conn.execute(
                     f"SELECT id, payload FROM steps WHERE id IN ({','.join('?' * len(chunk))})", chunk):
-                said[step_id] = _said_or_nothing(band_words, text, outcomes[step_id])
+                said[step_id] = _said_or_nothing(whole_words, text, by_id[step_id], run_source)
         return said
 
 
-def _said_or_nothing(say: Callable[[Mapping[str, Any], str], str], payload: str, outcome: str) -> str:
-    """What ``say`` says of a stored payload; "" for one of a shape it cannot say (Find then finds the
-    stored text)."""
+def _said_or_nothing(say: Callable[[Mapping[str, Any], TimelineRow, str], str], payload: str, row: TimelineRow,
+                     run_source: str) -> str:
+    """What ``say`` says of a stored payload; "" for one too long to parse or of a shape it cannot say
+    (Find then finds the stored text)."""
     try:
-        parsed = json.loads(payload)
-        return say(parsed, outcome) if isinstance(parsed, Mapping) else ""
+        parsed = parsed_payload(payload)
+        return say(parsed, row, run_source) if parsed else ""
     except (ValueError, TypeError, KeyError, AttributeError, RecursionError):
         return ""
 
 
-__all__ = ["AT_ONCE_ROWS", "PAGE_ROWS", "ShownWords", "band_words", "remote_effect_sentence", "row_words",
-           "step_heading"]
+__all__ = ["AT_ONCE_ROWS", "PAGE_ROWS", "ShownWords", "remote_effect_sentence", "row_words",
+           "step_heading", "whole_words"]
