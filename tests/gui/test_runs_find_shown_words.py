@@ -58,6 +58,14 @@ def imported_copy(url: str, folder: Path) -> int:
     return copy
 
 
+def shown_window(qtbot, make_window):
+    """The window, shown."""
+    window = runs_window(make_window)
+    window.show()
+    qtbot.waitExposed(window)
+    return window
+
+
 def found(qtbot, window, run_id: int, needle: str) -> tuple[str, str, str]:
     """The run shown, ``needle`` typed into Find: (Find's status, the heading and the Result tab of the step
     it went to)."""
@@ -71,9 +79,7 @@ def found(qtbot, window, run_id: int, needle: str) -> tuple[str, str, str]:
 def test_a_cancel_is_found_by_the_sentence_the_result_tab_says(qtbot, make_window, demo_server, tmp_path) -> None:
     live = cancelled_call(demo_server.url, resolve_db_path())
     copy = imported_copy(demo_server.url, tmp_path)
-    window = runs_window(make_window)
-    window.show()
-    qtbot.waitExposed(window)
+    window = shown_window(qtbot, make_window)
     switch_language("de")
     try:
         status, heading, result = found(qtbot, window, live, "Sie haben den Vorgang abgebrochen, nachdem tools/call")
@@ -101,9 +107,7 @@ def test_a_cancel_is_found_by_the_sentence_the_result_tab_says(qtbot, make_windo
 def test_the_band_on_two_sides_that_disagree_is_found_as_it_reads(qtbot, make_window) -> None:
     with RunStore.open(resolve_db_path()) as store:
         (run_id,) = [run_id for run_id in import_trace(store, FIXTURES / "traceloop.jsonl").run_ids]
-    window = runs_window(make_window)
-    window.show()
-    qtbot.waitExposed(window)
+    window = shown_window(qtbot, make_window)
     band = window.runs_tab.detail.span.disagreement
     status, heading, _result = found(qtbot, window, run_id, "The two sides disagree: Client (support-agent): gave up")
     assert status == "1 of 1" and band.text().startswith("The two sides disagree: Client (support-agent): gave up")
@@ -122,9 +126,7 @@ def test_a_long_run_is_searched_in_its_shown_words_while_the_window_answers(qtbo
     steps = AT_ONCE_ROWS + 6_000
     with RunStore.open(resolve_db_path()) as store:
         run_id = big_run(store, steps)
-    window = runs_window(make_window)
-    window.show()
-    qtbot.waitExposed(window)
+    window = shown_window(qtbot, make_window)
     RunsShown(qtbot, window).select(run_id)
     tab = window.runs_tab
     words = tab.timeline_pane.model.shown_words
@@ -148,9 +150,7 @@ def test_a_model_call_is_found_by_its_conversation_as_the_result_tab_says_it(qtb
     ours ("assistant: ruft das Tool lookup mit {…} auf"), which the store does not keep."""
     with RunStore.open(resolve_db_path()) as store:
         (run_id,) = import_trace(store, FIXTURES / "pydantic_ai.jsonl").run_ids
-    window = runs_window(make_window)
-    window.show()
-    qtbot.waitExposed(window)
+    window = shown_window(qtbot, make_window)
     switch_language("de")
     try:
         status, _heading, result = found(qtbot, window, run_id, 'assistant: ruft das Tool lookup mit {"city":"Berlin"}')
