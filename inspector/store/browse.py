@@ -524,12 +524,13 @@ def _stored_images(store: RunStore, step_id: int) -> tuple[StoredImage, ...]:
 
 
 def find_in_timeline(store: RunStore, run_id: int, text: str, where: StepFilter = StepFilter(),
-                     limit: int = 10_000) -> list[int]:
+                     limit: int = 10_000, also: Sequence[int] = ()) -> list[int]:
     """The row numbers (in the filtered timeline) of steps whose details, arguments, result or
     note contain ``text`` (case-insensitive), in order; at most ``limit`` of them. A step from a trace
     is also found by its span's (and its server side's) attribute keys and values, event names and
-    attributes, and links."""
-    return _found(store, run_id, text, where, limit, "position")
+    attributes, and links. The steps of the ids ``also`` are found too (the window's: those whose
+    words as shown hold the text), where the filter keeps them."""
+    return _found(store, run_id, text, where, limit, "position", also)
 
 
 @dataclass
@@ -630,17 +631,21 @@ def timeline_rows(store: RunStore, step_ids: Sequence[int]) -> list[TimelineRow]
 
 
 def find_step_ids(store: RunStore, run_id: int, text: str, where: StepFilter = StepFilter(),
-                  limit: int = 10_000) -> list[int]:
+                  limit: int = 10_000, also: Sequence[int] = ()) -> list[int]:
     """The ids of the steps :func:`find_in_timeline` finds, in time order."""
-    return _found(store, run_id, text, where, limit, "id")
+    return _found(store, run_id, text, where, limit, "id", also)
 
 
-def _found(store: RunStore, run_id: int, text: str, where: StepFilter, limit: int, answer: str) -> list[int]:
+def _found(store: RunStore, run_id: int, text: str, where: StepFilter, limit: int, answer: str,
+           also: Sequence[int] = ()) -> list[int]:
     """What Find found, in time order: each step's row number in the filtered timeline
     (``answer="position"``) or its id (``"id"``)."""
     if not text.strip():
         return []
     condition, needles = find_condition(store.db.conn, text, step="found")
+    if also:  # asked first: a step found by its shown words is not searched again
+        condition, needles = f"(found.id IN (SELECT value FROM json_each(?)) OR {condition})", \
+            [json.dumps(list(also)), *needles]
     clause, params = _step_clauses(run_id, where)
     sql = f"""
         SELECT {answer} FROM (

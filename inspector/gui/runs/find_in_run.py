@@ -72,6 +72,8 @@ class FindInRun(QObject):
         self._timer.setInterval(TYPING_PAUSE_MS)
         self._timer.timeout.connect(self.find)
         self.edit.textChanged.connect(lambda _text: self._timer.start())
+        # A long run's shown words said to the end: Find, which answered from those said so far, finds again.
+        model.shown_words.ready.connect(self._words_said)
         # Arrows, as a browser's find bar has them: the search field keeps the room in a narrow pane.
         self.previous_button = _arrow_button(Qt.ArrowType.UpArrow, lambda: _("Previous match"))
         self.previous_button.clicked.connect(self.find_previous)
@@ -138,10 +140,16 @@ class FindInRun(QObject):
             self._match = -1
             self.status.setText(no_match_text(hidden)[0])  # "no match", or "7 hidden"
 
+    def _words_said(self) -> None:
+        if self.text and self.model.run is not None and not self._shut:
+            self._find_again()
+
     def shut_down(self) -> None:
-        """The database closes next: no search from now on (a word typed a moment ago, a language switch)."""
+        """The database closes next: no search from now on (a word typed a moment ago, a language switch,
+        the words of a long run being said)."""
         self._shut = True
         self._timer.stop()
+        self.model.shown_words.forget()
 
     def forget(self) -> None:
         """Another run is shown: no matches, nothing said (until :meth:`again` finds in it); what was

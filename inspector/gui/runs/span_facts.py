@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from inspector.i18n import _
-from inspector.i18n.details import side_message, side_said
+from inspector.i18n.details import own_lines, side_message, side_said
 from inspector.i18n.formatting import format_fixed
 from inspector.i18n.messages import Message, translate
 from inspector.i18n.words import outcome_word
@@ -269,6 +269,21 @@ def sides_text(otlp: Mapping[str, Any], outcome: str, kind: str = "tool", alread
     return " · ".join(said)
 
 
+def sides_and_band(otlp: Mapping[str, Any], payload: Mapping[str, Any], outcome: str) -> tuple[str, str]:
+    """The line naming a joined call's two sides ("" when there is none, or when the band says it) and
+    the band over the step saying where they disagree ("" when they agree), in the reader's language.
+    Where the sides disagree, the band says each side in the disagreement's words, with its service."""
+    already = own_lines(payload)  # what the step's own lines say (a time-out's exception) is not repeated
+    sides = sides_text(otlp, outcome, str(payload.get("kind") or ""), already)
+    disagreement = disagreement_text(otlp, already)
+    if not disagreement:
+        return sides, ""
+    in_band = sides_say_disagreement(otlp)
+    return ("" if in_band else sides), _("The two sides disagree: {sentence}").format(
+        sentence=sides if in_band else disagreement)
+
+
 __all__ = ["ORIGINS", "AttributeRow", "SpanEvent", "attribute_rows", "disagreement_text", "duration_ms",
-           "offset_text", "origin_word", "otlp_of", "service_of", "sides_say_disagreement", "sides_text", "span_events",
+           "offset_text", "origin_word", "otlp_of", "service_of", "sides_and_band", "sides_say_disagreement",
+           "sides_text", "span_events",
            "span_links", "value_text"]

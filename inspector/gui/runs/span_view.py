@@ -14,7 +14,6 @@ from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import QLabel, QTabWidget, QWidget
 
 from inspector.i18n import _
-from inspector.i18n.details import own_lines
 
 from ..language import translated, translated_tab
 from ..widgets.indented_text import IndentedText
@@ -23,10 +22,8 @@ from .span_attributes import AttributesPanel
 from .span_facts import (
     SpanEvent,
     attribute_rows,
-    disagreement_text,
     otlp_of,
-    sides_say_disagreement,
-    sides_text,
+    sides_and_band,
     span_events,
     span_links,
     value_text,
@@ -137,18 +134,11 @@ class SpanView(QObject):
         events = events_text(otlp)
         self.events.set_text(events)
         self.tabs.setTabVisible(events_tab, bool(events))
-        # What the step's own lines say (a time-out's exception) the sentence on its sides does not repeat.
-        already = own_lines(payload)
-        sides = sides_text(otlp, outcome, str(payload.get("kind") or ""), already)
+        sides, band = sides_and_band(otlp, payload, outcome)
         self.sides.setText(label_text(sides))
-        disagreement = disagreement_text(otlp, already)
-        # Where the sides disagree, the sides line says what each did in the disagreement's words: the
-        # band says it once, with their services, and the line hides (it said the same sentence again).
-        in_band = bool(disagreement) and sides_say_disagreement(otlp)
-        self.sides.setVisible(bool(sides) and not in_band)
-        self.disagreement.setText(label_text(_("The two sides disagree: {sentence}").format(
-            sentence=sides if in_band else disagreement)) if disagreement else "")
-        self.disagreement.setVisible(bool(disagreement))
+        self.sides.setVisible(bool(sides))
+        self.disagreement.setText(label_text(band))
+        self.disagreement.setVisible(bool(band))
 
 
 __all__ = ["SpanView", "events_text"]

@@ -23,9 +23,8 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.i18n import _, ngettext
-from inspector.i18n.details import server_answer_marked, stored_text_said, without_disagreement
 from inspector.i18n.formatting import format_number
-from inspector.i18n.words import kind_word, stored_outcome_text
+from inspector.i18n.words import stored_outcome_text
 from inspector.runs.ending import UNRECORDED
 from inspector.store.browse import StepInFull
 from inspector.traces.chat_words import conversation_lines
@@ -40,12 +39,13 @@ from ..widgets.server_exchanges import server_exchange_lines
 from ..widgets.wire_view import WireView
 from .notes import NoteLabel
 from .runs_model import format_duration
+from .shown_words import remote_effect_sentence, step_heading
 from .span_facts import service_of
 from .span_view import SpanView
 from .step_replays import ReplaysView
 from .step_wire import has_process_output, stderr_text, wire_summary
 from .stored_result import parsed_payload, with_block_lines
-from .stored_text import begins_with_wording, cancelled_result_text
+from .stored_text import result_said
 
 
 def _text_view(name: str) -> QPlainTextEdit:
@@ -85,9 +85,7 @@ class StepDetail(QWidget):
         self.wire.setTextFormat(Qt.TextFormat.PlainText)
         self.wire.setWordWrap(True)
         translated(self.wire, "setAccessibleName", lambda: _("How the server was reached"))
-        self.remote_effect = translated(QLabel(), "setText", lambda: _(
-            "The request had already been sent when it was cancelled: whether the server acted on it is "
-            "unknown. Check on the server before you retry."))
+        self.remote_effect = translated(QLabel(), "setText", remote_effect_sentence)
         self.remote_effect.setTextFormat(Qt.TextFormat.PlainText)
         self.remote_effect.setWordWrap(True)
         self.remote_effect.setStyleSheet("QLabel { background: #E5F1F8; border-left: 4px solid #0072B2;"
@@ -210,8 +208,7 @@ class StepDetail(QWidget):
         name = payload.get("toolName") if isinstance(payload.get("toolName"), str) else ""
         self.replay.setVisible(row.kind == "tool" and bool(name))
         self.parsed = payload
-        self.heading.setText(_("Step {sequence}: {kind} {name}").format(
-            sequence=row.sequence, kind=cell_text(kind_word(row.kind), 40), name=cell_text(name, 120)).strip())
+        self.heading.setText(step_heading(row.sequence, row.kind, name))
         parts = [_("round {round}").format(round=format_number(row.round))] if self.rounds else []
         parts.append(_("unfinished") if row.unfinished else format_duration(row.duration_ms / 1000))
         # In the Outcome column's words: a tool call whose source recorded no outcome says "not recorded";
@@ -261,14 +258,10 @@ class StepDetail(QWidget):
         # said in the reader's language.
         # The whole payload (when parsed) holds every note of the importer; the row's only each side's first.
         # The line saying how a joined call's two sides disagree is the band above the tabs: not said twice.
-        stored = without_disagreement(step.result_text, payload) if payload else step.result_text
         # An answer the client never received (it had given up) is said to be the server's.
-        stored = server_answer_marked(stored, payload) if payload else stored
-        fields = payload or row.detail_fields
-        result = stored_text_said(stored, fields)
         # A cancel told by a sentence of ours kept as data (the agent's, through the proxy) says it all.
-        shown = cancelled_result_text(result, row.cancelled_in_flight, step.run_source) \
-            if row.outcome == "cancelled" and not begins_with_wording(stored, fields) else result
+        result = shown = result_said(step.result_text, payload or row.detail_fields, row.outcome,
+                                     row.cancelled_in_flight, step.run_source, whole=bool(payload))
         self._result_text = clip_text(shown) if shown else ""
         if step.result_length > len(step.result_text) and result:
             self._result_text += "\n" + _("… (cut: the text has {count} characters)").format(

@@ -15,6 +15,7 @@ from typing import Any
 
 from inspector.agent.scenario import DEMO_SERVER_NAME
 from inspector.i18n import _
+from inspector.i18n.details import server_answer_marked, stored_text_said, without_disagreement
 from inspector.mcp.errors import CANCELLED_BEFORE_SEND, CANCELLED_IN_FLIGHT
 from inspector.mcp.messages import N_
 
@@ -111,5 +112,21 @@ def cancelled_result_text(text: str, in_flight: bool | None, run_source: str = "
     return _("{sentence}\nStored text: {text}").format(sentence=sentence, text=text)
 
 
+def result_said(stored: str, fields: Mapping[str, Any], outcome: str, in_flight: bool | None,
+                run_source: str = "", whole: bool = True) -> str:
+    """A step's stored result (or content) as its Result tab says it, in the current language: the line
+    on how a joined call's two sides disagree left out (the band above the tabs says it), an answer the
+    client never received said to be the server's, our sentences and the importer's notes said in the
+    reader's words, a cancel said as whose it was. ``fields``: the step's payload (``whole``), or the
+    few fields its timeline row keeps (``whole=False``: the line on the sides is left as it is)."""
+    if whole and fields:
+        stored = server_answer_marked(without_disagreement(stored, fields), fields)
+    said = stored_text_said(stored, fields)
+    # A cancel told by a sentence of ours kept as data (the agent's, through the proxy) says it all.
+    if outcome == "cancelled" and not begins_with_wording(stored, fields):
+        return cancelled_result_text(said, in_flight, run_source)
+    return said
+
+
 __all__ = ["CANCELLED_BY_THE_USER", "KNOWN_TEMPLATES", "OWN_SOURCES", "begins_with_wording", "cancelled_result_text",
-           "translate_stored"]
+           "result_said", "translate_stored"]

@@ -33,10 +33,12 @@ from inspector.store.browse import (
 from inspector.store.ending_legs import ending_legs
 from inspector.store.joined import has_joined_spans, our_span_nodes
 
+from ..language import on_language_changed
 from ..widgets.outcomes import outcome_icon, text_colour
 from ..widgets.zone_marks import ZoneMarks
 from .outcome_cell import FailureRole
 from .said_outcomes import SaidOutcomes
+from .shown_words import ShownWords
 from .span_tree import SpanTree, TreeRows
 from .table_model import Index, NamedColumnsModel
 from .timeline_cells import TimelineCells, headings
@@ -139,6 +141,9 @@ class TimelineModel(SpanTreeRows, NamedColumnsModel):
         self.page_log: list[int] = []
         #: What the cells say (their texts kept while the rows and the language stay).
         self.cells = TimelineCells(self)
+        #: What each step shows in words, for Find (said anew in another language).
+        self.shown_words = ShownWords(store, self)
+        on_language_changed(self, self.shown_words.forget)
 
     def headings(self) -> tuple[str, ...]:
         return headings()

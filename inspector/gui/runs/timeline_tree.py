@@ -10,6 +10,7 @@ from PySide6.QtCore import QModelIndex, Qt
 from inspector.store.browse import find_in_timeline, find_step_ids
 
 if TYPE_CHECKING:
+    from .shown_words import ShownWords
     from .span_tree import TreeRows
 
 #: How deep a row's span nests (0 for a root, and for every step of a run without a span tree).
@@ -23,6 +24,7 @@ class SpanTreeRows:
 
     tree: TreeRows | None
     show_plumbing: bool
+    shown_words: ShownWords
     _count: int
     #: How many steps the last :meth:`find` found that no row shows (plumbing while it is hidden).
     found_hidden: int = 0
@@ -86,9 +88,11 @@ class SpanTreeRows:
         self.found_hidden = 0
         if self.run is None or not text.strip():
             return []
+        # What the rows and the step detail show in words the store does not keep (said in the current language).
+        shown = self.shown_words.holding(self.run, text)
         if self.tree is None:
-            return find_in_timeline(self.store, self.run.id, text, self.filter)
-        ids = find_step_ids(self.store, self.run.id, text, self.filter)
+            return find_in_timeline(self.store, self.run.id, text, self.filter, also=shown)
+        ids = find_step_ids(self.store, self.run.id, text, self.filter, also=shown)
         collapsed = set(self.tree.collapsed)
         for step_id in ids if reveal else ():
             self.tree.row_of_step(step_id, reveal=True)

@@ -1,0 +1,88 @@
+"""Find in the Runs tab's timeline on a run of 100,000 steps (tool calls of all three outcomes and model
+steps), in English and German: each Find from the needle to its rows, and, the first time in a run and
+a language, how long the steps' shown words take to be said page by page (the heading, the Details,
+the Result as said, the bands: ``inspector/gui/runs/shown_words.py``) and the longest the window waits
+between two of its events meanwhile (a 5 ms timer's longest gap). **Target:** each Find < 1 s, the
+longest gap <= 100 ms.
+
+    .venv/bin/python benchmarks/gui_find.py
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _common import verdict, write_result  # noqa: E402
+
+STEPS = 100_000
+NEEDLES = {"en": ("Step 5: tool", "nothing like this", "cancelled in flight", "tool_3", "result 4242"),
+           "de": ("Schritt 5: Tool", "nichts dergleichen", "unterwegs abgebrochen", "tool_3", "result 4242")}
+
+
+def main() -> int:
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication
+
+    from inspector.gui.language import switch_language
+    from inspector.gui.runs.timeline_model import TimelineModel
+    from inspector.store import RunStore, resolve_db_path
+    from tests.support.sample_runs import big_run
+
+    app = QApplication.instance() or QApplication([])
+    results: dict[str, dict[str, dict[str, float | int]]] = {}
+    with RunStore.open(resolve_db_path()) as store:
+        run_id = big_run(store, STEPS)
+        run = store.get_run(run_id)
+        model = TimelineModel(store)
+        model.set_run(run)
+        words = model.shown_words
+        gaps: list[float] = []
+        last = [time.perf_counter()]
+
+        def beat() -> None:
+            now = time.perf_counter()
+            gaps.append(now - last[0])
+            last[0] = now
+
+        timer = QTimer()
+        timer.setInterval(5)
+        timer.timeout.connect(beat)
+        timer.start()
+        for language, needles in NEEDLES.items():
+            switch_language(language)
+            for needle in needles:
+                began = time.perf_counter()
+                found = len(model.find(needle))
+                figures: dict[str, float | int] = {"rows": found, "find_s": time.perf_counter() - began}
+                if not words.complete:
+                    gaps.clear()
+                    last[0] = time.perf_counter()
+                    while not words.complete:
+                        app.processEvents()
+                    figures["words_said_s"] = time.perf_counter() - began
+                    figures["longest_gap_ms"] = max(gaps, default=0.0) * 1000
+                    again = time.perf_counter()
+                    figures["rows_when_said"] = len(model.find(needle))
+                    figures["find_again_s"] = time.perf_counter() - again
+                results[f"{language} {needle}"] = figures
+                said = "".join(f", {key} {value:.3f}" if isinstance(value, float) else f", {key} {value}"
+                               for key, value in figures.items() if key not in ("rows", "find_s"))
+                print(f"{language} {needle!r}: {found} rows in {figures['find_s']:.3f} s{said}")
+        switch_language("en")
+        timer.stop()
+    finds = [value for figures in results.values() for key, value in figures.items() if key.startswith("find")]
+    gap = max((figures.get("longest_gap_ms", 0.0) for figures in results.values()), default=0.0)
+    ok = max(finds) < 1.0 and gap <= 100
+    print(f"slowest Find {max(finds):.3f} s (target < 1 s), longest gap {gap:.0f} ms (target <= 100 ms): "
+          f"{verdict(ok)}; load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
+    write_result("gui_find", {"steps": STEPS, "finds": results, "load_average_1min": os.getloadavg()[0]})
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,182 @@
+"""What each step of a run shows in words, in the current language, for Find: the words of its row
+(who made it, its kind, its Details), its detail's heading, its Result as the Result tab says it (a
+cancel's sentence, the importer's notes, our sentences kept as data, all said in the reader's words),
+the band on a cancel sent before it was stopped and the band on how a joined call's two sides disagree.
+
+The store keeps our sentences in English, and some of what a step shows is not stored at all (the
+heading, the kind's word, "The person who recorded this run cancelled …"): Find in SQL looks in the
+stored text (:func:`inspector.store.browse.find_step_ids`), and these words, said by the functions the
+row and the step detail say them with, are looked in too. They are said once per run and language (a
+run of 100,000 steps takes a moment, once) and kept until another run, another language or more
+steps; finding in them is a scan of strings in memory.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from PySide6.QtCore import QObject, QTimer, Signal
+
+from inspector.i18n import _, current_language
+from inspector.i18n.words import kind_word
+from inspector.store import RunRecord, RunStore
+from inspector.store.browse import TimelineRow, timeline_page
+from inspector.traces.chat_words import conversation_lines
+
+from ..widgets.plain_text import cell_text
+from .span_facts import otlp_of, sides_and_band
+from .stored_result import parsed_payload
+from .stored_text import result_said
+from .timeline_cells import shown_details, step_source
+
+#: Rows said per page read: a page takes about 0.05 s on a busy machine (the window answers between pages).
+PAGE_ROWS = 1_000
+#: A run of at most this many steps has its words said at once, when Find first asks (about 0.2 s); a
+#: longer run page by page between the window's events, Find answering from the stored text meanwhile.
+AT_ONCE_ROWS = 4_000
+
+
+def step_heading(sequence: int, kind: str, name: str) -> str:
+    """The heading of a step's detail ("Step 4: tool add")."""
+    return _("Step {sequence}: {kind} {name}").format(
+        sequence=sequence, kind=cell_text(kind_word(kind), 40), name=cell_text(name, 120)).strip()
+
+
+def remote_effect_sentence() -> str:
+    """The band over a call cancelled after its request had been sent."""
+    return _("The request had already been sent when it was cancelled: whether the server acted on it is "
+             "unknown. Check on the server before you retry.")
+
+
+def row_words(row: TimelineRow, run_source: str) -> list[str]:
+    """What a step shows of itself in words that its row (not its whole payload) tells: who made it,
+    its kind, the heading of its detail, its Details, its Result as said, its service, the band on a
+    cancel sent."""
+    fields = row.detail_fields
+    name = fields.get("toolName") if isinstance(fields.get("toolName"), str) else ""
+    stored = fields.get("toolResult") if isinstance(fields.get("toolResult"), str) else fields.get("content")
+    words = [step_source(row.kind, row.service), step_heading(row.sequence, row.kind, name), shown_details(row)]
+    if isinstance(stored, str) or row.outcome == "cancelled":
+        words.append(result_said(stored if isinstance(stored, str) else "", fields, row.outcome,
+                                 row.cancelled_in_flight, run_source, whole=False))
+    if row.service:
+        words.append(_("service {service}").format(service=row.service))
+    if row.outcome == "cancelled" and row.cancelled_in_flight is True:
+        words.append(remote_effect_sentence())
+    return words
+
+
+def _says_whole(row: TimelineRow) -> bool:
+    """Whether the step shows words that only its whole payload tells: the band on how a joined call's
+    two sides disagree (and the line naming the server's answer), or a model call's conversation as
+    its trace recorded it."""
+    raw = row.detail_fields.get("raw")
+    otlp = raw.get("otlp") if isinstance(raw, Mapping) else None
+    return (isinstance(otlp, Mapping) and bool(otlp.get("disagreement"))) or (row.kind == "llm" and bool(row.service))
+
+
+def whole_words(payload: Mapping[str, Any], row: TimelineRow, run_source: str) -> str:
+    """What a step shows that its whole payload tells: the band on its two sides, its Result as said
+    from the whole payload, the conversation of a model call read from a trace ("" for none)."""
+    otlp = otlp_of(payload)
+    band = sides_and_band(otlp, payload, row.outcome)[1] if otlp is not None else ""
+    stored = payload.get("toolResult") if isinstance(payload.get("toolResult"), str) else payload.get("content")
+    result = result_said(stored, payload, row.outcome, row.cancelled_in_flight, run_source) \
+        if isinstance(stored, str) else ""
+    return "\n".join([band, result, *conversation_lines(payload)])
+
+
+class ShownWords(QObject):
+    """The words the steps of one run show, case-folded, said in the current language when Find first
+    asks, and kept while the run, the language and its steps stay the same."""
+
+    #: The words of a long run are all said now (Find, which answered from what was said so far, asks again).
+    ready = Signal()
+
+    def __init__(self, store: RunStore, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.store = store
+        self._key: tuple[Any, ...] | None = None
+        self._run: RunRecord | None = None
+        self._said_rows = self._count = 0
+        #: Each step's id and its words, in time order (of the rows said so far).
+        self._words: list[tuple[int, str]] = []
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(0)
+        self._timer.timeout.connect(lambda: self._say_page(background=True))
+
+    @property
+    def complete(self) -> bool:
+        """Whether every step of the run asked about last has its words said."""
+        return self._key is not None and self._said_rows >= self._count
+
+    def forget(self) -> None:
+        """Drop the words said and stop saying more (another language: said anew when Find asks; the
+        database closes)."""
+        self._timer.stop()
+        self._key, self._run, self._words, self._said_rows, self._count = None, None, [], 0, 0
+
+    def holding(self, run: RunRecord, needle: str) -> list[int]:
+        """The ids of the run's steps whose shown words hold ``needle`` (any case): of all of them, or,
+        in a long run whose words are still being said, of those said so far (:attr:`ready` follows)."""
+        folded = needle.strip().casefold()
+        if not folded:
+            return []
+        count, last = self.store.db.conn.execute("SELECT COUNT(*), MAX(id) FROM steps WHERE run_id = ?",
+                                                 (run.id,)).fetchone()
+        key = (run.id, run.source, current_language(), count, last)
+        if key != self._key:
+            self.forget()
+            self._key, self._run, self._count = key, run, count
+            while self._said_rows < min(count, AT_ONCE_ROWS):
+                self._say_page(background=False)
+            if self._said_rows < count:
+                self._timer.start()
+        return [step_id for step_id, words in self._words if folded in words]
+
+    def _say_page(self, background: bool) -> None:
+        run = self._run
+        if run is None:
+            return
+        page = timeline_page(self.store, run.id, self._said_rows, PAGE_ROWS)
+        whole = self._whole_words([row for row in page if _says_whole(row)], run.source or "")
+        self._words += [(row.id, "\n".join([*row_words(row, run.source or ""), whole.get(row.id, "")]).casefold())
+                        for row in page]
+        self._said_rows = self._count if len(page) < PAGE_ROWS else self._said_rows + PAGE_ROWS
+        if self._said_rows < self._count:
+            if background:
+                self._timer.start()
+        elif background:
+            self.ready.emit()
+
+    def _whole_words(self, rows: Sequence[TimelineRow], run_source: str) -> dict[int, str]:
+        """The words of these rows' steps that their whole payloads tell (:func:`whole_words`): a row
+        keeps too little of the two sides and of a conversation to say them."""
+        if not rows:
+            return {}
+        by_id = {row.id: row for row in rows}
+        said: dict[int, str] = {}
+        ids = list(by_id)
+        for start in range(0, len(ids), 500):
+            chunk = ids[start:start + 500]
+            for step_id, text in self.store.db.conn.execute(
+                    f"SELECT id, payload FROM steps WHERE id IN ({','.join('?' * len(chunk))})", chunk):
+                said[step_id] = _said_or_nothing(whole_words, text, by_id[step_id], run_source)
+        return said
+
+
+def _said_or_nothing(say: Callable[[Mapping[str, Any], TimelineRow, str], str], payload: str, row: TimelineRow,
+                     run_source: str) -> str:
+    """What ``say`` says of a stored payload; "" for one too long to parse or of a shape it cannot say
+    (Find then finds the stored text)."""
+    try:
+        parsed = parsed_payload(payload)
+        return say(parsed, row, run_source) if parsed else ""
+    except (ValueError, TypeError, KeyError, AttributeError, RecursionError):
+        return ""
+
+
+__all__ = ["AT_ONCE_ROWS", "PAGE_ROWS", "ShownWords", "remote_effect_sentence", "row_words",
+           "step_heading", "whole_words"]
