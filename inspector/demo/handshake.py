@@ -43,13 +43,35 @@ class HandshakeDelay:
             if not message.get("more_body", False):
                 break
         if _method(body) in HANDSHAKE_METHODS:
-            await anyio.sleep(self.delay_s)
+            came = await self._wait(receive)
+            if came is not None:
+                if came.get("type") == "http.disconnect":
+                    return  # the client gave up waiting (a cancel): nothing to answer
+                messages.append(came)
 
         async def replay() -> Message:
             # The body as it came, then whatever the client does next (e.g. disconnect).
             return messages.pop(0) if messages else await receive()
 
         await self.app(scope, replay, send)
+
+
+    async def _wait(self, receive: Any) -> Message | None:
+        """Wait ``delay_s``, or less if the client sends something meanwhile (a disconnect: it
+        cancelled): that message, else ``None``. A request left sleeping after its client had gone
+        was cut off when the server stopped, and the server's log printed the cut as a traceback
+        (``scenario slow-handshake --cancel-after 0.5``)."""
+        came: list[Message] = []
+        async with anyio.create_task_group() as group:
+
+            async def listen() -> None:
+                came.append(await receive())
+                group.cancel_scope.cancel()
+
+            group.start_soon(listen)
+            await anyio.sleep(self.delay_s)
+            group.cancel_scope.cancel()
+        return came[0] if came else None
 
 
 def _method(body: bytes) -> str | None:

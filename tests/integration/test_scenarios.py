@@ -347,3 +347,15 @@ def test_a_played_scenario_s_title_is_stored_in_english_and_said_in_the_reader_s
     as_json = cli("--lang", "de", "runs", "list", "--json", env=env)
     assert [run["title"] for run in json.loads(as_json.stdout)["runs"]] == ["scenario happy-path",
                                                                          "Szenario happy-path"]
+
+
+def test_a_cancel_during_the_slow_handshake_leaves_the_demo_server_nothing_to_cut_off(tmp_path):
+    """The fresh demo server's handshake wait ends when its client leaves: it printed uvicorn's
+    "timeout graceful shutdown exceeded" and a CancelledError traceback when it stopped."""
+    from tests.integration.test_cli_language import cli
+
+    env = {"RUN_INSPECTOR_DB": str(tmp_path / "runs.db"), "LANG": "en_US.UTF-8"}
+    played = cli("scenario", "slow-handshake", "--cancel-after", "0.5", env=env)
+    assert played.returncode == 130, played.stderr
+    assert "cancelled" in played.stdout
+    assert played.stderr == ""
