@@ -22,6 +22,7 @@ from .help_menu import install_help_menu, with_keys
 from .language import on_language_changed, switch_language, translated, translated_tab
 from .play_tab import PlayTab
 from .receiving import ReceiverSwitch
+from .runs.note_keys import NoteKeys
 from .settings import AppSettings
 from .status_line import StatusLine, saying, status_label
 from .team import TeamBackend
@@ -60,10 +61,7 @@ class MainWindow(QMainWindow):
                  demo: DemoService | None = None, opening_file: bool = False) -> None:
         super().__init__()
         translated(self, "setWindowTitle", lambda: _("Run Inspector"))
-        self.store = store
-        self.db_path = db_path
-        self.settings = settings
-        self.demo = demo
+        self.store, self.db_path, self.settings, self.demo = store, db_path, settings, demo
         self.engine = engine or OperationsEngine(db_path, default_budget_s=settings.default_budget_s)
         if self.engine.answers is None:
             self.engine.answers = WindowAnswers()
@@ -152,6 +150,7 @@ class MainWindow(QMainWindow):
         tab.accept_drops_on(self)
         tab.workbench_wanted.connect(self._in_workbench)
         tab.transfers.stored.connect(self.status_line.runs_imported)
+        self.note_keys.attach(tab)
         return tab
 
     def _action(self, menu, text, slot, shortcut=None) -> QAction:
@@ -174,6 +173,7 @@ class MainWindow(QMainWindow):
                                                  lambda: self._in_runs_tab(lambda tab: tab.choose_export(False)))
         self.delete_runs_action = self._action(menu, lambda: _("&Delete the selected runs…"),
                                                lambda: self.runs_tab.delete_selected())
+        self.note_keys = NoteKeys(self, menu, self.tabs)  # Note on this run… / this step…, in the Runs tab
         self._action(menu, lambda: _("&Import servers…"), self.admin.import_servers)
         self.receiving = ReceiverSwitch(self.db_path, self.settings, self, menu)  # Receive OTLP traces
         menu.addSeparator()

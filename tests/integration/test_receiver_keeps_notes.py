@@ -15,22 +15,25 @@ import httpx
 import pytest
 
 from inspector.capture import ReceiverOptions, TraceReceiver
+from inspector.runs.trace_ids import leg_span_id, trace_id
 from inspector.store import RunStore, open_database
 from inspector.store.notes import step_id_of, write_run_note, write_step_note
+from tests.support.sample_runs import mixed_run
 
 TRACE = "0af7651916cd43dd8448eb211c80319c"
 ROOT, CLIENT, SERVER, OTHER = "1111111111111111", "2222222222222222", "3333333333333333", "4444444444444444"
 
 
 def _span(span: str, name: str, *, parent: str = "", kind: int = 1, start: int = 1_000,
-          attributes: dict[str, str] | None = None) -> dict[str, object]:
-    return {"traceId": TRACE, "spanId": span, "parentSpanId": parent, "name": name, "kind": kind,
+          attributes: dict[str, str] | None = None, trace: str = TRACE) -> dict[str, object]:
+    return {"traceId": trace, "spanId": span, "parentSpanId": parent, "name": name, "kind": kind,
             "startTimeUnixNano": str(start), "endTimeUnixNano": str(start + 500),
             "attributes": [{"key": key, "value": {"stringValue": value}} for key, value in (attributes or {}).items()]}
 
 
-def _call(span: str, *, parent: str = ROOT, kind: int = 3, start: int = 2_000) -> dict[str, object]:
-    return _span(span, "tools/call echo", parent=parent, kind=kind, start=start,
+def _call(span: str, *, parent: str = ROOT, kind: int = 3, start: int = 2_000, trace: str = TRACE
+          ) -> dict[str, object]:
+    return _span(span, "tools/call echo", parent=parent, kind=kind, start=start, trace=trace,
                  attributes={"mcp.method.name": "tools/call", "gen_ai.tool.name": "echo"})
 
 
@@ -101,3 +104,41 @@ def test_a_step_note_written_here_wins_over_the_senders(receiver: TraceReceiver,
     _post(receiver.url, client)  # the client side arrives: the server span's step becomes the joined call's
     steps = _notes(receiver.db_path)[1]
     assert (CLIENT, "mine") in steps, steps
+
+
+def test_notes_on_a_run_of_ours_and_the_server_spans_joined_to_it_stay_as_more_arrive(
+        receiver: TraceReceiver, store: RunStore) -> None:
+    """A server's spans in the trace of a run recorded here join that run (capture/live_joins.py): its own
+    steps are never written again, the joined steps only added to, each span once. A note written on the
+    run, on one of its own steps and on a joined step stays as more of the trace arrives (new spans, the
+    same spans again, a child of the noted span, a span carrying the sender's note) and as it settles."""
+    run_id = mixed_run(store)
+    uid = store.get_run(run_id).uid
+    trace, leg = trace_id(uid), leg_span_id(uid, 2, 0)  # the server's spans hang under our write_note call
+    _post(receiver.url, _call(SERVER, parent=leg, kind=2, start=2_100, trace=trace))
+    joined = next(number for number, (span, _) in enumerate(_steps_of(receiver.db_path, run_id), 1) if span == SERVER)
+    write_run_note(store, run_id, "the reviewer's finding")
+    write_step_note(store, step_id_of(store, run_id, 2), "our call")
+    write_step_note(store, step_id_of(store, run_id, joined), "the server was slow here")
+    noted = [(None, "our call"), (SERVER, "the server was slow here")]
+    sender = _call(OTHER, parent=leg, kind=2, start=3_000, trace=trace)
+    sender["attributes"].append({"key": "run_inspector.step.note", "value": {"stringValue": "the sender's"}})
+    for more in ([_span(CLIENT, "SELECT", parent=SERVER, start=2_200, trace=trace)],  # a child of the noted span
+                 [_call(SERVER, parent=leg, kind=2, start=2_100, trace=trace)],  # sent again
+                 [sender]):
+        _post(receiver.url, *more)
+        steps = _steps_of(receiver.db_path, run_id)
+        assert all(pair in steps for pair in noted), steps
+    receiver.stop()  # settles the trace: written once more
+    steps = _steps_of(receiver.db_path, run_id)
+    assert all(pair in steps for pair in noted) and (OTHER, "the sender's") in steps, steps
+    assert [span for span, _ in steps].count(SERVER) == 1
+    with sqlite3.connect(receiver.db_path) as conn:
+        assert conn.execute("SELECT note FROM runs WHERE id = ?", (run_id,)).fetchone()[0] == "the reviewer's finding"
+        assert conn.execute("SELECT COUNT(*) FROM runs").fetchone()[0] == 1  # no run of its own
+
+
+def _steps_of(db: Path, run_id: int) -> list[tuple[str | None, str | None]]:
+    with sqlite3.connect(db) as conn:
+        return conn.execute("SELECT json_extract(payload, '$.raw.otlp.spanId'), json_extract(payload, '$.note')"
+                            " FROM steps WHERE run_id = ? ORDER BY sequence", (run_id,)).fetchall()
