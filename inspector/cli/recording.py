@@ -28,7 +28,6 @@ from inspector.store import RunStore, ServerRegistry, StoreError
 from inspector.store.database import RECORD_LOCK_WAIT_S, START_LOCK_WAIT_S
 from inspector.store.faults import is_damage, is_lock, is_read_only
 from inspector.store.replays import note_replay
-from inspector.transfer.side_files import save_side_file
 
 
 @dataclass(frozen=True)
@@ -123,6 +122,10 @@ class RunRecording:
 
     def _aside(self, record: OperationRecord, why: Message) -> RecordFate:
         try:
+            # Here, when a store failed: the transfer package (the trace readers and writers) is not
+            # loaded by a call that stores its run (tests/integration/test_cli_imports.py).
+            from inspector.transfer.side_files import save_side_file
+
             side_file = save_side_file(self._db_path, self._title, self._server_url, record, self.uid)
         except OSError as exc:
             return RecordFate(None, Message(N_("The call's record could not be saved because {why}, and it could not "

@@ -12,6 +12,9 @@ import threading
 from typing import Any
 
 KEYRING_SERVICE = "run-inspector"
+#: The keyring entry of an address's secret query, beside the server's secret headers (no header is
+#: named so: ``?`` is not allowed in a header name).
+QUERY_ACCOUNT = "?query"
 #: The longest entry read or written: tokens and keys are a few kilobytes; anything longer is not ours.
 MAX_ENTRY_CHARS = 64 * 1024
 #: The longest keyring error shown (a backend's error may quote a whole D-Bus reply).

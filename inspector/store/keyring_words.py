@@ -13,8 +13,7 @@ from dataclasses import dataclass
 from inspector.i18n import N_
 from inspector.i18n.messages import NP_, Message
 
-from .keyring_entries import KEYRING_SERVICE
-from .servers import QUERY_ACCOUNT
+from .keyring_entries import KEYRING_SERVICE, QUERY_ACCOUNT
 
 READING = N_("Reading the secrets of {server} from the system keyring…")
 UNREADABLE = N_("The system keyring did not give the secrets of {server} ({problem}). Unlock the keyring, then "

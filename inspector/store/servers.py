@@ -17,6 +17,7 @@ from datetime import datetime
 from inspector.runs.times import from_stored_time, to_stored_time, utc_now
 
 from .database import Database
+from .keyring_entries import QUERY_ACCOUNT
 from .secrets import NoSecretKeeper, SecretKeeper, is_secret_header
 from .transactions import rollback
 
@@ -400,9 +401,6 @@ class ServerRegistry:
         self._conn.execute("COMMIT")
 
 
-#: The keyring entry of an address's secret query, beside the server's secret headers (no header is
-#: named so: ``?`` is not allowed in a header name).
-QUERY_ACCOUNT = "?query"
 #: What the headers column holds for a secret query: an entry without a name, which versions that
 #: know no secret query skip (they read only entries with a name), so the column keeps its format.
 QUERY_MARK: dict[str, object] = {"query": "secret"}
