@@ -8,6 +8,21 @@ from __future__ import annotations
 
 import sys
 
+#: Python dropped the KeyboardInterrupt of a Ctrl-C (:func:`run` notes it): raised inside a callback
+#: of the import machinery while the command loaded, it was printed as "Exception ignored ...
+#: KeyboardInterrupt" and the command went on, so an operation started anyway and hung on a stalled
+#: server. An operation that begins after such a Ctrl-C begins cancelled
+#: (:class:`.operations.EarlyInterrupt`).
+interrupted_while_loading = False
+
+
+def _unraisable(unraisable: object) -> None:
+    global interrupted_while_loading
+    if isinstance(getattr(unraisable, "exc_value", None), KeyboardInterrupt):
+        interrupted_while_loading = True  # a Ctrl-C, not an error: nothing printed
+        return
+    sys.__unraisablehook__(unraisable)  # type: ignore[arg-type]
+
 
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; return the exit status."""
@@ -51,6 +66,7 @@ def run() -> None:
     "killed by a signal"; ignoring it keeps the status the command chose. How the process starts and
     ends (collection, the fast exit) is :mod:`.process`'s.
     """
+    sys.unraisablehook = _unraisable
     from .process import ending, starting
 
     starting()

@@ -405,7 +405,9 @@ class EarlyInterrupt:
     """
 
     def __init__(self) -> None:
-        self.seen = False
+        import inspector.cli
+
+        self.seen = inspector.cli.interrupted_while_loading  # a Ctrl-C Python dropped while loading
 
     def _note(self, signum: int, frame: object) -> None:
         if not self.seen:
