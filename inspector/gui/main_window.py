@@ -23,6 +23,7 @@ from .language import on_language_changed, switch_language, translated, translat
 from .play_tab import PlayTab
 from .receiving import ReceiverSwitch
 from .settings import AppSettings
+from .settings_secrets import SettingsSecrets
 from .status_line import StatusLine, saying, status_label
 from .team import TeamBackend
 from .view_menu import ViewMenu
@@ -33,6 +34,7 @@ from .window_layout import restore_layout, save_layout
 from .workbench import room
 from .workbench.demo_service import DemoService
 from .workbench.engine import OperationsEngine
+from .workbench.keyring_line import finish_secrets
 from .workbench.listening import WindowListener
 from .workbench.log_dock import ServerLogDock
 from .workbench.operation_task import OperationOutcome, OperationTask
@@ -79,7 +81,10 @@ class MainWindow(QMainWindow):
         self.engine.set_log_level(settings.server_log_level)  # every operation's session asks for it too
         self._closed = False
         secrets = secrets or system_secret_keeper()
-        self.team = TeamBackend(self, secrets)  # pushing runs to the team's collector, traces by id
+        #: The keyring's side of the settings: the team push headers' secrets, the Play tab's model keys.
+        self.settings_secrets = SettingsSecrets(secrets, self.engine.keyring, settings.qsettings,
+                                                lambda sentence: self.admin.keyring.say_refused(sentence), self)
+        self.team = TeamBackend(self, self.settings_secrets.push)  # pushing runs to the team's collector
         self._build(secrets)
         self._menus()
         self.focus_ring = FocusRing(self)  # where the keys go: around a focused list, table or text
@@ -307,7 +312,8 @@ class MainWindow(QMainWindow):
         self.proxies.stop_all()  # what they still hold is recorded before the database closes
         self.log_dock.stop()  # before the engine winds down: the session's DELETE is bounded
         self.engine.shutdown()
-        self.admin.secrets.finish_writes()  # what the keyring was still to keep or remove
+        # What the keyring was still to keep or remove (bounded: one that never answers does not hold the quit).
+        finish_secrets(self.engine.keyring, [self.admin.secrets, *self.settings_secrets.keepers()])
         self.status_line.stop()
         self.pacer.stop()
         if self.demo is not None:

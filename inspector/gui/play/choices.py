@@ -75,6 +75,9 @@ class PlayChoices(QWidget):
         self.prompt = QLineEdit()
         self.server = QComboBox()
         self._build()
+        arrived = getattr(model_settings.keeper, "arrived", None)  # the window's keeper read a key
+        if arrived is not None:
+            arrived.connect(lambda _place: self._say_key())
         self.fill()
 
     def _build(self) -> None:
@@ -187,7 +190,10 @@ class PlayChoices(QWidget):
         """The key field's placeholder says whether a key is kept (it is never shown)."""
         where = self.model_settings.kept_where(self.model_url.text().strip())
         self.api_key.setPlaceholderText({"keyring": _("kept in the keyring"),
-                                         "session": _("kept until the window closes")}.get(where, _("none")))
+                                         "session": _("kept until the window closes"),
+                                         "reading": _("being read from the keyring…"),
+                                         "unreadable": _("kept in the keyring, which would not give it")}.get(
+                                             where, _("none")))
 
     def scenario(self) -> Any:
         kind = self.what.currentData()
