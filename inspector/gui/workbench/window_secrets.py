@@ -174,8 +174,14 @@ class WindowSecrets(QObject):
     # -- the worker ---------------------------------------------------------------------------------------
 
     def _name(self, url: str) -> str:
+        """The server's name, kept once known (a server removed is still named by it). A server saved
+        anew is not configured yet when its secrets are: named by its key until it is (an import named
+        its servers by their addresses)."""
         if url not in self._names:
-            self._names[url] = self._accounts(url)[0]
+            name = self._accounts(url)[0]
+            if name == url:
+                return name
+            self._names[url] = name
         return self._names[url]
 
     def _queue(self) -> _Batch:
