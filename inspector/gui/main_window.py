@@ -23,7 +23,6 @@ from .language import on_language_changed, switch_language, translated, translat
 from .play_tab import PlayTab
 from .receiving import ReceiverSwitch
 from .settings import AppSettings
-from .settings_secrets import SettingsSecrets
 from .status_line import StatusLine, saying, status_label
 from .team import TeamBackend
 from .view_menu import ViewMenu
@@ -81,10 +80,7 @@ class MainWindow(QMainWindow):
         self.engine.set_log_level(settings.server_log_level)  # every operation's session asks for it too
         self._closed = False
         secrets = secrets or system_secret_keeper()
-        #: The keyring's side of the settings: the team push headers' secrets, the Play tab's model keys.
-        self.settings_secrets = SettingsSecrets(secrets, self.engine.keyring, settings.qsettings,
-                                                lambda sentence: self.admin.keyring.say_refused(sentence), self)
-        self.team = TeamBackend(self, self.settings_secrets.push)  # pushing runs to the team's collector
+        self.team = TeamBackend(self, secrets)  # pushing runs to the team's collector, traces by id
         self._build(secrets)
         self._menus()
         self.focus_ring = FocusRing(self)  # where the keys go: around a focused list, table or text
@@ -313,7 +309,7 @@ class MainWindow(QMainWindow):
         self.log_dock.stop()  # before the engine winds down: the session's DELETE is bounded
         self.engine.shutdown()
         # What the keyring was still to keep or remove (bounded: one that never answers does not hold the quit).
-        finish_secrets(self.engine.keyring, [self.admin.secrets, *self.settings_secrets.keepers()])
+        finish_secrets(self.engine.keyring, [self.admin.secrets, *self.team.secrets.keepers()])
         self.status_line.stop()
         self.pacer.stop()
         if self.demo is not None:

@@ -9,23 +9,28 @@ from PySide6.QtCore import QObject
 
 from inspector.i18n.messages import Message, translate
 from inspector.store.keyring_words import PUSH_UNREADABLE
+from inspector.store.secrets import SecretKeeper
 
 from .runs.push_service import PushService
+from .settings_secrets import SettingsSecrets
 from .team_settings import TeamSettings
 
 if TYPE_CHECKING:
     from .main_window import MainWindow
-    from .workbench.window_secrets import WindowSecrets
 
 
 class TeamBackend(QObject):
     """Starts the push worker once the window has painted, follows the setting, stops it on close."""
 
-    def __init__(self, window: MainWindow, secrets: WindowSecrets) -> None:
+    def __init__(self, window: MainWindow, secrets: SecretKeeper) -> None:
         super().__init__(window)
         self.window = window
-        self.team = TeamSettings(window.settings.qsettings, secrets)
-        self._secrets = secrets
+        #: The keyring's side of the settings (the push headers' secrets, the Play tab's model keys),
+        #: asked on the keyring's line; what it refuses is said in the window's keyring box.
+        self.secrets = SettingsSecrets(secrets, window.engine.keyring, window.settings.qsettings,
+                                       lambda sentence: window.admin.keyring.say_refused(sentence), self)
+        self._secrets = self.secrets.push
+        self.team = TeamSettings(window.settings.qsettings, self._secrets)
         self.push = PushService(window.db_path)
         self._changes = 0
         self._stopped = False
