@@ -78,8 +78,8 @@ PUSH_UNREADABLE = N_("The system keyring did not give the secrets of the team's 
 #: The Play tab's words for a model key the keyring would not give (and how to go on).
 KEY_UNREADABLE = N_("The system keyring did not give the API key of the model at {server} ({problem}). Type the key, "
                     "or unlock the keyring and press Play again.")
-KEY_READING = N_("The API key of the model at {server} is being read from the system keyring; press Play again in "
-                 "a moment.")
+KEY_READING = N_("The API key of the model at {server} is being read from the system keyring; the run starts once "
+                 "it is read.")
 
 
 def not_removed(server: str, accounts: list[str], entries: list[str], answer: str) -> Message:

@@ -209,3 +209,26 @@ def test_screenshots_of_settings_secrets_the_keyring_would_not_give(qtbot, windo
         choices.job()
     assert str(refused.value).startswith({"en": "The system keyring did not give the API key of the model at",
                                           "de": "Der System-Schlüsselbund hat den API-Schlüssel des Modells"}[language])
+
+
+def test_play_pressed_while_the_model_key_is_read_plays_once_it_is(qtbot, window, file_keyring) -> None:  # noqa: F811
+    """Play pressed before the slow keyring gave the key kept for the model: said, and the run starts
+    with the key once it is read (it was not sent without it, nor was Play to be pressed again)."""
+    from inspector.gui.play.model_settings import KEYRING_ENTRY, key_place
+    from tests.support.asgi_server import serve_asgi
+    from tests.support.fake_chat_model import FakeChatModel, answer
+
+    fake = FakeChatModel(lambda body: answer("Nothing to do."))
+    with serve_asgi(fake.app(), path="/v1") as model_url:
+        assert KeyringSecretKeeper().save(key_place(model_url), KEYRING_ENTRY, "sk-kept")
+        made, troubled = window()
+        choices, model = _model_choices(made)
+        choices.model_url.setText(model_url)
+        choices.choose(model)
+        room = made.play.room
+        assert room.play() is None and room.run is None
+        assert room.status.text() == (f"The API key of the model at {key_place(model_url)} is being read from the "
+                                      "system keyring; the run starts once it is read.")
+        qtbot.waitUntil(lambda: room.run is not None, timeout=15000)
+        qtbot.waitUntil(lambda: not room.playing, timeout=60000)
+    assert [headers["authorization"] for headers in fake.headers] == ["Bearer sk-kept"]

@@ -82,8 +82,8 @@ class ModelSettings:
             problem = self._unreadable(place)
             if problem is not None:
                 getattr(self._secrets, "read", lambda *_u, **_k: None)(place, retry=True)  # asked again
-                raise KeyNotRead(Message(KEY_UNREADABLE, {"server": place, "problem": problem})) from None
-            raise KeyNotRead(Message(KEY_READING, {"server": place})) from None
+                raise KeyNotRead(Message(KEY_UNREADABLE, {"server": place, "problem": problem}), False) from None
+            raise KeyNotRead(Message(KEY_READING, {"server": place}), True) from None
 
     def _unreadable(self, place: str) -> str | None:
         return getattr(self._secrets, "unreadable", lambda _place: None)(place)
@@ -92,6 +92,8 @@ class ModelSettings:
 class KeyNotRead(ValueError):
     """The model's key kept in the keyring is not read (yet): what to do, as a message."""
 
-    def __init__(self, message: Message) -> None:
+    def __init__(self, message: Message, reading: bool) -> None:
         super().__init__(str(message))
         self.sentence = message
+        #: It is being read (else the keyring would not give it).
+        self.reading = reading
