@@ -308,8 +308,7 @@ class MainWindow(QMainWindow):
         self.proxies.stop_all()  # what they still hold is recorded before the database closes
         self.log_dock.stop()  # before the engine winds down: the session's DELETE is bounded
         self.engine.shutdown()
-        # What the keyring was still to keep or remove (bounded: one that never answers does not hold the quit).
-        finish_secrets(self.engine.keyring, [self.admin.secrets, *self.team.secrets.keepers()])
+        finish_secrets(self.engine.keyring, [self.admin.secrets, *self.team.secrets.keepers()])  # bounded
         self.status_line.stop()
         self.pacer.stop()
         if self.demo is not None:

@@ -107,3 +107,26 @@ def test_a_keyring_that_never_answers_holds_the_quit_only_for_the_bounded_wait(
     assert "Task was destroyed" not in done.stderr, done.stderr
     assert took < 60, took
     assert kept.entries() == {f"{URL} X-Api-Key": "first"}
+
+
+def test_the_keyring_thread_ends_with_the_window(qtbot, file_keyring) -> None:
+    """Each window's line to the keyring ends when the window closes (a process that opens windows
+    one after another does not gather idle threads)."""
+    import threading
+
+    from inspector.gui.main_window import MainWindow
+    from inspector.gui.settings import AppSettings
+
+    def lines() -> int:
+        return sum(thread.name == "run-inspector-keyring" for thread in threading.enumerate())
+
+    with RunStore.open(resolve_db_path()) as store:
+        ServerRegistry(store.db, KeyringSecretKeeper()).save_server(URL, name="vault", headers={"X-Api-Key": "k"})
+        before = lines()
+        made = MainWindow(store, resolve_db_path(), AppSettings())
+        qtbot.addWidget(made)
+        made.show()
+        qtbot.waitUntil(lambda: made.admin.secrets.known(URL), timeout=10000)
+        assert lines() == before + 1
+        made.shut_down()
+        qtbot.waitUntil(lambda: lines() == before, timeout=5000)

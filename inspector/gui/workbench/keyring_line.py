@@ -21,6 +21,10 @@ from typing import Protocol
 CLOSE_BOUND_S = 5.0
 
 
+def _END() -> None:
+    """Sent last by :meth:`KeyringLine.finish`: the thread ends there."""
+
+
 class KeyringLine:
     """Jobs run on the line's thread (started when first needed), in order."""
 
@@ -38,16 +42,20 @@ class KeyringLine:
         self._jobs.put(job)
 
     def finish(self, bound_s: float = CLOSE_BOUND_S) -> bool:
-        """Wait until everything sent so far is done, at most ``bound_s``; True when it is."""
+        """Wait until everything sent so far is done, at most ``bound_s``; True when it is. The thread
+        then ends (one still waiting on the keyring ends when it answers, or with the process)."""
         if self._thread is None:
             return True
         done = threading.Event()
         self.send(done.set)
+        self._jobs.put(_END)
         return done.wait(bound_s)
 
     def _work(self) -> None:
         while True:
             job = self._jobs.get()
+            if job is _END:
+                return
             try:
                 job()
             except Exception as exc:  # noqa: BLE001 - one job's failure must not end the line for the rest
