@@ -28,9 +28,10 @@ from inspector.mcp import McpClient, ServerEndpoint
 from inspector.mcp.server import InvalidServerError
 from inspector.runs import step_outcome
 from inspector.store import RunStore, StoredEras, StoreError
+from inspector.store.secrets import MODEL_KEY_ACCOUNT as KEYRING_ENTRY
 from inspector.traces.redact import redact_text
 
-from .common import EXIT_CANCELLED, EXIT_FAILED, EXIT_OK, UsageError, open_store, safe
+from .common import EXIT_CANCELLED, EXIT_FAILED, EXIT_OK, CommandError, UsageError, open_store, safe
 from .demos import _seconds, _whole_number
 from .ending import emit_json
 from .live_text import LiveText
@@ -39,8 +40,6 @@ from .secrets import known_secrets
 
 #: Where the chat model's API key is read from unless --api-key-env names another variable.
 DEFAULT_KEY_VARIABLE = "RUN_INSPECTOR_MODEL_API_KEY"
-#: The keyring entry of a model's API key, beside its completions URL.
-KEYRING_ENTRY = "api-key"
 
 
 def run(args: argparse.Namespace) -> int:
@@ -120,7 +119,7 @@ def _agent(args: argparse.Namespace) -> int:
     cancel_after = _seconds("--cancel-after", args.cancel_after)
     reading = parse_budget_option(args.budget)
     budget = reading.seconds if reading else None
-    api_key = _api_key(args)
+    api_key, unkept = _api_key(args)
     secrets = known_secrets(api_key, os.environ.get(DEFAULT_KEY_VARIABLE))
     try:
         model = OpenAIChatModel(args.model_url, args.model, api_key=api_key, secrets=secrets)
@@ -133,15 +132,22 @@ def _agent(args: argparse.Namespace) -> int:
                          client=_client(store), max_rounds=max_rounds, budget_s=budget,
                          cancel_after_s=cancel_after, secrets=secrets)
         outcome = _play(agent)
-        return _report(store, sink.run_id, outcome, args.json)
+        status = _report(store, sink.run_id, outcome, args.json)
+    # A key typed at the terminal that the keyring did not keep (said before the run): the run went on
+    # with it, and the command ends failed if nothing else did.
+    return EXIT_FAILED if unkept and status == EXIT_OK else status
 
 
-def _api_key(args: argparse.Namespace) -> str | None:
+def _api_key(args: argparse.Namespace) -> tuple[str | None, bool]:
     """The model's API key, a secret: from --api-key-env, the system keyring, the default variable,
-    or (--ask-api-key) a prompt at the terminal. Never printed; never written to the database."""
+    or (--ask-api-key) a prompt at the terminal. Never printed; never written to the database. With
+    it, whether the keyring refused to keep the key typed (said on stderr). A keyring that refuses to
+    give the key kept in it, with no key in the default variable, ends the command before anything is
+    sent (exit status 1)."""
     from inspector.agent.chat_model import completions_url
     from inspector.mcp import public_url
-    from inspector.store.secrets import system_secret_keeper
+
+    from .keyring_refusals import NotingKeeper
 
     if args.api_key_env:
         api_key = os.environ.get(args.api_key_env) or None
@@ -149,12 +155,12 @@ def _api_key(args: argparse.Namespace) -> str | None:
             raise UsageError(Message(N_("The environment variable {name} is empty or not set; put the model's API "
                                         "key there, or leave out --api-key-env for a model that needs none."),
                                      {"name": args.api_key_env}))
-        return api_key
+        return api_key, False
     try:
         place = public_url(completions_url(args.model_url))
     except ValueError as exc:
         raise UsageError(exc) from None
-    keeper = system_secret_keeper()
+    keeper = NotingKeeper()
     if args.ask_api_key:
         if not sys.stdin.isatty():
             raise UsageError(Message(N_("--ask-api-key needs a terminal to ask at; put the key in an environment "
@@ -163,8 +169,24 @@ def _api_key(args: argparse.Namespace) -> str | None:
         if api_key and keeper.save(place, KEYRING_ENTRY, api_key):
             print(_("The API key for {place} is kept in the system keyring for next time.").format(place=place),
                   file=sys.stderr)
-        return api_key
-    return keeper.load(place, KEYRING_ENTRY) or os.environ.get(DEFAULT_KEY_VARIABLE) or None
+            return api_key, False
+        refused = api_key is not None and bool(keeper.refused)
+        if refused:
+            print(_("run-inspector: {sentence}").format(sentence=translate(Message(N_(
+                "The system keyring did not keep the API key for {place} ({problem}): it is used for this run "
+                "only. Unlock the keyring and give it again with --ask-api-key to keep it."),
+                {"place": place, "problem": keeper.refused[-1][3]}))), file=sys.stderr)
+        return api_key, refused
+    kept = keeper.load(place, KEYRING_ENTRY)
+    if kept:
+        return kept, False
+    fallback = os.environ.get(DEFAULT_KEY_VARIABLE) or None
+    if fallback is None and keeper.refused:  # the model would be asked without the key it needs
+        raise CommandError(Message(N_(
+            "The system keyring did not give the API key for {place} ({problem}); nothing was sent. Unlock the "
+            "keyring, or give the key with --api-key-env (or --ask-api-key at a terminal)."),
+            {"place": place, "problem": keeper.refused[-1][3]}))
+    return fallback, False
 
 
 def _play(agent: AgentRun) -> AgentOutcome:

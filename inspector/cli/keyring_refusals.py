@@ -70,6 +70,30 @@ def not_kept_error(keeper: NotingKeeper, url: str, saved: object) -> CommandErro
         {"names": secret_names(accounts), "problem": answer, "count": len(accounts)}, "count"))))
 
 
+def import_refused(keeper: NotingKeeper, servers: list[tuple[str, str]], added: object) -> CommandError | None:
+    """Servers were imported (``added``: the sentence saying so), ``servers`` (key, name) in the file's
+    order, with the keys of the servers they replaced: the keyring refused to keep some of their
+    secrets, or to remove those of servers they replaced: the error to end with, a sentence per
+    server (``None``: it refused nothing)."""
+    said: list[object] = []
+    for key, name in servers:
+        accounts, answer = keeper.accounts("keep", key)
+        if accounts:
+            said.append(NP_(
+                "The system keyring did not keep the secret {names} of {server} ({problem}): give it on each call "
+                "(at a terminal you will be asked for it), or unlock the keyring and import the server again.",
+                "The system keyring did not keep the secrets {names} of {server} ({problem}): give them on each call "
+                "(at a terminal you will be asked for them), or unlock the keyring and import the server again.",
+                {"names": secret_names(accounts), "server": name, "problem": answer, "count": len(accounts)},
+                "count"))
+    names = dict(servers)
+    for key in dict.fromkeys(key for action, key, _account, _answer in keeper.refused if action == "remove"):
+        accounts, answer = keeper.accounts("remove", key)
+        said.append(not_removed(names.get(key, key), accounts, [f"{key} {account}" for account in accounts],
+                                answer or "?"))
+    return CommandError(Sentences((added, *said))) if said else None
+
+
 def not_removed_error(refused: list[tuple[str, str, str]], shown: str, said: object) -> CommandError | None:
     """``refused``: what the keyring did not remove when the server ``shown`` went (the secret's name,
     its entry, the keyring's answer); ``said``: the sentence saying the server went."""
@@ -96,4 +120,4 @@ def unreadable_error(keeper: NotingKeeper, url: str, shown: str, given: set[str]
         {"names": secret_names(accounts), "server": shown, "problem": answer, "count": len(accounts)}, "count"))
 
 
-__all__ = ["NotingKeeper", "not_kept_error", "not_removed_error", "unreadable_error"]
+__all__ = ["NotingKeeper", "import_refused", "not_kept_error", "not_removed_error", "unreadable_error"]

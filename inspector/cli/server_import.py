@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from inspector.i18n import N_, _, ngettext
-from inspector.i18n.messages import Message, translate
+from inspector.i18n.messages import NP_, Message, translate
 from inspector.mcp.server_configs import ConfiguredServer, ServerConfig, ServerConfigError, read_server_config
 
 from .common import EXIT_OK, EXIT_USAGE, BadInputError, open_existing_store, open_store, safe
@@ -85,7 +85,7 @@ def import_servers(args: argparse.Namespace) -> int:
         else:
             print(_("Nothing was added."))
         return EXIT_OK
-    not_kept, unanswered, with_credentials = _add(plan, args.db)
+    not_kept, unanswered, with_credentials = _add(plan, args.db)  # CommandError: the keyring refused
     with_query = [planned.entry.name for planned in plan if planned.query is not None]
     if as_json:
         emit_json({**document, "added": True})
@@ -198,13 +198,17 @@ def _confirm(count: int) -> bool | None:
 
 def _add(plan: list[Planned], db_option: str | None) -> tuple[list[str], list[str], list[str]]:
     """Add the servers; the secret values no keyring could keep, the asked-for headers not given, and
-    the servers whose address's user name and password are kept as their Authorization header."""
+    the servers whose address's user name and password are kept as their Authorization header.
+    Raises :class:`CommandError` (exit status 1) once they are added when the keyring refused to keep
+    (or remove) some of their secrets, naming its answer."""
     from inspector.agent.server_commands import setting_of
     from inspector.mcp.address_credentials import AUTHORIZATION
     from inspector.store import EnvSetting, ServerRegistry, is_secret_variable
-    from inspector.store.secrets import is_secret_header, system_secret_keeper
+    from inspector.store.secrets import is_secret_header
 
-    keeper = system_secret_keeper()
+    from .keyring_refusals import NotingKeeper, import_refused
+
+    keeper = NotingKeeper()
     not_kept: list[str] = []
     unanswered: list[str] = []
     with_credentials: list[str] = []
@@ -241,6 +245,11 @@ def _add(plan: list[Planned], db_option: str | None) -> tuple[list[str], list[st
                                   for name, value in asked.items() if value is None)
             if not keeper.available:
                 not_kept.extend(_("{value} of {server}").format(value=name, server=entry.name) for name in secret)
+    named = [(key, planned.entry.name) for planned in plan for key in (planned.key, *planned.replaces)]
+    refused = import_refused(keeper, named, NP_("Added {count} server.", "Added {count} servers.",
+                                                {"count": len(plan)}, "count"))
+    if refused is not None:
+        raise refused
     return not_kept, unanswered, with_credentials
 
 

@@ -34,6 +34,7 @@ from .window_layout import restore_layout, save_layout
 from .workbench import room
 from .workbench.demo_service import DemoService
 from .workbench.engine import OperationsEngine
+from .workbench.keyring_line import finish_secrets
 from .workbench.listening import WindowListener
 from .workbench.log_dock import ServerLogDock
 from .workbench.operation_task import OperationOutcome, OperationTask
@@ -307,7 +308,7 @@ class MainWindow(QMainWindow):
         self.proxies.stop_all()  # what they still hold is recorded before the database closes
         self.log_dock.stop()  # before the engine winds down: the session's DELETE is bounded
         self.engine.shutdown()
-        self.admin.secrets.finish_writes()  # what the keyring was still to keep or remove
+        finish_secrets(self.engine.keyring, [self.admin.secrets, *self.team.secrets.keepers()])  # bounded
         self.status_line.stop()
         self.pacer.stop()
         if self.demo is not None:

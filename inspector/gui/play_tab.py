@@ -67,7 +67,7 @@ class PlayTab(QObject):
         from .play.room import PlayRoom
 
         room = PlayRoom(self.window.db_path, ModelSettings(self.window.settings.qsettings,
-                                                           self.window.team.team.secrets),
+                                                           self.window.team.secrets.model),
                         self._servers, self._endpoint_for, answers=self.window.answers, log=self.window.engine.log)
         room.playing_changed.connect(lambda _playing: self._route_escape())
         room.playing_changed.connect(self.playing_changed)

@@ -3,14 +3,16 @@ and File → Open trace by id… (MainWindow only installs it)."""
 
 from __future__ import annotations
 
-import asyncio
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtCore import QObject
 
+from inspector.i18n.messages import Message, translate
+from inspector.store.keyring_words import PUSH_UNREADABLE
 from inspector.store.secrets import SecretKeeper
 
 from .runs.push_service import PushService
+from .settings_secrets import SettingsSecrets
 from .team_settings import TeamSettings
 
 if TYPE_CHECKING:
@@ -20,35 +22,38 @@ if TYPE_CHECKING:
 class TeamBackend(QObject):
     """Starts the push worker once the window has painted, follows the setting, stops it on close."""
 
-    #: The push setting read on the engine's worker (with the number of the change it follows).
-    _read = Signal(object)
-
     def __init__(self, window: MainWindow, secrets: SecretKeeper) -> None:
         super().__init__(window)
         self.window = window
-        self.team = TeamSettings(window.settings.qsettings, secrets)
+        #: The keyring's side of the settings (the push headers' secrets, the Play tab's model keys),
+        #: asked on the keyring's line; what it refuses is said in the window's keyring box.
+        self.secrets = SettingsSecrets(secrets, window.engine.keyring, window.settings.qsettings,
+                                       lambda sentence: window.admin.keyring.say_refused(sentence), self)
+        self._secrets = self.secrets.push
+        self.team = TeamSettings(window.settings.qsettings, self._secrets)
         self.push = PushService(window.db_path)
         self._changes = 0
         self._stopped = False
-        self._read.connect(self._apply, Qt.ConnectionType.QueuedConnection)
         # A run that ends is looked at at once rather than at the next poll.
         window.engine.submitted.connect(lambda task: task.finished.connect(lambda _outcome: self.push.wake()))
 
     def settings_changed(self) -> None:
-        """Start, restart or stop the push worker as the settings now say. The push headers' secret
-        values are read from the keyring on the engine's worker (it may wait on an unlock prompt)."""
+        """Start, restart or stop the push worker as the settings now say, once the push headers'
+        secret values are read from the keyring (on its line: it may wait on an unlock prompt)."""
         self._changes += 1
-        team, change, read = self.team, self._changes, self._read
+        change, key = self._changes, self.team.push_key
+        self._secrets.read(key, retry=True)  # the keyring perhaps unlocked since it refused
+        self._secrets.when_read(key, lambda: self._apply(change, key))
 
-        async def setting() -> None:
-            read.emit((change, await asyncio.to_thread(team.push_setting)))
-
-        self.window.engine.spawn(setting)
-
-    def _apply(self, read: tuple[int, object]) -> None:
-        change, setting = read
-        if change == self._changes and not self._stopped:  # a later change's reading is the one
-            self.push.apply(setting)
+    def _apply(self, change: int, key: str) -> None:
+        if change != self._changes or self._stopped:  # a later change's reading is the one
+            return
+        problem = self._secrets.unreadable(key)
+        if problem is not None:  # not pushed without its headers (the collector would refuse every run)
+            self.window.admin.keyring.say_refused(translate(Message(PUSH_UNREADABLE, {
+                "server": self.team.push_endpoint, "problem": problem})))
+            return
+        self.push.apply(self.team.push_setting())
 
     def open_trace_by_id(self) -> None:
         """Ask for a trace id and open it in the Runs tab."""

@@ -52,26 +52,45 @@ class TeamSettings:
     def push_endpoint(self) -> str:
         return str(self.qsettings.value("team/push_endpoint", "") or "")
 
-    def header_rows(self) -> list[tuple[str, str, bool]]:
-        """The headers as the dialog shows them: (name, value, secret); a secret's value from the keyring."""
+    @property
+    def push_key(self) -> str:
+        """The keyring entries' name of the push headers' secrets (beside each header's name)."""
+        return keyring_key(self.push_endpoint)
+
+    def secret_names(self) -> set[str]:
+        """The names of the push headers whose values are secrets."""
+        return {name for name, _value, secret in _stored_rows(self.qsettings.value("team/push_headers", "[]"))
+                if secret}
+
+    def header_rows(self) -> list[tuple[str, str | None, bool]]:
+        """The headers as the dialog shows them: (name, value, secret); a secret's value from the keyring
+        (``None``: the window's keeper has not read it, or the keyring would not give it)."""
+        from inspector.mcp import InvalidServerError
+
         endpoint = self.push_endpoint
-        rows = []
+        rows: list[tuple[str, str | None, bool]] = []
         for name, value, secret in _stored_rows(self.qsettings.value("team/push_headers", "[]")):
             if secret:
-                value = self.secrets.load(_keyring_key(endpoint), name) or _session_secrets.get((endpoint, name), "")
+                try:
+                    kept = self.secrets.load(keyring_key(endpoint), name)
+                except InvalidServerError:  # being read on the keyring's line, or refused
+                    rows.append((name, _session_secrets.get((endpoint, name)), secret))
+                    continue
+                value = kept or _session_secrets.get((endpoint, name), "")
             rows.append((name, value, secret))
         return rows
 
-    def save_push(self, enabled: bool, endpoint: str, rows: list[tuple[str, str, bool]]) -> None:
-        """Store the push setting; secret values to the keyring (else this session), never to the file."""
+    def save_push(self, enabled: bool, endpoint: str, rows: list[tuple[str, str | None, bool]]) -> None:
+        """Store the push setting; secret values to the keyring (else this session), never to the file.
+        A secret whose value is ``None`` (not read from the keyring) is left in the keyring as it is."""
         stored = []
         for name, value, secret in rows:
             if secret:
-                if not self.secrets.save(_keyring_key(endpoint), name, value):
+                if value is not None and not self.secrets.save(keyring_key(endpoint), name, value):
                     _session_secrets[(endpoint, name)] = value
                 stored.append([name, "", True])
             else:
-                stored.append([name, value, False])
+                stored.append([name, value or "", False])
         if enabled and (not self.push_enabled or endpoint != self.push_endpoint):
             # Runs that finish from now on are pushed: turning it on does not send the whole history.
             self.qsettings.setValue("team/push_since", to_stored_time(utc_now()))
@@ -81,7 +100,7 @@ class TeamSettings:
 
     def push_setting(self) -> PushSetting:
         since = from_stored_time(str(self.qsettings.value("team/push_since", "") or ""))
-        headers = {name: value for name, value, _secret in self.header_rows() if name}
+        headers = {name: value for name, value, _secret in self.header_rows() if name and value is not None}
         return PushSetting(self.push_enabled and bool(self.push_endpoint), self.push_endpoint, headers, since)
 
     # -- pull ------------------------------------------------------------------------------------
@@ -100,7 +119,7 @@ class TeamSettings:
         self.qsettings.setValue("team/query_url", url)
 
 
-def _keyring_key(endpoint: str) -> str:
+def keyring_key(endpoint: str) -> str:
     return f"{KEYRING_PREFIX} {endpoint}"
 
 
@@ -116,4 +135,4 @@ def _stored_rows(raw: object) -> list[tuple[str, str, bool]]:
     return rows
 
 
-__all__ = ["BACKENDS", "PushSetting", "TeamSettings"]
+__all__ = ["BACKENDS", "PushSetting", "TeamSettings", "keyring_key"]

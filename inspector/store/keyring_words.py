@@ -50,6 +50,37 @@ def refused_message(action: str, server: str, url: str, accounts: list[str], ans
     return not_removed(server, accounts, [f"{url} {account}" for account in accounts], answer)
 
 
+def push_header_refusal(action: str, collector: str, key: str, accounts: list[str], answer: str) -> Message:
+    """What the keyring did not do with the team push headers' secrets (Settings), and why."""
+    if action != "keep":
+        return not_removed(collector, accounts, [f"{key} {account}" for account in accounts], answer)
+    return NP_("The system keyring did not keep the secret {names} of the team's collector {server} ({problem}): it "
+               "is sent only until Run Inspector quits. Unlock the keyring and save the settings again to keep it.",
+               "The system keyring did not keep the secrets {names} of the team's collector {server} ({problem}): "
+               "they are sent only until Run Inspector quits. Unlock the keyring and save the settings again to "
+               "keep them.",
+               {"names": secret_names(accounts), "server": collector, "problem": answer, "count": len(accounts)},
+               "count")
+
+
+def model_key_refusal(action: str, place: str, key: str, accounts: list[str], answer: str) -> Message:
+    """What the keyring did not do with a model's API key (the Play tab), and why."""
+    if action != "keep":
+        return not_removed(place, accounts, [f"{key} {account}" for account in accounts], answer)
+    return Message(N_("The system keyring did not keep the API key of the model at {server} ({problem}): it is used "
+                      "only until Run Inspector quits. Unlock the keyring and type the key again to keep it."),
+                   {"server": place, "problem": answer})
+
+
+PUSH_UNREADABLE = N_("The system keyring did not give the secrets of the team's collector {server} ({problem}): no "
+                     "run is sent to it until it does. Unlock the keyring, then save the settings again.")
+#: The Play tab's words for a model key the keyring would not give (and how to go on).
+KEY_UNREADABLE = N_("The system keyring did not give the API key of the model at {server} ({problem}). Type the key, "
+                    "or unlock the keyring and press Play again.")
+KEY_READING = N_("The API key of the model at {server} is being read from the system keyring; the run starts once "
+                 "it is read.")
+
+
 def not_removed(server: str, accounts: list[str], entries: list[str], answer: str) -> Message:
     """The keyring did not remove ``accounts`` of the server: they are still there, as ``entries``."""
     return NP_("The system keyring did not remove the secret {names} of {server} ({problem}): it is still in the "
@@ -58,6 +89,20 @@ def not_removed(server: str, accounts: list[str], entries: list[str], answer: st
                "keyring (service {service}, entries {entries}).",
                {"names": secret_names(accounts), "server": server, "problem": answer, "count": len(accounts),
                 "service": KEYRING_SERVICE, "entries": ", ".join(f"“{entry}”" for entry in entries)},
+               "count")
+
+
+NO_ANSWER = N_("no answer within {seconds} s")
+
+
+def unwritten_message(server: str, accounts: list[str], answer: object) -> Message:
+    """Run Inspector quit before the keyring wrote (kept or removed) ``accounts`` of the server or
+    place ``server``: ``answer`` is the keyring's, or :data:`NO_ANSWER`."""
+    return NP_("When Run Inspector quit, the system keyring had not written the secret {names} of {server} "
+               "({problem}): it may be as it was before. Unlock the keyring and save it again.",
+               "When Run Inspector quit, the system keyring had not written the secrets {names} of {server} "
+               "({problem}): they may be as they were before. Unlock the keyring and save them again.",
+               {"names": secret_names(accounts), "server": server, "problem": answer, "count": len(accounts)},
                "count")
 
 
@@ -71,4 +116,6 @@ class Sentences:
         return " ".join(str(sentence) for sentence in self.sentences)
 
 
-__all__ = ["QUERY_NAME", "READING", "UNREADABLE", "Sentences", "not_removed", "refused_message", "secret_names"]
+__all__ = ["KEY_READING", "KEY_UNREADABLE", "NO_ANSWER", "PUSH_UNREADABLE", "QUERY_NAME", "READING", "UNREADABLE",
+           "Sentences", "model_key_refusal", "not_removed", "push_header_refusal", "refused_message", "secret_names",
+           "unwritten_message"]

@@ -11,6 +11,10 @@ _SECRET_HEADER = re.compile(r"(authorization|cookie|token|secret|api[-_]?key|pas
                             re.IGNORECASE)
 
 
+#: The keyring entry of a model's API key, beside its completions address (``agent`` and the Play tab).
+MODEL_KEY_ACCOUNT = "api-key"
+
+
 def is_secret_header(name: str) -> bool:
     """Headers whose values are credentials by their name (Authorization, X-Api-Key, ...)."""
     return bool(_SECRET_HEADER.search(name))

@@ -33,6 +33,7 @@ BACKEND_NAME = "tests.support.file_keyring.FileKeyring"
 TROUBLED_NAME = "tests.support.file_keyring.TroubledKeyring"
 #: The troubles of :class:`TroubledKeyring` in a process the test starts: ``wait=SECONDS`` and
 #: ``CALL=ERROR`` items, comma-separated (``wait=2,set=KeyringLocked,delete=PasswordDeleteError``);
+#: ``wait.CALL=SECONDS``: that call waits so long instead (``wait.set=3600``: a save nobody answers);
 #: ``find=SECONDS``: asking its priority (``keyring`` finding its backend) waits that long, as the
 #: Secret Service's asks D-Bus, in this process too.
 TROUBLE_ENV = "RUN_INSPECTOR_TEST_KEYRING_TROUBLE"
@@ -141,6 +142,8 @@ class TroubledKeyring(FileKeyring):
         told = _told()
         told.pop("find", None)
         self.wait_s = wait_s if wait_s is not None else float(told.pop("wait", 0))
+        #: Waits of their own, by call (``get``, ``set``, ``delete``).
+        self.waits = {name.split(".", 1)[1]: float(told.pop(name)) for name in list(told) if name.startswith("wait.")}
         self.refuse = refuse if refuse is not None else {call: error for call, error in told.items()}
         self.calls = 0
         #: The calls made, in order (``get``, ``set``, ``delete``).
@@ -153,7 +156,7 @@ class TroubledKeyring(FileKeyring):
         self.calls += 1
         self.made.append(call)
         self.threads.add(threading.current_thread().name)
-        time.sleep(self.wait_s)
+        time.sleep(self.waits.get(call, self.wait_s))
         error = self.refuse.get(call)
         if error is not None:
             raise _ERRORS[error](f"the test keyring refuses to {call} ({error})")

@@ -31,10 +31,16 @@ class TeamFields(QWidget):
         self.endpoint.setPlaceholderText("http://127.0.0.1:4318")
         translated(self.endpoint, "setAccessibleName", lambda: _("The collector's address"))
         self.header_rows: list[HeaderRow] = []
+        #: Secret rows whose value the keyring has not given (left empty, the keyring keeps its value).
+        self.unread: dict[HeaderRow, str] = {}
+        self._endpoint_before = team.push_endpoint
         self.headers_box = QVBoxLayout()
         self.headers_box.setContentsMargins(0, 0, 0, 0)
         for name, value, secret in team.header_rows():
-            self.add_header(name, value, secret)
+            row = self.add_header(name, value or "", secret)
+            if value is None:
+                self.unread[row] = name
+                translated(row.value, "setPlaceholderText", lambda: _("not read from the keyring"))
         add = translated(QPushButton(), "setText", lambda: _("Add header"))
         translated(add, "setAccessibleName", lambda: _("Add a header sent to the collector"))
         add.clicked.connect(lambda: self.add_header())
@@ -88,6 +94,7 @@ class TeamFields(QWidget):
 
     def _remove_header(self, row: HeaderRow) -> None:
         self.header_rows.remove(row)
+        self.unread.pop(row, None)
         self.headers_box.removeWidget(row)
         row.deleteLater()
 
@@ -103,10 +110,20 @@ class TeamFields(QWidget):
             name = row.name.text().strip()
             if (row.value.text() and not name) or any(char in name for char in ": \t"):
                 return _("A header needs a name without spaces or a colon, and its value in its own field.")
+        if self.endpoint.text().strip() != self._endpoint_before:
+            for row in self._kept_unread():
+                return _("The system keyring has not given the value of {name}: type it again for the new "
+                         "address, or unlock the keyring and open the settings again.").format(
+                             name=row.name.text().strip())
         query = self.query.text().strip()
         if query and not query.startswith(("http://", "https://")):
             return _("The trace query address needs http:// or https://, e.g. http://127.0.0.1:16686.")
         return None
+
+    def _kept_unread(self) -> list[HeaderRow]:
+        """Secret rows not read from the keyring and left as they were: the keyring keeps their value."""
+        return [row for row in self.header_rows if self.unread.get(row) == row.name.text().strip()
+                and row.secret.isChecked() and not row.value.text()]
 
     def save(self) -> bool:
         """Store what was typed, if it is usable; else say what is wrong and store nothing."""
@@ -116,7 +133,8 @@ class TeamFields(QWidget):
             self.error.setText(problem)
             self.grow()
             return False
-        rows = [(row.name.text().strip(), row.value.text().strip(), row.secret.isChecked())
+        kept = self._kept_unread()
+        rows = [(row.name.text().strip(), None if row in kept else row.value.text().strip(), row.secret.isChecked())
                 for row in self.header_rows if row.name.text().strip()]
         self.team.save_push(self.push.isChecked(), self.endpoint.text().strip(), rows)
         self.team.save_query(self.backend.currentData(), self.query.text().strip())

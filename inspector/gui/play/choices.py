@@ -30,7 +30,7 @@ from ..widgets.accessibility import label_combo
 from ..widgets.hints import mark_hint
 from ..widgets.plain_text import visible
 from ..widgets.snug_label import SnugLabel
-from .model_settings import ModelSettings
+from .model_settings import KeyNotRead, ModelSettings, key_place
 from .worker import PlayJob
 
 FILE, MODEL = "file", "model"
@@ -42,6 +42,11 @@ FRESH_DEMO = ""
 
 class ChoiceError(ValueError):
     """What is missing or wrong in the choice, as one sentence to show."""
+
+
+class KeyBeingRead(ChoiceError):
+    """The model's key kept in the keyring is being read (on the keyring's line): Play waits for it
+    (:meth:`PlayChoices.when_key_read`)."""
 
 
 class PlayChoices(QWidget):
@@ -75,6 +80,9 @@ class PlayChoices(QWidget):
         self.prompt = QLineEdit()
         self.server = QComboBox()
         self._build()
+        arrived = getattr(model_settings.keeper, "arrived", None)  # the window's keeper read a key
+        if arrived is not None:
+            arrived.connect(lambda _place: self._say_key())
         self.fill()
 
     def _build(self) -> None:
@@ -187,7 +195,14 @@ class PlayChoices(QWidget):
         """The key field's placeholder says whether a key is kept (it is never shown)."""
         where = self.model_settings.kept_where(self.model_url.text().strip())
         self.api_key.setPlaceholderText({"keyring": _("kept in the keyring"),
-                                         "session": _("kept until the window closes")}.get(where, _("none")))
+                                         "session": _("kept until the window closes"),
+                                         "reading": _("being read from the keyring…"),
+                                         "unreadable": _("kept in the keyring, which would not give it")}.get(
+                                             where, _("none")))
+
+    def when_key_read(self, then: Callable[[], None]) -> None:
+        """Call ``then`` once the chosen model's key has been read from the keyring (or could not be)."""
+        self.model_settings.keeper.when_read(key_place(self.model_url.text().strip()), then)
 
     def scenario(self) -> Any:
         kind = self.what.currentData()
@@ -229,6 +244,8 @@ class PlayChoices(QWidget):
             raise ChoiceError(_("A model run needs the model's URL, its name and a prompt."))
         try:
             api_key = self.model_settings.remember(url, model, self.api_key.text())
+        except KeyNotRead as exc:
+            raise (KeyBeingRead if exc.reading else ChoiceError)(translate(exc)) from None
         except ValueError as exc:  # the URL cannot be a model's: said in the reader's language
             raise ChoiceError(translate(exc)) from None
         self.api_key.clear()

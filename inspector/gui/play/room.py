@@ -39,7 +39,7 @@ from ..widgets.plain_text import clip_text, visible
 from ..widgets.tab_stops import one_tab_stop
 from ..workbench.operation_log import OperationLog
 from .asking import play_askers
-from .choices import ChoiceError, PlayChoices
+from .choices import ChoiceError, KeyBeingRead, PlayChoices
 from .model_settings import ModelSettings
 from .run_state import PlayRow, PlayRun
 from .said_box import SaidBox
@@ -147,6 +147,10 @@ class PlayRoom(QWidget):
             return None
         try:
             job = self.choices.job()
+        except KeyBeingRead as exc:  # the model's key is read from the keyring: played once it is
+            self.status.setText(str(exc))
+            self.choices.when_key_read(self.play)
+            return None
         except ChoiceError as exc:
             problem = str(exc)
             if self.model.rowCount():  # the run played before still shows: say whose steps they are

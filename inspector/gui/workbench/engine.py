@@ -34,6 +34,7 @@ from inspector.store import StoredEras
 from inspector.traces.redact import redact_text
 
 from .console import ProcessOutput
+from .keyring_line import KeyringLine
 from .operation_log import OperationLog
 from .operation_reports import OperationObserver
 from .operation_runs import run_operation
@@ -99,6 +100,8 @@ class OperationsEngine(QObject):
         self.output.lines.connect(self.server_output)
         #: Sign-ins: the vault, who waits for one, Sign in and Sign out.
         self.signins = SignIns(self, signin_vault)
+        #: The window's line to the system keyring (its secret keepers' calls, never on this loop).
+        self.keyring = KeyringLine()
 
     # -- life ------------------------------------------------------------------------------------
 

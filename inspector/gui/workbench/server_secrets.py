@@ -31,8 +31,8 @@ class ServerSecrets(QObject):
     def __init__(self, admin: ServerAdmin, secrets: SecretKeeper) -> None:
         super().__init__(admin)
         self._admin = admin
-        self.keeper = WindowSecrets(secrets, admin.engine.spawn, self._kept, self)
-        self.keeper.refused.connect(self._refused)
+        self.keeper = WindowSecrets(secrets, admin.engine.keyring, self._kept, self)
+        self.keeper.refused.connect(self.say_refused)
         self.keeper.arrived.connect(self._arrived)
         #: The box saying what the keyring last refused (a secret not kept, or not removed), while open.
         self.box: QMessageBox | None = None
@@ -52,9 +52,9 @@ class ServerSecrets(QObject):
             self._admin.say(str(exc))
         self.keeper.release()
 
-    def _refused(self, sentence: str) -> None:
-        """The keyring did not keep or did not remove a secret: said in a box (the status line would
-        cut the entries it names), not waited for."""
+    def say_refused(self, sentence: str) -> None:
+        """The keyring did not keep or did not remove a secret (a server's, or one the settings or the
+        Play tab keep): said in a box (the status line would cut the entries it names), not waited for."""
         if self._admin.closed:
             return
         self._admin.say(sentence)

@@ -1,19 +1,21 @@
 """The window's secret keeper: what the keyring keeps for the configured servers (secret headers, a
-command's secret variables, an address's query), read and written on the engine's worker.
+command's secret variables, an address's query; the team's push headers, the Play tab's model
+key), read and written on the window's line to the keyring (:class:`~.keyring_line.KeyringLine`).
 
 A keyring call can wait seconds (a locked Secret Service shows its unlock prompt, a slow D-Bus) or
 fail: on the GUI thread that froze the window (a second per entry at startup, on Edit…, on OK, on
 Remove). Here the GUI thread only ever asks memory. Saves and deletes are noted at once and made
-on the worker, in order, one batch per burst; reads fill the memory and are said back
+on the line, in order, one batch per burst; reads fill the memory and are said back
 (:attr:`WindowSecrets.arrived`). A value asked for before it is read raises
 :class:`~inspector.mcp.InvalidServerError` saying so (an endpoint is not built without its
 secrets); what the keyring refused is said, naming its answer (:attr:`WindowSecrets.problem`): a
-value it did not keep lasts until the window closes, one it did not remove stays in it.
+value it did not keep lasts until the window closes, one it did not remove stays in it. When the
+window closes, the saves and deletes still queued are made (:meth:`WindowSecrets.close`, then
+:meth:`KeyringLine.finish`, bounded); what was still not written is said (:meth:`WindowSecrets.unwritten`).
 """
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
@@ -25,7 +27,7 @@ from inspector.mcp.messages import Message
 from inspector.store.keyring_words import READING, UNREADABLE, refused_message
 from inspector.store.secrets import SecretKeeper
 
-from .operations_worker import Work
+from .keyring_line import KeyringLine
 
 #: A server's secret entry: (its key, the account beside it: a header's name, ``env:NAME``, ``?query``).
 Entry = tuple[str, str]
@@ -42,8 +44,8 @@ class _Batch:
     #: What the keyring refused: (entry, "keep" / "remove" / "read", its answer).
     refused: list[tuple[Entry, str, str]] = field(default_factory=list)
     available: bool = True
-    #: The worker began it (one it never began is made at close: :meth:`WindowSecrets.finish_writes`).
-    begun: bool = False
+    #: How many of the writes the keyring has answered.
+    written: int = 0
 
 
 class _Crossing(QObject):
@@ -58,12 +60,15 @@ class WindowSecrets(QObject):
     #: A sentence to say: what the keyring refused, in the window's language.
     refused = Signal(str)
 
-    def __init__(self, keeper: SecretKeeper, spawn: Callable[[Work], None],
-                 accounts: Callable[[str], tuple[str, Iterable[str]]], parent: QObject | None = None) -> None:
-        """``accounts(key)``: the server's name and the accounts its settings say are kept."""
+    def __init__(self, keeper: SecretKeeper, line: KeyringLine,
+                 accounts: Callable[[str], tuple[str, Iterable[str]]], parent: QObject | None = None, *,
+                 refusal: Callable[[str, str, str, list[str], str], Message] = refused_message) -> None:
+        """``accounts(key)``: the server's name and the accounts its settings say are kept;
+        ``refusal(action, name, key, accounts, answer)``: the sentence saying what the keyring refused."""
         super().__init__(parent)
         self._keeper = keeper
-        self._spawn = spawn
+        self._line = line
+        self._refusal = refusal
         self._accounts = accounts
         self._values: dict[Entry, str | None] = {}
         self._reading: set[str] = set()
@@ -73,12 +78,13 @@ class WindowSecrets(QObject):
         self._batch: _Batch | None = None
         # Asking a keyring keeper whether it is available looks for the keyring: only on the worker.
         self._available: bool | None = False if getattr(type(keeper), "available", None) is False else None
-        self._lock: asyncio.Lock | None = None
         self._waiting: dict[str, list[Callable[[], None]]] = {}
         #: Batches wait (see :meth:`hold`).
         self._held = False
-        #: Batches handed to the worker and not back yet.
+        #: Batches handed to the line and not back yet.
         self._sent: list[_Batch] = []
+        #: The window closes: queued reads are not made, nothing more is said.
+        self._closing = False
         self._crossing = _Crossing(self)
         self._crossing.done.connect(self._done, Qt.ConnectionType.QueuedConnection)
 
@@ -108,6 +114,10 @@ class WindowSecrets(QObject):
         self._name(server_url)
         self._queue().writes.append(((server_url, header), None))
         return True
+
+    def remembered(self, server_url: str, header: str) -> str | None:
+        """The value as read or saved (``None``: none, or not read yet: see :meth:`known`)."""
+        return self._values.get((server_url, header))
 
     def load(self, server_url: str, header: str) -> str | None:
         entry = (server_url, header)
@@ -164,8 +174,14 @@ class WindowSecrets(QObject):
     # -- the worker ---------------------------------------------------------------------------------------
 
     def _name(self, url: str) -> str:
+        """The server's name, kept once known (a server removed is still named by it). A server saved
+        anew is not configured yet when its secrets are: named by its key until it is (an import named
+        its servers by their addresses)."""
         if url not in self._names:
-            self._names[url] = self._accounts(url)[0]
+            name = self._accounts(url)[0]
+            if name == url:
+                return name
+            self._names[url] = name
         return self._names[url]
 
     def _queue(self) -> _Batch:
@@ -184,33 +200,38 @@ class WindowSecrets(QObject):
         keeper, crossing = self._keeper, self._crossing
         self._sent.append(batch)
 
-        async def run() -> None:
-            if self._lock is None:
-                self._lock = asyncio.Lock()  # made on the worker's loop: batches one at a time, in order
-            async with self._lock:
-                batch.begun = True
+        def run() -> None:
+            try:
+                _work(keeper, batch, lambda: self._closing)
+            finally:
                 try:
-                    await asyncio.to_thread(_work, keeper, batch)
-                finally:
-                    try:
-                        crossing.done.emit(batch)
-                    except RuntimeError:  # the window went while the keyring answered
-                        pass
+                    crossing.done.emit(batch)
+                except RuntimeError:  # the window went while the keyring answered
+                    pass
 
-        self._spawn(run)
+        self._line.send(run)
 
-    def finish_writes(self) -> None:
-        """The window closes and its worker has stopped: the saves and deletes it never began are
-        made now (the window is hidden; a secret saved just before closing is not lost)."""
-        left = [batch for batch in self._sent if not batch.begun]
-        if self._batch is not None:
-            left.append(self._batch)
-        self._sent, self._batch = [], None
-        for batch in left:
-            if batch.writes:
-                _work(self._keeper, _Batch(writes=batch.writes))
+    def close(self) -> None:
+        """The window closes: what waits is handed to the line (the saves and deletes are made, the
+        reads no longer), and nothing more is said. :meth:`KeyringLine.finish` waits for it."""
+        self._closing, self._held = True, False
+        self._send()
+
+    def unwritten(self) -> list[tuple[str, list[str], str | None]]:
+        """After :meth:`close`: the saves and deletes the keyring refused or has not answered, (the
+        name of the server or place, its accounts, the keyring's answer or ``None``: none yet)."""
+        left: dict[tuple[str, str | None], list[str]] = {}
+        for batch in self._sent:
+            for (url, account), action, answer in list(batch.refused):
+                if action != "read":
+                    left.setdefault((self._name(url), answer), []).append(account)
+            for (url, account), _value in batch.writes[batch.written:]:
+                left.setdefault((self._name(url), None), []).append(account)
+        return [(name, accounts, answer) for (name, answer), accounts in left.items()]
 
     def _done(self, batch: _Batch) -> None:
+        if self._closing:
+            return
         if batch in self._sent:
             self._sent.remove(batch)
         self._available = batch.available
@@ -235,22 +256,26 @@ class WindowSecrets(QObject):
             if action != "read":
                 said.setdefault((url, action, answer), []).append(account)
         if said:  # one status line for the batch: a sentence after another would hide it
-            self.refused.emit(" ".join(translate(refused_message(action, self._name(url), url, accounts, answer))
+            self.refused.emit(" ".join(translate(self._refusal(action, self._name(url), url, accounts, answer))
                                        for (url, action, answer), accounts in said.items()))
 
 
-def _work(keeper: SecretKeeper, batch: _Batch) -> None:
-    """On a worker thread: the batch's writes, then its reads, in order."""
+def _work(keeper: SecretKeeper, batch: _Batch, closing: Callable[[], bool]) -> None:
+    """On the line's thread: the batch's writes, then its reads (none once the window closes), in order."""
     batch.available = bool(keeper.available)
     if not batch.available:
         batch.found.update({entry: None for entry in batch.reads})
+        batch.written = len(batch.writes)  # nothing to write to: kept for the session, as said
         return
     for entry, value in batch.writes:
         done = keeper.save(*entry, value) if value is not None else keeper.delete(*entry)
+        batch.written += 1
         if not done:
             batch.refused.append((entry, "keep" if value is not None else "remove",
                                   getattr(keeper, "problem", None) or "?"))
     for entry in batch.reads:
+        if closing():
+            return
         value = keeper.load(*entry)
         answer = getattr(keeper, "problem", None)
         if answer is not None:

@@ -1,0 +1,154 @@
+"""``servers import`` and ``agent`` on a system keyring that refuses, said as ``servers set`` says it:
+the keyring's answer named, exit status 1 (``failed``) where a secret was not kept or not given, and
+nothing sent without the key it needs. Real processes that find the test keyring
+(tests/support/file_keyring.py ``TroubledKeyring``) through ``PYTHON_KEYRING_BACKEND``; real SQLite;
+a fake OpenAI-compatible model on 127.0.0.1."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import keyring
+import pytest
+
+from inspector.mcp import ServerEndpoint
+from inspector.mcp.server_command import ServerCommand
+from inspector.store import RunStore, ServerRegistry
+from inspector.store.secrets import KeyringSecretKeeper
+from tests.support.asgi_server import serve_asgi
+from tests.support.cli_process import cli
+from tests.support.fake_chat_model import FakeChatModel, answer
+from tests.support.file_keyring import TROUBLE_ENV, TROUBLED_NAME, FileKeyring, TroubledKeyring
+
+URL = "http://127.0.0.1:9/mcp"
+LOCKED = "KeyringLocked: the test keyring refuses to {call} (KeyringLocked)"
+
+
+def _troubled(monkeypatch: pytest.MonkeyPatch, trouble: str) -> None:
+    """Processes started from here find TroubledKeyring, refusing as told."""
+    monkeypatch.setenv("PYTHON_KEYRING_BACKEND", TROUBLED_NAME)
+    monkeypatch.setenv(TROUBLE_ENV, trouble)
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_servers_import_says_the_secrets_the_keyring_did_not_keep_and_ends_1(
+        tmp_path: Path, file_keyring: FileKeyring, monkeypatch: pytest.MonkeyPatch, language: str) -> None:
+    db = str(tmp_path / "runs.db")
+    config = tmp_path / "claude_desktop_config.json"
+    config.write_text(json.dumps({"mcpServers": {
+        "vault": {"url": URL + "?key=q", "headers": {"X-Api-Key": "k3y", "X-Team": "blue"}},
+        "notes": {"command": "notes-server", "env": {"API_TOKEN": "s3cr3t"}}}}))
+    _troubled(monkeypatch, "set=KeyringLocked")
+    done = cli("--lang", language, "servers", "import", str(config), "--yes", "--db", db)
+    assert done.returncode == 1, done.stderr
+    locked = LOCKED.format(call="set")
+    said = {"en": ("run-inspector: Added 2 servers. The system keyring did not keep the secrets X-Api-Key, the query "
+                   f"of its address of vault ({locked}): give them on each call (at a terminal you will be asked for "
+                   "them), or unlock the keyring and import the server again. The system keyring did not keep the "
+                   f"secret API_TOKEN of notes ({locked}): give it on each call (at a terminal you will be asked for "
+                   "it), or unlock the keyring and import the server again.\n"),
+            "de": ("run-inspector: 2 Server hinzugefügt. Der System-Schlüsselbund hat die Geheimnisse X-Api-Key, die "
+                   f"Abfrage seiner Adresse von vault nicht behalten ({locked}): Geben Sie sie bei jedem Aufruf an (an "
+                   "einem Terminal werden Sie danach gefragt), oder entsperren Sie den Schlüsselbund und importieren "
+                   "Sie den Server erneut. Der System-Schlüsselbund hat das Geheimnis API_TOKEN von notes nicht "
+                   f"behalten ({locked}): Geben Sie es bei jedem Aufruf an (an einem Terminal werden Sie danach "
+                   "gefragt), oder entsperren Sie den Schlüsselbund und importieren Sie den Server erneut.\n")}
+    assert done.stderr == said[language]
+    assert "k3y" not in done.stdout + done.stderr and "s3cr3t" not in done.stdout + done.stderr
+    assert file_keyring.entries() == {}
+    with RunStore.open(Path(db)) as store:  # added, as it says, without them
+        assert sorted(record.name for record in ServerRegistry(store.db).all()) == ["notes", "vault"]
+    as_json = cli("servers", "--json", "import", str(config), "--yes", "--db", db)
+    assert as_json.returncode == 1
+    assert json.loads(as_json.stdout)["error"]["message"].startswith(
+        f"Added 2 servers. The system keyring did not keep the secrets X-Api-Key, the query of its address of vault "
+        f"({locked})")
+
+
+def test_servers_import_replacing_a_server_says_the_secrets_the_keyring_did_not_remove(
+        tmp_path: Path, file_keyring: FileKeyring, monkeypatch: pytest.MonkeyPatch) -> None:
+    db = str(tmp_path / "runs.db")
+    with RunStore.open(Path(db)) as store:
+        ServerRegistry(store.db, KeyringSecretKeeper()).save_server(URL, name="vault", headers={"X-Api-Key": "k3y"})
+    config = tmp_path / "mcp.json"
+    config.write_text(json.dumps({"mcpServers": {"vault": {"url": "http://127.0.0.1:8/mcp"}}}))
+    _troubled(monkeypatch, "delete=KeyringLocked")
+    done = cli("servers", "import", str(config), "--yes", "--db", db)
+    assert done.returncode == 1, done.stderr
+    assert done.stderr == ("run-inspector: Added 1 server. The system keyring did not remove the secret X-Api-Key of "
+                           f"vault ({LOCKED.format(call='delete')}): it is still in the keyring (service "
+                           f"run-inspector, entry “{URL} X-Api-Key”).\n")
+    assert file_keyring.entries() == {f"{URL} X-Api-Key": "k3y"}
+
+
+def test_servers_import_on_a_keyring_that_keeps_them_is_as_before(tmp_path: Path, file_keyring: FileKeyring,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    config = tmp_path / "mcp.json"
+    config.write_text(json.dumps({"mcpServers": {"notes": {"command": "notes-server", "env": {"API_TOKEN": "s"}}}}))
+    _troubled(monkeypatch, "wait=0")
+    done = cli("servers", "import", str(config), "--yes", "--db", str(tmp_path / "runs.db"))
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    key = ServerEndpoint.for_command(ServerCommand("notes-server", (), {"API_TOKEN": "s"})).key
+    assert file_keyring.entries() == {f"{key} env:API_TOKEN": "s"}
+
+
+@pytest.fixture
+def model():
+    fake = FakeChatModel(lambda body: answer("Nothing to do."))
+    with serve_asgi(fake.app(), path="/v1") as url:
+        yield fake, url
+
+
+def _kept_key(model_url: str) -> None:
+    from inspector.agent.chat_model import completions_url
+    from inspector.mcp import public_url
+
+    assert KeyringSecretKeeper().save(public_url(completions_url(model_url)), "api-key", "sk-kept")
+
+
+def test_an_agent_whose_key_the_keyring_will_not_give_sends_nothing(tmp_path: Path, file_keyring: FileKeyring,
+                                                                    monkeypatch: pytest.MonkeyPatch, model,
+                                                                    demo_server) -> None:
+    fake, model_url = model
+    _kept_key(model_url)
+    monkeypatch.delenv("RUN_INSPECTOR_MODEL_API_KEY", raising=False)
+    _troubled(monkeypatch, "get=KeyringLocked")
+    db = tmp_path / "runs.db"
+    done = cli("agent", "--model-url", model_url, "--model", "m", "--server", demo_server.url,
+               "--db", str(db), "hi")
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert done.stderr == (f"run-inspector: The system keyring did not give the API key for {model_url}/chat/"
+                           f"completions ({LOCKED.format(call='get')}); nothing was sent. Unlock the keyring, or give "
+                           "the key with --api-key-env (or --ask-api-key at a terminal).\n")
+    assert fake.requests == []
+    assert not db.exists() or RunStore.open(db).db.conn.execute("SELECT COUNT(*) FROM runs").fetchone()[0] == 0
+    _troubled(monkeypatch, "wait=0")  # the keyring gives it: sent with it
+    given = cli("agent", "--model-url", model_url, "--model", "m", "--server", demo_server.url,
+                "--db", str(db), "hi")
+    assert [headers["authorization"] for headers in fake.headers] == ["Bearer sk-kept"], given.stderr
+
+
+def test_an_agent_key_typed_that_the_keyring_does_not_keep_is_said_and_ends_1(
+        tmp_path: Path, file_keyring: FileKeyring, monkeypatch: pytest.MonkeyPatch, capsys, model,
+        demo_server) -> None:
+    """At a terminal (the prompt stood in for: getpass needs a real one): the run goes on with the
+    key typed, the sentence says it was not kept, and the command ends with status 1."""
+    import getpass
+    import sys
+
+    from inspector.cli import main
+
+    fake, model_url = model
+    keyring.set_keyring(TroubledKeyring(file_keyring.path, wait_s=0, refuse={"set": "KeyringLocked"}))
+    monkeypatch.setattr(sys.stdin, "isatty", lambda: True, raising=False)
+    monkeypatch.setattr(getpass, "getpass", lambda prompt: "sk-typed")
+    status = main(["--lang", "en", "agent", "--model-url", model_url, "--model", "m", "--server",
+                   demo_server.url, "--db", str(tmp_path / "runs.db"), "--ask-api-key", "hi"])
+    out, err = capsys.readouterr()
+    assert status == 1, err
+    assert (f"run-inspector: The system keyring did not keep the API key for {model_url}/chat/completions "
+            f"({LOCKED.format(call='set')}): it is used for this run only. Unlock the keyring and give it again with "
+            "--ask-api-key to keep it.\n") in err
+    assert [headers["authorization"] for headers in fake.headers] == ["Bearer sk-typed"]
+    assert file_keyring.entries() == {} and "sk-typed" not in out + err
