@@ -4,6 +4,7 @@ Server log dock), the menus and their actions, and the status bar. The rooms hol
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -12,6 +13,7 @@ from PySide6.QtGui import QAction, QCloseEvent, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import QMainWindow, QSplitter, QWidget
 
 from inspector.i18n import _, choose_language, current_language
+from inspector.i18n.messages import translate
 from inspector.mcp import InvalidServerError
 from inspector.store import RunStore, ServerRecord
 from inspector.store.secrets import SecretKeeper, system_secret_keeper
@@ -224,13 +226,13 @@ class MainWindow(QMainWindow):
             self.workbench.show_budget(record)
             self.workbench.tools.clear(self.demo.tools_note)
             return
-        endpoint = None
+        endpoint = unusable = None
         if record is not None:
             try:
                 endpoint = self.admin.endpoint_for(record)
-            except InvalidServerError:
-                endpoint = None
-        self.log_dock.listen_to(record, endpoint)
+            except InvalidServerError as exc:  # e.g. its secrets still being read: said, not "no server selected"
+                unusable = partial(translate, exc)
+        self.log_dock.listen_to(record, endpoint, unusable)
         self.workbench.server_selected(record)
 
     def _in_workbench(self, request) -> None:

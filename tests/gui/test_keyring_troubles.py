@@ -247,3 +247,17 @@ def test_secrets_saved_just_before_the_window_closes_are_kept(qtbot, window, fil
     made.shut_down()
     troubled.wait_s = 0
     qtbot.waitUntil(lambda: file_keyring.entries().get(f"{URL} X-Api-Key") == "second", timeout=15000)
+
+
+def test_the_server_log_says_the_secrets_are_being_read_not_that_no_server_is_selected(qtbot, window) -> None:
+    """While the selected server's secrets are read from a slow keyring the Server log says so, in the
+    language shown (it said 'Not listening: no server selected.' with the server selected); then it listens."""
+    made, troubled = window(wait_s=1.0)
+    state = made.log_dock.view.state
+    assert made.admin.current() is not None and _headers(made) is None
+    assert state.text() == "Reading the secrets of vault from the system keyring…"
+    switch_language("de")
+    assert state.text() == "Die Geheimnisse von vault werden aus dem System-Schlüsselbund gelesen …"
+    qtbot.waitUntil(lambda: _headers(made) is not None, timeout=15000)
+    qtbot.waitUntil(lambda: "vault" in state.text() and "Schlüsselbund" not in state.text(), timeout=10000)
+    assert "Server ausgewählt" not in state.text(), state.text()

@@ -7,6 +7,8 @@ window). A fixed 150 px for an empty log left the Runs tab's timeline four rows 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QWidget
@@ -47,6 +49,9 @@ class ServerLogDock(QDockWidget):
         self._said: tuple[str, ListenerStatus] | None = None
         #: The selected server has no stream to listen to: (its label, whether it is a command).
         self._no_stream: tuple[str, bool] | None = None
+        #: Why the selected server cannot be listened to yet (its secrets still being read from the
+        #: keyring, an address that cannot be used), said in the current language.
+        self._unusable: Callable[[], str] | None = None
         self.closed = False
         listener.status_changed.connect(self._status)
         #: The height the dock was last fitted to, and the window's then; another height in a window of
@@ -112,8 +117,15 @@ class ServerLogDock(QDockWidget):
         self._fit_soon.start()
         if self._no_stream is not None:
             self._say_no_stream()
+        elif self._unusable is not None:
+            self._say_unusable()
         elif self._said is not None:
             self._status(*self._said)
+
+    def _say_unusable(self) -> None:
+        assert self._unusable is not None
+        self.view.show_state(self._unusable())
+        self._fit_soon.start()
 
     def _say_no_stream(self) -> None:
         assert self._no_stream is not None
@@ -132,14 +144,20 @@ class ServerLogDock(QDockWidget):
         self.view.state.set_note(why)
         self._fit_soon.start()
 
-    def listen_to(self, record: ServerRecord | None, endpoint: ServerEndpoint | None) -> None:
-        """Hold a listening session for the selected server (a new one when its settings changed)."""
+    def listen_to(self, record: ServerRecord | None, endpoint: ServerEndpoint | None,
+                  unusable: Callable[[], str] | None = None) -> None:
+        """Hold a listening session for the selected server (a new one when its settings changed);
+        ``unusable``: why a selected server has no endpoint, said instead of "no server selected"."""
         if self.closed:
             return
         self._no_stream = None
+        self._unusable = None
         self.view.state.set_note("")
         if record is None or endpoint is None:
             self.listener.stop()
+            if record is not None and unusable is not None:
+                self._unusable = unusable
+                self._say_unusable()
             return
         if endpoint.is_command or endpoint.transport == "sse":
             # A command server has no HTTP stream to open: its log is its stderr, which arrives here
@@ -173,7 +191,7 @@ class ServerLogDock(QDockWidget):
             self._no_stream = (server, False)
             self._say_no_stream()
             return
-        if not self.closed and self._no_stream is None:
+        if not self.closed and self._no_stream is None and self._unusable is None:
             self.view.show_state(listener_sentence(server, status, level_asked=self.listener.log_level is not None))
             self._fit_soon.start()
 
