@@ -83,7 +83,7 @@ def test_received_server_side_first_becomes_the_calls_two_sided_step(receiver: T
     _each_span_once(after)  # before the change: every server span twice, alone and beside its client
     assert (lookup, LOOKUP_CLIENT, LOOKUP_SERVER, "the lookup was slow") in after
     servers = [server for _, _, server, _ in after if server]
-    assert len(servers) == 5  # each tools/call, tools/list and initialize: two sides
+    assert len(servers) == 6  # initialize, tools/list and the four tools/call: two sides each
     store.db.close()
 
 
@@ -104,7 +104,9 @@ def test_imported_half_then_whole_gives_each_call_one_step(tmp_path: Path, first
     _each_span_once(after)
     # (the client half first: before the change, its steps were kept and the server spans were lost)
     assert (lookup, LOOKUP_CLIENT, LOOKUP_SERVER, "the lookup was slow") in after
-    assert [sequence for sequence, *_ in after] == [sequence for sequence, *_ in before]  # none added, none gone
+    # Each step of the half is still there, under its number; the whole adds only the agent's own span.
+    assert [sequence for sequence, *_ in after][:len(before)] == [sequence for sequence, *_ in before]
+    assert len(after) == 7 and sum(1 for *_, server, _ in after if server) == 6
     # The whole again, then the half again: nothing changes.
     import_trace(store, tmp_path / "whole.jsonl")
     import_trace(store, tmp_path / "half.jsonl")
@@ -122,4 +124,27 @@ def test_imported_whole_then_server_half_adds_nothing(tmp_path: Path) -> None:
     whole = _steps(tmp_path / "runs.db", run_id)
     import_trace(store, tmp_path / "server.jsonl")
     assert _steps(tmp_path / "runs.db", run_id) == whole  # before: each server span again, alone
+    store.db.close()
+
+
+def test_a_calls_sides_stored_apart_become_one_step_with_both_notes(tmp_path: Path) -> None:
+    """The client half, then the server half (two imports: neither pairs a call), then the whole: each
+    call's two stored steps become one, the earlier; the notes written on both stay on it."""
+    store = RunStore(open_database(tmp_path / "runs.db"))
+    run_id = mixed_run(store)
+    client, server = _halves(trace_id(store.get_run(run_id).uid))
+    for name, text in (("client", client), ("server", server), ("whole", client + "\n" + server)):
+        (tmp_path / f"{name}.jsonl").write_text(text + "\n")
+    import_trace(store, tmp_path / "client.jsonl")
+    import_trace(store, tmp_path / "server.jsonl")
+    apart = _steps(tmp_path / "runs.db", run_id)
+    client_step, server_step = _sequence_of(apart, LOOKUP_CLIENT), _sequence_of(apart, LOOKUP_SERVER)
+    assert client_step < server_step
+    write_step_note(store, step_id_of(store, run_id, client_step), "asked twice")
+    write_step_note(store, step_id_of(store, run_id, server_step), "the lookup was slow")
+    import_trace(store, tmp_path / "whole.jsonl")
+    after = _steps(tmp_path / "runs.db", run_id)
+    _each_span_once(after)
+    assert (client_step, LOOKUP_CLIENT, LOOKUP_SERVER, "asked twice\n\nthe lookup was slow") in after
+    assert len(after) == 7
     store.db.close()
