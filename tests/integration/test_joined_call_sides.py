@@ -87,6 +87,26 @@ def test_received_server_side_first_becomes_the_calls_two_sided_step(receiver: T
     store.db.close()
 
 
+def test_a_client_side_received_by_a_receiver_started_again_joins_the_stored_server_side(tmp_path: Path) -> None:
+    """The server half received, the receiver stopped and started again (its held spans gone), then the
+    client half: the stored server spans of the trace are read back, so each call is still one step."""
+    db = tmp_path / "received.db"
+    store = RunStore(open_database(db))
+    run_id = mixed_run(store)
+    client, server = _halves(trace_id(store.get_run(run_id).uid))
+    with TraceReceiver(db, ReceiverOptions(port=0, quiet_s=30)) as first:
+        _post(first.url, server)
+    lookup = _sequence_of(_steps(db, run_id), LOOKUP_SERVER)
+    write_step_note(store, step_id_of(store, run_id, lookup), "the lookup was slow")
+    with TraceReceiver(db, ReceiverOptions(port=0, quiet_s=30)) as again:
+        _post(again.url, client)
+    after = _steps(db, run_id)
+    _each_span_once(after)  # before: each client span a step of its own, beside its server span's
+    assert (lookup, LOOKUP_CLIENT, LOOKUP_SERVER, "the lookup was slow") in after
+    assert len(after) == 7
+    store.db.close()
+
+
 @pytest.mark.parametrize("first", ["server", "client"])
 def test_imported_half_then_whole_gives_each_call_one_step(tmp_path: Path, first: str) -> None:
     store = RunStore(open_database(tmp_path / "runs.db"))
