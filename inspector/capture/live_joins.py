@@ -42,8 +42,8 @@ class LiveJoins:
 
     def join(self, uid: str, steps: Rows) -> tuple[int, int] | None:
         """Add the steps whose spans ``uid``'s run does not hold yet, after its own, a call's other side
-        to the step of the side stored (inside the caller's transaction); ``(run id, steps added)``, or
-        ``None`` when the run is gone."""
+        to the step of the side stored (inside the caller's transaction); ``(run id, steps added or
+        written over)``, or ``None`` when the run is gone."""
         run = self._store.find_run_by_uid(uid)
         if run is None:
             return None
@@ -55,7 +55,7 @@ class LiveJoins:
                 last += 1
                 rows.append((run.id, last, started_at, row))
         self._store.insert_step_rows(rows)
-        return run.id, len(rows)
+        return run.id, len(rows) + held.written_over
 
 
 __all__ = ["LiveJoins"]

@@ -37,6 +37,8 @@ class JoinedSteps:
         """``stored``: read the run's stored steps (not for a run made in the same write)."""
         self._store = store
         self._by_span: dict[str, _Held] = {}
+        #: How many stored steps :meth:`place` wrote over.
+        self.written_over = 0
         if stored:
             for step_id, sequence, *spans in store.db.conn.execute(_SPANS, (run_id,)):
                 held = _Held(step_id, sequence, frozenset(span for span in spans if isinstance(span, str) and span))
@@ -60,6 +62,7 @@ class JoinedSteps:
             self._hold(_Held(None, sequence, spans))
             return True
         self._write_over(stored, started_at, row)
+        self.written_over += 1
         self._hold(_Held(stored[0].step_id, stored[0].sequence, spans | stored[0].spans))
         return False
 

@@ -19,7 +19,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from inspector.capture import ReceiverOptions, TraceReceiver
+from inspector.capture import ReceiverOptions, RunReceived, TraceReceiver
 from inspector.runs.trace_ids import trace_id
 from inspector.store import RunStore, open_database
 from inspector.store.notes import step_id_of, write_step_note
@@ -58,8 +58,14 @@ def _sequence_of(steps: list[tuple[int, str | None, str | None, str | None]], sp
 
 
 @pytest.fixture
-def receiver(tmp_path: Path) -> Iterator[TraceReceiver]:
-    with TraceReceiver(tmp_path / "received.db", ReceiverOptions(port=0, quiet_s=30)) as running:
+def events() -> list[RunReceived]:
+    return []
+
+
+@pytest.fixture
+def receiver(tmp_path: Path, events: list[RunReceived]) -> Iterator[TraceReceiver]:
+    with TraceReceiver(tmp_path / "received.db", ReceiverOptions(port=0, quiet_s=30), on_run=events.append
+                       ) as running:
         yield running
 
 
@@ -68,7 +74,16 @@ def _post(url: str, line: str) -> None:
     assert answer.status_code == 200 and "partialSuccess" not in answer.json(), answer.text
 
 
-def test_received_server_side_first_becomes_the_calls_two_sided_step(receiver: TraceReceiver) -> None:
+def _without_agent_span(line: str) -> str:
+    document = json.loads(line)
+    for group in document["resourceSpans"]:
+        for scope in group["scopeSpans"]:
+            scope["spans"] = [span for span in scope["spans"] if not span["name"].startswith("invoke_agent")]
+    return json.dumps(document)
+
+
+def test_received_server_side_first_becomes_the_calls_two_sided_step(receiver: TraceReceiver,
+                                                                     events: list[RunReceived]) -> None:
     store = RunStore(open_database(receiver.db_path))
     run_id = mixed_run(store)
     client, server = _halves(trace_id(store.get_run(run_id).uid))
@@ -77,6 +92,9 @@ def test_received_server_side_first_becomes_the_calls_two_sided_step(receiver: T
     lookup = _sequence_of(before, LOOKUP_SERVER)
     assert (lookup, LOOKUP_SERVER, None, None) in before
     write_step_note(store, step_id_of(store, run_id, lookup), "the lookup was slow")
+    events.clear()
+    _post(receiver.url, _without_agent_span(client))  # only the client sides: nothing added, six steps changed
+    assert [(event.run_id, event.steps, event.created) for event in events] == [(run_id, 6, False)]
     _post(receiver.url, client)
     receiver.stop()  # settled: written once more
     after = _steps(receiver.db_path, run_id)
