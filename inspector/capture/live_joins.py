@@ -3,7 +3,8 @@
 A server that read the ``traceparent`` our requests carry writes spans with the run's trace id. The
 receiver maps them as another tool's trace (an ``otlp-<trace>`` run); when a run of ours with that
 trace id is in the database, its steps are added to that run instead, after its own steps, each span
-once (a trace that grows is mapped again whole: the spans stored already are skipped). See
+once (a trace that grows is mapped again whole: the spans stored already are skipped, and a call's side
+stored alone becomes the call's two-sided step once the other side has come). See
 ``inspector.transfer.joining`` for the same rule on import, and docs/receiver.md.
 """
 
@@ -13,7 +14,8 @@ from collections.abc import Sequence
 
 from inspector.runs.trace_ids import trace_id
 from inspector.store import RunStore, StepRow
-from inspector.transfer.joining import NOT_OURS, span_ids_of_run, span_of_payload
+from inspector.store.joined_steps import JoinedSteps
+from inspector.transfer.joining import NOT_OURS
 
 #: ``(sequence, started_at, step_row)`` of a mapped step, as a live run holds them.
 Rows = Sequence[tuple[int, str, StepRow]]
@@ -39,24 +41,21 @@ class LiveJoins:
         return self._ours.get(trace)
 
     def join(self, uid: str, steps: Rows) -> tuple[int, int] | None:
-        """Add the steps whose spans ``uid``'s run does not hold yet, after its own (inside the
-        caller's transaction); ``(run id, steps added)``, or ``None`` when the run is gone."""
+        """Add the steps whose spans ``uid``'s run does not hold yet, after its own, a call's other side
+        to the step of the side stored (inside the caller's transaction); ``(run id, steps added or
+        written over)``, or ``None`` when the run is gone."""
         run = self._store.find_run_by_uid(uid)
         if run is None:
             return None
-        known = span_ids_of_run(self._store, run.id)
+        held = JoinedSteps(self._store, run.id)
         last = self._store.next_sequence(run.id) - 1
         rows = []
         for _sequence, started_at, row in steps:
-            span = span_of_payload(row[4])
-            if span is not None and span in known:
-                continue
-            if span is not None:
-                known.add(span)
-            last += 1
-            rows.append((run.id, last, started_at, row))
+            if held.place(last + 1, started_at, row):
+                last += 1
+                rows.append((run.id, last, started_at, row))
         self._store.insert_step_rows(rows)
-        return run.id, len(rows)
+        return run.id, len(rows) + held.written_over
 
 
 __all__ = ["LiveJoins"]

@@ -18,6 +18,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from inspector.i18n import N_
 from inspector.i18n.messages import Message
@@ -176,11 +177,20 @@ class LiveTraces:
             self._traces[trace_id] = trace
 
     def _reopen(self, trace_id: str) -> _Trace:
-        """A trace not held: new, or settled and let go of; then its spans come back from its steps."""
+        """A trace not held: new, or settled and let go of (or received before the receiver started
+        again); then its spans come back from its steps: those of its run, or, for a trace that joins a
+        run of ours, the steps another tool's spans made there (so a call's client side arriving now
+        joins its server side's stored step)."""
         trace = _Trace()
         run = self.store.find_run_by_uid(f"otlp-{trace_id}")
-        if run is not None and run.origin == RECEIVER_ORIGIN:
+        joined = False
+        if run is None or run.origin != RECEIVER_ORIGIN:
+            ours = self._joins.run_of(trace_id)
+            run, joined = (self.store.find_run_by_uid(ours) if ours is not None else None), True
+        if run is not None:
             for stored in self.store.iter_steps(run.id):
+                if joined and not _spans_kept(stored.payload):
+                    continue  # a step of ours: rebuilt from its run, not from spans
                 for piece in spans_of_step(run.uid, stored.sequence, stored.started_at, stored.payload):
                     held = HeldSpan(piece.resource, piece.scope, piece.span, restored=True)
                     trace.spans[str(piece.span["spanId"])] = held
@@ -275,6 +285,13 @@ def _first_of_each(trace_id: str, held: dict[str, HeldSpan], arrived: list[tuple
             clash = clash or Message(N_("span {span} of trace {trace} differs from the span sent before under its "
                                         "id; the first is kept"), {"span": span_id, "trace": trace_id})
     return new, clashing, clash
+
+
+def _spans_kept(payload: Any) -> bool:
+    """Was the step made of a span (``raw.otlp`` keeps it)?"""
+    raw = payload.get("raw") if isinstance(payload, dict) else None
+    otlp = raw.get("otlp") if isinstance(raw, dict) else None
+    return isinstance(otlp, dict) and bool(otlp.get("spanId"))
 
 
 def _belongs(uid: str, trace_id: str) -> bool:

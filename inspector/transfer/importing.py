@@ -272,7 +272,7 @@ def _write(store: RunStore, source: FilePath, kind: FileKind, plan: _CheckingPla
                     if key in again:
                         again.step(key, sequence, started_at, row_note(row[4]))
                     continue
-                placed = joins.place(key, sequence, row[4])
+                placed = joins.place(key, sequence, started_at, row)
                 if placed is None:  # a span stored in the run it joins already
                     continue
                 batch.append((run_id, placed, started_at, row))
@@ -522,7 +522,9 @@ class _Writer:
         if run_id is None:  # a run already present: only a note of its steps may be added
             self._again.step(key, step.sequence, step.started_at, step_note(step.step))
             return
-        sequence = self._joins.place(key, step.sequence, step_row(step.step)[4])
+        sequence: int | None = step.sequence
+        if self._joins.joins(key):
+            sequence = self._joins.place(key, step.sequence, step.started_at, step_row(step.step))
         if sequence is not None:
             self._store.insert_step(run_id, sequence, step.step, step.started_at)
             self.count += 1

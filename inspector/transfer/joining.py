@@ -5,21 +5,22 @@ with the run's trace id, their parent the leg that carried the request. An impor
 they belong to, in the same file (our export merged with the server's spans) or, failing that,
 in the database, and adds them to it as steps after its own (``raw.otlp`` as for any span), each
 span once: a span already stored in that run is skipped, so importing the server's file again
-adds nothing. See docs/trace-format.md, "Server spans in a run of ours".
+adds nothing; a call's side stored alone becomes the call's two-sided step once the other side
+comes (:mod:`inspector.store.joined_steps`). See docs/trace-format.md, "Server spans in a run of ours".
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import MutableMapping
 from typing import Any
 
 from inspector.runs.trace_ids import trace_id
-from inspector.store import RunStore
+from inspector.store import RunStore, StepRow
+from inspector.store.joined_steps import JoinedSteps
 from inspector.traces.reader import TracePlan
 from inspector.traces.span_sorter import our_key
 
-__all__ = ["NOT_OURS", "Joins", "span_ids_of_run", "span_of_payload"]
+__all__ = ["NOT_OURS", "Joins"]
 
 #: Runs made from foreign traces and bare payload lists have uids of these forms: no span of ours names them.
 NOT_OURS = ("otlp-", "payloads-")
@@ -34,8 +35,8 @@ class Joins:
         self._by_trace: dict[str, str] | None = None
         #: key of the foreign trace → the uid of the run it joins
         self.joining: dict[Any, str] = {}
-        #: key → (the run's id, the sequence its first joined step follows, span ids stored there already)
-        self._targets: dict[Any, tuple[int, int, set[str]]] = {}
+        #: key → (the run's id, the sequence its first joined step follows, the spans its steps hold)
+        self._targets: dict[Any, tuple[int, int, JoinedSteps]] = {}
         self.joined_uids: list[str] = []
 
     def find(self) -> None:
@@ -61,42 +62,27 @@ class Joins:
         for key, uid in self.joining.items():
             ours = our_key(key) if isinstance(key, str) else None
             if ours is not None and ours in run_ids:  # the run came in this file
-                self._targets[key] = (run_ids[ours], self._plan.last_sequence.get(ours, 0), set())
+                self._targets[key] = (run_ids[ours], self._plan.last_sequence.get(ours, 0),
+                                      JoinedSteps(self._store, run_ids[ours], stored=False))
             else:
                 stored = self._store.find_run_by_uid(uid)
                 if stored is None:
                     continue
                 last = self._store.next_sequence(stored.id) - 1
-                self._targets[key] = (stored.id, last, span_ids_of_run(self._store, stored.id))
+                self._targets[key] = (stored.id, last, JoinedSteps(self._store, stored.id))
             run_ids[key] = self._targets[key][0]
             self.joined_uids.append(uid)
 
-    def place(self, key: Any, sequence: int, payload: str | bytes) -> int | None:
-        """The sequence a joined step of ``key`` gets in its run (``None``: its span is stored already);
-        a step of any other run keeps ``sequence``."""
+    def joins(self, key: Any) -> bool:
+        """Do the steps of ``key`` join a run of ours (then :meth:`place` needs their rows)?"""
+        return key in self._targets
+
+    def place(self, key: Any, sequence: int, started_at: str, row: StepRow) -> int | None:
+        """The sequence a joined step of ``key`` gets in its run (``None``: its spans are stored already,
+        or it was written over the stored step of one of them); a step of any other run keeps ``sequence``."""
         target = self._targets.get(key)
         if target is None:
             return sequence
-        _, last, known = target
-        span = span_of_payload(payload)
-        if span is not None:
-            if span in known:  # stored already, or twice in the file (our export merged with the server's spans)
-                return None
-            known.add(span)
-        return last + sequence
-
-
-def span_ids_of_run(store: RunStore, run_id: int) -> set[str]:
-    rows = store.db.conn.execute(
-        "SELECT json_extract(payload, '$.raw.otlp.spanId') FROM steps WHERE run_id = ? AND json_valid(payload)",
-        (run_id,)).fetchall()
-    return {span for (span,) in rows if isinstance(span, str)}
-
-
-def span_of_payload(payload: str | bytes) -> str | None:
-    try:
-        found = json.loads(payload)["raw"]["otlp"]["spanId"]
-    except (ValueError, KeyError, TypeError):
-        return None
-    return found if isinstance(found, str) else None
-
+        _, last, steps = target
+        # (stored already, or twice in the file: our export merged with the server's spans)
+        return last + sequence if steps.place(last + sequence, started_at, row) else None
