@@ -20,6 +20,7 @@ from inspector.store.secrets import SecretKeeper
 from ..settings import AppSettings
 from .server_commands import command_endpoint
 from .signin_engine import configured_signin
+from .window_secrets import SecretsPending
 
 
 @dataclass(eq=False)
@@ -62,9 +63,18 @@ class ServerEndpoints:
     def endpoint_or_say(self, record: ServerRecord,
                         told: Callable[[Callable[[], str]], None] | None = None) -> ServerEndpoint | None:
         """The endpoint, or ``None`` when it cannot be built: why is said, and handed to ``told`` (as a
-        function of no arguments: said again in a new language)."""
+        function of no arguments: said again in a new language). Secrets read for a short while yet
+        (:class:`SecretsPending`) are not said in the status line: ``told`` that the server is being
+        connected to, as before any keyring (a read that does not end soon is said then)."""
         try:
             return self.endpoint_for(record)
+        except SecretsPending as exc:
+            pending = exc
+            if told is None:  # asked by the user (Run, Sign in): what it waits for
+                self.say(translate(pending.reading))
+            else:
+                told(lambda: translate(pending))
+            return None
         except InvalidServerError as exc:
             why = exc
         except InvalidCommandError as exc:
