@@ -52,12 +52,14 @@ class ServerEndpoints:
             headers = self.registry.headers_for(record.url, ask=lambda header: self.session_secrets.get(
                 (record.url, header)))
             marked = frozenset(setting.name for setting in record.headers if setting.secret)
+            unkept = frozenset(name for name in marked if name not in headers)  # no keyring kept them
             query = self.registry.query_for(record.url, ask=lambda account: self.session_secrets.get(
                 (record.url, account)))
             endpoint = self._endpoints[record.url] = ServerEndpoint(
                 with_query(record.url, query), headers=headers, name=record.name, secret_headers=marked,
                 transport="sse" if record.transport == "sse" else "http", era=record.era,
-                signin=configured_signin(self.store, record.url, self.vault), secret_query=query is not None)
+                signin=configured_signin(self.store, record.url, self.vault), secret_query=query is not None,
+                unkept_headers=unkept)
         return endpoint
 
     def endpoint_or_say(self, record: ServerRecord,
