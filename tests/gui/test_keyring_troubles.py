@@ -312,11 +312,17 @@ def test_a_slow_keyring_still_says_the_secrets_are_being_read(qtbot, window) -> 
     server is said to be connected to before."""
     from inspector.gui.workbench.window_secrets import SLOW_READ_S
 
+    from .test_screenshots import save
+
     shown = _Shown()
     made, troubled = window(wait_s=WAIT_S)
     reading = "Reading the secrets of vault from the system keyring…"
     qtbot.waitUntil(lambda: made.workbench.tools.state.text() == reading, timeout=5000)
     assert made.status.text() == reading and made.log_dock.view.state.text() == reading
+    save(made, "keyring-slow-read-en")  # tests/gui/screenshots/, to look at
+    switch_language("de")
+    save(made, "keyring-slow-read-de")
+    switch_language("en")
     qtbot.waitUntil(lambda: _headers(made) is not None, timeout=15000)
     texts = shown.stop()
     assert texts.index("Connecting to vault…") < texts.index(reading), texts

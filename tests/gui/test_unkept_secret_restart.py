@@ -39,6 +39,8 @@ def _open(qtbot, store):
 
 
 def test_after_a_restart_without_a_keyring_the_401_asks_for_the_header_again_not_a_sign_in(qtbot, gated) -> None:
+    from .test_screenshots import save
+
     url, gate = gated
     assert isinstance(keyring.get_keyring(), fail.Keyring)
     with RunStore.open(resolve_db_path()) as store:
@@ -65,10 +67,12 @@ def test_after_a_restart_without_a_keyring_the_401_asks_for_the_header_again_not
             assert not signin.signins.needing and not signin.views and not tools.task.waiting_for_signin
             assert "sign-in" not in made.servers.model._signin.get(url, ""), made.servers.model._signin
             qtbot.wait(300)
+            save(made, "unkept-secret-en")  # tests/gui/screenshots/, to look at
             assert not signin.views and not made.signin.signins.needing  # nothing asked later either
             switch_language("de")
             assert "X-Api-Key" in tools.state.text() and "Bearbeiten…" in tools.state.text(), tools.state.text()
             assert "Schlüsselbund" in state.text() and "antwortete noch nicht" not in state.text(), state.text()
+            save(made, "unkept-secret-de")
         finally:
             switch_language("en")
             made.shut_down()
