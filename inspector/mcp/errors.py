@@ -163,6 +163,12 @@ class McpTransportError(Exception):
         return cls(ErrorKind.HTTP_STATUS, server, sentence, method=method, http_status=status)
 
     @classmethod
+    def unkept_secrets(cls, server: str, method: str, status: int, headers: list[str]) -> McpTransportError:
+        """A 401 (no OAuth challenge) to a request sent without secret headers no keyring kept."""
+        return cls(ErrorKind.HTTP_STATUS, server, refusal_words.unkept_secrets(server, method, status, headers),
+                   method=method, http_status=status)
+
+    @classmethod
     def signin_required(cls, server: str, method: str, status: int, challenge: Any, *,
                         sent_token: bool) -> McpTransportError:
         """The server wants a sign-in (401), or a sign-in with a larger scope (403 ``insufficient_scope``).

@@ -31,11 +31,12 @@ from typing import TYPE_CHECKING, Any
 import httpx
 
 from .eras import HANDSHAKE, STATELESS, STATELESS_VERSIONS, EraMemory
-from .errors import McpTransportError
+from .errors import ErrorKind, McpTransportError
 from .listen_backoff import ListenBackoff
 from .listener_status import ListenerState, ListenerStatus
 from .messages import N_, Message
 from .server import ServerEndpoint
+from .signin.challenge import signin_refusal
 from .sse import EventStreamParser, EventTooLarge, stream_events
 from .standalone import MAX_EVENT_BYTES, ServerNotification
 from .stateless import request_meta, standard_headers
@@ -186,6 +187,10 @@ class StatelessListening:
     async def _refusal(self, response: httpx.Response, media_type: str, request_id: str) -> _Outcome:
         """An answer that is not a stream: a JSON result or error, or an HTTP status."""
         status = response.status_code
+        unkept = signin_refusal(self.server.label, LISTEN, response, self.server.headers, self.server.signed_in,
+                                self.server.unkept_headers)
+        if unkept is not None and unkept.kind is ErrorKind.HTTP_STATUS:  # secret headers no keyring kept
+            return _Outcome("refused", error=unkept, http_status=status)
         if media_type == "application/json":
             body = bytearray()
             async for chunk in response.aiter_bytes():
@@ -196,7 +201,8 @@ class StatelessListening:
                 message = json.loads(bytes(body))
             except (ValueError, RecursionError):
                 message = None
-            if isinstance(message, dict) and ("result" in message or "error" in message):
+            # A JSON-RPC response (an API-key server's own {"error": ...} is an HTTP refusal, said by its status).
+            if isinstance(message, dict) and "id" in message and ("result" in message or "error" in message):
                 ended = self._ended(message, request_id)
                 if ended.how == "refused" and ended.error is not None and status == 404:
                     return _Outcome("unknown", error=ended.error, http_status=status)

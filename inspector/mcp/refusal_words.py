@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .messages import N_, Message
+from .messages import N_, NP_, Message
 from .sanitize import sanitize_remote_text
 
 #: The stateless era's own error codes (2026-07-28), said in words rather than by number alone.
@@ -63,6 +63,18 @@ def http_status(server: str, method: str, status: int, reason: str, location: st
 NO_SERVER_AT_ADDRESS = Message(N_("It opens no event stream of the older HTTP+SSE transport either: no MCP server "
                                   "answers at this address. Check the address's path (servers often answer at /mcp, "
                                   "those of the older transport at /sse)."))
+
+
+def unkept_secrets(server: str, method: str, status: int, headers: list[str]) -> Message:
+    """The server refused a request sent without secret headers of its settings whose values no keyring
+    kept (the window, after a restart without a keyring): they are to be given again."""
+    return NP_("The server {server} answered {method} with HTTP status {status}: its secret header {names} was "
+               "not sent, as no system keyring kept its value. Give it again: press Edit… with the server selected.",
+               "The server {server} answered {method} with HTTP status {status}: its secret headers {names} were "
+               "not sent, as no system keyring kept their values. Give them again: press Edit… with the server "
+               "selected.",
+               {"server": server, "method": method, "status": status, "names": ", ".join(headers),
+                "count": len(headers)}, "count")
 
 
 def signin_required(server: str, method: str, status: int, challenge: Any, *, sent_token: bool) -> Message:

@@ -76,6 +76,9 @@ class ServerEndpoint:
     #: True when the query of ``url`` is a secret kept for the configured server (its key, say): it is
     #: sent, scrubbed from what comes back, and never shown (``key`` and ``label`` leave it out).
     secret_query: bool = field(default=False, compare=False, repr=False)
+    #: Secret headers of the configured server that are not sent: no keyring kept their values (the
+    #: window after a restart without one). A 401 without an OAuth challenge is then said to want them.
+    unkept_headers: frozenset[str] = field(default_factory=frozenset, compare=False, repr=False)
 
     @classmethod
     def for_command(cls, command: ServerCommand, name: str | None = None, era: str = "auto") -> ServerEndpoint:

@@ -255,9 +255,75 @@ def test_the_server_log_says_the_secrets_are_being_read_not_that_no_server_is_se
     made, troubled = window(wait_s=1.0)
     state = made.log_dock.view.state
     assert made.admin.current() is not None and _headers(made) is None
-    assert state.text() == "Reading the secrets of vault from the system keyring…"
+    # Said once the read takes longer than half a second (the server is being connected to before).
+    qtbot.waitUntil(lambda: state.text() == "Reading the secrets of vault from the system keyring…", timeout=5000)
+    assert _headers(made) is None
     switch_language("de")
-    assert state.text() == "Die Geheimnisse von vault werden aus dem System-Schlüsselbund gelesen …"
+    assert state.text() == "Die Geheimnisse von vault werden aus dem System-Schlüsselbund gelesen…"
     qtbot.waitUntil(lambda: _headers(made) is not None, timeout=15000)
     qtbot.waitUntil(lambda: "vault" in state.text() and "Schlüsselbund" not in state.text(), timeout=10000)
     assert "Server ausgewählt" not in state.text(), state.text()
+
+
+class _Shown:
+    """What the open windows' Tools list, status line and Server log say, looked at on every turn of
+    the event loop (what a frame can show) from before a window is built."""
+
+    def __init__(self) -> None:
+        from PySide6.QtCore import QTimer
+
+        self.texts: list[str] = []
+        self._timer = QTimer()
+        self._timer.setInterval(0)
+        self._timer.timeout.connect(self.look)
+        self._timer.start()
+
+    def look(self) -> None:
+        from inspector.gui.main_window import MainWindow
+
+        for made in QApplication.topLevelWidgets():
+            if isinstance(made, MainWindow) and not made.admin.closed:
+                for text in (made.workbench.tools.state.text(), made.status.text(), made.log_dock.view.state.text()):
+                    if not self.texts or self.texts[-1] != text:
+                        self.texts.append(text)
+
+    def stop(self) -> list[str]:
+        self.look()
+        self._timer.stop()
+        return self.texts
+
+
+def test_a_start_with_an_instant_keyring_never_says_the_secrets_are_being_read(qtbot, window) -> None:
+    """An instant keyring's read (~30 ms at every start) flashed 'Reading the secrets of vault from the
+    system keyring…' in the Tools list, the status line and the Server log: now the server is being
+    connected to, as before there was a keyring line, and then its tools are listed."""
+    shown = _Shown()
+    made, troubled = window(wait_s=0)
+    shown.look()
+    qtbot.waitUntil(lambda: _headers(made) is not None, timeout=10000)
+    qtbot.waitUntil(lambda: "could not be loaded" in made.workbench.tools.state.text(), timeout=15000)
+    texts = shown.stop()
+    assert not [text for text in texts if "keyring" in text], texts
+    assert "Connecting to vault…" in texts, texts
+
+
+def test_a_slow_keyring_still_says_the_secrets_are_being_read(qtbot, window) -> None:
+    """A read that takes 1.5 s is said after half a second, in the Tools list and the status line; the
+    server is said to be connected to before."""
+    from inspector.gui.workbench.window_secrets import SLOW_READ_S
+
+    from .test_screenshots import save
+
+    shown = _Shown()
+    made, troubled = window(wait_s=WAIT_S)
+    reading = "Reading the secrets of vault from the system keyring…"
+    qtbot.waitUntil(lambda: made.workbench.tools.state.text() == reading, timeout=5000)
+    assert made.status.text() == reading and made.log_dock.view.state.text() == reading
+    save(made, "keyring-slow-read-en")  # tests/gui/screenshots/, to look at
+    switch_language("de")
+    save(made, "keyring-slow-read-de")
+    switch_language("en")
+    qtbot.waitUntil(lambda: _headers(made) is not None, timeout=15000)
+    texts = shown.stop()
+    assert texts.index("Connecting to vault…") < texts.index(reading), texts
+    assert SLOW_READ_S <= 0.5

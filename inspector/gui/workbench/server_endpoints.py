@@ -20,6 +20,7 @@ from inspector.store.secrets import SecretKeeper
 from ..settings import AppSettings
 from .server_commands import command_endpoint
 from .signin_engine import configured_signin
+from .window_secrets import SecretsPending
 
 
 @dataclass(eq=False)
@@ -51,20 +52,31 @@ class ServerEndpoints:
             headers = self.registry.headers_for(record.url, ask=lambda header: self.session_secrets.get(
                 (record.url, header)))
             marked = frozenset(setting.name for setting in record.headers if setting.secret)
+            unkept = frozenset(name for name in marked if name not in headers)  # no keyring kept them
             query = self.registry.query_for(record.url, ask=lambda account: self.session_secrets.get(
                 (record.url, account)))
             endpoint = self._endpoints[record.url] = ServerEndpoint(
                 with_query(record.url, query), headers=headers, name=record.name, secret_headers=marked,
                 transport="sse" if record.transport == "sse" else "http", era=record.era,
-                signin=configured_signin(self.store, record.url, self.vault), secret_query=query is not None)
+                signin=configured_signin(self.store, record.url, self.vault), secret_query=query is not None,
+                unkept_headers=unkept)
         return endpoint
 
     def endpoint_or_say(self, record: ServerRecord,
                         told: Callable[[Callable[[], str]], None] | None = None) -> ServerEndpoint | None:
         """The endpoint, or ``None`` when it cannot be built: why is said, and handed to ``told`` (as a
-        function of no arguments: said again in a new language)."""
+        function of no arguments: said again in a new language). Secrets read for a short while yet
+        (:class:`SecretsPending`) are not said in the status line: ``told`` that the server is being
+        connected to, as before any keyring (a read that does not end soon is said then)."""
         try:
             return self.endpoint_for(record)
+        except SecretsPending as exc:
+            pending = exc
+            if told is None:  # asked by the user (Run, Sign in): what it waits for
+                self.say(translate(pending.reading))
+            else:
+                told(lambda: translate(pending))
+            return None
         except InvalidServerError as exc:
             why = exc
         except InvalidCommandError as exc:

@@ -34,6 +34,7 @@ class ServerSecrets(QObject):
         self.keeper = WindowSecrets(secrets, admin.engine.keyring, self._kept, self)
         self.keeper.refused.connect(self.say_refused)
         self.keeper.arrived.connect(self._arrived)
+        self.keeper.slow.connect(self._slow)
         #: The box saying what the keyring last refused (a secret not kept, or not removed), while open.
         self.box: QMessageBox | None = None
         self._editing = False
@@ -75,6 +76,12 @@ class ServerSecrets(QObject):
         current = admin.current()
         if not admin.closed and current is not None and current.url == url:
             admin.reselect(current)
+
+    def _slow(self, url: str) -> None:
+        """A server's secrets are still being read after a while: the selected one says so now."""
+        current = self._admin.current()
+        if not self._admin.closed and current is not None and current.url == url:
+            self._admin.reselect(current)
 
     def edit_when_read(self, url: str, edit: Callable[[ServerRecord], None]) -> None:
         """Edit… of a server whose secrets are not read yet: ``edit`` once they are (the keyring may

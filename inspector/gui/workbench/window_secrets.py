@@ -16,11 +16,14 @@ window closes, the saves and deletes still queued are made (:meth:`WindowSecrets
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from functools import partial
 
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 
+from inspector.i18n import N_
 from inspector.i18n.messages import translate
 from inspector.mcp import InvalidServerError
 from inspector.mcp.messages import Message
@@ -28,6 +31,24 @@ from inspector.store.keyring_words import READING, UNREADABLE, refused_message
 from inspector.store.secrets import SecretKeeper
 
 from .keyring_line import KeyringLine
+
+#: A read shorter than this is not said: the window shows the server being connected meanwhile (an
+#: instant keyring's read took ~30 ms at every start, and "Reading the secrets…" flashed for it).
+SLOW_READ_S = 0.5
+#: When a read still waits to be handed to the line (the first paint holds it): not begun.
+_NOT_SENT = float("inf")
+#: What is said of a server whose secrets are being read, until the read is slow.
+CONNECTING = N_("Connecting to {server}…")
+
+
+class SecretsPending(InvalidServerError):
+    """The server's secrets are being read, not for long yet: it is said to be connected
+    (``sentence``); :attr:`reading` says what it waits for, to a user who asked for something."""
+
+    def __init__(self, server: str) -> None:
+        super().__init__(Message(CONNECTING, {"server": server}))
+        self.reading = Message(READING, {"server": server})
+
 
 #: A server's secret entry: (its key, the account beside it: a header's name, ``env:NAME``, ``?query``).
 Entry = tuple[str, str]
@@ -59,6 +80,8 @@ class WindowSecrets(QObject):
     arrived = Signal(str)
     #: A sentence to say: what the keyring refused, in the window's language.
     refused = Signal(str)
+    #: The secrets of a server (its key) are still being read after :data:`SLOW_READ_S`: now it is said.
+    slow = Signal(str)
 
     def __init__(self, keeper: SecretKeeper, line: KeyringLine,
                  accounts: Callable[[str], tuple[str, Iterable[str]]], parent: QObject | None = None, *,
@@ -71,7 +94,8 @@ class WindowSecrets(QObject):
         self._refusal = refusal
         self._accounts = accounts
         self._values: dict[Entry, str | None] = {}
-        self._reading: set[str] = set()
+        #: Servers whose secrets are being read: when the read was handed to the line (``time.monotonic()``).
+        self._reading: dict[str, float] = {}
         #: Servers whose secrets the keyring would not give: its answer.
         self._unreadable: dict[str, str] = {}
         self._names: dict[str, str] = {}
@@ -129,6 +153,8 @@ class WindowSecrets(QObject):
             raise InvalidServerError(Message(UNREADABLE, {"server": self._name(server_url),
                                                           "problem": self._unreadable[server_url]}))
         self.read(server_url)
+        if time.monotonic() - self._reading.get(server_url, 0.0) < SLOW_READ_S:
+            raise SecretsPending(self._name(server_url))
         raise InvalidServerError(Message(READING, {"server": self._name(server_url)}))
 
     # -- reading ahead -------------------------------------------------------------------------------
@@ -151,8 +177,20 @@ class WindowSecrets(QObject):
                 continue
             missing = [(url, account) for account in self._accounts(url)[1] if (url, account) not in self._values]
             if missing:
-                self._reading.add(url)
+                self._reading[url] = _NOT_SENT
                 self._queue().reads.extend(missing)
+
+    def _slow(self, url: str) -> None:
+        if self._closing or url not in self._reading:
+            return
+        left_s = self._reading[url] + SLOW_READ_S - time.monotonic()
+        if left_s > 0:  # a coarse timer may fire up to 5 % early
+            self._slow_soon(url, left_s)
+        else:
+            self.slow.emit(url)
+
+    def _slow_soon(self, url: str, after_s: float) -> None:
+        QTimer.singleShot(int(after_s * 1000) + 1, self, partial(self._slow, url))
 
     def when_read(self, server_url: str, then: Callable[[], None]) -> None:
         """Call ``then`` once the server's secrets are read (at once if they are) or could not be."""
@@ -199,6 +237,9 @@ class WindowSecrets(QObject):
             return
         keeper, crossing = self._keeper, self._crossing
         self._sent.append(batch)
+        for url in {url for url, _account in batch.reads}:  # the read's time counts from here
+            self._reading[url] = time.monotonic()
+            self._slow_soon(url, SLOW_READ_S)
 
         def run() -> None:
             try:
@@ -241,7 +282,8 @@ class WindowSecrets(QObject):
             if action == "read":
                 self._unreadable.setdefault(url, answer)
         read = {url for url, _account in batch.reads}
-        self._reading -= read
+        for url in read:
+            self._reading.pop(url, None)
         self._say(batch)
         for url in sorted(read):
             for then in self._waiting.pop(url, []):
@@ -284,4 +326,4 @@ def _work(keeper: SecretKeeper, batch: _Batch, closing: Callable[[], bool]) -> N
             batch.found[entry] = value
 
 
-__all__ = ["WindowSecrets"]
+__all__ = ["SLOW_READ_S", "SecretsPending", "WindowSecrets"]

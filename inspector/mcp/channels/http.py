@@ -159,7 +159,8 @@ class LegTransport(FramedLegs):
                 kept = wire.exchange is not None and wire.exchange.bodies
                 if kept:
                     await keep_refusal(response, wire)  # its bytes counted there
-                refusal = signin_refusal(label, leg.method, response, request.headers, self._server.signed_in)
+                refusal = signin_refusal(label, leg.method, response, request.headers, self._server.signed_in,
+                                         self._server.unkept_headers)
                 if refusal is not None:
                     raise refusal
                 if 400 <= status < 500 and (session.stateless or leg.method == "server/discover"):
@@ -200,7 +201,8 @@ class LegTransport(FramedLegs):
                 # Never a fresh start here: that would send the request a second time.
                 raise McpTransportError.session_expired(label, method)
             if status >= 300:
-                raise signin_refusal(label, method, response, headers, self._server.signed_in) or \
+                raise signin_refusal(label, method, response, headers, self._server.signed_in,
+                                     self._server.unkept_headers) or \
                     McpTransportError.http_status(label, method, status, self._said(response.reason_phrase),
                                                   credentials=self._server.sends_credentials,
                                                   in_address=self._server.credentials_in_address)

@@ -129,7 +129,8 @@ class LegacySseChannel:
             self._requests.close(lambda: ChannelError(closed))
 
     def _check_stream(self, response: httpx.Response) -> None:
-        refusal = signin_refusal(self.server.label, "connect", response, self.server.headers, self.server.signed_in)
+        refusal = signin_refusal(self.server.label, "connect", response, self.server.headers, self.server.signed_in,
+                                 self.server.unkept_headers)
         if refusal is not None:
             raise SignInRefused(refusal)
         if response.status_code != 200:

@@ -104,17 +104,21 @@ def bearer_challenge(header: str | None) -> Challenge | None:
 
 
 def signin_refusal(label: str, method: str, response: httpx.Response, sent: Mapping[str, str],
-                   signed_in: bool = True) -> McpTransportError | None:
+                   signed_in: bool = True, unkept: frozenset[str] = frozenset()) -> McpTransportError | None:
     """A 401 (or a 403 asking for a larger scope) that calls for a sign-in (OAuth ``Bearer``, or no
     challenge at all: the well-known metadata addresses are then the way to find out how); ``None``
     for any other answer, such as a ``Basic`` challenge, or a refusal of an ``Authorization`` header
-    the user configured (``signed_in`` False): that header is what to check."""
+    the user configured (``signed_in`` False): that header is what to check. A 401 without an OAuth
+    challenge to a request that lacked secret headers no keyring kept (``unkept``) wants them, not a
+    sign-in: said so (an HTTP status error)."""
     if response.status_code not in (401, 403):
         return None
     if not signed_in and any(name.lower() == "authorization" for name in sent):
         return None
     header = response.headers.get("www-authenticate")
     challenge = bearer_challenge(header)
+    if response.status_code == 401 and challenge is None and unkept:
+        return McpTransportError.unkept_secrets(label, method, 401, sorted(unkept))
     if response.status_code == 403 and (challenge is None or not challenge.insufficient_scope):
         return None
     if response.status_code == 401 and challenge is None and header:

@@ -191,3 +191,19 @@ def test_german_says_a_time_out_one_way() -> None:
     wrong = [(source, german) for source, german in map(_german_texts, messages("de"))
              if re.search(r"(?i)\btimed out\b|\btime-?outs?\b", source) and "Zeitüberschreitung" not in german]
     assert wrong == []
+
+
+def test_german_puts_an_ellipsis_where_the_english_does() -> None:
+    """An action under way ends its word with "…" in German as in English ("Verbindung zu {server}…",
+    "wird abgebrochen…", 22 such sentences and every menu item); eight had a space before it
+    ("Der Demo-Server startet …", "… aus dem System-Schlüsselbund gelesen …"). A "…" standing for
+    what is left out of a list or a range keeps its space (", …", "{first} … {last}"), as in English."""
+    spaced = re.compile(r"\w …")
+    wrong = []
+    for message in messages("de"):
+        sources = message.id if isinstance(message.id, tuple) else (message.id,)
+        targets = message.string if isinstance(message.string, tuple) else (message.string,)
+        for target in targets:
+            if len(spaced.findall(target)) > max(len(spaced.findall(source)) for source in sources):
+                wrong.append(target)
+    assert wrong == []
