@@ -29,6 +29,9 @@ IDLE_S = 30.0
 """How long a connection may wait without a byte for its next request before it is closed."""
 HEAD_DEADLINE_S = 10.0
 """How long a request's head may take to arrive whole, from its first byte."""
+BODY_DEADLINE_S = 30.0
+"""How long a request's body may take to arrive whole, from the first byte read (the receiver's and the
+recording proxy's: a client sending a byte now and then held its request for as long as it liked)."""
 EVICT_WAIT_S = 1.0
 """How long a newcomer waits for the connection it replaces to be gone."""
 
@@ -151,5 +154,5 @@ def _hang_up(sock: socket.socket) -> None:
         pass  # already gone
 
 
-__all__ = ["EVICT_WAIT_S", "HEAD_DEADLINE_S", "IDLE_S", "MOST_CONNECTIONS", "ConnectionSlots", "HeadClock",
-           "HeadTimedReader"]
+__all__ = ["BODY_DEADLINE_S", "EVICT_WAIT_S", "HEAD_DEADLINE_S", "IDLE_S", "MOST_CONNECTIONS", "ConnectionSlots",
+           "HeadClock", "HeadTimedReader"]

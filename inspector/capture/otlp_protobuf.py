@@ -16,7 +16,7 @@ from typing import Any
 
 from inspector.i18n import N_
 from inspector.i18n.messages import Message
-from inspector.traces.format import MAX_RECORD_BYTES
+from inspector.traces.format import MAX_RECORD_BYTES, not_finite_text
 from inspector.traces.span_batch import HeldSpan
 
 from .otlp_body import MAX_REQUEST_ESTIMATE, OBJECT_ESTIMATE, BadBody, span_too_big, too_many_objects
@@ -28,7 +28,6 @@ in CPython 3.11)."""
 _SPAN = 3 * _OBJECT + 300
 """A span's own object, its status and attributes list, its keys and ids."""
 _LIMIT_MB = MAX_RECORD_BYTES // 1_000_000
-_NOT_FINITE = {"nan": "NaN", "inf": "Infinity", "-inf": "-Infinity"}
 
 
 class _Budget:
@@ -162,7 +161,7 @@ def _any_value(value: Any, budget: _Budget) -> dict[str, Any]:
     if which == "double_value":
         number = value.double_value
         # NaN and the infinities as protobuf's JSON mapping writes them: JSON has no such number.
-        return {"doubleValue": number if math.isfinite(number) else _NOT_FINITE[str(number)]}
+        return {"doubleValue": number if math.isfinite(number) else not_finite_text(number)}
     if which == "bytes_value":
         return {"bytesValue": base64.b64encode(value.bytes_value).decode("ascii")}
     if which == "array_value":

@@ -24,13 +24,12 @@ from inspector.i18n import N_
 from inspector.i18n.messages import Message
 
 from . import otlp_body
+from .connections import BODY_DEADLINE_S
 
 READERS = 4
 """How many requests may read their bodies at once."""
 READER_WAIT_S = 10.0
 """How long a request waits for its turn to read before it is answered 503 (retry later)."""
-BODY_DEADLINE_S = 30.0
-"""How long a body may take to arrive whole, from the first byte read."""
 _PIECE = 256 * 1024
 
 

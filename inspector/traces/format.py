@@ -411,6 +411,16 @@ def dump_json(value: Any) -> str:
         return json.dumps(_finite(value), ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 
 
+#: How protobuf's JSON mapping writes a double that is no number JSON has (the OpenTelemetry Collector's
+#: file exporter writes them so); read and written as that text.
+NOT_FINITE_TEXTS = frozenset({"NaN", "Infinity", "-Infinity"})
+
+
+def not_finite_text(number: float) -> str:
+    """A NaN or an infinity as protobuf's JSON mapping spells it (one of :data:`NOT_FINITE_TEXTS`)."""
+    return "NaN" if number != number else ("Infinity" if number > 0 else "-Infinity")
+
+
 def _finite(value: Any) -> Any:
     """``value`` with every NaN or infinite float as its protobuf JSON text. Iterative: any depth."""
     root: list[Any] = [None]
@@ -418,7 +428,7 @@ def _finite(value: Any) -> Any:
     while pending:
         item, parent, slot = pending.pop()
         if isinstance(item, float) and not math.isfinite(item):
-            parent[slot] = "NaN" if item != item else ("Infinity" if item > 0 else "-Infinity")
+            parent[slot] = not_finite_text(item)
         elif isinstance(item, Mapping):
             parent[slot] = copy = dict(item)
             pending.extend((child, copy, key) for key, child in item.items())

@@ -27,6 +27,7 @@ from inspector.runs.trace_ids import span_id, trace_id
 
 from .format import (
     MAX_DEPTH,
+    NOT_FINITE_TEXTS,
     Path,
     RunHeader,
     TraceProblem,
@@ -89,9 +90,6 @@ _HEX = re.compile(r"[0-9a-fA-F]+")
 _DIGITS = re.compile(r"-?[0-9]+")
 _STATUS_NAMES = {"STATUS_CODE_UNSET": 0, "STATUS_CODE_OK": 1, "STATUS_CODE_ERROR": 2}
 _MAX_NANOS = 2**64 - 1
-#: How protobuf's JSON mapping writes a double that is no number JSON has (the OpenTelemetry Collector's
-#: file exporter writes them so): read as that text, as no such number can be stored or exported.
-_NOT_FINITE = frozenset({"NaN", "Infinity", "-Infinity"})
 _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 
 
@@ -421,7 +419,7 @@ def _any_value(value: Any, path: Path) -> Any:
     if name == "doubleValue":
         if isinstance(item, (int, float)) and not isinstance(item, bool) and math.isfinite(item):
             return item
-        if isinstance(item, str) and item in _NOT_FINITE:  # protobuf JSON for NaN and the infinities: kept as text
+        if isinstance(item, str) and item in NOT_FINITE_TEXTS:  # protobuf JSON for NaN and the infinities: kept as text
             return item
         raise TraceProblem(where, said(N_("must be a number, got {value}"), value=describe(item)))
     if name == "bytesValue":

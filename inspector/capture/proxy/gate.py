@@ -23,15 +23,13 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 from urllib.parse import urlsplit
 
+from inspector.capture.connections import BODY_DEADLINE_S
 from inspector.runs.loopback import is_loopback
 
 MAX_AGENT_BODY_BYTES = 16 * 1024 * 1024
 """The largest body an agent may send through the proxy (the official SDKs' servers take 4 MiB)."""
 MAX_HELD_BODY_BYTES = 64 * 1024 * 1024
 """The most bytes of agents' bodies the proxy holds at once, all requests together."""
-BODY_DEADLINE_S = 30.0
-"""How long a request's body may take to arrive whole (the receiver's bound too): an agent sending a byte
-now and then held its request, and what it had sent, for as long as it liked."""
 #: The JSON-RPC error code of the proxy's own answers (the server's range of implementation errors).
 PROXY_ERROR_CODE = -32000
 
