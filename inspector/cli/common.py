@@ -281,13 +281,10 @@ def arguments_hint(extras: list[str]) -> UsageError | None:
     pairs = dict(extra.partition("=")[::2] for extra in extras if "=" in extra and not extra.startswith("-"))
     if not pairs:
         return None
-    import json
-    import shlex
-
+    from inspector.cli.args_hint import arguments_example
     from inspector.i18n import N_
     from inspector.i18n.messages import Message
 
     return UsageError(Message(N_("unrecognized arguments: {extras}. A tool's arguments go in --args, as "
                                  "JSON: --args {example}"),
-                              {"extras": " ".join(extras),
-                               "example": shlex.quote(json.dumps(pairs, ensure_ascii=False))}))
+                              {"extras": " ".join(extras), "example": arguments_example(pairs)}))
