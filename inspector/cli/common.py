@@ -247,12 +247,19 @@ def safe(text: str) -> str:
 
 
 def wait_until_stopped(stop: threading.Event) -> None:
-    """Return once ``stop`` is set (SIGTERM, the parent gone) or the user presses Ctrl-C."""
+    """Return once ``stop`` is set (the parent gone), the user presses Ctrl-C or the process is sent SIGTERM
+    (``kill``, a service manager, ``docker stop``): a command that serves until stopped then stops as
+    Ctrl-C stops it, finishing what it holds, instead of ending at once."""
+    import signal
+
+    previous = signal.signal(signal.SIGTERM, lambda number, frame: stop.set())
     try:
         while not stop.wait(0.5):
             pass
     except KeyboardInterrupt:
         pass
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def chosen_prog(parser: argparse.ArgumentParser, parsed: argparse.Namespace) -> str:
