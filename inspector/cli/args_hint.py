@@ -15,6 +15,21 @@ from inspector.i18n.messages import Message
 _NAME_VALUE = re.compile(r"\s*([^\s=\"'{}\[\]]+)=(.*)", re.DOTALL)
 
 
+def typed_value(text: str) -> object:
+    """A value typed after ``NAME=`` as the JSON it most likely means: a number, true, false or null as
+    such, anything else (a word, a quoted string, an object or a list) as the text typed."""
+    try:
+        value = json.loads(text, parse_constant=lambda constant: text)  # NaN, Infinity: as text
+    except (ValueError, RecursionError):
+        return text
+    return value if value is None or isinstance(value, bool | int | float) else text
+
+
+def arguments_example(pairs: dict[str, str]) -> str:
+    """``pairs`` (each NAME=VALUE typed) as the ``--args`` JSON object to write, quoted for a shell."""
+    return shlex.quote(json.dumps({name: typed_value(text) for name, text in pairs.items()}, ensure_ascii=False))
+
+
 def name_value_hint(raw: str) -> Message | None:
     """The sentence for ``--args`` given as ``NAME=VALUE`` (``None`` when it does not read so): the JSON
     object to write instead, the value as JSON where it is a number, true, false or null, else as text."""
@@ -22,16 +37,9 @@ def name_value_hint(raw: str) -> Message | None:
     if found is None:
         return None
     name, text = found.groups()
-    value: object = text
-    try:
-        value = json.loads(text, parse_constant=lambda constant: text)  # NaN, Infinity: as text
-    except (ValueError, RecursionError):
-        pass
-    if not (value is None or isinstance(value, bool | int | float)):
-        value = text  # a quoted string, an object or a list typed there: the text as typed
-    example = shlex.quote(json.dumps({name: value}, ensure_ascii=False))
+    example = arguments_example({name: text})
     return Message(N_("--args takes the tool's arguments as one JSON object, not NAME=VALUE: write --args {example} "
                       "(every argument in that one object); nothing was sent"), {"example": example})
 
 
-__all__ = ["name_value_hint"]
+__all__ = ["arguments_example", "name_value_hint", "typed_value"]

@@ -247,12 +247,19 @@ def safe(text: str) -> str:
 
 
 def wait_until_stopped(stop: threading.Event) -> None:
-    """Return once ``stop`` is set (SIGTERM, the parent gone) or the user presses Ctrl-C."""
+    """Return once ``stop`` is set (the parent gone), the user presses Ctrl-C or the process is sent SIGTERM
+    (``kill``, a service manager, ``docker stop``): a command that serves until stopped then stops as
+    Ctrl-C stops it, finishing what it holds, instead of ending at once."""
+    import signal
+
+    previous = signal.signal(signal.SIGTERM, lambda number, frame: stop.set())
     try:
         while not stop.wait(0.5):
             pass
     except KeyboardInterrupt:
         pass
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def chosen_prog(parser: argparse.ArgumentParser, parsed: argparse.Namespace) -> str:
@@ -281,13 +288,10 @@ def arguments_hint(extras: list[str]) -> UsageError | None:
     pairs = dict(extra.partition("=")[::2] for extra in extras if "=" in extra and not extra.startswith("-"))
     if not pairs:
         return None
-    import json
-    import shlex
-
+    from inspector.cli.args_hint import arguments_example
     from inspector.i18n import N_
     from inspector.i18n.messages import Message
 
     return UsageError(Message(N_("unrecognized arguments: {extras}. A tool's arguments go in --args, as "
                                  "JSON: --args {example}"),
-                              {"extras": " ".join(extras),
-                               "example": shlex.quote(json.dumps(pairs, ensure_ascii=False))}))
+                              {"extras": " ".join(extras), "example": arguments_example(pairs)}))

@@ -12,7 +12,7 @@ from inspector.i18n import N_, _, current_language
 from inspector.i18n.messages import Message
 from inspector.i18n.os_reasons import os_reason
 
-from .common import EXIT_OK, UsageError
+from .common import EXIT_OK, UsageError, wait_until_stopped
 
 
 def run(args: argparse.Namespace) -> int:
@@ -113,10 +113,7 @@ def serve_demo(args: argparse.Namespace) -> int:
 
         stop_with_parent(stop)
     try:
-        while not stop.wait(1.0):
-            pass
-    except KeyboardInterrupt:
-        pass
+        wait_until_stopped(stop)
     finally:
         server.stop()
         logger.removeHandler(handler)

@@ -9,7 +9,6 @@ stderr, and again when it is free.
 from __future__ import annotations
 
 import argparse
-import signal
 import sys
 import threading
 from typing import Any
@@ -68,11 +67,9 @@ def run(args: argparse.Namespace) -> int:
         print(_("A trace counts as finished {seconds} s after its last span. Press Ctrl-C to stop.").format(
             seconds=format_seconds(quiet)), flush=True)
     stop = threading.Event()
-    previous = signal.signal(signal.SIGTERM, lambda number, frame: stop.set())
     try:
         wait_until_stopped(stop)
     finally:
-        signal.signal(signal.SIGTERM, previous)
         receiver.stop()  # the traces still growing are settled and written
     if as_json:
         _line({"stopped": True})

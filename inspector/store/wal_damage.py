@@ -24,7 +24,7 @@ from datetime import datetime
 from pathlib import Path
 
 from inspector.i18n import N_
-from inspector.i18n.messages import Message
+from inspector.i18n.messages import Count, Message
 
 _MAGIC = (0x377F0682, 0x377F0683)  # the low bit: checksums of big-endian words
 _VERSION = 3007000
@@ -50,7 +50,7 @@ def damaged_log_sentence(path: Path, damage: LogDamage) -> Message:
         "The write-ahead log of the run database {path} was damaged: only {readable} of its {size} bytes could be "
         "read, and the changes in the rest (the last ones written before a program ended without closing the "
         "database) are not in it. The log was copied to {kept} before the database was opened."),
-        {"path": path, "readable": damage.readable, "size": damage.size, "kept": damage.kept})
+        {"path": path, "readable": Count(damage.readable), "size": Count(damage.size), "kept": damage.kept})
 
 
 def check_log(path: Path, moment: datetime | None = None) -> LogDamage | None:

@@ -8,6 +8,7 @@ page by page while the window goes on answering, and Find finds again when they 
 
 from __future__ import annotations
 
+import json
 import signal
 import subprocess
 import sys
@@ -22,7 +23,7 @@ from inspector.store import RunStore, resolve_db_path
 from inspector.transfer.importing import import_trace
 from tests.gui.test_runs_find_said import typed_in_find
 from tests.gui.test_runs_screenshots import runs_window
-from tests.support.cli_process import ROOT, cli
+from tests.support.cli_process import ROOT, cli, cli_here
 from tests.support.runs_tab import RunsShown
 from tests.support.sample_runs import big_run
 
@@ -56,6 +57,18 @@ def imported_copy(url: str, folder: Path) -> int:
     with RunStore.open(resolve_db_path()) as store:
         (copy,) = import_trace(store, exported).run_ids
     return copy
+
+
+def unanswered_span(path: Path) -> Path:
+    """A trace of one client span calling the tool echo, which records neither arguments nor result."""
+    attributes = [{"key": "mcp.method.name", "value": {"stringValue": "tools/call"}},
+                  {"key": "gen_ai.tool.name", "value": {"stringValue": "echo"}}]
+    span = {"traceId": "5b8efff798038103d269b633813fc60c", "spanId": "eee19b7ec3c1b174", "name": "tools/call echo",
+            "kind": 3, "startTimeUnixNano": "1764000000000000000", "endTimeUnixNano": "1764000000250000000",
+            "attributes": attributes, "status": {"code": 1}}
+    path.write_text(json.dumps({"resourceSpans": [{"resource": {"attributes": [
+        {"key": "service.name", "value": {"stringValue": "agent"}}]}, "scopeSpans": [{"spans": [span]}]}]}))
+    return path
 
 
 def shown_window(qtbot, make_window):
@@ -160,3 +173,30 @@ def test_a_model_call_is_found_by_its_conversation_as_the_result_tab_says_it(qtb
         switch_language("en")
     status, _heading, result = found(qtbot, window, run_id, "What the model answered (as the trace recorded it)")
     assert status.startswith("1 of ") and "What the model answered (as the trace recorded it):" in result
+
+
+def test_a_picture_and_a_step_without_result_are_found_as_the_result_tab_says_them(qtbot, make_window, demo_server,
+                                                                                   tmp_path) -> None:
+    """The Result tab names a picture the tool answered with in a line of ours ("Image (image/png, 250 bytes).",
+    in German "Bild (…)."), and says so of a step with no result at all; the store keeps neither: Find missed
+    both."""
+    db = resolve_db_path()
+    assert cli_here("call", demo_server.url, "describe_image", "--db", str(db)).returncode == 0
+    with RunStore.open(db) as store:
+        (pictured,) = [run.id for run in store.list_runs(limit=None)]
+        (traced,) = import_trace(store, unanswered_span(tmp_path / "span.json")).run_ids
+    window = shown_window(qtbot, make_window)
+    status, _heading, result = found(qtbot, window, pictured, "Image (image/png, ")
+    assert status == "1 of 1" and "\nImage (image/png, " in result, (status, result)
+    assert found(qtbot, window, pictured, "This step has no result text")[0] == "no match"
+    status, _heading, result = found(qtbot, window, traced, "does not record its result")
+    assert status.startswith("1 of ") and result == "The trace this step came from does not record its result.", \
+        (status, result)
+    switch_language("de")
+    try:
+        status, _heading, result = found(qtbot, window, pictured, "Bild (image/png, ")
+        assert status == "1 von 1" and "\nBild (image/png, " in result, (status, result)
+        status, _heading, result = found(qtbot, window, traced, "hält sein Resultat nicht fest")
+        assert status.startswith("1 von ") and "hält sein Resultat nicht fest" in result, (status, result)
+    finally:
+        switch_language("en")

@@ -9,6 +9,8 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 
 from inspector.demo import DemoServer
@@ -79,6 +81,57 @@ def test_proxy_says_where_it_listens_and_how_many_runs_it_kept(tmp_path: Path) -
                 process.wait()
     assert process.returncode == 0, err
     assert "The proxy stopped; it recorded" in out and "Traceback" not in err
+
+
+def test_sigterm_stops_the_proxy_as_ctrl_c_does_and_the_call_in_flight_is_kept(tmp_path: Path) -> None:
+    """SIGTERM (``kill``, a service manager) ended the proxy at once (status -15): the call it was forwarding
+    stayed a run "interrupted" with nothing said. Now it stops as Ctrl-C stops it: the call is recorded as
+    cancelled, the proxy says so and ends with status 0."""
+    db = tmp_path / "runs.db"
+    with DemoServer() as demo:
+        process = subprocess.Popen([sys.executable, "-m", "inspector", "proxy", "--to", demo.url, "--db", str(db),
+                                    "--listen", "127.0.0.1:0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                   text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+        try:
+            url = process.stdout.readline().split(" at ", 1)[1].split(" and ", 1)[0]
+            process.stdout.readline()
+            hanging = threading.Thread(target=_hang_through, args=(url,), daemon=True)
+            hanging.start()
+            deadline = time.monotonic() + 30
+            while not _running_runs(db) and time.monotonic() < deadline:  # the operation's run is begun
+                time.sleep(0.1)
+            time.sleep(1.5)  # tools/call hang forwarded: the demo server holds it
+            process.send_signal(signal.SIGTERM)
+            out, err = process.communicate(timeout=20)
+            hanging.join(30)
+        finally:
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+    assert process.returncode == 0, err
+    assert "tools/call hang · proxy (cancelled)" in out and "The proxy stopped; it recorded" in out, out
+    with RunStore.open(db) as store:
+        statuses = {run.title: run.status for run in store.list_runs(limit=None)}
+    assert statuses["tools/call hang · proxy"] == "cancelled", statuses
+
+
+def _running_runs(db: Path) -> list[str]:
+    if not db.exists():
+        return []
+    with RunStore.open(db) as store:
+        return [run.title for run in store.list_runs(limit=None) if run.status == "running"]
+
+
+def _hang_through(url: str) -> None:
+    async def go() -> None:
+        client = McpClient()
+        try:
+            await client.call_tool(ServerEndpoint(url, era="handshake"), "hang", {}, budget_s=30)
+        except Exception:  # noqa: BLE001 - the proxy stops under it: whatever the client makes of that
+            pass
+        finally:
+            await client.drain()
+    asyncio.run(go())
 
 
 def test_proxy_refuses_what_it_cannot_do(capsys, tmp_path: Path) -> None:

@@ -8,10 +8,15 @@ import signal
 import subprocess
 import sys
 
+import pytest
+
 from inspector.mcp import McpClient, ServerEndpoint
 
 
-def test_serve_demo_runs_until_ctrl_c():
+@pytest.mark.parametrize("stop_signal", [signal.SIGINT, signal.SIGTERM])
+def test_serve_demo_runs_until_ctrl_c_or_sigterm(stop_signal):
+    """SIGTERM (``kill``, a service manager, ``docker stop``) stops it as Ctrl-C does: it ended at once
+    with status -15 and said nothing."""
     process = subprocess.Popen([sys.executable, "-m", "inspector", "serve-demo", "--page-size", "10",
                                 "--json-response"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                env={**os.environ, "PYTHONUNBUFFERED": "1"})
@@ -30,7 +35,7 @@ def test_serve_demo_runs_until_ctrl_c():
 
         catalogue = asyncio.run(walk())
         assert catalogue.pages > 10 and "lookup_001" in catalogue.names
-        process.send_signal(signal.SIGINT)
+        process.send_signal(stop_signal)
         out, err = process.communicate(timeout=15)
     finally:
         if process.poll() is None:

@@ -75,9 +75,9 @@ def test_a_damaged_log_is_copied_aside_and_said(tmp_path: Path, damage, readable
     assert kept.read_bytes() == damaged  # every byte of it, for whoever can recover more
     said = done.stderr.strip()
     assert said.startswith(f"run-inspector: The write-ahead log of the run database {path} was damaged: only ")
-    assert f"of its {len(damaged)} bytes could be read" in said and str(kept) in said and said.count("\n") == 0
+    assert f"of its {len(damaged):,} bytes could be read" in said and str(kept) in said and said.count("\n") == 0
     if readable is not None:
-        assert f"only {readable} of its" in said
+        assert f"only {readable:,} of its" in said
     again = runs_list(path)
     assert again.returncode == 0 and again.stderr == "" and list(tmp_path.glob("runs.db-wal.damaged-*")) == [kept]
 
@@ -88,6 +88,9 @@ def test_the_damage_is_said_in_german(tmp_path: Path) -> None:
     done = runs_list(path, "de")
     assert done.returncode == 0 and "Änderungsprotokoll (Write-Ahead-Log) der Laufdatenbank" in done.stderr
     assert "war beschädigt" in done.stderr and "damaged: only" not in done.stderr
+    (kept,) = tmp_path.glob("runs.db-wal.damaged-*")
+    size = kept.stat().st_size
+    assert f"{size:,}".replace(",", ".") in done.stderr and str(size) not in done.stderr  # German digit groups
 
 
 def test_an_intact_log_left_by_a_killed_process_is_read_whole_and_nothing_is_said(tmp_path: Path) -> None:

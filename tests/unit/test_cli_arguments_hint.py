@@ -17,8 +17,19 @@ def test_key_value_pairs_after_call_get_the_args_example(capsys, tmp_path) -> No
     assert status == 2
     assert "unrecognized arguments: text=hi n=2. A tool's arguments go in --args, as JSON: --args " in err
     example = err.strip().rsplit("--args ", 1)[1]
-    assert json.loads(shlex.split(example)[0]) == {"text": "hi", "n": "2"}
+    assert json.loads(shlex.split(example)[0]) == {"text": "hi", "n": 2}
     assert not (tmp_path / "runs.db").exists()  # refused before anything was opened or sent
+
+
+def test_the_example_types_values_as_the_args_hint_does(capsys, tmp_path) -> None:
+    """`call URL get-sum a=2 b=3` suggested {"a": "2", "b": "3"}: strings where the tool wants numbers (and
+    `--args a=2` suggested {"a": 2}). Numbers, true, false and null are JSON; anything else stays text."""
+    typed = ["a=2", "b=-1.5e3", "ok=true", "none=null", "word=hi", "zero=007", "nan=NaN", 'quoted="x"', "list=[1]"]
+    assert main(["--db", str(tmp_path / "runs.db"), "call", "http://127.0.0.1:9/mcp", "get-sum", *typed]) == 2
+    example = capsys.readouterr().err.strip().rsplit("--args ", 1)[1]
+    assert json.loads(shlex.split(example)[0]) == {
+        "a": 2, "b": -1500.0, "ok": True, "none": None, "word": "hi", "zero": "007", "nan": "NaN", "quoted": '"x"',
+        "list": "[1]"}
 
 
 @pytest.mark.parametrize("pairs", [["message=pipe"], ["a=1", "b=2"]])
@@ -30,7 +41,8 @@ def test_key_value_pairs_after_a_stdio_call_get_the_args_example(capsys, tmp_pat
     assert status == 2
     assert f"unrecognized arguments: {' '.join(pairs)}. A tool's arguments go in --args, as JSON: --args " in err
     example = err.strip().rsplit("--args ", 1)[1]
-    assert json.loads(shlex.split(example)[0]) == dict(pair.split("=") for pair in pairs)
+    assert json.loads(shlex.split(example)[0]) == {name: int(value) if value.isdigit() else value
+                                                  for name, value in (pair.split("=") for pair in pairs)}
     assert not (tmp_path / "runs.db").exists()
 
 

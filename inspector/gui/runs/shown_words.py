@@ -24,6 +24,7 @@ from inspector.store import RunRecord, RunStore
 from inspector.store.browse import TimelineRow, timeline_page
 from inspector.traces.chat_words import conversation_lines
 
+from ..widgets.block_text import stored_block_lines
 from ..widgets.plain_text import cell_text
 from .span_facts import otlp_of, sides_and_band
 from .stored_result import parsed_payload
@@ -49,22 +50,35 @@ def remote_effect_sentence() -> str:
              "unknown. Check on the server before you retry.")
 
 
-def row_words(row: TimelineRow, run_source: str) -> list[str]:
+def empty_result_sentence(from_a_trace: bool) -> str:
+    """What the Result tab says of a step that shows no result at all (no text, no blocks, no conversation)."""
+    return (_("The trace this step came from does not record its result.") if from_a_trace else
+            _("This step has no result text."))
+
+
+def row_words(row: TimelineRow, run_source: str, empty: str = "") -> list[str]:
     """What a step shows of itself in words that its row (not its whole payload) tells: who made it,
-    its kind, the heading of its detail, its Details, its Result as said, its service, the band on a
-    cancel sent."""
+    its kind, the heading of its detail, its Details, its Result as said (``empty``: what is said when
+    it says nothing), its service, the band on a cancel sent."""
     fields = row.detail_fields
     name = fields.get("toolName") if isinstance(fields.get("toolName"), str) else ""
-    stored = fields.get("toolResult") if isinstance(fields.get("toolResult"), str) else fields.get("content")
     words = [step_source(row.kind, row.service), step_heading(row.sequence, row.kind, name), shown_details(row)]
-    if isinstance(stored, str) or row.outcome == "cancelled":
-        words.append(result_said(stored if isinstance(stored, str) else "", fields, row.outcome,
-                                 row.cancelled_in_flight, run_source, whole=False))
+    words.append(_row_result(row, run_source) or empty)
     if row.service:
         words.append(_("service {service}").format(service=row.service))
     if row.outcome == "cancelled" and row.cancelled_in_flight is True:
         words.append(remote_effect_sentence())
     return words
+
+
+def _row_result(row: TimelineRow, run_source: str) -> str:
+    """A step's Result as said from what its row keeps ("" for none)."""
+    fields = row.detail_fields
+    stored = fields.get("toolResult") if isinstance(fields.get("toolResult"), str) else fields.get("content")
+    if not (isinstance(stored, str) or row.outcome == "cancelled"):
+        return ""
+    return result_said(stored if isinstance(stored, str) else "", fields, row.outcome, row.cancelled_in_flight,
+                       run_source, whole=False)
 
 
 def _says_whole(row: TimelineRow) -> bool:
@@ -78,13 +92,15 @@ def _says_whole(row: TimelineRow) -> bool:
 
 def whole_words(payload: Mapping[str, Any], row: TimelineRow, run_source: str) -> str:
     """What a step shows that its whole payload tells: the band on its two sides, its Result as said
-    from the whole payload, the conversation of a model call read from a trace ("" for none)."""
+    from the whole payload, the lines naming its content blocks ("Image (image/png, 2 bytes)."), the
+    conversation of a model call read from a trace, or what is said for no result at all."""
     otlp = otlp_of(payload)
     band = sides_and_band(otlp, payload, row.outcome)[1] if otlp is not None else ""
     stored = payload.get("toolResult") if isinstance(payload.get("toolResult"), str) else payload.get("content")
     result = result_said(stored, payload, row.outcome, row.cancelled_in_flight, run_source) \
-        if isinstance(stored, str) else ""
-    return "\n".join([band, result, *conversation_lines(payload)])
+        if isinstance(stored, str) or row.outcome == "cancelled" else ""
+    said = [line for line in (result, *stored_block_lines(payload), *conversation_lines(payload)) if line]
+    return "\n".join([band, *(said or [empty_result_sentence(otlp is not None)])])
 
 
 class ShownWords(QObject):
@@ -141,15 +157,39 @@ class ShownWords(QObject):
         if run is None:
             return
         page = timeline_page(self.store, run.id, self._said_rows, PAGE_ROWS)
-        whole = self._whole_words([row for row in page if _says_whole(row)], run.source or "")
-        self._words += [(row.id, "\n".join([*row_words(row, run.source or ""), whole.get(row.id, "")]).casefold())
-                        for row in page]
+        source = run.source or ""
+        blocks, traced = self._kept_facts(page, source)
+        whole = self._whole_words([row for row in page if row.id in blocks or _says_whole(row)], source)
+        self._words += [(row.id, "\n".join([
+            *row_words(row, source, "" if row.id in whole else empty_result_sentence(row.id in traced)),
+            whole.get(row.id, "")]).casefold()) for row in page]
         self._said_rows = self._count if len(page) < PAGE_ROWS else self._said_rows + PAGE_ROWS
         if self._said_rows < self._count:
             if background:
                 self._timer.start()
         elif background:
             self.ready.emit()
+
+    def _kept_facts(self, page: Sequence[TimelineRow], run_source: str) -> tuple[set[int], set[int]]:
+        """Of the steps of ``page``: those whose payload keeps content blocks (their lines are said from
+        the whole payload), and of those whose row says no result, the ones that came from a trace."""
+        blocks: set[int] = set()
+        traced: set[int] = set()
+        ids = [row.id for row in page]
+        lacking = [row.id for row in page if not _row_result(row, run_source)]
+        conn = self.store.db.conn
+        for start in range(0, len(ids), 500):
+            chunk = ids[start:start + 500]
+            blocks.update(step_id for (step_id,) in conn.execute(  # a byte search first: no payload parsed for it
+                f"SELECT id FROM steps WHERE id IN ({','.join('?' * len(chunk))}) AND instr(payload, "
+                "'\"contentBlocks\"') > 0 AND json_valid(payload) AND json_type(payload, '$.contentBlocks') = 'array'",
+                chunk))
+        for start in range(0, len(lacking), 500):
+            chunk = lacking[start:start + 500]
+            traced.update(step_id for (step_id,) in conn.execute(
+                f"SELECT id FROM steps WHERE id IN ({','.join('?' * len(chunk))}) AND json_valid(payload)"
+                " AND json_type(payload, '$.raw.otlp') = 'object'", chunk))
+        return blocks, traced
 
     def _whole_words(self, rows: Sequence[TimelineRow], run_source: str) -> dict[int, str]:
         """The words of these rows' steps that their whole payloads tell (:func:`whole_words`): a row
@@ -178,5 +218,5 @@ def _said_or_nothing(say: Callable[[Mapping[str, Any], TimelineRow, str], str], 
         return ""
 
 
-__all__ = ["AT_ONCE_ROWS", "PAGE_ROWS", "ShownWords", "remote_effect_sentence", "row_words",
+__all__ = ["AT_ONCE_ROWS", "PAGE_ROWS", "ShownWords", "empty_result_sentence", "remote_effect_sentence", "row_words",
            "step_heading", "whole_words"]

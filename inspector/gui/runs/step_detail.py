@@ -39,7 +39,7 @@ from ..widgets.server_exchanges import server_exchange_lines
 from ..widgets.wire_view import WireView
 from .notes import NoteLabel
 from .runs_model import format_duration
-from .shown_words import remote_effect_sentence, step_heading
+from .shown_words import empty_result_sentence, remote_effect_sentence, step_heading
 from .span_facts import service_of
 from .span_view import SpanView
 from .step_replays import ReplaysView
@@ -273,9 +273,7 @@ class StepDetail(QWidget):
         asked = [visible(line) for line in conversation_lines(payload)]
         if asked:
             self._result_text = "\n".join([self._result_text, "", *asked]) if self._result_text else "\n".join(asked)
-        self.result.setPlainText(self._result_text or (
-            _("The trace this step came from does not record its result.") if from_a_trace else
-            _("This step has no result text.")))
+        self.result.setPlainText(self._result_text or empty_result_sentence(from_a_trace))
         self.images.show_images([ShownImage(image.name, image.media_type, image.data, image.chars)
                                  for image in step.images], source=step if step.images else None)
         structured = {key: payload[key] for key in ("toolArtifacts", "requestedToolCalls", "droppedSources",
