@@ -50,11 +50,12 @@ print(status, seen)
 
 @dataclass(frozen=True)
 class Built:
-    """The wheel built from a copy of the tracked files, whether that copy held compiled catalogues
-    before the build, and pip's warnings while building it."""
+    """The wheel built from a copy of the tracked files (``checkout``), whether that copy held compiled
+    catalogues before the build, and pip's warnings while building it."""
     compiled_before: bool
     wheel: Path
     stderr: str
+    checkout: Path
 
 
 def _shared_folder(tmp_path_factory: pytest.TempPathFactory, name: str) -> Path:
@@ -83,7 +84,7 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Built:
         if not done.exists():
             done.write_text(json.dumps(_build(work)))
         found = json.loads(done.read_text())
-    return Built(found["compiled_before"], Path(found["wheel"]), found["stderr"])
+    return Built(found["compiled_before"], Path(found["wheel"]), found["stderr"], Path(found["checkout"]))
 
 
 def _build(work: Path) -> dict[str, object]:
@@ -98,7 +99,7 @@ def _build(work: Path) -> dict[str, object]:
                            str(source)], capture_output=True, text=True, timeout=300)
     assert made.returncode == 0, made.stderr[-2000:]
     [wheel] = (work / "dist").glob("run_inspector-*.whl")
-    return {"compiled_before": compiled_before, "wheel": str(wheel), "stderr": made.stderr}
+    return {"compiled_before": compiled_before, "wheel": str(wheel), "stderr": made.stderr, "checkout": str(source)}
 
 
 @pytest.fixture(scope="module")
@@ -179,3 +180,19 @@ def test_a_wheel_built_from_a_clean_checkout_has_both_compiled_catalogues(built:
     assert german.ngettext(singular, plural, 3).endswith("{count} Schritte")
     assert german.ngettext(singular, plural, 1).endswith("{count} Schritt")
     assert "BuildBackendWarning" not in built.stderr
+
+
+def test_an_editable_install_as_make_run_makes_it_prints_no_setuptools_note(built: Built, tmp_path: Path) -> None:
+    """`make run` on a fresh clone installs the checkout editable: pip used to print setuptools' boxed
+    "Editable installation. ... Please be careful with folders in your working directory ..." note, which
+    says nothing to someone who only wants the window. Whether pip passes a build's warnings on depends on
+    its version, so the note is made an error in the build: the install fails if setuptools still says it."""
+    fresh = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(fresh)], check=True, timeout=120)
+    env = {**os.environ, "PYTHONWARNINGS": "error:Editable installation"}
+    done = subprocess.run([sys.executable, "-m", "pip", "--python", str(fresh / "bin" / "python"), "install",
+                           "--no-deps", "-q", "-e", str(built.checkout)], capture_output=True, text=True, timeout=300,
+                          env=env)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "BuildBackendWarning" not in done.stderr and "Editable installation" not in done.stderr, done.stderr
+
