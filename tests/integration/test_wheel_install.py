@@ -196,3 +196,15 @@ def test_an_editable_install_as_make_run_makes_it_prints_no_setuptools_note(buil
     assert done.returncode == 0, done.stderr[-2000:]
     assert "BuildBackendWarning" not in done.stderr and "Editable installation" not in done.stderr, done.stderr
 
+
+def test_the_wheel_holds_the_package_its_metadata_and_the_licence_text(built: Built) -> None:
+    """MIT asks for its text with every copy: the metadata's License-Expression alone named it."""
+    with zipfile.ZipFile(built.wheel) as archive:
+        names = archive.namelist()
+        [info] = {name.split("/")[0] for name in names if ".dist-info/" in name}
+        metadata = archive.read(f"{info}/METADATA").decode()
+        licence = archive.read(f"{info}/licenses/LICENSE").decode()
+    assert "License-Expression: MIT" in metadata and "License-File: LICENSE" in metadata
+    assert licence.startswith("MIT License") and "Run Inspector authors" in licence
+    assert {name.split("/")[0] for name in names} == {"inspector", info}
+    assert not [name for name in names if "__pycache__" in name or name.endswith((".pyc", ".po", ".pot"))]
