@@ -14,6 +14,7 @@ import shutil
 import subprocess
 import sys
 import sysconfig
+import tomllib
 import zipfile
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -39,6 +40,8 @@ def look():
     seen["icon"] = not app.windowIcon().isNull()
     seen["desktop"] = app.desktopFileName()
     seen["menu"] = [action.text() for action in window.menuBar().actions()]
+    from inspector.gui.help_menu import DocumentationDialog
+    seen["documentation"] = DocumentationDialog(window).text.text()
     app.quit()
 QTimer.singleShot(50, look)
 import inspector, inspector.gui.app as gui
@@ -164,6 +167,9 @@ def test_the_installed_window_opens_with_its_icon_and_german_catalogue(installed
     assert str(installed) in location  # the installed package, not the checkout
     assert outcome.startswith("0 ") and "'icon': True" in outcome
     assert "io.github.runinspector.RunInspector" in outcome and "Datei" in outcome  # the menu in German
+    # No README beside the installed package: Help › Documentation names the metadata's home page.
+    homepage = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]["urls"]["Homepage"]
+    assert f"unter {homepage};" in outcome
 
 
 def test_a_wheel_built_from_a_clean_checkout_has_both_compiled_catalogues(built: Built, tmp_path: Path) -> None:
