@@ -39,4 +39,7 @@ class build_py_with_translations(build_py):  # noqa: N801 - setuptools' naming
 # The compiled catalogues are package data of `inspector` (pyproject's package-data), not packages;
 # setuptools would otherwise print a page-long warning for each language folder on every install.
 warnings.filterwarnings("ignore", message=r"Package 'inspector\.locale\.")
+# An editable install (`make run`, `make test`) of this flat layout gets an import finder, and setuptools
+# says so in a boxed note about folders named like the package, which pip prints on the first `make run`.
+warnings.filterwarnings("ignore", message=r"Editable installation\.")
 setup(cmdclass={"build_py": build_py_with_translations})

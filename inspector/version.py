@@ -1,4 +1,4 @@
-"""The version and licence of Run Inspector, read from the installed package's metadata.
+"""The version, licence and home page of Run Inspector, read from the installed package's metadata.
 
 Kept free of Qt, the network stack and our other modules: ``run-inspector --version`` imports this
 and nothing heavy. Run from a checkout that was never installed, the values come from the source
@@ -15,16 +15,21 @@ DISTRIBUTION = "run-inspector"
 UNKNOWN = "unknown"
 
 
-def _pyproject_field(name: str) -> str:
-    """A ``[project]`` field of the source tree this package runs from ("" outside a checkout)."""
+def _pyproject_project() -> dict:
+    """The ``[project]`` table of the source tree this package runs from (empty outside a checkout)."""
     pyproject = Path(__file__).resolve().parents[1] / "pyproject.toml"
     try:
         import tomllib
 
         project = tomllib.loads(pyproject.read_text(encoding="utf-8")).get("project", {})
     except (OSError, ValueError):
-        return ""
-    value = project.get(name, "")
+        return {}
+    return project if isinstance(project, dict) else {}
+
+
+def _pyproject_field(name: str) -> str:
+    """A ``[project]`` field of the source tree this package runs from ("" outside a checkout)."""
+    value = _pyproject_project().get(name, "")
     return value if isinstance(value, str) else ""
 
 
@@ -52,6 +57,24 @@ def app_licence() -> str:
     except importlib.metadata.PackageNotFoundError:
         return _pyproject_field("license")
     return meta.get("License-Expression") or meta.get("License") or _pyproject_field("license")
+
+
+def app_homepage() -> str:
+    """The project's address (the Homepage of ``[project.urls]``) from the metadata, else from
+    pyproject.toml; "" if unknown. An installed wheel has no README: this is where it is."""
+    import importlib.metadata
+
+    try:
+        entries = importlib.metadata.metadata(DISTRIBUTION).get_all("Project-URL") or []
+    except importlib.metadata.PackageNotFoundError:
+        entries = []
+    for entry in entries:
+        label, _comma, address = entry.partition(",")  # "Homepage, https://..."
+        if label.strip().lower() == "homepage" and address.strip():
+            return address.strip()
+    urls = _pyproject_project().get("urls", {})
+    found = urls.get("Homepage", "") if isinstance(urls, dict) else ""
+    return found if isinstance(found, str) else ""
 
 
 def version_line() -> str:

@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 
 from inspector.i18n import N_, _, pgettext
 from inspector.store.paths import APP_NAME
+from inspector.version import app_homepage
 
 from .dialogs.about_dialog import AboutDialog, plain_label
 from .language import on_language_changed, translated
@@ -208,6 +209,10 @@ class DocumentationDialog(QDialog):
         if self.paths:
             lines = [_("The documentation is in these files (plain text, Markdown):"), ""]
             lines += [str(path) for path in self.paths]
+        elif app_homepage():  # installed: the README and docs/ are not in the wheel
+            lines = [_("The documentation (README.md and the docs folder) comes with the source code of "
+                       "Run Inspector, at {address}; `{command} --help` describes the command line.").format(
+                           address=app_homepage(), command=APP_NAME)]
         else:
             lines = [_("The documentation (README.md and the docs folder) comes with the source code of "
                        "Run Inspector ({name}); `{command} --help` describes the command line.").format(

@@ -242,6 +242,27 @@ def test_documentation_names_the_readme_and_docs(qtbot) -> None:
     _labels_are_plain(dialog)
 
 
+
+def test_documentation_of_an_installed_copy_names_the_project_address(qtbot, monkeypatch) -> None:
+    """An installed wheel has no README.md nor docs/ beside the package: the dialog said only that the
+    documentation "comes with the source code", not where that is. It names the project's home page,
+    as the package metadata (here pyproject.toml) gives it, in English and German."""
+    monkeypatch.setattr("inspector.gui.help_menu.documentation_paths", lambda: [])
+    homepage = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["urls"]["Homepage"]
+    dialog = DocumentationDialog()
+    qtbot.addWidget(dialog)
+    assert dialog.open_buttons == []
+    assert f"source code of Run Inspector, at {homepage};" in dialog.text.text()
+    try:
+        switch_language("de")
+        assert f"liegt dem Quellcode von Run Inspector bei, unter {homepage};" in dialog.text.text()
+        SHOTS.mkdir(exist_ok=True)
+        assert dialog.grab().save(str(SHOTS / "documentation-installed-de.png"))
+    finally:
+        switch_language("en")
+    assert dialog.grab().save(str(SHOTS / "documentation-installed-en.png"))
+    _labels_are_plain(dialog)
+
 def menu_keys(menu, action) -> str:
     """The keys the menu draws beside ``action`` (after the tab of the item's text)."""
     option = QStyleOptionMenuItem()

@@ -14,6 +14,7 @@ import shutil
 import subprocess
 import sys
 import sysconfig
+import tomllib
 import zipfile
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -39,6 +40,8 @@ def look():
     seen["icon"] = not app.windowIcon().isNull()
     seen["desktop"] = app.desktopFileName()
     seen["menu"] = [action.text() for action in window.menuBar().actions()]
+    from inspector.gui.help_menu import DocumentationDialog
+    seen["documentation"] = DocumentationDialog(window).text.text()
     app.quit()
 QTimer.singleShot(50, look)
 import inspector, inspector.gui.app as gui
@@ -50,11 +53,12 @@ print(status, seen)
 
 @dataclass(frozen=True)
 class Built:
-    """The wheel built from a copy of the tracked files, whether that copy held compiled catalogues
-    before the build, and pip's warnings while building it."""
+    """The wheel built from a copy of the tracked files (``checkout``), whether that copy held compiled
+    catalogues before the build, and pip's warnings while building it."""
     compiled_before: bool
     wheel: Path
     stderr: str
+    checkout: Path
 
 
 def _shared_folder(tmp_path_factory: pytest.TempPathFactory, name: str) -> Path:
@@ -83,7 +87,7 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Built:
         if not done.exists():
             done.write_text(json.dumps(_build(work)))
         found = json.loads(done.read_text())
-    return Built(found["compiled_before"], Path(found["wheel"]), found["stderr"])
+    return Built(found["compiled_before"], Path(found["wheel"]), found["stderr"], Path(found["checkout"]))
 
 
 def _build(work: Path) -> dict[str, object]:
@@ -98,7 +102,7 @@ def _build(work: Path) -> dict[str, object]:
                            str(source)], capture_output=True, text=True, timeout=300)
     assert made.returncode == 0, made.stderr[-2000:]
     [wheel] = (work / "dist").glob("run_inspector-*.whl")
-    return {"compiled_before": compiled_before, "wheel": str(wheel), "stderr": made.stderr}
+    return {"compiled_before": compiled_before, "wheel": str(wheel), "stderr": made.stderr, "checkout": str(source)}
 
 
 @pytest.fixture(scope="module")
@@ -163,6 +167,9 @@ def test_the_installed_window_opens_with_its_icon_and_german_catalogue(installed
     assert str(installed) in location  # the installed package, not the checkout
     assert outcome.startswith("0 ") and "'icon': True" in outcome
     assert "io.github.runinspector.RunInspector" in outcome and "Datei" in outcome  # the menu in German
+    # No README beside the installed package: Help › Documentation names the metadata's home page.
+    homepage = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]["urls"]["Homepage"]
+    assert f"unter {homepage};" in outcome
 
 
 def test_a_wheel_built_from_a_clean_checkout_has_both_compiled_catalogues(built: Built, tmp_path: Path) -> None:
@@ -179,3 +186,31 @@ def test_a_wheel_built_from_a_clean_checkout_has_both_compiled_catalogues(built:
     assert german.ngettext(singular, plural, 3).endswith("{count} Schritte")
     assert german.ngettext(singular, plural, 1).endswith("{count} Schritt")
     assert "BuildBackendWarning" not in built.stderr
+
+
+def test_an_editable_install_as_make_run_makes_it_prints_no_setuptools_note(built: Built, tmp_path: Path) -> None:
+    """`make run` on a fresh clone installs the checkout editable: pip used to print setuptools' boxed
+    "Editable installation. ... Please be careful with folders in your working directory ..." note, which
+    says nothing to someone who only wants the window. Whether pip passes a build's warnings on depends on
+    its version, so the note is made an error in the build: the install fails if setuptools still says it."""
+    fresh = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(fresh)], check=True, timeout=120)
+    env = {**os.environ, "PYTHONWARNINGS": "error:Editable installation"}
+    done = subprocess.run([sys.executable, "-m", "pip", "--python", str(fresh / "bin" / "python"), "install",
+                           "--no-deps", "-q", "-e", str(built.checkout)], capture_output=True, text=True, timeout=300,
+                          env=env)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "BuildBackendWarning" not in done.stderr and "Editable installation" not in done.stderr, done.stderr
+
+
+def test_the_wheel_holds_the_package_its_metadata_and_the_licence_text(built: Built) -> None:
+    """MIT asks for its text with every copy: the metadata's License-Expression alone named it."""
+    with zipfile.ZipFile(built.wheel) as archive:
+        names = archive.namelist()
+        [info] = {name.split("/")[0] for name in names if ".dist-info/" in name}
+        metadata = archive.read(f"{info}/METADATA").decode()
+        licence = archive.read(f"{info}/licenses/LICENSE").decode()
+    assert "License-Expression: MIT" in metadata and "License-File: LICENSE" in metadata
+    assert licence.startswith("MIT License") and "Run Inspector authors" in licence
+    assert {name.split("/")[0] for name in names} == {"inspector", info}
+    assert not [name for name in names if "__pycache__" in name or name.endswith((".pyc", ".po", ".pot"))]

@@ -55,3 +55,26 @@ def test_first_steps_follow_the_two_commands_and_name_only_real_commands() -> No
     assert unknown == []
     for scenario in re.findall(r"`([a-z]+-[a-z-]+)`", section):
         assert (ROOT / "inspector" / "agent" / "scenarios" / f"{scenario}.json").is_file(), scenario
+
+
+def test_uninstalling_names_the_folders_and_the_keyring_service_the_program_uses(monkeypatch, tmp_path) -> None:
+    """Removing the program leaves what it made: the README names where, as the code finds it (Linux,
+    no XDG variables), so that someone who wants it gone knows what to delete."""
+    from inspector.gui.settings import APPLICATION, ORGANIZATION
+    from inspector.logfile import LOG_ENV, log_path
+    from inspector.store.keyring_entries import KEYRING_SERVICE
+    from inspector.store.paths import default_db_path
+
+    monkeypatch.setenv("HOME", str(tmp_path))
+    for name in ("XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "RUN_INSPECTOR_DB", LOG_ENV):
+        monkeypatch.delenv(name, raising=False)
+    section = " ".join(README[README.index("**Uninstalling.**"):README.index("## The window")].split())
+
+    def in_home(path: Path) -> str:
+        return f"`~/{path.relative_to(tmp_path)}/`"
+
+    assert in_home(default_db_path().parent) in section
+    assert in_home(log_path().parent) in section
+    assert f"`~/.config/{ORGANIZATION}/{APPLICATION}.ini`" in section  # QSettings' user INI file on Linux
+    assert f"(service `{KEYRING_SERVICE}`" in section
+    assert "make uninstall-desktop" in section and "pipx uninstall run-inspector" in section

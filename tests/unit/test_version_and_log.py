@@ -75,6 +75,14 @@ def test_the_version_falls_back_to_pyproject_without_metadata(monkeypatch: pytes
     assert version.installed_version() == ""
     assert version.app_version() == project["version"]
     assert version.app_licence() == project["license"] == "MIT"
+    assert version.app_homepage() == project["urls"]["Homepage"]
+
+
+def test_the_homepage_comes_from_the_installed_metadata() -> None:
+    from inspector import version
+
+    entries = importlib.metadata.metadata("run-inspector").get_all("Project-URL")
+    assert f"Homepage, {version.app_homepage()}" in entries
 
 
 def test_the_log_file_is_in_the_user_log_folder(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
