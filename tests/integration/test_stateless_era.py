@@ -12,6 +12,7 @@ import pytest
 from inspector.mcp import CancelSignal, ErrorKind, McpClient, McpTransportError, OperationRecorder, ServerEndpoint
 from inspector.mcp.eras import RememberedEras
 from inspector.mcp.server_requests import ServerRequestHandler
+from tests.support.fault_server import Exchange, FaultServer
 from tests.support.stateless_server import StatelessServer, serve_stateless
 
 
@@ -183,6 +184,21 @@ def test_a_broken_answer_stream_is_sent_again_under_a_new_id() -> None:
     assert legs(recorder) == ["tools/call", "tools/call (sent again)"]
     first, second = server.calls()
     assert first.body["id"] != second.body["id"]
+
+
+def test_a_stream_with_event_ids_that_ends_without_the_answer_is_a_broken_leg_each_time() -> None:
+    """Event ids promise a resumption the stateless era does not have: each leg broke off (failed, as
+    the stored step and the budget bar show it), not ok, and the request is sent anew."""
+    def ids_then_end(exchange: Exchange) -> None:
+        exchange.open_stream()
+        exchange.write_raw("id: e1\nretry: 100\ndata: \n\n")
+
+    with FaultServer(work=ids_then_end) as server:
+        result, recorder = call(server.url, era="stateless", budget_s=10)
+    assert isinstance(result, McpTransportError) and "broke off 4 times in a row" in result.message, result
+    assert legs(recorder) == ["tools/call"] + ["tools/call (sent again)"] * 3
+    assert [(leg.outcome.value, leg.error_kind) for leg in recorder.legs] == [("failed", "malformed")] * 4
+    assert [received.http_method for received in server.received] == ["POST"] * 4, "never resumed with GET"
 
 
 def test_an_unknown_result_type_is_a_malformed_answer() -> None:

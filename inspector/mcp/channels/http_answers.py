@@ -122,11 +122,12 @@ class AnswerReader:
         invalid += bad
         if answer is not None:
             return answer
+        if session.stateless and not leg.is_notification:
+            # No resumption in this era, event ids or not: the leg broke off, the caller sends the request anew.
+            raise StreamBroken()
         if parser.last_event_id is not None and not leg.is_notification:
             # Event ids mean the stream can be resumed: the answer may still come (SEP-1699).
             raise StreamEnded(parser.last_event_id, parser.retry_ms)
-        if session.stateless and not leg.is_notification:
-            raise StreamBroken()  # no resumption in this era: the caller sends the request anew
         if invalid:
             what = NP_("its event stream ended without an answer ({count} event was not valid JSON)",
                        "its event stream ended without an answer ({count} events were not valid JSON)",
