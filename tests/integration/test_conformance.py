@@ -487,6 +487,25 @@ def test_a_catalogue_that_never_ends_stops_at_50_pages(profile):
         assert len(ran.recorder.legs) == 52, "the 51st page was never asked for"
 
 
+def looping_pages(ex: Exchange) -> None:
+    """Page 1 gives the cursor "a", page 2 "b", page 3 "a" again: from there the pages go round."""
+    cursor = (ex.request.params or {}).get("cursor")
+    ex.send_result({"tools": [{"name": f"after-{cursor}"}], "nextCursor": "b" if cursor == "a" else "a"})
+
+
+@pytest.mark.parametrize("era", ["handshake", "stateless"])
+def test_a_catalogue_whose_cursor_comes_again_stops_at_once_and_says_it_loops(profile, era):
+    with FaultServer(profile, work=looping_pages) as server:
+        endpoint = ServerEndpoint(server.url, era=era)
+        ran = only(operate(endpoint, "list", budget_s=20))
+        # Every page came back well; a cursor given a second time would ask for a page read already.
+        assert_failed(ran, server, endpoint, ErrorKind.MALFORMED,
+                      "page 3 gave the same next cursor as page 1, so its pages would go round in a loop",
+                      last_leg=LegOutcome.OK)
+        assert [r.params.get("cursor") for r in server.posts("tools/list")] == [None, "a", "b"]
+        assert ran.elapsed_s < 5, "not walked to the page limit"
+
+
 def test_a_catalogue_of_several_pages_is_gathered(profile):
     def pages(ex: Exchange) -> None:
         cursor = (ex.request.params or {}).get("cursor")
