@@ -201,6 +201,14 @@ def test_a_stream_with_event_ids_that_ends_without_the_answer_is_a_broken_leg_ea
     assert [received.http_method for received in server.received] == ["POST"] * 4, "never resumed with GET"
 
 
+def test_a_request_answered_202_without_a_body_says_so_and_is_not_sent_again() -> None:
+    with FaultServer(work=lambda exchange: exchange.send(202, b"", content_type=None)) as server:
+        result, recorder = call(server.url, era="stateless", budget_s=10)
+    assert isinstance(result, McpTransportError) and result.kind is ErrorKind.MALFORMED, result
+    assert "answered HTTP 202 (Accepted) with no body, as if it were a notification" in result.message
+    assert legs(recorder) == ["tools/call"] and recorder.legs[0].http_status == 202
+
+
 def test_an_unknown_result_type_is_a_malformed_answer() -> None:
     with serve_stateless() as (_, url):
         result, _ = call(url, "odd_type", era="stateless")

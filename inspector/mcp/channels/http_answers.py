@@ -93,6 +93,10 @@ class AnswerReader:
             if wire.received > self._max_body:
                 raise McpTransportError.too_large(label, leg.method, self._max_body)
             body += chunk
+        if response.status_code == 202 and not body.strip():
+            # "Accepted" is the answer to a notification; a request left with it never gets its answer.
+            raise McpTransportError.malformed(label, leg.method, Message(
+                N_("it answered HTTP 202 (Accepted) with no body, as if it were a notification, so no answer came")))
         try:
             return self._scrubbed(decode_body(bytes(body), leg.request_id), body)
         except NotAnAnswer as why:
