@@ -209,6 +209,21 @@ def test_a_request_answered_202_without_a_body_says_so_and_is_not_sent_again() -
     assert legs(recorder) == ["tools/call"] and recorder.legs[0].http_status == 202
 
 
+@pytest.mark.parametrize(("reset", "reason"), [(True, "the connection was reset by the other side"),
+                                               (False, "the server closed it")])
+def test_a_connection_that_breaks_mid_answer_each_time_is_named_as_broken_not_malformed(reset, reason) -> None:
+    """The server drops the connection in the middle of each JSON answer: sent again under new ids
+    (this era's way), then said as the handshake era says it, a broken connection, with why."""
+    with FaultServer(work=lambda exchange: exchange.break_off(reset=reset)) as server:
+        result, recorder = call(server.url, era="stateless", budget_s=10)
+        assert not server.errors, server.errors
+    assert isinstance(result, McpTransportError) and result.kind is ErrorKind.UNREACHABLE, result
+    assert f"broke during tools/call: {reason}, 4 times in a row (sent again under a new id each time)." \
+        in result.message, result.message
+    assert legs(recorder) == ["tools/call"] + ["tools/call (sent again)"] * 3
+    assert [(leg.outcome.value, leg.error_kind) for leg in recorder.legs] == [("failed", "unreachable")] * 4
+
+
 def test_an_unknown_result_type_is_a_malformed_answer() -> None:
     with serve_stateless() as (_, url):
         result, _ = call(url, "odd_type", era="stateless")

@@ -40,9 +40,16 @@ STREAM_END_GRACE_S = 0.02
 
 class StreamBroken(LegEnded):
     """In the stateless era, an answer stream that ended without the answer: it cannot be resumed,
-    the request is sent again under a new id."""
+    the request is sent again under a new id. ``lost``: the connection broke under it (our words for
+    why, empty when the server just closed it), rather than the stream ending without the answer."""
 
     error_kind = "malformed"
+
+    def __init__(self, lost: Message | None = None) -> None:
+        super().__init__()
+        self.lost = lost
+        if lost is not None:
+            self.error_kind = "unreachable"
 
 
 class StreamEnded(LegEnded):
