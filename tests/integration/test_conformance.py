@@ -171,6 +171,29 @@ def test_tools_call_failure(profile, fault, kind, fragment):
         assert ran.recorder.legs[-1].error_kind == error.kind.value
 
 
+def answer_for_another_request(ex: Exchange) -> None:
+    if ex.request.rpc_method == "tools/list":  # the stateless era's call lists the tools first
+        default_work(ex)
+        return
+    ex.send_events([progress_event(), json.dumps({"jsonrpc": "2.0", "id": 99999, "result": {"content": []}})])
+
+
+@pytest.mark.parametrize("era", ["handshake", "stateless"])
+def test_an_event_stream_that_answers_another_request_says_so_and_is_not_sent_again(profile, era):
+    """The server answered, under an id that is not the request's: in the stateless era that is no
+    broken stream to send again (the tool would run again), in neither era one to resume."""
+    with FaultServer(profile, work=answer_for_another_request) as server:
+        endpoint = ServerEndpoint(server.url, era=era)
+        ran = only(operate(endpoint, budget_s=5))
+        calls = server.posts("tools/call")
+        error = assert_failed(ran, server, endpoint, ErrorKind.MALFORMED,
+                              "its event stream ended without an answer to it; the answer it carried is for "
+                              f"another request (id 99999, not {calls[0].rpc_id})")
+        assert error.method == "tools/call"
+        assert len(calls) == 1, "sent once"
+        assert [r.http_method for r in server.received if r.http_method == "GET"] == []
+
+
 def test_an_answer_below_the_cap_is_read_whole(profile):
     def big_but_allowed(ex: Exchange) -> None:
         pad = "x" * (2 * MIB - 1000)
