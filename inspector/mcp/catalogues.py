@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from .errors import HEADER_MISMATCH, ErrorKind, McpTransportError
 from .messages import N_, Message
+from .page_cursors import CursorTrail
 from .param_headers import param_headers, split_catalogue, tool_header_problem
 from .results import ToolCatalogue, catalogue_freshness
 from .server import ServerEndpoint
@@ -41,6 +42,7 @@ class ToolCatalogues:
         tools: list[dict[str, Any]] = []
         cursor: str | None = None
         first: dict[str, Any] = {}
+        trail = CursorTrail(server.label, "tools/list")
         for page in range(1, MAX_PAGES + 1):
             params: dict[str, Any] = {} if cursor is None else {"cursor": cursor}
             result = await op.request("tools/list", params, is_work=is_work)
@@ -57,7 +59,7 @@ class ToolCatalogues:
                 valid, excluded = split_catalogue(tools) if stateless and not server.is_command else (tools, [])
                 self.keep(server, tools)
                 return ToolCatalogue(valid, page, excluded, ttl_ms=ttl_ms, cache_scope=scope)
-            cursor = next_cursor
+            cursor = trail.follow(next_cursor, page)
         raise McpTransportError.malformed(server.label, "tools/list",
                                           Message(N_("the catalogue did not end within {count} pages"),
                                                   {"count": MAX_PAGES}))

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from .errors import McpTransportError
 from .messages import N_, Message
+from .page_cursors import CursorTrail
 
 if TYPE_CHECKING:
     from .cancel import CancelSignal
@@ -101,6 +102,7 @@ def _malformed(server: ServerEndpoint, method: str, what: str) -> McpTransportEr
 async def _walk(op: Any, server: ServerEndpoint, method: str, key: str) -> Listing:
     items: list[dict[str, Any]] = []
     cursor: str | None = None
+    trail = CursorTrail(server.label, method)
     for page in range(1, MAX_PAGES + 1):
         result = await op.request(method, {} if cursor is None else {"cursor": cursor}, is_work=True)
         listed = result.get(key)
@@ -111,7 +113,7 @@ async def _walk(op: Any, server: ServerEndpoint, method: str, key: str) -> Listi
         next_cursor = result.get("nextCursor")
         if not isinstance(next_cursor, str) or not next_cursor:
             return Listing(method, items, page)
-        cursor = next_cursor
+        cursor = trail.follow(next_cursor, page)
     raise McpTransportError.malformed(server.label, method, Message(N_("the listing did not end within {count} pages"),
                                                                     {"count": MAX_PAGES}))
 

@@ -23,6 +23,7 @@ from .errors import McpTransportError
 from .frontmatter import FrontmatterProblem, differences, parse_frontmatter, shown_value
 from .messages import N_, Message
 from .offerings import MAX_PAGES
+from .page_cursors import CursorTrail
 from .sanitize import sanitize_remote_text
 from .skill_entries import MAX_TOTAL_BYTES, SKILL_MD, SkillEntry, declares_skills, read_entry
 from .skill_files import FileMismatch, ReadFile, unverified_file, verify_file
@@ -104,6 +105,7 @@ async def _pages(op: Any, server: ServerEndpoint, stop_at: str | None = None) ->
     entries: list[SkillEntry] = []
     cursor: str | None = None
     freshness = Freshness()
+    trail = CursorTrail(server.label, "skills/list")
     for page in range(1, MAX_PAGES + 1):
         result = await op.request("skills/list", {} if cursor is None else {"cursor": cursor}, is_work=True)
         listed = result.get("skills")
@@ -117,7 +119,7 @@ async def _pages(op: Any, server: ServerEndpoint, stop_at: str | None = None) ->
         found = stop_at is not None and any(entry.uri == stop_at for entry in entries)
         if found or not isinstance(next_cursor, str) or not next_cursor:
             return SkillListing(entries, page, freshness)
-        cursor = next_cursor
+        cursor = trail.follow(next_cursor, page)
     raise McpTransportError.malformed(server.label, "skills/list", Message(
         N_("the listing did not end within {count} pages"), {"count": MAX_PAGES}))
 

@@ -41,8 +41,12 @@ async def stateless_request(op: _Operation, method: str, params: dict[str, Any],
                                        **(headers or {})})
         try:
             answer = await op.transport.send(leg, op.session)
-        except StreamBroken:
+        except StreamBroken as broken:
             resends += 1
+            if resends > MAX_RESENDS and broken.lost is not None:
+                raise McpTransportError.connection_lost(label, method, Message(
+                    N_("{reason}, {count} times in a row (sent again under a new id each time)"),
+                    {"reason": broken.lost, "count": resends})) from None
             if resends > MAX_RESENDS:
                 raise McpTransportError.malformed(label, method, Message(
                     N_("its answer stream broke off {count} times in a row before the answer"),

@@ -134,6 +134,9 @@ FAULTS = [
     pytest.param(lambda ex: ex.send(200, b""), ErrorKind.MALFORMED, "empty", id="empty-body"),
     pytest.param(lambda ex: ex.send(200, b"", content_type=None), ErrorKind.MALFORMED, "empty",
                  id="empty-body-without-content-type"),
+    pytest.param(lambda ex: ex.send(202, b"", content_type=None), ErrorKind.MALFORMED,
+                 "it answered HTTP 202 (Accepted) with no body, as if it were a notification, so no answer came",
+                 id="202-to-a-request"),
     pytest.param(lambda ex: ex.send(200, b"{oops"), ErrorKind.MALFORMED, "not valid JSON", id="invalid-json"),
     pytest.param(lambda ex: ex.send(200, b"[1, 2]"), ErrorKind.MALFORMED, "not a JSON object", id="json-array"),
     pytest.param(lambda ex: ex.send_big(2 * MIB + 1), ErrorKind.TOO_LARGE, "2 MiB", id="over-cap-with-length"),
@@ -166,6 +169,29 @@ def test_tools_call_failure(profile, fault, kind, fragment):
         # The failed leg still reports what it saw on the wire.
         assert ran.recorder.legs[-1].http_status == [s for m, s in server.statuses if m == "tools/call"][-1]
         assert ran.recorder.legs[-1].error_kind == error.kind.value
+
+
+def answer_for_another_request(ex: Exchange) -> None:
+    if ex.request.rpc_method == "tools/list":  # the stateless era's call lists the tools first
+        default_work(ex)
+        return
+    ex.send_events([progress_event(), json.dumps({"jsonrpc": "2.0", "id": 99999, "result": {"content": []}})])
+
+
+@pytest.mark.parametrize("era", ["handshake", "stateless"])
+def test_an_event_stream_that_answers_another_request_says_so_and_is_not_sent_again(profile, era):
+    """The server answered, under an id that is not the request's: in the stateless era that is no
+    broken stream to send again (the tool would run again), in neither era one to resume."""
+    with FaultServer(profile, work=answer_for_another_request) as server:
+        endpoint = ServerEndpoint(server.url, era=era)
+        ran = only(operate(endpoint, budget_s=5))
+        calls = server.posts("tools/call")
+        error = assert_failed(ran, server, endpoint, ErrorKind.MALFORMED,
+                              "its event stream ended without an answer to it; the answer it carried is for "
+                              f"another request (id 99999, not {calls[0].rpc_id})")
+        assert error.method == "tools/call"
+        assert len(calls) == 1, "sent once"
+        assert [r.http_method for r in server.received if r.http_method == "GET"] == []
 
 
 def test_an_answer_below_the_cap_is_read_whole(profile):
@@ -485,6 +511,25 @@ def test_a_catalogue_that_never_ends_stops_at_50_pages(profile):
         legs = [leg for leg in ran.recorder.legs if leg.method == "tools/list"]
         assert len(legs) == 50 and all(leg.outcome is LegOutcome.OK for leg in legs)
         assert len(ran.recorder.legs) == 52, "the 51st page was never asked for"
+
+
+def looping_pages(ex: Exchange) -> None:
+    """Page 1 gives the cursor "a", page 2 "b", page 3 "a" again: from there the pages go round."""
+    cursor = (ex.request.params or {}).get("cursor")
+    ex.send_result({"tools": [{"name": f"after-{cursor}"}], "nextCursor": "b" if cursor == "a" else "a"})
+
+
+@pytest.mark.parametrize("era", ["handshake", "stateless"])
+def test_a_catalogue_whose_cursor_comes_again_stops_at_once_and_says_it_loops(profile, era):
+    with FaultServer(profile, work=looping_pages) as server:
+        endpoint = ServerEndpoint(server.url, era=era)
+        ran = only(operate(endpoint, "list", budget_s=20))
+        # Every page came back well; a cursor given a second time would ask for a page read already.
+        assert_failed(ran, server, endpoint, ErrorKind.MALFORMED,
+                      "page 3 gave the same next cursor as page 1, so its pages would go round in a loop",
+                      last_leg=LegOutcome.OK)
+        assert [r.params.get("cursor") for r in server.posts("tools/list")] == [None, "a", "b"]
+        assert ran.elapsed_s < 5, "not walked to the page limit"
 
 
 def test_a_catalogue_of_several_pages_is_gathered(profile):

@@ -152,6 +152,22 @@ def test_malformed_answers_are_named(tmp_path: Path) -> None:
     assert "no list of messages" in problems[2]
 
 
+def test_a_listing_whose_cursor_comes_again_stops_at_once_and_says_it_loops() -> None:
+    def answer(exchange) -> None:  # every page points to the same next page
+        exchange.send_result({"resources": [{"uri": "x://a", "name": "a"}], "nextCursor": "again"})
+
+    with FaultServer("stateless", work=answer) as server:
+        async def work(offerings: Offerings, endpoint: ServerEndpoint):
+            with pytest.raises(McpTransportError) as raised:
+                await offerings.list_resources(endpoint, budget_s=20)
+            return raised.value
+
+        error = _run(_with("handshake", server.url, work))
+        asked = [received.params for received in server.posts("resources/list")]
+    assert "page 2 gave the same next cursor as page 1, so its pages would go round in a loop" in error.message
+    assert asked == [{}, {"cursor": "again"}], "not walked to the page limit"
+
+
 def test_the_grammar_names_the_operations_the_commands_make() -> None:
     from inspector.cli.offerings import OFFERINGS
     from inspector.cli.parser import OFFERING_COMMANDS, OFFERING_METHODS

@@ -12,6 +12,7 @@ import pytest
 from inspector.mcp import CancelSignal, ErrorKind, McpClient, McpTransportError, OperationRecorder, ServerEndpoint
 from inspector.mcp.eras import RememberedEras
 from inspector.mcp.server_requests import ServerRequestHandler
+from tests.support.fault_server import Exchange, FaultServer
 from tests.support.stateless_server import StatelessServer, serve_stateless
 
 
@@ -183,6 +184,44 @@ def test_a_broken_answer_stream_is_sent_again_under_a_new_id() -> None:
     assert legs(recorder) == ["tools/call", "tools/call (sent again)"]
     first, second = server.calls()
     assert first.body["id"] != second.body["id"]
+
+
+def test_a_stream_with_event_ids_that_ends_without_the_answer_is_a_broken_leg_each_time() -> None:
+    """Event ids promise a resumption the stateless era does not have: each leg broke off (failed, as
+    the stored step and the budget bar show it), not ok, and the request is sent anew."""
+    def ids_then_end(exchange: Exchange) -> None:
+        exchange.open_stream()
+        exchange.write_raw("id: e1\nretry: 100\ndata: \n\n")
+
+    with FaultServer(work=ids_then_end) as server:
+        result, recorder = call(server.url, era="stateless", budget_s=10)
+    assert isinstance(result, McpTransportError) and "broke off 4 times in a row" in result.message, result
+    assert legs(recorder) == ["tools/call"] + ["tools/call (sent again)"] * 3
+    assert [(leg.outcome.value, leg.error_kind) for leg in recorder.legs] == [("failed", "malformed")] * 4
+    assert [received.http_method for received in server.received] == ["POST"] * 4, "never resumed with GET"
+
+
+def test_a_request_answered_202_without_a_body_says_so_and_is_not_sent_again() -> None:
+    with FaultServer(work=lambda exchange: exchange.send(202, b"", content_type=None)) as server:
+        result, recorder = call(server.url, era="stateless", budget_s=10)
+    assert isinstance(result, McpTransportError) and result.kind is ErrorKind.MALFORMED, result
+    assert "answered HTTP 202 (Accepted) with no body, as if it were a notification" in result.message
+    assert legs(recorder) == ["tools/call"] and recorder.legs[0].http_status == 202
+
+
+@pytest.mark.parametrize(("reset", "reason"), [(True, "the connection was reset by the other side"),
+                                               (False, "the server closed it")])
+def test_a_connection_that_breaks_mid_answer_each_time_is_named_as_broken_not_malformed(reset, reason) -> None:
+    """The server drops the connection in the middle of each JSON answer: sent again under new ids
+    (this era's way), then said as the handshake era says it, a broken connection, with why."""
+    with FaultServer(work=lambda exchange: exchange.break_off(reset=reset)) as server:
+        result, recorder = call(server.url, era="stateless", budget_s=10)
+        assert not server.errors, server.errors
+    assert isinstance(result, McpTransportError) and result.kind is ErrorKind.UNREACHABLE, result
+    assert f"broke during tools/call: {reason}, 4 times in a row (sent again under a new id each time)." \
+        in result.message, result.message
+    assert legs(recorder) == ["tools/call"] + ["tools/call (sent again)"] * 3
+    assert [(leg.outcome.value, leg.error_kind) for leg in recorder.legs] == [("failed", "unreachable")] * 4
 
 
 def test_an_unknown_result_type_is_a_malformed_answer() -> None:

@@ -16,6 +16,7 @@ import gzip
 import json
 import select
 import socket
+import struct
 import threading
 import time
 from collections.abc import Callable
@@ -171,6 +172,24 @@ class Exchange:
             if self.server.stopping.wait(interval):
                 self.server._note_released(self.request, "trickle")
                 return
+
+    def break_off(self, *, reset: bool = True) -> None:
+        """Start a JSON answer, send a piece of its body, then drop the connection: with a TCP reset
+        (``reset``), else an orderly close, either way before the announced length."""
+        body = json.dumps({"jsonrpc": "2.0", "id": self.request.rpc_id, "result": {"content": []}}).encode()
+        self._start(200, "application/json", None, "length", len(body))
+        handler = self._handler
+        try:
+            handler.wfile.write(body[:10])
+            handler.wfile.flush()
+            if reset:  # SO_LINGER on, zero seconds: close() sends RST instead of FIN
+                handler.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+                handler.connection.close()
+            else:
+                handler.connection.shutdown(socket.SHUT_RDWR)
+        except _GONE:
+            pass
+        handler.close_connection = True
 
     # -- an event stream written piece by piece -------------------------------------------------
 

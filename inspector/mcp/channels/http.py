@@ -24,7 +24,7 @@ from ..server_requests import ServerRequestHandler
 from ..signin.challenge import signin_refusal
 from ..trace_context import trace_headers
 from .framed_legs import FramedLegs
-from .http_answers import AnswerReader, StreamBroken, StreamEnded, keep_refusal
+from .http_answers import AnswerReader, StreamEnded, keep_refusal
 from .http_faults import named_failures
 from .http_requests import message_headers, stream_headers
 from .leg_messages import LegAnswer, OutgoingMessage, Session, leg_answer
@@ -90,9 +90,7 @@ class LegTransport(FramedLegs):
         for attempt in range(MAX_RESUMES + 1):
             try:
                 return await self._send_once(leg, session, ended)
-            except StreamEnded as again:
-                if session.stateless:
-                    raise StreamBroken() from None  # no resumption in this era: the caller sends anew
+            except StreamEnded as again:  # never in the stateless era: its broken streams are sent anew
                 ended = again
             if attempt < MAX_RESUMES:
                 await self._wait_to_resume(leg, ended)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import codecs
+import json
 from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Any
 
@@ -40,9 +41,16 @@ STREAM_END_GRACE_S = 0.02
 
 class StreamBroken(LegEnded):
     """In the stateless era, an answer stream that ended without the answer: it cannot be resumed,
-    the request is sent again under a new id."""
+    the request is sent again under a new id. ``lost``: the connection broke under it (our words for
+    why, empty when the server just closed it), rather than the stream ending without the answer."""
 
     error_kind = "malformed"
+
+    def __init__(self, lost: Message | None = None) -> None:
+        super().__init__()
+        self.lost = lost
+        if lost is not None:
+            self.error_kind = "unreachable"
 
 
 class StreamEnded(LegEnded):
@@ -93,6 +101,10 @@ class AnswerReader:
             if wire.received > self._max_body:
                 raise McpTransportError.too_large(label, leg.method, self._max_body)
             body += chunk
+        if response.status_code == 202 and not body.strip():
+            # "Accepted" is the answer to a notification; a request left with it never gets its answer.
+            raise McpTransportError.malformed(label, leg.method, Message(
+                N_("it answered HTTP 202 (Accepted) with no body, as if it were a notification, so no answer came")))
         try:
             return self._scrubbed(decode_body(bytes(body), leg.request_id), body)
         except NotAnAnswer as why:
@@ -107,26 +119,35 @@ class AnswerReader:
         parser.last_event_id = last_event_id
         decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
         invalid = 0
+        #: The ids of answers the stream carried for other requests.
+        strays: list[Any] = []
         chunks = response.aiter_bytes()
         async for chunk in chunks:
             wire.received += len(chunk)
             if wire.received > self._max_body:
                 raise McpTransportError.too_large(label, leg.method, self._max_body)
-            answer, bad = await self._take_events(leg, parser.feed(decoder.decode(chunk)), wire, session)
+            answer, bad = await self._take_events(leg, parser.feed(decoder.decode(chunk)), wire, session, strays)
             invalid += bad
             if answer is not None:
                 await _finish_quietly(chunks)
                 return answer
         answer, bad = await self._take_events(leg, parser.feed(decoder.decode(b"", final=True)) + parser.close(),
-                                              wire, session)
+                                              wire, session, strays)
         invalid += bad
         if answer is not None:
             return answer
+        if strays and not leg.is_notification:
+            # The server answered, under another id: not a stream that broke off (sending the request
+            # again would have it done again), nor one to resume.
+            raise McpTransportError.malformed(label, leg.method, Message(
+                N_("its event stream ended without an answer to it; the answer it carried is for another "
+                   "request (id {other}, not {ours})"), {"other": json.dumps(strays[0])[:40], "ours": leg.request_id}))
+        if session.stateless and not leg.is_notification:
+            # No resumption in this era, event ids or not: the leg broke off, the caller sends the request anew.
+            raise StreamBroken()
         if parser.last_event_id is not None and not leg.is_notification:
             # Event ids mean the stream can be resumed: the answer may still come (SEP-1699).
             raise StreamEnded(parser.last_event_id, parser.retry_ms)
-        if session.stateless and not leg.is_notification:
-            raise StreamBroken()  # no resumption in this era: the caller sends the request anew
         if invalid:
             what = NP_("its event stream ended without an answer ({count} event was not valid JSON)",
                        "its event stream ended without an answer ({count} events were not valid JSON)",
@@ -136,14 +157,15 @@ class AnswerReader:
         raise McpTransportError.malformed(label, leg.method, what)
 
     async def _take_events(self, leg: OutgoingMessage, events: list[str], wire: LegWire,
-                           session: Session) -> tuple[RpcAnswer | None, int]:
+                           session: Session, strays: list[Any]) -> tuple[RpcAnswer | None, int]:
         """The events' data in order, up to the answer: (the answer to ``leg``, how many were not
-        JSON); each is kept in the leg's exchange, and a server's request is answered on the way."""
+        JSON); each is kept in the leg's exchange, a server's request is answered on the way, and the
+        id of an answer to another request is added to ``strays``."""
         invalid = 0
         for data in events:
             if wire.exchange is not None:
                 wire.exchange.event(self._legs.frame.clock.now_ns(), data)
-            answer, bad, request = self._consider_event(leg, data)
+            answer, bad, request = self._consider_event(leg, data, strays)
             invalid += bad
             if request is not None:
                 await self._legs.reply_on(leg.method, request, session)
@@ -151,8 +173,8 @@ class AnswerReader:
                 return answer, invalid
         return None, invalid
 
-    def _consider_event(self, leg: OutgoingMessage,
-                        data: str) -> tuple[RpcAnswer | None, int, dict[str, Any] | None]:
+    def _consider_event(self, leg: OutgoingMessage, data: str,
+                        strays: list[Any]) -> tuple[RpcAnswer | None, int, dict[str, Any] | None]:
         """One event's data: (the answer to ``leg``, 1 if it was not JSON, a server request)."""
         if data == "":
             return None, 0, None  # e.g. the priming event (an id, empty data): not a message
@@ -171,7 +193,10 @@ class AnswerReader:
                 ServerNotification(obj["method"], params if isinstance(params, dict) else {}, leg.method))
             return None, 0, None
         # Only the answer to this leg's request counts; an answer to another id is not ours.
-        if not is_answer(obj) or not answers_request(obj, leg.request_id):
+        if not is_answer(obj):
+            return None, 0, None
+        if not answers_request(obj, leg.request_id):
+            strays.append(obj.get("id"))
             return None, 0, None
         try:
             return decode_answer(obj), 0, None

@@ -37,14 +37,19 @@ async def named_failures(label: str, method: str, leg: OutgoingMessage, session:
                 label, method, Message(N_("its HTTP response headers or framing are not valid ({reason})"),
                                        {"reason": _describe(exc)})) from None
         if session.stateless and wire.status == 200 and not leg.is_notification:
-            raise StreamBroken() from None  # the answer stream broke: sent anew, not resumed
+            raise StreamBroken(_lost(exc)) from None  # the answer stream broke: sent anew, not resumed
         # The library's own words ("Server disconnected without sending a response.") are
         # English only: the server went away, which connection_lost says without a detail.
         raise McpTransportError.connection_lost(label, method, connection_reason(exc) or "") from None
     except httpx.TransportError as exc:
         if session.stateless and wire.status == 200 and not leg.is_notification:
-            raise StreamBroken() from None
+            raise StreamBroken(_lost(exc)) from None
         raise McpTransportError.connection_lost(label, method, connection_reason(exc) or _describe(exc)) from None
+
+
+def _lost(exc: httpx.TransportError) -> Message:
+    """Why a connection broke, in our words: the operating system's reason, else the server closed it."""
+    return connection_reason(exc) or Message(N_("the server closed it"))
 
 
 def _is_disconnect(exc: httpx.RemoteProtocolError) -> bool:
