@@ -12,6 +12,7 @@ import os
 import subprocess
 import sys
 import zipfile
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -221,3 +222,14 @@ def test_a_time_the_calendar_has_not_is_said_for_what_it_is(store: RunStore, tmp
     error = refused(store, path)
     assert error.location == "runs[0].steps[0].started_at"
     assert error.problem.startswith(f"{moment!r} {said}")
+
+
+@pytest.mark.parametrize("moment", ["2024-02-29T12:00:00z", "2024-02-29t12:00:00.5z"])
+def test_utc_written_with_a_small_z_is_read_as_utc(store: RunStore, tmp_path: Path, moment: str) -> None:
+    """RFC 3339 allows 'z' for 'Z': it was refused as "a day or time the calendar does not have"."""
+    path = tmp_path / "small_z.json"
+    path.write_text(json.dumps(trace_doc([run_doc(started_at=moment, steps=[step_doc(1, LLM_PAYLOAD,
+                                                                                     started_at=moment)])])))
+    assert import_trace(store, path).runs_imported == 1
+    run, = (run for run in store.list_runs() if run.uid == "run-1")
+    assert run.started_at == datetime(2024, 2, 29, 12, 0, 0, 500_000 if ".5" in moment else 0, tzinfo=UTC)
