@@ -101,13 +101,17 @@ def step_time(moment: datetime | None) -> str:
 
 
 def step_time_width_between(start: datetime | None, end: datetime | None) -> int:
-    """The width of a column of :func:`step_time` for instants from ``start`` to ``end``: wider where
-    one of them is said with its zone (a clock set back between them, an end said in UTC)."""
+    """The width of a column of :func:`step_time` for instants from ``start`` to ``end`` (``None``: the
+    start alone): wider where one of them is said with its zone (a clock set back between them, an
+    end said in UTC)."""
     widest = max(len(_terminal(format_time(datetime(2000, 12, 31, hour, 59, 59, 999_000, tzinfo=UTC), zone=UTC,
                                            milliseconds=True))) for hour in (12, 23))
-    if start is None or end is None:
+    if start is None:
         return widest
-    return widest + max((zoned_width(mark) for mark in zone_marks_between(start, end)), default=0)
+    # A run not finished (interrupted, or still running) is measured by its start: one at the zone's
+    # edge still has its steps said in UTC, and marked so.
+    marks = zone_marks_between(start, end or start)
+    return widest + max((zoned_width(mark) for mark in marks), default=0)
 
 
 def seconds(value: float, decimals: int | None = None) -> str:

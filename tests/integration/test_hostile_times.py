@@ -199,6 +199,24 @@ def test_a_time_past_the_zones_calendar_is_said_in_utc_and_marked(tmp_path: Path
     assert "31.12.9999, 23:59:58 (UTC)" in cli("--lang", "de", "runs", "list", "--db", db, tz=tz).stdout
 
 
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_an_unfinished_run_past_the_zones_calendar_keeps_its_columns(tmp_path: Path, language: str) -> None:
+    """A run with no end (interrupted) at 9999-12-31 has its step's time said in UTC, marked: its
+    column is as wide as that, not as a time without a mark (its row was pushed past the headings)."""
+    db = str(tmp_path / "runs.db")
+    path = trace(tmp_path / "late.json", "9999-12-31T23:59:58Z")
+    document = json.loads(path.read_text())
+    document["runs"][0]["steps"][0]["started_at"] = "9999-12-31T23:59:58.5Z"
+    path.write_text(json.dumps(document))
+    assert cli("import", str(path), "--db", db).returncode == 0
+    lines = cli("--lang", language, "runs", "show", "1", "--db", db, tz="Europe/Berlin").stdout.splitlines()
+    heading = next(line for line in lines if line.startswith("#  "))
+    row = next(line for line in lines if line.startswith("1  "))
+    assert "(UTC)" in row.split("  ")[1]
+    source = heading.index("Quelle" if language == "de" else "Source")
+    assert row[source - 2:source] == "  " and row[source] != " ", "\n".join(lines)
+
+
 def test_a_servers_last_contact_in_the_hour_set_back_says_its_zone_in_its_column(tmp_path: Path) -> None:
     """`servers` lists each server's last contact: one in the hour Berlin has twice says which, and
     the columns after it still line up."""
