@@ -79,6 +79,10 @@ def zone_line(started: datetime | None, finished: datetime | None) -> str:
     if started is None:
         return ""
     offsets = list(dict.fromkeys(offset_said(moment) for moment in (started, finished) if moment is not None))
+    if offsets == ["UTC"]:  # said so only for times the zone cannot hold (a zone of UTC itself is "UTC+0")
+        # Translators: under `runs show`'s start and end, for a run at the calendar's edge (9999-12-31
+        # in Berlin is in the year 10000 there): its times are said in UTC, each marked "(UTC)".
+        return _("  times in UTC: this computer's time zone cannot show them")
     # Translators: two offsets from UTC of one run's times, where a clock was set between its start
     # and its end, e.g. "UTC+2, then UTC+1".
     offset = offsets[0] if len(offsets) == 1 else _("{before}, then {after}").format(before=offsets[0],
