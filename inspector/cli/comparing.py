@@ -16,6 +16,7 @@ from inspector.i18n.comparing import (
     row_state,
     summary_line,
 )
+from inspector.i18n.formatting import format_number
 from inspector.i18n.messages import Message
 from inspector.i18n.recovery import status_with_recovery
 from inspector.i18n.scenarios import said_title
@@ -160,7 +161,7 @@ def print_comparison(first: RunRecord, second: RunRecord, comparison: RunCompari
                                 "{label}: run {id}, {title} ({status}, {count} steps)", count).format(
             label=label, id=record.id, title=said_title(record.title, record.source),
             status=status_with_recovery(outcome_word(record.status), reason),
-            count=count)))
+            count=format_number(count))))
     print(one_line(summary_line(comparison.summary, first.id, second.id)))
     print()
     said = [_said(step) for row in comparison.rows for step in (row.first, row.second) if step is not None]

@@ -14,7 +14,7 @@ import threading
 from typing import Any
 
 from inspector.i18n import N_, _, ngettext
-from inspector.i18n.formatting import format_seconds
+from inspector.i18n.formatting import format_number, format_seconds
 from inspector.i18n.messages import Message, translate
 
 from .common import EXIT_OK, UsageError, database_path, wait_until_stopped
@@ -41,7 +41,8 @@ def run(args: argparse.Namespace) -> int:
                 return
             template = (_("run #{id} received: {title} ({status}, {steps})") if received.created
                         else _("run #{id} updated: {title} ({status}, {steps})"))
-            steps = ngettext("{count} step", "{count} steps", received.steps).format(count=received.steps)
+            steps = ngettext("{count} step", "{count} steps", received.steps).format(
+                count=format_number(received.steps))
             print(template.format(id=received.run_id, title=one_line(received.title),
                                   status=outcome_word(received.status), steps=steps), flush=True)
 

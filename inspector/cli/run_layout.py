@@ -88,7 +88,7 @@ def counts_line(layout: RunLayout, started: str, finished: str, total: int) -> s
             count=format_number(total), hidden=format_number(layout.hidden))
     return ngettext("  started {started}, finished {finished}, {count} step",
                     "  started {started}, finished {finished}, {count} steps", total).format(
-        started=started, finished=finished, count=total)
+        started=started, finished=finished, count=format_number(total))
 
 
 def too_deep_line(layout: RunLayout) -> str:

@@ -79,6 +79,10 @@ def zone_line(started: datetime | None, finished: datetime | None) -> str:
     if started is None:
         return ""
     offsets = list(dict.fromkeys(offset_said(moment) for moment in (started, finished) if moment is not None))
+    if offsets == ["UTC"]:  # said so only for times the zone cannot hold (a zone of UTC itself is "UTC+0")
+        # Translators: under `runs show`'s start and end, for a run at the calendar's edge (9999-12-31
+        # in Berlin is in the year 10000 there): its times are said in UTC, each marked "(UTC)".
+        return _("  times in UTC: this computer's time zone cannot show them")
     # Translators: two offsets from UTC of one run's times, where a clock was set between its start
     # and its end, e.g. "UTC+2, then UTC+1".
     offset = offsets[0] if len(offsets) == 1 else _("{before}, then {after}").format(before=offsets[0],
@@ -101,13 +105,17 @@ def step_time(moment: datetime | None) -> str:
 
 
 def step_time_width_between(start: datetime | None, end: datetime | None) -> int:
-    """The width of a column of :func:`step_time` for instants from ``start`` to ``end``: wider where
-    one of them is said with its zone (a clock set back between them, an end said in UTC)."""
+    """The width of a column of :func:`step_time` for instants from ``start`` to ``end`` (``None``: the
+    start alone): wider where one of them is said with its zone (a clock set back between them, an
+    end said in UTC)."""
     widest = max(len(_terminal(format_time(datetime(2000, 12, 31, hour, 59, 59, 999_000, tzinfo=UTC), zone=UTC,
                                            milliseconds=True))) for hour in (12, 23))
-    if start is None or end is None:
+    if start is None:
         return widest
-    return widest + max((zoned_width(mark) for mark in zone_marks_between(start, end)), default=0)
+    # A run not finished (interrupted, or still running) is measured by its start: one at the zone's
+    # edge still has its steps said in UTC, and marked so.
+    marks = zone_marks_between(start, end or start)
+    return widest + max((zoned_width(mark) for mark in marks), default=0)
 
 
 def seconds(value: float, decimals: int | None = None) -> str:

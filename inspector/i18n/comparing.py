@@ -8,7 +8,7 @@ import inspector.i18n as i18n
 from inspector.runs.comparing import AlignedRow, ComparisonSummary, Difference
 
 from . import _, ngettext
-from .formatting import format_duration, joined
+from .formatting import format_duration, format_number, joined
 from .words import no_outcome_word, outcome_word
 
 #: What the row of each kind is marked with, where it is shown (never colour alone).
@@ -35,35 +35,37 @@ def summary_line(summary: ComparisonSummary, first_id: int, second_id: int) -> s
     if summary.slower:
         parts.append(ngettext("{count} slower in run {run} by {duration}",
                               "{count} slower in run {run} by {duration} in all", summary.slower).format(
-            count=summary.slower, run=second_id, duration=format_duration(summary.slower_ms / 1000)))
+            count=format_number(summary.slower), run=second_id, duration=format_duration(summary.slower_ms / 1000)))
     if summary.faster:
         parts.append(ngettext("{count} faster in run {run} by {duration}",
                               "{count} faster in run {run} by {duration} in all", summary.faster).format(
-            count=summary.faster, run=second_id, duration=format_duration(summary.faster_ms / 1000)))
+            count=format_number(summary.faster), run=second_id, duration=format_duration(summary.faster_ms / 1000)))
     for (first, second), count in summary.outcome_changes.items():
         # Translators: e.g. "1 cancelled in run 41 and ok in run 42"; the outcomes are words like "ok".
         parts.append(ngettext("{count} {first_outcome} in run {first} and {second_outcome} in run {second}",
                               "{count} {first_outcome} in run {first} and {second_outcome} in run {second}",
-                              count).format(count=count, first_outcome=step_outcome_word(first), first=first_id,
-                                            second_outcome=step_outcome_word(second), second=second_id))
+                              count).format(count=format_number(count), first_outcome=step_outcome_word(first),
+                                            first=first_id, second_outcome=step_outcome_word(second),
+                                            second=second_id))
     if summary.arguments:
         parts.append(ngettext("{count} with other arguments", "{count} with other arguments",
-                              summary.arguments).format(count=summary.arguments))
+                              summary.arguments).format(count=format_number(summary.arguments)))
     if summary.results:
         parts.append(ngettext("{count} with another result", "{count} with other results",
-                              summary.results).format(count=summary.results))
+                              summary.results).format(count=format_number(summary.results)))
     if summary.content_blocks:
         parts.append(ngettext("{count} with other content blocks", "{count} with other content blocks",
-                              summary.content_blocks).format(count=summary.content_blocks))
+                              summary.content_blocks).format(count=format_number(summary.content_blocks)))
     for count, run in ((summary.only_first, first_id), (summary.only_second, second_id)):
         if count:
             parts.append(ngettext("{count} step only in run {run}", "{count} steps only in run {run}",
-                                  count).format(count=count, run=run))
+                                  count).format(count=format_number(count), run=run))
     if not parts and not summary.alike:
         return _("Neither run has any step.")
     # The steps alike come first, none too: the phrases after them ("1 failed in run 3 and cancelled
     # in run 4") lean on its noun, and said alone had none.
-    alike = ngettext("{count} step alike", "{count} steps alike", summary.alike).format(count=summary.alike)
+    alike = ngettext("{count} step alike", "{count} steps alike", summary.alike).format(
+        count=format_number(summary.alike))
     return joined([alike, *parts])
 
 

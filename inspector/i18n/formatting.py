@@ -285,11 +285,15 @@ def _clock_changes_near(zone: tzinfo | None, computer: object, day: int) -> bool
 
 
 def _offset_said(local: datetime) -> str:
-    """The zone of ``local`` as its offset from UTC: "UTC+2", "UTC-2:30", "UTC+5:45"."""
+    """The zone of ``local`` as its offset from UTC: "UTC+2", "UTC-2:30", "UTC+5:45"; to the second
+    where it has seconds ("UTC+0:53:28", Berlin's local mean time before 1893): rounded to the minute,
+    a time said beside it was 28 seconds off the UTC time said with it."""
     offset = local.utcoffset()
-    minutes = round(offset.total_seconds() / 60) if offset is not None else 0
-    hours, rest = divmod(abs(minutes), 60)
-    return f"UTC{'-' if minutes < 0 else '+'}{hours}" + (f":{rest:02d}" if rest else "")
+    seconds = round(offset.total_seconds()) if offset is not None else 0
+    hours, rest = divmod(abs(seconds), 3600)
+    minutes, rest = divmod(rest, 60)
+    said = f":{minutes:02d}:{rest:02d}" if rest else (f":{minutes:02d}" if minutes else "")
+    return f"UTC{'-' if seconds < 0 else '+'}{hours}{said}"
 
 
 def offset_said(value: Instant, zone: tzinfo | None = None) -> str:

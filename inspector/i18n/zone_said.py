@@ -17,8 +17,13 @@ def time_in_zones(value: Instant | None, zone: tzinfo | None = None, *, millisec
     ``milliseconds`` both times to the millisecond (3:22:27.643 PM), as a timeline's cell shows it."""
     if value is None or value == "":
         return ""
+    offset, utc = offset_said(value, zone), format_datetime(value, zone=UTC, milliseconds=milliseconds)
+    if offset == "UTC":  # said so only for a time the zone cannot hold (a zone of UTC itself is "UTC+0")
+        # Translators: the tooltip of a time at the calendar's edge (9999-12-31 in Berlin is in the year
+        # 10000 there), shown in UTC: the time, and why it is not in this computer's zone.
+        return _("{utc} UTC: this computer's time zone cannot show it").format(utc=utc)
     here = format_datetime(value, zone=zone, milliseconds=milliseconds)
     # Translators: the tooltip of a shown time: it in this computer's zone, that zone's offset from UTC
     # ("UTC+1"), and the same instant in UTC, the time a colleague in another zone can compare.
     return _("{time} in this computer's time zone ({offset}) · {utc} UTC").format(
-        time=here, offset=offset_said(value, zone), utc=format_datetime(value, zone=UTC, milliseconds=milliseconds))
+        time=here, offset=offset, utc=utc)

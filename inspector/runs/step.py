@@ -140,6 +140,12 @@ _OPTIONAL_FIELDS: tuple[_Field, ...] = (
 PAYLOAD_KEYS: tuple[str, ...] = ("kind", "round", "durationMs", *(field.key for field in _OPTIONAL_FIELDS))
 
 
+def stored_duration(ms: float) -> float:
+    """``ms`` as a payload keeps it: to the hundredth of a millisecond, but a step that took any time
+    never as 0 (a span of 4 µs was kept as 0 and read "0 s", where one of 6 µs read "< 0.001 s")."""
+    return round(ms, 2) or ms
+
+
 def _is_int(value: object) -> bool:
     # bool is a subclass of int; a stored true/false is never a count.
     return isinstance(value, int) and not isinstance(value, bool)
@@ -354,13 +360,13 @@ class RunStep:
         """Return the stored form: camelCase keys, absent (``None``) fields left out.
 
         ``false`` and ``0`` are values and are kept. ``durationMs`` is rounded
-        to 2 decimals; ``legs`` is written only when there are any (and never
+        to 2 decimals (:func:`stored_duration`); ``legs`` is written only when there are any (and never
         with ``legs=False``, for a store that keeps them in a table of their own).
         """
         payload: dict[str, Any] = {
             "kind": self.kind._value_,
             "round": self.round,
-            "durationMs": round(self.duration_ms, 2),
+            "durationMs": stored_duration(self.duration_ms),
         }
         for key, code, read in _WRITE_TABLE:
             value = read(self)
@@ -669,7 +675,7 @@ def _stored_payload(payload: Any, built: frozenset[str] = frozenset()) -> Stored
         RunStep._check_outcome(checked)  # type: ignore[arg-type]
     except InvalidStepError:
         return None
-    stored = {"kind": kind, "round": round_, "durationMs": round(duration, 2)}
+    stored = {"kind": kind, "round": round_, "durationMs": stored_duration(duration)}
     # The payload's own fields (a few of the many a step may have) in the order to_payload writes them.
     for key in sorted(found, key=_WRITE_ORDER.__getitem__):
         value = found[key]

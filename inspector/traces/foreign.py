@@ -14,6 +14,7 @@ from typing import Any, NamedTuple
 from inspector.i18n import N_
 from inspector.i18n.messages import Message, message_from_note
 from inspector.runs.ending import TIMED_OUT_MARK
+from inspector.runs.step import stored_duration
 
 from .conventions import Meaning, understand
 from .format import Path, RunHeader, TraceStep, read_note, read_payload
@@ -40,7 +41,7 @@ class Side:
 
     @property
     def duration_ms(self) -> float:
-        return round((self.end_ns - self.start_ns) / 1_000_000, 2) if self.end_ns is not None else 0
+        return stored_duration((self.end_ns - self.start_ns) / 1_000_000) if self.end_ns is not None else 0
 
 
 def read_side(span: Span, resource: Resource = NO_RESOURCE, scope: Scope = NO_SCOPE) -> Side:

@@ -192,7 +192,8 @@ def read_time(value: Any, path: Path, *, required: bool = False) -> str:
         raise TraceProblem(path, said(N_("must be an ISO 8601 time or null, got {value}"), value=describe(value)))
     stored = _STORED_TIME.fullmatch(value) is not None
     try:
-        moment = datetime.fromisoformat(value)
+        # RFC 3339 lets UTC be written 'z' as well as 'Z' (as it does 't' for 'T', which Python reads).
+        moment = datetime.fromisoformat(value[:-1] + "Z" if value.endswith("z") else value)
     except ValueError:
         raise TraceProblem(path, _no_time(value)) from None
     if moment.tzinfo is None:

@@ -18,6 +18,7 @@ import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
+from decimal import Decimal
 from typing import Any
 
 from inspector.i18n import N_
@@ -88,6 +89,8 @@ UNFINISHED_NOTE = "unfinished: the span has no end time"
 
 _HEX = re.compile(r"[0-9a-fA-F]+")
 _DIGITS = re.compile(r"-?[0-9]+")
+#: A JSON number's text: protobuf's JSON mapping takes a 64-bit integer written so too ("1.7e18", "5.0").
+_JSON_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")
 _STATUS_NAMES = {"STATUS_CODE_UNSET": 0, "STATUS_CODE_OK": 1, "STATUS_CODE_ERROR": 2}
 _MAX_NANOS = 2**64 - 1
 _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
@@ -453,8 +456,27 @@ def _integer(value: Any, path: Path) -> int:
     if isinstance(value, str) and _DIGITS.fullmatch(value):  # a whole number, but more than 64 bits hold
         raise TraceProblem(path, said(N_("must be a whole number of at most 20 digits (64 bits), got one of "
                                          "{count} digits"), count=len(value.lstrip("-"))))
+    whole = _whole(value)
+    if whole is not None:
+        return whole
     raise TraceProblem(path, said(N_("must be a whole number (as a string or a number), got {value}"),
                                   value=describe(value)))
+
+
+def _whole(value: Any) -> int | None:
+    """A whole number written with a fraction or an exponent, as protobuf's JSON mapping (and so a
+    collector) takes it: ``1.7e18``, ``"1.7e18"``, ``"1700000000000000000.0"``; ``None`` for anything
+    else (``1.5``). A string is read exactly; a JSON number arrives as the double the writer had (a
+    Python writer's ``time.time() * 1e9`` is written ``1.7649699601234568e+18``), as protobuf reads it."""
+    if isinstance(value, float):
+        return int(value) if value.is_integer() else None
+    if not isinstance(value, str) or len(value) > 60 or not _JSON_NUMBER.fullmatch(value):
+        return None
+    number = Decimal(value)
+    # More digits than 64 bits hold are no nanoseconds (and 1e999999999 is not written out to see).
+    if number.adjusted() > 20 or number != number.to_integral_value():
+        return None
+    return int(number)
 
 
 def _nanos(value: Any, path: Path, *, required: bool) -> int | None:

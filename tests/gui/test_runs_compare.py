@@ -278,3 +278,30 @@ def test_the_compared_runs_say_why_they_failed_as_runs_list_does(qtbot, make_win
         assert save(dialog, f"compare-runs-say-why-{language}").exists()
     finally:
         switch_language("en")
+
+
+@pytest.mark.parametrize(("language", "first", "only"), [
+    ("en", "First: run 1, span 0 — ok, 1,003 steps, started", "1,000 steps only in run 1"),
+    ("de", "Erster: Lauf 1, span 0 — ok, 1.003 Schritte, erstellt", "1.000 Schritte nur in Lauf 1")])
+def test_thousands_of_steps_are_counted_as_the_language_writes_numbers(qtbot, make_window, tmp_path: Path,
+                                                                      language: str, first: str, only: str) -> None:
+    """The runs' lines said "1003 steps" (German too) where the run list and the import say "1,003"."""
+    from tests.integration.test_cli_compare import _spans_file
+
+    with RunStore.open(resolve_db_path()) as store:
+        ids = [import_trace(store, _spans_file(tmp_path, trace, count)).run_ids[0]
+               for trace, count in ((1, 1_003), (2, 3))]
+    window = make_window(wait_tools=False)
+    window.tabs.setCurrentWidget(window.runs_tab)
+    tab = window.runs_tab
+    qtbot.waitUntil(lambda: tab.runs.row_of(ids[1]) is not None)
+    switch_language(language)
+    try:
+        dialog = open_compare(qtbot, tab, ids)
+        qtbot.addWidget(dialog)
+        assert dialog.first_label.text().startswith(first), dialog.first_label.text()
+        assert dialog.summary.text().endswith(only), dialog.summary.text()
+        dialog.resize(1000, 500)
+        assert save(dialog, f"compare-thousands-{language}").exists()
+    finally:
+        switch_language("en")

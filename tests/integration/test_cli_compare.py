@@ -223,3 +223,30 @@ def test_compare_says_why_a_run_failed_as_runs_list_does(tmp_path, capsys, langu
     assert code == 0 and out.splitlines()[:2] == [first, second], out
     listing = run_cli(capsys, "--lang", language, "--db", db, "runs", "list")[1]
     assert first.split(" (", 1)[1].rsplit(",", 1)[0] in listing
+
+
+def _spans_file(folder: Path, trace: int, count: int) -> Path:
+    """A trace of ``count`` spans, one after the other (a run read from a trace of thousands of steps)."""
+    start = 1_700_000_000_000_000_000
+    spans = [{"traceId": f"{trace:032x}", "spanId": f"{number + 1:016x}", "name": f"span {number}", "kind": 1,
+              "startTimeUnixNano": str(start + number * 1_000), "endTimeUnixNano": str(start + number * 1_000 + 500)}
+             for number in range(count)]
+    path = folder / f"trace-{trace}.json"
+    path.write_text(json.dumps({"resourceSpans": [{"scopeSpans": [{"spans": spans}]}]}))
+    return path
+
+
+@pytest.mark.parametrize("language, shown, first, only", [
+    ("en", "1,003 steps", "First run: run 1, span 0 (ok, 1,003 steps)", "1,000 steps only in run 1"),
+    ("de", "1.003 Schritte", "Erster Lauf: Lauf 1, span 0 (ok, 1.003 Schritte)", "1.000 Schritte nur in Lauf 1")])
+def test_thousands_of_steps_are_counted_as_the_language_writes_numbers(capsys, tmp_path: Path, language: str,
+                                                                      shown: str, first: str, only: str) -> None:
+    """`runs show` and `compare` said "1003 steps" (German too) where the import said "1,003 steps"."""
+    db = str(tmp_path / "runs.db")
+    for trace, count in ((1, 1_003), (2, 3)):
+        assert run_cli(capsys, "import", str(_spans_file(tmp_path, trace, count)), "--db", db)[0] == 0
+    code, out, _err = run_cli(capsys, "--lang", language, "runs", "show", "1", "--db", db)
+    assert code == 0 and f", {shown}\n" in out
+    code, out, _err = run_cli(capsys, "--lang", language, "compare", "1", "2", "--db", db)
+    assert code == 0 and out.splitlines()[0] == first
+    assert out.splitlines()[2].endswith(f" {only}"), out.splitlines()[2]

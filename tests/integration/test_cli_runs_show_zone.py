@@ -53,3 +53,15 @@ def test_a_run_across_a_clock_set_back_says_both_offsets_in_german(tmp_path: Pat
     at = lines.index("  erstellt 25.10.2026, 02:59:58 (UTC+2), beendet 25.10.2026, 02:00:00 (UTC+1), 1 Schritt")
     assert lines[at + 1] == ("  Zeiten in der Zeitzone dieses Computers (UTC+2, dann UTC+1); "
                              "der Lauf begann 25.10.2026, 00:59:58 UTC")
+
+
+@pytest.mark.parametrize(("language", "said"), [
+    ("en", "  times in UTC: this computer's time zone cannot show them"),
+    ("de", "  Zeiten in UTC: die Zeitzone dieses Computers kann sie nicht zeigen")])
+def test_a_run_past_the_zones_calendar_says_its_times_are_in_utc(tmp_path: Path, language: str, said: str) -> None:
+    """9999-12-31 23:59 UTC is in the year 10000 in Berlin: the times are said in UTC, and the line under
+    them said "times in this computer's time zone (UTC)", which Berlin's is not."""
+    lines = _shown(tmp_path, "9999-12-31T23:59:58Z", "9999-12-31T23:59:59Z", "Europe/Berlin", "--lang", language)
+
+    at = next(index for index, line in enumerate(lines) if "9999" in line and "(UTC)" in line)
+    assert lines[at + 1] == said

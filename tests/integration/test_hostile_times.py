@@ -199,6 +199,45 @@ def test_a_time_past_the_zones_calendar_is_said_in_utc_and_marked(tmp_path: Path
     assert "31.12.9999, 23:59:58 (UTC)" in cli("--lang", "de", "runs", "list", "--db", db, tz=tz).stdout
 
 
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_an_unfinished_run_past_the_zones_calendar_keeps_its_columns(tmp_path: Path, language: str) -> None:
+    """A run with no end (interrupted) at 9999-12-31 has its step's time said in UTC, marked: its
+    column is as wide as that, not as a time without a mark (its row was pushed past the headings)."""
+    db = str(tmp_path / "runs.db")
+    path = trace(tmp_path / "late.json", "9999-12-31T23:59:58Z")
+    document = json.loads(path.read_text())
+    document["runs"][0]["steps"][0]["started_at"] = "9999-12-31T23:59:58.5Z"
+    path.write_text(json.dumps(document))
+    assert cli("import", str(path), "--db", db).returncode == 0
+    lines = cli("--lang", language, "runs", "show", "1", "--db", db, tz="Europe/Berlin").stdout.splitlines()
+    heading = next(line for line in lines if line.startswith("#  "))
+    row = next(line for line in lines if line.startswith("1  "))
+    assert "(UTC)" in row.split("  ")[1]
+    source = heading.index("Quelle" if language == "de" else "Source")
+    assert row[source - 2:source] == "  " and row[source] != " ", "\n".join(lines)
+
+
+@pytest.mark.parametrize("lasted_ns", [1, 4_000])
+def test_a_span_of_a_few_nanoseconds_or_microseconds_never_reads_as_no_time(tmp_path: Path, lasted_ns: int) -> None:
+    """An imported span's length was kept to the hundredth of a millisecond: one of 1 ns or 4 µs was
+    stored as 0 and read "0 s" (one of 6 µs read "< 0.001 s"), in `runs show` and the window alike."""
+    start = 1_700_000_000_000_000_000
+    span = {"traceId": "5b8efff798038103d269b633813fc60c", "spanId": "eee19b7ec3c1b174", "name": "tiny", "kind": 1,
+            "startTimeUnixNano": str(start), "endTimeUnixNano": str(start + lasted_ns),
+            "attributes": [{"key": "gen_ai.tool.name", "value": {"stringValue": "tiny"}}]}
+    path = tmp_path / "tiny.json"
+    path.write_text(json.dumps({"resourceSpans": [{"scopeSpans": [{"spans": [span]}]}]}))
+    db = str(tmp_path / "runs.db")
+    assert cli("import", str(path), "--db", db).returncode == 0
+    for language, said in (("en", "< 0.001 s"), ("de", "< 0,001 s")):
+        row = next(line for line in cli("--lang", language, "runs", "show", "1", "--db", db).stdout.splitlines()
+                   if line.startswith("1  "))
+        assert said in row and " 0 s " not in row, row
+    with RunStore.open(Path(db)) as store:
+        step, = store.iter_steps(1)
+    assert step.payload["durationMs"] == lasted_ns / 1_000_000
+
+
 def test_a_servers_last_contact_in_the_hour_set_back_says_its_zone_in_its_column(tmp_path: Path) -> None:
     """`servers` lists each server's last contact: one in the hour Berlin has twice says which, and
     the columns after it still line up."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import gzip
 import json
+import re
 import socket
 import subprocess
 import sys
@@ -330,6 +331,28 @@ def test_receive_command_prints_a_line_per_run_and_stops_on_sigterm(tmp_path: Pa
         rest, _ = process.communicate(timeout=30)
     assert process.returncode == 0
     assert json.loads(rest.splitlines()[-1]) == {"stopped": True}
+
+
+def test_receive_command_counts_thousands_of_steps_as_the_language_writes_numbers(tmp_path: Path) -> None:
+    """The readable line said "(ok, 1003 Schritte)" where `import` says "1.003 Schritte wurden hinzugefügt"."""
+    start = 1_700_000_000_000_000_000
+    spans = [{"traceId": "5b8efff798038103d269b633813fc60c", "spanId": f"{number + 1:016x}", "name": "work",
+              "kind": 1, "startTimeUnixNano": str(start + number), "endTimeUnixNano": str(start + number + 1)}
+             for number in range(1_003)]
+    process = subprocess.Popen([sys.executable, "-m", "inspector", "--lang", "de", "receive", "--port", "0",
+                                "--quiet-after", "0.3", "--db", str(tmp_path / "cli.db")], stdout=subprocess.PIPE,
+                               text=True)
+    try:
+        url = re.search(r"http://\S+/v1/traces", process.stdout.readline()).group()  # type: ignore[union-attr]
+        process.stdout.readline()  # when a trace counts as finished
+        body = json.dumps({"resourceSpans": [{"scopeSpans": [{"spans": spans}]}]})
+        assert httpx.post(url, content=body, headers=JSON).status_code == 200
+        lines = [process.stdout.readline().strip() for _ in range(2)]
+    finally:
+        process.terminate()
+        process.communicate(timeout=30)
+    assert lines == ["Lauf #1 empfangen: work (läuft, 1.003 Schritte)",
+                     "Lauf #1 aktualisiert: work (ok, 1.003 Schritte)"]
 
 
 # -- a real agent -----------------------------------------------------------------------------------

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 
 from inspector.i18n import _, ngettext
 from inspector.i18n.comparing import rule_sentence, summary_line
+from inspector.i18n.formatting import format_number
 from inspector.i18n.recovery import status_with_recovery
 from inspector.i18n.scenarios import said_title
 from inspector.runs.comparing import RunComparison
@@ -211,8 +212,8 @@ def run_line(run: RunRecord, place: int, reason: Reason = None) -> str:
                 ngettext("Second: run {id}, {title} — {status}, {count} step, started {started}",
                          "Second: run {id}, {title} — {status}, {count} steps, started {started}", count))
     return label_text(template.format(id=run.id, title=said_title(run.title, run.source),
-                                      status=status_with_recovery(outcome_word(run.status), reason), count=count,
-                                      started=format_started(run.started_at)))
+                                      status=status_with_recovery(outcome_word(run.status), reason),
+                                      count=format_number(count), started=format_started(run.started_at)))
 
 
 __all__ = ["CompareDialog", "run_line"]

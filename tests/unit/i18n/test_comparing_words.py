@@ -75,3 +75,19 @@ def test_a_step_that_ended_otherwise_is_neither_slower_nor_faster(language, said
             assert row_differences(row, 1, 2) == [said]
     finally:
         i18n.set_language("en")
+
+
+@pytest.mark.parametrize("language, said", [
+    ("en", "12,345 steps alike, 1,200 slower in run 2 by 1 min in all, 1,001 steps only in run 1, and 2,000 steps "
+           "only in run 2"),
+    ("de", "12.345 Schritte gleich, 1.200 in Lauf 2 um insgesamt 1 min langsamer, 1.001 Schritte nur in Lauf 1 und "
+           "2.000 Schritte nur in Lauf 2")])
+def test_large_counts_are_grouped_as_the_language_writes_them(language: str, said: str) -> None:
+    """A run read from a trace has thousands of steps: "12345 steps alike" beside "12,345 steps were added"."""
+    i18n.set_language(language)
+    try:
+        summary = ComparisonSummary(alike=12_345, slower=1_200, slower_ms=60_000.0, only_first=1_001,
+                                    only_second=2_000)
+        assert summary_line(summary, 1, 2) == said
+    finally:
+        i18n.set_language("en")

@@ -206,3 +206,19 @@ def test_a_year_before_1000_is_written_with_four_digits_as_the_command_line_does
     assert format_column_datetime(first, UTC).startswith("01.01.0001" if german else "01/01/0001")
     assert format_datetime(datetime(2026, 5, 1, tzinfo=UTC), zone=UTC) == (
         "01.05.2026, 00:00:00" if german else "May 1, 2026, 12:00:00\u202fAM")
+
+
+def test_an_offset_with_seconds_is_said_to_the_second() -> None:
+    """Before 1893 Berlin kept its local mean time, UTC+0:53:28: said "UTC+0:53", the time beside it
+    (00:53:28) was 28 seconds off the UTC time it was said with (00:00:00)."""
+    from zoneinfo import ZoneInfo
+
+    from inspector.i18n.formatting import offset_said
+
+    first = datetime(1, 1, 1, tzinfo=UTC)
+    assert offset_said(first, ZoneInfo("Europe/Berlin")) == "UTC+0:53:28"
+    assert offset_said(first, ZoneInfo("America/New_York")) == "UTC"  # year 0 there: said in UTC
+    assert offset_said(datetime(1800, 1, 1, tzinfo=UTC), ZoneInfo("America/New_York")) == "UTC-4:56:02"
+    assert offset_said(datetime(2026, 7, 1, tzinfo=UTC), ZoneInfo("Asia/Kathmandu")) == "UTC+5:45"
+    assert offset_said(datetime(2026, 1, 1, tzinfo=UTC), ZoneInfo("America/St_Johns")) == "UTC-3:30"
+    assert offset_said(datetime(2026, 1, 1, tzinfo=UTC), ZoneInfo("Europe/Berlin")) == "UTC+1"

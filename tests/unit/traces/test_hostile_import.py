@@ -12,6 +12,7 @@ import os
 import subprocess
 import sys
 import zipfile
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -221,3 +222,46 @@ def test_a_time_the_calendar_has_not_is_said_for_what_it_is(store: RunStore, tmp
     error = refused(store, path)
     assert error.location == "runs[0].steps[0].started_at"
     assert error.problem.startswith(f"{moment!r} {said}")
+
+
+@pytest.mark.parametrize("moment", ["2024-02-29T12:00:00z", "2024-02-29t12:00:00.5z"])
+def test_utc_written_with_a_small_z_is_read_as_utc(store: RunStore, tmp_path: Path, moment: str) -> None:
+    """RFC 3339 allows 'z' for 'Z': it was refused as "a day or time the calendar does not have"."""
+    path = tmp_path / "small_z.json"
+    path.write_text(json.dumps(trace_doc([run_doc(started_at=moment, steps=[step_doc(1, LLM_PAYLOAD,
+                                                                                     started_at=moment)])])))
+    assert import_trace(store, path).runs_imported == 1
+    run, = (run for run in store.list_runs() if run.uid == "run-1")
+    assert run.started_at == datetime(2024, 2, 29, 12, 0, 0, 500_000 if ".5" in moment else 0, tzinfo=UTC)
+
+
+@pytest.mark.parametrize("start, expected", [
+    ("1.7e18", 1_700_000_000_000_000_000), (1.7e18, 1_700_000_000_000_000_000),
+    ("1700000000000000000.0", 1_700_000_000_000_000_000), ("17000000001234567E2", 1_700_000_000_123_456_700),
+    # a JSON number is the double its writer had (Python's time.time() * 1e9 is written 1.7000000001234568e+18)
+    (1700000000.1234567e9, int(1700000000.1234567e9)),
+    # a string is read exactly, as a collector (Go's protojson) reads it
+    ("1700000000123456789.0", 1_700_000_000_123_456_789)])
+@pytest.mark.parametrize("suffix", [".json", ".jsonl"])
+def test_nanoseconds_with_an_exponent_or_a_fraction_are_read_as_protobuf_json_says(
+        store: RunStore, tmp_path: Path, start: object, expected: int, suffix: str) -> None:
+    """Protobuf's JSON mapping (and so a collector) takes a 64-bit integer written "1.7e18" or
+    "5.0". The whole file was refused ("must be a whole number"), and the receiver dropped the span."""
+    path = tmp_path / f"exponent{suffix}"
+    path.write_text(json.dumps(otlp_doc(span(start=start, end="1700000002000000000"))) + "\n")  # type: ignore[arg-type]
+    assert import_trace(store, path).runs_imported == 1
+    run, = (run for run in store.list_runs() if run.source == "imported")
+    step, = store.iter_steps(run.id)
+    assert step.payload["raw"]["otlp"]["startTimeUnixNano"] == str(expected)
+    assert step.started_at == datetime(1970, 1, 1, tzinfo=UTC) + timedelta(microseconds=expected // 1000)
+
+
+@pytest.mark.parametrize("start, shown", [("1.5", "the string '1.5'"), ("1700000000000000000.5", "the string"),
+                                          (1.5, "the number 1.5"), ("1e400", "the string '1e400'")])
+def test_nanoseconds_that_are_no_whole_number_are_still_refused(store: RunStore, tmp_path: Path, start: object,
+                                                                shown: str) -> None:
+    path = tmp_path / "fraction.json"
+    path.write_text(json.dumps(otlp_doc(span(start=start))))  # type: ignore[arg-type]
+    error = refused(store, path)
+    assert error.location.endswith("startTimeUnixNano")
+    assert f"must be a whole number (as a string or a number), got {shown}" in error.problem
