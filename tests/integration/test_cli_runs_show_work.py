@@ -71,7 +71,7 @@ def _listed(out: str) -> int:
     counts = next(line for line in out.splitlines() if line.startswith("  started "))
     if " shown (" in counts:
         return int(counts.split(", ")[-1].split(" of ")[0].replace(",", ""))
-    return int(counts.rsplit(", ", 1)[-1].split(" ")[0])
+    return int(counts.rsplit(", ", 1)[-1].split(" ")[0].replace(",", ""))
 
 
 def test_runs_show_writes_the_first_steps_before_it_reads_the_next_page(database: Path, capsys,
