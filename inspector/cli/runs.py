@@ -101,7 +101,9 @@ def _nothing_stored(args: argparse.Namespace) -> int:
 
 
 def _time(moment: datetime | None) -> str | None:
-    return moment.isoformat().replace("+00:00", "Z") if moment else None
+    """A stored time as ``--json`` writes it: UTC, ``Z``, always with its microseconds (so that the
+    strings sort as the times do: "…:20Z" would sort after "…:20.5Z")."""
+    return moment.isoformat(timespec="microseconds").replace("+00:00", "Z") if moment else None
 
 
 def run_dict(run: RunRecord) -> dict[str, Any]:

@@ -78,3 +78,26 @@ def test_the_axis_labels_keep_a_gap_wider_than_a_word_space(qtbot, make_window, 
         view.setColumnWidth(WATERFALL_COLUMN, 100)  # its least width: still a scale, the gap kept
         assert len(header.labels_shown()) >= 2
         assert save(header, f"waterfall-axis-gap-{language}").exists()
+
+
+def test_every_span_up_to_ten_minutes_gets_a_scale_at_the_headers_own_font(qtbot) -> None:
+    """With the header's real font (not a font of equal widths) a run of 0.0155 s, 0.031 s or 0.078 s read
+    "0" alone in the waterfall's least width (100 px): the axis' two ticks were "0" and "10 ms", and "10 ms"
+    fitted neither right of its tick (past the column's end) nor left of it (against "0"). More ticks give
+    a scale ("0", "5 ms"); the full suite's played run met such a span once."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QHeaderView
+
+    header = QHeaderView(Qt.Orientation.Horizontal)
+    qtbot.addWidget(header)
+    advance = header.fontMetrics().horizontalAdvance
+    lone = []
+    for column in (100, 120, 160, 240):
+        width = column - 2 * CELL_MARGIN_PX
+        span = 0.001
+        while span < 600:
+            ticks = axis_ticks(span, width, advance)
+            if len(label_places(ticks, 0, width + CELL_MARGIN_PX, advance)) < 2:
+                lone.append((column, round(span, 4), [label for _x, _s, label in ticks]))
+            span *= 1.003
+    assert lone == []

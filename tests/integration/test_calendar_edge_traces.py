@@ -72,4 +72,4 @@ def test_both_formats_export_them_and_import_them_again(tmp_path: Path) -> None:
         assert read.returncode == 0, read.stderr
         shown = json.loads(cli_here("runs", "show", "endless", "--json", "--db", fresh).stdout)
         (step,) = shown["timeline"]
-        assert step["duration_ms"] == 1e308 and step["time"] == "2026-12-02T13:34:54Z"
+        assert step["duration_ms"] == 1e308 and step["time"] == "2026-12-02T13:34:54.000000Z"

@@ -45,31 +45,49 @@ def tick_label(seconds: float, step_s: float) -> str:
     return formatting.format_duration(seconds)
 
 
+def _ticks(span: float, count: int) -> tuple[float, list[tuple[float, float, str]]]:
+    """The step for at most ``count`` steps on ``span`` seconds, and its ticks as :func:`axis_ticks` gives them
+    (x as a share of the span: times the axis' width where used)."""
+    step = tick_step(span, count)
+    ticks, number = [], 0
+    while number * step <= span * (1 + 1e-9):
+        seconds = number * step
+        ticks.append((seconds / span, seconds, tick_label(seconds, step)))
+        number += 1
+    return step, ticks
+
+
 def axis_ticks(span_s: float, width: float, text_width: Callable[[str], float],
                gap_px: float = 10) -> list[tuple[float, float, str]]:
     """(x from the axis' start, seconds, label) of each tick on an axis ``width`` pixels long: the
-    most ticks whose labels (``text_width`` measures one) do not run into each other, else the fewest
-    that are still two (:func:`label_places` leaves out a label that does not fit)."""
+    most ticks whose labels (``text_width`` measures one) do not run into each other; in a column too
+    narrow for that, the ticks that show the most labels where drawn (:func:`label_places` leaves out
+    a label that does not fit): never "0" alone where a scale can be shown."""
     if width <= 0:
         return []
     span = max(span_s, 1e-9)
-    widest: list[tuple[float, float, str]] = []  # the fewest ticks that are still two or more
-    for count in range(max(int(width // 24), 1), 0, -1):
-        step = tick_step(span, count)
-        ticks, number = [], 0
-        while number * step <= span * (1 + 1e-9):
-            seconds = number * step
-            ticks.append((seconds / span * width, seconds, tick_label(seconds, step)))
-            number += 1
-        if len(ticks) < 2:
-            # The step rounded past the span (0.05 s for a run of 0.049 s): "0" alone is no scale; the
-            # fewest ticks found before are kept, and a label that does not fit is left out where drawn.
-            break
-        widest = ticks
+    most = max(int(width // 24), 1)
+    for count in range(most, 0, -1):
+        step, shares = _ticks(span, count)
+        ticks = [(share * width, seconds, label) for share, seconds, label in shares]
         room = step / span * width
-        if all(text_width(label) + gap_px <= room for _x, _s, label in ticks):
+        if len(ticks) >= 2 and all(text_width(label) + gap_px <= room for _x, _s, label in ticks) and \
+                len(label_places(ticks, 0, math.floor(width) + CELL_MARGIN_PX, text_width)) >= 2:
             return ticks
-    return widest or ticks[:1]
+    # No labels fit side by side: of every number of ticks (more too: two ticks can show one label, "0",
+    # where the last label fits neither right nor left of its tick), the one showing the most labels,
+    # among equals the fewest ticks.
+    best: list[tuple[float, float, str]] = [(0.0, 0.0, tick_label(0, span))]
+    best_shown = 0
+    for count in range(1, max(int(width // 8), most) + 1):
+        _step, shares = _ticks(span, count)
+        ticks = [(share * width, seconds, label) for share, seconds, label in shares]
+        if len(ticks) < 2:
+            continue  # the step rounded past the span (0.05 s for a run of 0.049 s): "0" alone is no scale
+        shown = len(label_places(ticks, 0, math.floor(width) + CELL_MARGIN_PX, text_width))
+        if shown > best_shown:
+            best, best_shown = ticks, shown
+    return best
 
 
 class TimeAxisHeader(QHeaderView):
