@@ -233,8 +233,9 @@ def recent_ok_durations(store: RunStore, server: str, limit: int) -> list[float]
     """The durations (ms) of the newest ``limit`` ok operations made here against ``server``, oldest
     first: each tool or request step that went well, so a run of several operations (a scenario, an
     agent's run with its model's turns) gives each of its operations, never its own length, and the
-    newest is the latency the server's health last recorded (newest as stored, whatever the clock said). A server's stream an agent held open
-    (a ``GET`` leg, as the recording proxy keeps it) lasts as long as the agent wants: no latency.
+    newest is the latency the server's health last recorded (newest as stored, whatever the clock
+    said). A server's stream an agent held open (a ``GET`` leg, as the recording proxy keeps it) lasts
+    as long as the agent wants: no latency.
     Runs imported from a file are left out:
     they were made elsewhere (a customer's machine, another server at the same address), so they say
     nothing of how this server answers here.
