@@ -233,8 +233,9 @@ def recent_ok_durations(store: RunStore, server: str, limit: int) -> list[float]
     """The durations (ms) of the newest ``limit`` ok operations made here against ``server``, oldest
     first: each tool or request step that went well, so a run of several operations (a scenario, an
     agent's run with its model's turns) gives each of its operations, never its own length, and the
-    newest is the latency the server's health last recorded. A server's stream an agent held open
-    (a ``GET`` leg, as the recording proxy keeps it) lasts as long as the agent wants: no latency.
+    newest is the latency the server's health last recorded (newest as stored, whatever the clock
+    said). A server's stream an agent held open (a ``GET`` leg, as the recording proxy keeps it) lasts
+    as long as the agent wants: no latency.
     Runs imported from a file are left out:
     they were made elsewhere (a customer's machine, another server at the same address), so they say
     nothing of how this server answers here.
@@ -248,13 +249,14 @@ def recent_ok_durations(store: RunStore, server: str, limit: int) -> list[float]
     conn = store.db.conn
     counted = conn.execute("SELECT ok_count + failed_count + tool_error_count + cancelled_count FROM server_health"
                            " WHERE url = ?", (server,)).fetchone()
-    # Read newest first and stopped early (the order follows the index of the runs' starts): a server's
-    # thousands of runs are not sorted for twenty points.
+    # Read newest first and stopped early (in the order the runs were stored, which needs no sort: a
+    # server's thousands of runs are not sorted for twenty points). Not by the runs' starts: they are
+    # the wall clock's, and a clock set back put every operation made since before the older ones.
     steps = conn.execute(
         "SELECT s.kind, s.outcome, s.duration_ms, r.status FROM runs r JOIN steps s ON s.run_id = r.id"
         " WHERE r.server = ? AND r.source != 'imported' AND (s.kind = 'tool' OR (s.kind = 'request'"
         "   AND NOT EXISTS (SELECT 1 FROM legs l WHERE l.step_id = s.id AND l.method = 'GET')))"
-        " ORDER BY r.started_at DESC, r.id DESC, s.sequence DESC", (server,))
+        " ORDER BY r.id DESC, s.sequence DESC", (server,))
     points: list[float] = []
     try:
         for _, (kind, outcome, duration_ms, status) in zip(range(counted[0] if counted else 0), steps, strict=False):

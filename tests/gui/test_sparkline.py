@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtGui import QColor
+from PySide6.QtGui import QColor, QTextDocumentFragment
 
 from inspector.gui.workbench.sparkline import Sparkline
 
@@ -25,3 +25,27 @@ def test_two_latencies_hide_the_line_three_show_it_with_dots_and_a_baseline(qtbo
     # The baseline runs along the bottom, under the whole line.
     baseline = [image.pixelColor(x, 20) for x in range(30, 90)]
     assert all(c.lightness() < 235 for c in baseline)
+
+
+def test_the_tooltip_says_what_the_line_shows_in_the_language_shown(qtbot) -> None:
+    """A line without an axis: hovering it says what its points are (the latest ok operations, the
+    newest on the right) and their range; its words (and a screen reader's) follow a switch of language."""
+    from inspector.gui.language import switch_language
+
+    line = Sparkline()
+    qtbot.addWidget(line)
+    assert line.toolTip() == ""
+    line.set_values([40.0, 1500.0, 23.0])
+    tip = QTextDocumentFragment.fromHtml(line.toolTip()).toPlainText()
+    assert "latest 3 ok operations\n(the newest on the right)" in tip
+    assert tip.endswith("from 0.023 s to 1.5 s, the newest 0.023 s.")  # (the plain text of no-break spaces)
+    try:
+        switch_language("de")
+        tip = QTextDocumentFragment.fromHtml(line.toolTip()).toPlainText()
+        assert "letzten 3 Vorgänge mit Ergebnis ok\nbrauchte (der neueste rechts)" in tip and "0,023" in tip
+        assert line.accessibleDescription().startswith("3 letzte Latenzen von 0,023")
+    finally:
+        switch_language("en")
+    assert line.accessibleDescription().startswith("3 recent latencies from 0.023")
+    line.set_values([])
+    assert line.toolTip() == ""

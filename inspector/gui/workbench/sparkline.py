@@ -1,4 +1,7 @@
-"""A small line of recent latencies beside a server's health."""
+"""A small line of recent latencies beside a server's health.
+
+A line has no axis: its tooltip says what it shows (the latest ok operations, the newest on the
+right) and its range, as its description says it to a screen reader, in the language shown."""
 
 from __future__ import annotations
 
@@ -6,10 +9,11 @@ from PySide6.QtCore import QPointF, QSize, Qt
 from PySide6.QtGui import QColor, QPainter, QPen, QPolygonF
 from PySide6.QtWidgets import QWidget
 
-from inspector.i18n import _
+from inspector.i18n import _, ngettext
 from inspector.i18n.formatting import format_duration
 
-from ..language import translated
+from ..language import on_language_changed, translated
+from ..widgets.plain_text import plain_tooltip
 
 #: Fewer points than this draw a flat-looking stroke that reads as a divider: the line stays hidden.
 MIN_POINTS = 3
@@ -24,6 +28,7 @@ class Sparkline(QWidget):
         translated(self, "setAccessibleName", lambda: _("Recent latencies"))
         self.setFixedHeight(22)
         self.setMinimumWidth(60)
+        on_language_changed(self, self._say)
 
     def sizeHint(self) -> QSize:  # noqa: N802
         return QSize(120, 22)
@@ -31,14 +36,24 @@ class Sparkline(QWidget):
     def set_values(self, values: list[float]) -> None:
         self.values = list(values)
         self.setVisible(len(self.values) >= MIN_POINTS)
-        if self.values:
-            # The values are milliseconds (as stored); said in the window's one duration format.
-            self.setAccessibleDescription(_("{count} recent latencies from {low} to {high}").format(
-                count=len(self.values), low=format_duration(min(self.values) / 1000),
-                high=format_duration(max(self.values) / 1000)))
-        else:
-            self.setAccessibleDescription(_("no latencies yet"))
+        self._say()
         self.update()
+
+    def _say(self) -> None:
+        """The description and the tooltip, in the language shown (again after a switch)."""
+        if not self.values:
+            self.setAccessibleDescription(_("no latencies yet"))
+            self.setToolTip("")
+            return
+        # The values are milliseconds (as stored); said in the window's one duration format.
+        low, high = format_duration(min(self.values) / 1000), format_duration(max(self.values) / 1000)
+        self.setAccessibleDescription(_("{count} recent latencies from {low} to {high}").format(
+            count=len(self.values), low=low, high=high))
+        self.setToolTip(plain_tooltip(ngettext(
+            "How long the server took to answer its latest ok operation:\n{newest}.",
+            "How long the server took to answer its latest {count} ok operations\n(the newest on the right):"
+            " from {low} to {high}, the newest {newest}.", len(self.values)).format(
+                count=len(self.values), low=low, high=high, newest=format_duration(self.values[-1] / 1000))))
 
     def paintEvent(self, event: object) -> None:  # noqa: N802
         painter = QPainter(self)

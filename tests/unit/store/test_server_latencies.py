@@ -89,3 +89,17 @@ def test_a_server_removed_and_added_again_starts_afresh(tmp_path: Path) -> None:
         _run(store, "tools/call echo", "live", "ok", 20, 0.1, [_tool(ToolResult.text("x"), 40.0)])
         assert recent_ok_durations(store, URL, 20) == [20.0, 40.0]
         assert registry.get(URL).ok_count == 3
+
+
+def test_the_newest_point_is_the_newest_operation_after_the_clock_was_set_back(tmp_path: Path) -> None:
+    """The system clock set back an hour (a wrong time corrected, a virtual machine restored): the
+    operations made since start "before" those made earlier. The sparkline follows the order the
+    operations were made in, not the clock: its newest point is still the latency the server's health
+    last recorded, and a new operation shows at once (not once the clock has caught up an hour later)."""
+    with RunStore.open(tmp_path / "runs.db") as store:
+        for number, ms in enumerate((100.0, 110.0, 120.0)):  # made while the clock ran an hour ahead
+            _run(store, "tools/call echo", "live", "ok", 3600 + number, 0.1, [_tool(ToolResult.text("x"), ms)])
+        for number, ms in enumerate((7.0, 8.0)):  # made after it was set back
+            _run(store, "tools/call echo", "live", "ok", number, 0.1, [_tool(ToolResult.text("x"), ms)])
+        assert recent_ok_durations(store, URL, 20) == [100.0, 110.0, 120.0, 7.0, 8.0]
+        assert recent_ok_durations(store, URL, 1) == [8.0] == [ServerRegistry(store.db).get(URL).last_latency_ms]
