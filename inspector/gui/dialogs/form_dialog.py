@@ -1,9 +1,9 @@
-"""The end every form dialog shares: OK and Cancel under the form, and a height that fits its text,
-or the screen: a form taller than the screen scrolls, and OK and Cancel stay in view."""
+"""The end every form dialog shares: OK and Cancel under the form, and a size that fits its text,
+or the screen: a form taller or wider than the screen scrolls, and OK and Cancel stay in view."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtCore import QEvent, QObject, QSize, Qt
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QFormLayout, QFrame, QScrollArea, QVBoxLayout, QWidget
 
@@ -11,6 +11,17 @@ from PySide6.QtWidgets import QDialog, QDialogButtonBox, QFormLayout, QFrame, QS
 DIALOG_WIDTH = 560
 #: What is left free of the screen's available height around a dialog (its frame, a margin).
 SCREEN_MARGIN = 60
+#: And of its available width.
+SCREEN_SIDE_MARGIN = 40
+
+
+def screen_room(widget: QWidget) -> QSize | None:
+    """The most a dialog of ``widget`` may take: the available area of the screen it opens on, less its
+    frame and a margin (``None`` without a screen)."""
+    screen = widget.screen() or QGuiApplication.primaryScreen()
+    if screen is None:
+        return None
+    return screen.availableGeometry().size() - QSize(SCREEN_SIDE_MARGIN, SCREEN_MARGIN)
 
 
 def finish_form(dialog: QDialog, form: QFormLayout) -> QDialogButtonBox:
@@ -27,7 +38,8 @@ def finish_form(dialog: QDialog, form: QFormLayout) -> QDialogButtonBox:
     scroll = QScrollArea()
     scroll.setWidgetResizable(True)
     scroll.setFrameShape(QFrame.Shape.NoFrame)
-    scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+    # Only where the screen is narrower than the form (a check box's words at a large font, in German).
+    scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
     scroll.setWidget(content)
     scroll.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # no Tab stop without a name: its fields are the stops
     layout = QVBoxLayout(dialog)
@@ -41,14 +53,18 @@ def finish_form(dialog: QDialog, form: QFormLayout) -> QDialogButtonBox:
 
 def form_width(dialog: QDialog) -> int:
     """The width a dialog made by :func:`finish_form` needs: as wide as the form needs (a check box's
-    words do not wrap), at least :data:`DIALOG_WIDTH`, with room for the scroll bar."""
+    words do not wrap), at least :data:`DIALOG_WIDTH`, with room for the scroll bar; at most the screen's
+    room (the form scrolls sideways then: 1503 px of settings at 16 pt in German put OK off a 1280 px
+    screen)."""
     layout = dialog.layout()
     scroll = dialog.findChild(QScrollArea, options=Qt.FindChildOption.FindDirectChildrenOnly)
     content = scroll.widget()
     content.layout().activate()
     margins = layout.contentsMargins()
     inner = max(DIALOG_WIDTH - margins.left() - margins.right(), content.minimumSizeHint().width())
-    return inner + margins.left() + margins.right() + scroll.verticalScrollBar().sizeHint().width()
+    width = inner + margins.left() + margins.right() + scroll.verticalScrollBar().sizeHint().width()
+    room = screen_room(dialog)
+    return width if room is None else min(width, room.width())
 
 
 def form_height(dialog: QDialog, width: int | None = None) -> int:
@@ -67,14 +83,17 @@ def form_height(dialog: QDialog, width: int | None = None) -> int:
     layout.activate()
     margins = layout.contentsMargins()
     inner = (dialog.width() if width is None else width) - margins.left() - margins.right()
+    sideways = 0
+    if content.minimumSizeHint().width() > inner:  # narrowed to the screen: the rows at their own width
+        inner = content.minimumSizeHint().width()
+        sideways = scroll.horizontalScrollBar().sizeHint().height()
     # The rows' height at the width they get. Not the size hint: it takes each wrapped label at a width
     # of its own (narrower, so taller), which left a gap of lines above the last note.
     rows = content.heightForWidth(inner) if content.hasHeightForWidth() else -1
     needed = ((rows if rows > 0 else content.sizeHint().height()) + buttons.sizeHint().height()
-              + layout.spacing() + margins.top() + margins.bottom())
-    screen = dialog.screen() or QGuiApplication.primaryScreen()
-    room = screen.availableGeometry().height() - SCREEN_MARGIN if screen is not None else needed
-    return max(min(needed, room), 200)
+              + layout.spacing() + margins.top() + margins.bottom() + sideways)
+    room = screen_room(dialog)
+    return max(min(needed, needed if room is None else room.height()), 200)
 
 
 def fit_form(dialog: QDialog, *, grow_only: bool = False) -> None:
@@ -108,4 +127,4 @@ def _scroll_bar_as_needed(dialog: QDialog) -> None:
     scroll.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
 
 
-__all__ = ["DIALOG_WIDTH", "finish_form", "fit_form", "form_height", "form_width"]
+__all__ = ["DIALOG_WIDTH", "finish_form", "fit_form", "form_height", "form_width", "screen_room"]

@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QModelIndex, Qt, Signal
+from PySide6.QtCore import QModelIndex, QSize, Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QDialog,
@@ -32,6 +32,7 @@ from inspector.store import RunRecord, RunStore
 from inspector.store.comparing import compare_stored_runs
 from inspector.store.recovery import run_reason
 
+from ..dialogs.form_dialog import screen_room
 from ..dialogs.transfer_dialog import TransferJob
 from ..language import on_language_changed, translated
 from ..widgets.outcomes import outcome_word
@@ -44,6 +45,8 @@ from .runs_model import format_started
 
 #: The columns' widths where they do not stretch: mark, round, step, the two runs (differences stretch).
 COMPARE_WIDTHS = (28, 64, 220, 170, 170)
+#: The size the dialog opens at, where the screen has room for it.
+SIZE = QSize(1100, 680)
 
 
 #: Why a failed run is failed (its failed calls, all its calls, whether the model still answered, how the
@@ -83,7 +86,9 @@ class CompareDialog(QDialog):
         self.model = CompareModel()
         self._build()
         on_language_changed(self, self.retranslate)
-        self.resize(1100, 680)
+        # At most the screen's room: 1100 × 680 put Close below a 1024 × 600 screen.
+        room = screen_room(self)
+        self.resize(SIZE if room is None else SIZE.boundedTo(room))
         self.compare()
 
     def _build(self) -> None:
