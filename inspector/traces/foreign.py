@@ -263,6 +263,24 @@ def _clipped(cause: Message) -> Message:
     return replace(cause, params=params)
 
 
+#: The official ``mcp`` SDK's instrumentation scope. Its client span of a call (``MCP send tools/call NAME``) sets an
+#: error only for a JSON-RPC error answer or its own time-out: an answer with ``isError``, a cancel by its caller and a
+#: connection that closed before the answer leave the status unset, as a plain answer does. Only the server side
+#: tells them apart; without it the client side records no outcome.
+SDK_SCOPE = "mcp-python-sdk"
+_LONE_SDK_CALL = N_("no outcome recorded: the mcp SDK's client span ended without an error, which it also does for "
+                    "an error the tool reported, a cancel and a closed connection, and the trace holds no server "
+                    "side of the call")
+
+
+def _lone_sdk_call(client: Side, server: Side | None) -> bool:
+    """``client`` is the ``mcp`` SDK's client side of a tool call without its server side, and recorded no error."""
+    own = client.ending
+    return (server is None and client.meaning.kind == "tool" and client.meaning.side == "client"
+            and client.raw.get("scope", {}).get("name") == SDK_SCOPE
+            and own is not None and own.outcome == OK and not own.explicit_ok)
+
+
 def _wrapping_ending(client: Side, wrapped: Wrapped) -> Ending | None:
     """The ending of a tool span that claims ok (or recorded no outcome) over the call it wraps, which did
     not end ok (``None``: it is a call of another tool, or it failed itself, so its own ending stands)."""
@@ -313,6 +331,9 @@ def call_payload(client: Side, server: Side | None = None,
     raw = dict(client.raw)
     notes: list[str] = []
     result = client.ending
+    if _lone_sdk_call(client, server):
+        result = Ending(UNRECORDED, notes=(Message(_LONE_SDK_CALL),))
+        raw["outcomeNote"] = _note(result.notes[0])
     if wrapped is not None and server is None:
         wrapping = _wrapping_ending(client, wrapped)
         if wrapping is not None:
