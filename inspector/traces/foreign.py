@@ -445,6 +445,9 @@ class ForeignTrace:
     #: the ``server.address`` (and ``server.port``) its first MCP client span names.
     mcp_server: str | None = None
     _server_seen: bool = False
+    #: A side of an MCP request was seen: the trace is of an MCP client or server, so the service that recorded
+    #: its root is not its server (a client's trace that names no server names none).
+    _request_seen: bool = False
 
     def add(self, span: Span, service: str | None, meaning: Meaning | None = None) -> None:
         """Account for one more span of this trace (``meaning``: what it was read as)."""
@@ -452,6 +455,7 @@ class ForeignTrace:
             self.first_name = span.name
         self.count += 1
         if meaning is not None and meaning.side and (self.mcp_server is None or meaning.side == "server"):
+            self._request_seen = True
             self._see_server(span, service, meaning.side)
         if not span.parent_id and self.root_name is None:
             self.root_name, self.service = span.name, service
@@ -479,13 +483,14 @@ class ForeignTrace:
 
     def header(self) -> RunHeader:
         """The run of this trace: failed if any span failed; interrupted if the root never ended. Its
-        server is the MCP server the trace shows (:attr:`mcp_server`), else the service that recorded
-        the root span (a trace with no MCP request in it)."""
+        server is the MCP server the trace shows (:attr:`mcp_server`); in a trace with no MCP request in it,
+        the service that recorded the root span; else none (an MCP client's spans that name no server)."""
         status = ("cancelled" if self.cancelled_root else "failed" if self.error
                   else "interrupted" if self.root_unfinished else "ok")
         return RunHeader(uid=f"otlp-{self.trace_id}",
                          title=self.root_name or self.first_name or f"trace {self.trace_id[:8]}",
-                         source="otlp", server=self.mcp_server or self.service, status=status,
+                         source="otlp", status=status,
+                         server=self.mcp_server or (None if self._request_seen else self.service),
                          started_at=stored_time_of(self.start_ns),
                          finished_at="" if self.root_unfinished else stored_time_of(self.end_ns),
                          note=read_note(self.note, (*self.path, "attributes", RUN_NOTE)))

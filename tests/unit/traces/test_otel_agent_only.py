@@ -74,3 +74,11 @@ def test_with_its_server_side_the_call_reads_as_before(store: RunStore) -> None:
     (lookup,), (failed,) = tool_steps(steps, "lookup"), tool_steps(steps, "fail")
     assert (lookup["outcome"], failed["outcome"]) == ("ok", "failed")
     assert "outcomeNote" not in lookup["raw"]["otlp"]
+
+
+def test_the_run_of_the_agent_alone_names_no_server_rather_than_the_agent(store: RunStore, tmp_path: Path) -> None:
+    """The mcp SDK's client spans name no ``server.address``: with no server side, the trace does not know its MCP
+    server. The run's server was the service that recorded its root, the agent itself ("support-agent")."""
+    import_trace(store, agent_only(tmp_path))
+    (run,) = store.list_runs(limit=None)
+    assert run.server is None
