@@ -264,6 +264,24 @@ def _clipped(cause: Message) -> Message:
     return replace(cause, params=params)
 
 
+#: The official ``mcp`` SDK's instrumentation scope. Its client span of a call (``MCP send tools/call NAME``) sets an
+#: error only for a JSON-RPC error answer or its own time-out: an answer with ``isError``, a cancel by its caller and a
+#: connection that closed before the answer leave the status unset, as a plain answer does. Only the server side
+#: tells them apart; without it the client side records no outcome.
+SDK_SCOPE = "mcp-python-sdk"
+_LONE_SDK_CALL = N_("no outcome recorded: the mcp SDK's client span ended without an error, which it also does for "
+                    "an error the tool reported, a cancel and a closed connection, and the trace holds no server "
+                    "side of the call")
+
+
+def _lone_sdk_call(client: Side, server: Side | None) -> bool:
+    """``client`` is the ``mcp`` SDK's client side of a tool call without its server side, and recorded no error."""
+    own = client.ending
+    return (server is None and client.meaning.kind == "tool" and client.meaning.side == "client"
+            and client.raw.get("scope", {}).get("name") == SDK_SCOPE
+            and own is not None and own.outcome == OK and not own.explicit_ok)
+
+
 def _wrapping_ending(client: Side, wrapped: Wrapped) -> Ending | None:
     """The ending of a tool span that claims ok (or recorded no outcome) over the call it wraps, which did
     not end ok (``None``: it is a call of another tool, or it failed itself, so its own ending stands)."""
@@ -314,6 +332,9 @@ def call_payload(client: Side, server: Side | None = None,
     raw = dict(client.raw)
     notes: list[str] = []
     result = client.ending
+    if _lone_sdk_call(client, server):
+        result = Ending(UNRECORDED, notes=(Message(_LONE_SDK_CALL),))
+        raw["outcomeNote"] = _note(result.notes[0])
     if wrapped is not None and server is None:
         wrapping = _wrapping_ending(client, wrapped)
         if wrapping is not None:
@@ -425,6 +446,9 @@ class ForeignTrace:
     #: the ``server.address`` (and ``server.port``) its first MCP client span names.
     mcp_server: str | None = None
     _server_seen: bool = False
+    #: A side of an MCP request was seen: the trace is of an MCP client or server, so the service that recorded
+    #: its root is not its server (a client's trace that names no server names none).
+    _request_seen: bool = False
 
     def add(self, span: Span, service: str | None, meaning: Meaning | None = None) -> None:
         """Account for one more span of this trace (``meaning``: what it was read as)."""
@@ -432,6 +456,7 @@ class ForeignTrace:
             self.first_name = span.name
         self.count += 1
         if meaning is not None and meaning.side and (self.mcp_server is None or meaning.side == "server"):
+            self._request_seen = True
             self._see_server(span, service, meaning.side)
         if not span.parent_id and self.root_name is None:
             self.root_name, self.service = span.name, service
@@ -459,13 +484,14 @@ class ForeignTrace:
 
     def header(self) -> RunHeader:
         """The run of this trace: failed if any span failed; interrupted if the root never ended. Its
-        server is the MCP server the trace shows (:attr:`mcp_server`), else the service that recorded
-        the root span (a trace with no MCP request in it)."""
+        server is the MCP server the trace shows (:attr:`mcp_server`); in a trace with no MCP request in it,
+        the service that recorded the root span; else none (an MCP client's spans that name no server)."""
         status = ("cancelled" if self.cancelled_root else "failed" if self.error
                   else "interrupted" if self.root_unfinished else "ok")
         return RunHeader(uid=f"otlp-{self.trace_id}",
                          title=self.root_name or self.first_name or f"trace {self.trace_id[:8]}",
-                         source="otlp", server=self.mcp_server or self.service, status=status,
+                         source="otlp", status=status,
+                         server=self.mcp_server or (None if self._request_seen else self.service),
                          started_at=stored_time_of(self.start_ns),
                          finished_at="" if self.root_unfinished else stored_time_of(self.end_ns),
                          note=read_note(self.note, (*self.path, "attributes", RUN_NOTE)))
