@@ -7,6 +7,8 @@ import json
 from typing import Any
 
 from inspector.i18n import _, ngettext
+from inspector.i18n.formatting import format_number
+from inspector.runs.notices import said_once_each
 
 
 def server_exchange_lines(payload: dict[str, Any]) -> list[str]:
@@ -32,13 +34,12 @@ def server_exchange_lines(payload: dict[str, Any]) -> list[str]:
             if method == "elicitation/create" and isinstance(asked, dict) and isinstance(action, str):
                 lines.append(_('The server asked "{message}"; the answer was {action}.').format(
                     message=asked.get("message", ""), action=action))
-    for note in payload.get("serverNotifications") or ():
-        if not isinstance(note, dict):
-            continue
+    for note, count in said_once_each(payload.get("serverNotifications") or ()):
         if note.get("method") == "notifications/message":
             data = note.get("data")
             lines.append(_("Server log ({level}): {text}").format(
                 level=note.get("level") or "?", text=data if isinstance(data, str) else json.dumps(data)))
         else:
-            lines.append(_("The server sent {method}.").format(method=note.get("method", "")))
+            lines.append(ngettext("The server sent {method}.", "The server sent {method} {count} times.",
+                                  count).format(method=note.get("method", ""), count=format_number(count)))
     return lines
