@@ -3,15 +3,20 @@ Stateless in the server dialog) refuses the first request as it refuses one with
 server-everything (the TypeScript SDK's server with sessions) answers HTTP 400, JSON-RPC -32000
 "Bad Request: Server not initialized". That was all the operation said; now one more sentence says that
 the stateless era was chosen, and what to choose instead. Not said when the refusal is of a later
-request, or of the method or its params. The servers: the fault server on 127.0.0.1, answering as
-the TypeScript SDK does."""
+request, or of the method or its params. The window's listening session to such a server stops with
+the refusal instead of trying again. The servers: the fault server on 127.0.0.1, answering as the
+TypeScript SDK does."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 
 from inspector.cli import main
+from inspector.mcp import ServerEndpoint
+from inspector.mcp.listening import ListenerState, ListenerStatus, ServerListener
 from tests.support.fault_server import Exchange, FaultServer
+from tests.support.hostile_streams import run_bounded
 
 HINT = ("The stateless era (2026-07-28) was chosen for this server, and a server of the handshake era refuses "
         "a request so when no initialize came first: if this one speaks the handshake era, choose the era "
@@ -64,3 +69,25 @@ def test_not_said_of_a_later_request_or_of_refused_params(capsys) -> None:
             assert main(["call", server.url, "--era", "stateless", "echo", "--no-store"]) == 1
             out = capsys.readouterr().out
             assert "JSON-RPC error" in out and "was chosen for this server" not in out
+
+
+def test_the_window_listener_stops_with_the_refusal_instead_of_trying_again() -> None:
+    """The listening session (the window's Server log) of such a server: its subscriptions/listen is refused
+    the same way, the error's id null (the server read no request: JSON-RPC's rule). That was taken for no
+    answer at all: "everything did not answer yet; trying again in 1 s…", a POST at each try until given up;
+    now listening stops at once with the reason."""
+    states: list[ListenerStatus] = []
+
+    async def go() -> None:
+        listener = ServerListener(ServerEndpoint(url, name="everything", era="stateless"), on_status=states.append)
+        await asyncio.wait_for(listener.run(), 10)  # ends by itself
+
+    with FaultServer("session", work=handshake_only) as server:
+        url = server.url
+        run_bounded(go, 20)
+        listens = server.posts("subscriptions/listen")
+    assert len(listens) == 1
+    assert ListenerState.RECONNECTING not in [status.state for status in states]
+    assert states[-1].state is ListenerState.STOPPED
+    assert str(states[-1].error) == ("The server everything rejected subscriptions/listen with JSON-RPC error -32000: "
+                                     "Bad Request: Server not initialized.")
