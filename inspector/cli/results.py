@@ -16,6 +16,7 @@ from inspector.mcp import tool_arguments
 from inspector.mcp.annotations import kept_annotations
 from inspector.mcp.messages import note_of
 from inspector.mcp.results import NON_TEXT_KINDS, non_text_sentence
+from inspector.runs.notices import said_once_each
 
 from .words import seconds
 
@@ -151,13 +152,12 @@ def elicitation_lines(requests: object) -> list[str]:
 
 
 def notification_lines(notifications: object) -> list[str]:
-    """One sentence per notification the server sent: log messages with their level, list changes."""
-    lines: list[str] = []
+    """One sentence per log message the server sent, with its level; one per other method, with how
+    many times it came (a task's status notes, list changes)."""
     if not isinstance(notifications, list):
-        return lines
-    for entry in notifications:
-        if not isinstance(entry, dict):
-            continue
+        return []
+    lines: list[str] = []
+    for entry, count in said_once_each(notifications):
         method = _text(entry.get("method"))
         if method == "notifications/message":
             data = entry.get("data")
@@ -171,9 +171,13 @@ def notification_lines(notifications: object) -> list[str]:
                     level=_text(entry.get("level")) or "?", text=text))
         elif method.endswith("/list_changed"):
             what = method.removeprefix("notifications/").removesuffix("/list_changed")
-            lines.append(_("The server said its list of {what} changed.").format(what=what))
+            lines.append(ngettext("The server said its list of {what} changed.",
+                                  "The server said {count} times that its list of {what} changed.",
+                                  count).format(what=what, count=format_number(count)))
         elif method:
-            lines.append(_("The server sent the notification {method}.").format(method=method))
+            lines.append(ngettext("The server sent the notification {method}.",
+                                  "The server sent the notification {method} {count} times.",
+                                  count).format(method=method, count=format_number(count)))
     return lines
 
 

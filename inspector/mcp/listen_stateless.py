@@ -248,10 +248,13 @@ class StatelessListening:
         return None
 
     def _ended(self, message: dict[str, Any], request_id: str) -> _Outcome:
-        """The response to the listen request: its graceful end, or an error."""
-        if message.get("id") != request_id:
-            return _Outcome("dropped")
+        """The response to the listen request: its graceful end, or an error. An error whose id is null is
+        the server's answer to a request it could not read as one (JSON-RPC's rule): server-everything, of
+        the handshake era, refuses so a request outside a session (HTTP 400, -32000 "Server not
+        initialized"); it was taken for no answer, listened to again until given up."""
         error = message.get("error")
+        if message.get("id") != request_id and not (message.get("id") is None and isinstance(error, dict)):
+            return _Outcome("dropped")
         if isinstance(error, dict):
             code = error.get("code") if isinstance(error.get("code"), int) else 0
             text = error.get("message") if isinstance(error.get("message"), str) else ""

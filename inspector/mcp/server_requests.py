@@ -29,6 +29,9 @@ INTERNAL_ERROR = -32603
 USER_REFUSED = -1
 #: The code for a request the client stopped waiting on (its operation's budget ran out).
 REQUEST_TIMEOUT = -32001
+#: The code kept for a request whose operation ended while it was being answered (cancelled, say): no
+#: reply was sent; the number is the one the Language Server Protocol gives a cancelled request.
+REQUEST_CUT_OFF = -32800
 #: How much of a server-chosen method name is kept in reports and messages.
 METHOD_NAME_LIMIT = 80
 #: How much of a request's parameters or its reply is kept with a step (JSON characters).
@@ -170,6 +173,14 @@ def timed_out_reply(request_id: Any) -> dict[str, Any]:
     """The reply to a request the operation's time budget cut off."""
     return _error(request_id, REQUEST_TIMEOUT,
                   "The client stopped waiting for an answer: its time budget for the operation ran out.")
+
+
+def cut_off_reply(request_id: Any) -> dict[str, Any]:
+    """What is kept of a request its operation's end cut off (cancelled, or answered without it): no reply
+    was sent."""
+    return _error(request_id, REQUEST_CUT_OFF,
+                  "The client sent no answer: the operation ended (cancelled, or answered without it) "
+                  "while the client was answering.")
 
 
 def _error(request_id: Any, code: int, message: str, data: dict[str, Any] | None = None) -> dict[str, Any]:

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from .channels.http_answers import StreamBroken
 from .channels.leg_messages import OutgoingMessage
 from .era_opening import answered_against_stateless, mutual_version, reprobe, supported_in
+from .eras import STATELESS
 from .errors import UNSUPPORTED_PROTOCOL_VERSION, ErrorKind, McpTransportError
 from .input_rounds import INPUT_METHODS, MAX_INPUT_ROUNDS, fulfil, round_leg
 from .messages import N_, Message
@@ -25,6 +26,16 @@ MAX_RESENDS = 3
 RESENT_LEG = "{method} (sent again)"
 #: The result types of this era this client acts on (tasks are followed by the caller).
 KNOWN_RESULT_TYPES = ("complete", "input_required", "task")
+#: Said after the refusal of an operation's first request in the stateless era chosen for the server
+#: (no probe: nothing was found out), refused as a server of the handshake era refuses a request that came
+#: without ``initialize`` (server-everything: HTTP 400, -32000 "Server not initialized"); not after a
+#: refusal of the method or its params, which a server of this era sends too.
+CHOSEN_ERA_REFUSED = Message(N_(
+    "The stateless era (2026-07-28) was chosen for this server, and a server of the handshake era refuses "
+    "a request so when no initialize came first: if this one speaks the handshake era, choose the era "
+    "automatic or handshake for it."))
+#: JSON-RPC errors about the method or its params: no sign of the other era in the first request's refusal.
+_ABOUT_THE_REQUEST = (-32601, -32602)
 
 
 async def stateless_request(op: _Operation, method: str, params: dict[str, Any], *, is_work: bool,
@@ -67,6 +78,9 @@ async def stateless_request(op: _Operation, method: str, params: dict[str, Any],
                     # request (wrong arguments, say), not a sign of another era. Sent once, not again.
                     raise
                 return await op.request(method, params, is_work=is_work, headers=headers)
+            if (op.transport.server.era == STATELESS and leg.request_id == 1 and not probe
+                    and answered_against_stateless(refused) and refused.rpc_code not in _ABOUT_THE_REQUEST):
+                refused.add_sentence(CHOSEN_ERA_REFUSED)
             raise
         op.recheck_era = False
         result = answer.result or {}

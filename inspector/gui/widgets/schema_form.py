@@ -41,6 +41,8 @@ from .tab_stops import chain_after
 
 #: Labels longer than this (characters) wrap; shorter ones keep to one line.
 LABEL_WRAP = 40
+#: The longest text a field holds: as long as Qt lets a line edit hold (its maximum length is an int).
+LONGEST_TEXT = 2**31 - 1
 
 __all__ = ["MISSING", "ArrayField", "BoolField", "EnumField", "Field", "FieldError", "MultiChoiceField",
            "ObjectField", "SchemaForm", "TextField", "make_field"]
@@ -56,6 +58,9 @@ class TextField(Field):
         # visibly, and as long as the box still shows that picture, the value is the text itself.
         self.given: tuple[str, str] | None = None
         self.edit = QLineEdit()
+        # Qt's default (32,767 characters) cut a longer text silently, and the cut text was sent: a document
+        # pasted into a field, or long arguments used before and filled in again.
+        self.edit.setMaxLength(LONGEST_TEXT)
         self.named()
         placeholder = {"number": _("a number"), "integer": _("a whole number"),
                        "json": _("any JSON value")}.get(kind, "")

@@ -7,6 +7,9 @@ import json
 from typing import Any
 
 from inspector.i18n import _, ngettext
+from inspector.i18n.formatting import format_number
+from inspector.mcp.server_requests import REQUEST_CUT_OFF
+from inspector.runs.notices import said_once_each
 
 
 def server_exchange_lines(payload: dict[str, Any]) -> list[str]:
@@ -16,7 +19,13 @@ def server_exchange_lines(payload: dict[str, Any]) -> list[str]:
         if not isinstance(entry, dict):
             continue
         method, count = str(entry.get("method") or ""), entry.get("count") or 0
-        if entry.get("declined"):
+        if entry.get("declined") and _cut_off(entry):
+            lines.append(ngettext("The server asked the client for {method} once; no answer was sent, as the operation "
+                                  "ended while the client was answering (cancelled, say).",
+                                  "The server asked the client for {method} {count} times; the last time no answer "
+                                  "was sent, as the operation ended while the client was answering (cancelled, say).",
+                                  count).format(method=method, count=count))
+        elif entry.get("declined"):
             lines.append(ngettext("The server asked the client for {method} once; the client declined.",
                                   "The server asked the client for {method} {count} times; the client declined "
                                   "at least once.", count).format(method=method, count=count))
@@ -32,13 +41,20 @@ def server_exchange_lines(payload: dict[str, Any]) -> list[str]:
             if method == "elicitation/create" and isinstance(asked, dict) and isinstance(action, str):
                 lines.append(_('The server asked "{message}"; the answer was {action}.').format(
                     message=asked.get("message", ""), action=action))
-    for note in payload.get("serverNotifications") or ():
-        if not isinstance(note, dict):
-            continue
+    for note, count in said_once_each(payload.get("serverNotifications") or ()):
         if note.get("method") == "notifications/message":
             data = note.get("data")
             lines.append(_("Server log ({level}): {text}").format(
                 level=note.get("level") or "?", text=data if isinstance(data, str) else json.dumps(data)))
         else:
-            lines.append(_("The server sent {method}.").format(method=note.get("method", "")))
+            lines.append(ngettext("The server sent {method}.", "The server sent {method} {count} times.",
+                                  count).format(method=note.get("method", ""), count=format_number(count)))
     return lines
+
+
+def _cut_off(entry: dict[str, Any]) -> bool:
+    """Whether the last of the server's requests of this method got no answer: its operation ended first."""
+    exchanges = entry.get("exchanges")
+    last = exchanges[-1] if isinstance(exchanges, list) and exchanges else None
+    answered = last.get("answered") if isinstance(last, dict) else None
+    return isinstance(answered, dict) and answered.get("code") == REQUEST_CUT_OFF

@@ -19,6 +19,7 @@ from ..server_requests import (
     ServerRequestSeen,
     answer_server_request,
     clipped,
+    cut_off_reply,
     shown_method,
     timed_out_reply,
 )
@@ -86,8 +87,11 @@ class FramedLegs:
         except asyncio.CancelledError:
             # The leg ended at the deadline in the same turn as the question's own time-out, whose
             # cancel then goes through as the leg's: the question was still cut off by the budget.
-            if self.frame.deadline.remaining_s() <= 0:
-                self._seen(via, request, timed_out_reply(request.get("id")), None, self._since(started))
+            # Else the operation ended while the question was open (the user cancelled it, say): kept
+            # too, so that the step says what the server had asked (it said nothing of it before).
+            request_id = request.get("id")
+            cut = timed_out_reply(request_id) if self.frame.deadline.remaining_s() <= 0 else cut_off_reply(request_id)
+            self._seen(via, request, cut, None, self._since(started))
             raise
         elapsed_ms = self._since(started)
         status = None

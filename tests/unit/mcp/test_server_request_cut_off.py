@@ -1,6 +1,8 @@
 """A server's question cut off by the operation's deadline is recorded as declined (-32001) even when the
 leg's end at the deadline cancels it in the same turn as its own time-out (a double cancel, which
-``asyncio.timeout`` passes on as a cancel, not as a time-out); a cancel before the deadline records nothing."""
+``asyncio.timeout`` passes on as a cancel, not as a time-out); one cut off before the deadline (the operation
+cancelled, or answered without it) is recorded as declined with -32800: no reply was sent (it was not recorded
+at all, so a cancelled step said nothing of the question that was open)."""
 
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ from inspector.mcp.channels.framed_legs import FramedLegs
 from inspector.mcp.clock import FakeClock
 from inspector.mcp.deadline import OperationDeadline
 from inspector.mcp.reports import NullObserver
-from inspector.mcp.server_requests import REQUEST_TIMEOUT, ServerRequestHandler
+from inspector.mcp.server_requests import REQUEST_CUT_OFF, REQUEST_TIMEOUT, ServerRequestHandler
 
 QUESTION = {"jsonrpc": "2.0", "id": 7, "method": "elicitation/create",
             "params": {"message": "Your name?", "requestedSchema": {"type": "object", "properties": {
@@ -66,8 +68,11 @@ def test_a_question_cut_off_at_the_deadline_is_recorded_as_declined_for_the_budg
     assert legs.declined == ["elicitation/create"]
 
 
-def test_a_question_cancelled_before_the_deadline_records_nothing() -> None:
+def test_a_question_cancelled_before_the_deadline_is_recorded_as_cut_off() -> None:
     clock = FakeClock()
     legs, seen = _legs(clock, 30)
     asyncio.run(_asked_then_cancelled(legs, clock, 5))
-    assert seen.requests == [] and legs.declined == []
+    [report] = seen.requests
+    assert report.method == "elicitation/create" and report.declined and report.reply_status is None
+    assert report.answered["code"] == REQUEST_CUT_OFF
+    assert legs.declined == ["elicitation/create"]
