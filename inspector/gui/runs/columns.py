@@ -27,6 +27,14 @@ def compact_rows(view: QTableView) -> None:
     view.setWordWrap(False)
 
 
+def view_chrome(view: QTableView) -> int:
+    """The height of ``view`` beside its rows: its column heads, its frame and, where the columns are wider
+    than the view, the sideways scroll bar under the rows."""
+    bar = view.horizontalScrollBar()
+    sideways = bar.sizeHint().height() if bar.isVisibleTo(view) else 0
+    return view.horizontalHeader().sizeHint().height() + 2 * view.frameWidth() + sideways
+
+
 def fit_columns(view: QTableView, least: Sequence[int], samples: Mapping[int, Sequence[str]], *,
                 sortable: bool = False, icons: Sequence[int] = ()) -> None:
     """Widen each column that does not stretch to its heading and its ``samples``; ``icons`` are the
@@ -121,4 +129,4 @@ class RoomyColumn(QObject):
             self._fitting = False
 
 
-__all__ = ["ROW_PX", "RoomyColumn", "column_width", "compact_rows", "fit_column", "fit_columns"]
+__all__ = ["ROW_PX", "RoomyColumn", "column_width", "compact_rows", "fit_column", "fit_columns", "view_chrome"]
