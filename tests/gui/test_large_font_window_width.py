@@ -17,7 +17,7 @@ def test_the_window_fits_a_1024_pixel_screen_at_16_points(qtbot, make_window, de
     switch_language(language)  # before the window is made, as a user's language is
     try:
         window = make_window((demo_server.url, "Demo server"), wait_tools=False)
-        window.runs_tab  # built: its panes count too
+        assert window.runs_tab is not None  # built: its panes count too
         QApplication.processEvents()
         assert window.minimumSizeHint().width() <= 1024, window.minimumSizeHint()
         window.resize(1024, 700)

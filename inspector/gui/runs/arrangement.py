@@ -158,8 +158,11 @@ class PaneArrangement(QObject):
         if self.lower.orientation() == orientation_for(width, self.lower) and self.arranged and not force:
             return
         self.arranged, self._arranging = True, True
-        least = (self.run_list.height_for_rows(STACKED_LEAST_ROWS), self.timeline.height_for_rows(STACKED_LEAST_ROWS))
-        arrange_panes(self.split, self.lower, width, self.run_list.height_for_rows(),
+        # The list is as wide as the tab (its filters take as many lines as that width makes).
+        listed = self.run_list.height_for_rows(width=width)
+        least = (self.run_list.height_for_rows(STACKED_LEAST_ROWS, width),
+                 self.timeline.height_for_rows(STACKED_LEAST_ROWS))
+        arrange_panes(self.split, self.lower, width, listed,
                       self.timeline.height_for_rows(STACKED_TIMELINE_ROWS), least)
         self._arranging = False
 

@@ -27,12 +27,13 @@ def compact_rows(view: QTableView) -> None:
     view.setWordWrap(False)
 
 
-def view_chrome(view: QTableView) -> int:
+def view_chrome(view: QTableView, width: int | None = None) -> int:
     """The height of ``view`` beside its rows: its column heads, its frame and, where the columns are wider
-    than the view, the sideways scroll bar under the rows."""
-    bar = view.horizontalScrollBar()
-    sideways = bar.sizeHint().height() if bar.isVisibleTo(view) else 0
-    return view.horizontalHeader().sizeHint().height() + 2 * view.frameWidth() + sideways
+    than the view (``width`` wide, or as wide as it is), the sideways scroll bar under the rows."""
+    room = view.viewport().width() if width is None else width - 2 * view.frameWidth()
+    sideways = view.horizontalHeader().length() > room
+    bar = view.horizontalScrollBar().sizeHint().height() if sideways else 0
+    return view.horizontalHeader().sizeHint().height() + 2 * view.frameWidth() + bar
 
 
 def fit_columns(view: QTableView, least: Sequence[int], samples: Mapping[int, Sequence[str]], *,

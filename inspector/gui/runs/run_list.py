@@ -227,16 +227,19 @@ class RunListPane(QWidget):
                        status_words() + reasons,
                        sortable=True, icon=True)
 
-    def height_for_rows(self, rows: int = VISIBLE_RUNS) -> int:
-        """The pane's height that shows ``rows`` whole rows (and a sliver of the next)."""
+    def height_for_rows(self, rows: int = VISIBLE_RUNS, width: int | None = None) -> int:
+        """The pane's height that shows ``rows`` whole rows (and a sliver of the next) were it ``width``
+        wide (as wide as it is)."""
         row = self.view.verticalHeader().defaultSectionSize()
         margins = self.layout().contentsMargins()
         # As many lines of filters as the pane's width makes (Compare and Delete under the others in a narrow one).
-        filters = self._filters.heightForWidth(max(self.width() - margins.left() - margins.right(), 1)) \
+        width = self.width() if width is None else width
+        filters = self._filters.heightForWidth(max(width - margins.left() - margins.right(), 1)) \
             + self.layout().spacing()
         # A sliver of the next row says there is more; a window too narrow for the title's floor shows a
         # sideways scroll bar under the rows.
-        return margins.top() + margins.bottom() + filters + view_chrome(self.view) + row * rows + row // 4
+        chrome = view_chrome(self.view, width - margins.left() - margins.right())
+        return margins.top() + margins.bottom() + filters + chrome + row * rows + row // 4
 
     # -- what is listed -------------------------------------------------------------------------
 
