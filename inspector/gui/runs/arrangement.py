@@ -1,7 +1,7 @@
 """Where the Runs tab's panes sit: the step detail right of the timeline in a wide tab, under it in a
 narrow one, and the run list about ten rows high (one above the other, the three panes share the
 height: the list at most a quarter of it, the timeline five steps or two fifths of what is left, the
-detail the rest).
+detail the rest; in a low tab the list and the timeline keep three rows each and the detail scrolls).
 
 The tab is never held wider than its widest pane: one too narrow for the timeline and the detail side
 by side puts the detail under the timeline instead (a German window would otherwise not fit a screen
