@@ -181,5 +181,5 @@ def test_a_step_shown_in_a_low_window_scrolls_the_detail_and_the_window_keeps_it
     # Where the timeline can spare the room (125 % on a 1,366 by 768 screen), the detail is shown whole.
     window.resize(1093, 614)
     qtbot.waitUntil(lambda: scroll.viewport().height() >= scroll.whole_height())
-    assert not scroll.verticalScrollBar().isVisible()
+    qtbot.waitUntil(lambda: not scroll.verticalScrollBar().isVisible())
     assert not tab.detail.copy_result.visibleRegion().isEmpty()

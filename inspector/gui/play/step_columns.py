@@ -1,6 +1,7 @@
 """The widths of the played run's columns: the fixed ones grow with the font (a zoom for an audience,
 a large desktop font) and never go below their header's words; the State column widens to the
-words of its rows ("failed: unreachable · 0.002 s", longer in German), so nothing there is cut."""
+words of its rows ("failed: unreachable · 0.002 s", longer in German), so nothing there is cut; the
+column of what happened takes the rest, and the table scrolls sideways before its heading is cut."""
 
 from __future__ import annotations
 
@@ -37,6 +38,7 @@ class StepColumns(QObject):
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
         if event.type() == QEvent.Type.Resize:
             self.view.setColumnWidth(BUDGET_COLUMN, self.width("budget"))
+            self.fit_what()
         return False
 
     def fit(self) -> None:
@@ -50,6 +52,21 @@ class StepColumns(QObject):
         for column in WIDTHS:
             self.view.setColumnWidth(COLUMNS.index(column), self.width(column))
         self.fit_state(0, self.model.rowCount() - 1)
+        self.fit_what()
+
+    def fit_what(self) -> None:
+        """The column of what happened takes the room the others leave, never less than its heading's
+        words: a narrower table scrolls sideways (at 200 % on a 1,280 by 720 screen the German heading
+        "Was geschah" read "Vas gescha")."""
+        header, what = self.view.horizontalHeader(), COLUMNS.index("what")
+        others = sum(self.view.columnWidth(column) for column in range(len(COLUMNS))
+                     if column != what and not self.view.isColumnHidden(column))
+        least = header.sectionSizeHint(what)
+        if self.view.viewport().width() - others >= least:
+            header.setSectionResizeMode(what, QHeaderView.ResizeMode.Stretch)
+        else:
+            header.setSectionResizeMode(what, QHeaderView.ResizeMode.Interactive)
+            self.view.setColumnWidth(what, least)
 
     def restart(self) -> None:
         """A new run: the State column as narrow as its words allow again."""
@@ -66,6 +83,7 @@ class StepColumns(QObject):
         room = max(self.width("state"), self.view.viewport().width() * 2 // 5)
         if needed > self.view.columnWidth(STATE_COLUMN):
             self.view.setColumnWidth(STATE_COLUMN, min(needed, room))
+            self.fit_what()
 
     def width(self, column: str) -> int:
         """A fixed column's width at the view's font, at least its header's words (and for the

@@ -1,7 +1,7 @@
 """Where the Runs tab's panes sit: the step detail right of the timeline in a wide tab, under it in a
 narrow one, and the run list about ten rows high (one above the other, the three panes share the
 height: the list at most a quarter of it, the timeline five steps or two fifths of what is left, the
-detail the rest).
+detail the rest; in a low tab the list and the timeline keep three rows each and the detail scrolls).
 
 The tab is never held wider than its widest pane: one too narrow for the timeline and the detail side
 by side puts the detail under the timeline instead (a German window would otherwise not fit a screen
@@ -37,6 +37,9 @@ STACKED_LIST_SHARE = 1 / 4
 #: steps: a timeline scrolled to a step near its end still shows five whole).
 STACKED_TIMELINE_ROWS = 6
 STACKED_TIMELINE_SHARE = 2 / 5
+#: One above the other in a low tab: the rows the run list and the timeline keep before the detail gets
+#: more than its least (it scrolls). At 16 points on a 1,024 by 600 screen each showed one row.
+STACKED_LEAST_ROWS = 3
 #: Side by side: the timeline's width that leaves its details column readable, and the detail's least
 #: (more where the names of its tabs need it: its own least width).
 TIMELINE_WANTS_PX = 680
@@ -61,12 +64,15 @@ def least_size(laid_out: QSize, panes: list[QWidget]) -> QSize:
     return QSize(max(alone), laid_out.height())
 
 
-def arrange_panes(split: QSplitter, lower: QSplitter, width: int, list_rows_px: int, timeline_rows_px: int) -> None:
+def arrange_panes(split: QSplitter, lower: QSplitter, width: int, list_rows_px: int, timeline_rows_px: int,
+                  least_rows_px: tuple[int, int] = (0, 0)) -> None:
     """Put ``lower`` (the timeline and the detail) side by side or one above the other for a tab
     ``width`` wide, and give the run list at the top of ``split`` ``list_rows_px`` (at most three fifths,
     or a quarter when the timeline and the detail stand one above the other). One above the other, the
     timeline gets ``timeline_rows_px`` (the height of :data:`STACKED_TIMELINE_ROWS` steps) or
-    :data:`STACKED_TIMELINE_SHARE` of the height, whichever is more, and the detail the rest."""
+    :data:`STACKED_TIMELINE_SHARE` of the height, whichever is more, and the detail the rest. In a low
+    tab the list and the timeline keep ``least_rows_px`` (the heights of :data:`STACKED_LEAST_ROWS` rows
+    of each) where the detail's least leaves the room; the detail scrolls."""
     wanted = orientation_for(width, lower)
     lower.setOrientation(wanted)
     for pane in (lower.widget(index) for index in range(lower.count())):
@@ -76,6 +82,10 @@ def arrange_panes(split: QSplitter, lower: QSplitter, width: int, list_rows_px: 
     # pixels the timeline showed two steps of a trace under a list of one run and nine empty rows).
     share = STACKED_LIST_SHARE if wanted == Qt.Orientation.Vertical else 3 / 5
     listed = min(list_rows_px, int(height * share))
+    list_least, timeline_least = least_rows_px
+    if wanted == Qt.Orientation.Vertical:
+        room = height - lower.minimumSizeHint().height() - split.handleWidth()
+        listed = max(listed, min(list_least, room))
     split.setSizes([listed, height - listed])
     if wanted == Qt.Orientation.Horizontal:
         # The timeline keeps room for its details column; the detail takes the rest, up to two fifths.
@@ -88,7 +98,7 @@ def arrange_panes(split: QSplitter, lower: QSplitter, width: int, list_rows_px: 
         detail = total - max(timeline_rows_px, int(total * STACKED_TIMELINE_SHARE))
         # The detail scrolls in a low window, but is shown whole where the timeline can spare the room.
         whole = getattr(lower.widget(1), "whole_height", lambda: 0)()
-        spare = total - lower.widget(0).minimumSizeHint().height() - lower.handleWidth()
+        spare = total - max(lower.widget(0).minimumSizeHint().height(), timeline_least) - lower.handleWidth()
         detail = max(detail, min(whole, spare))
         # The handle's room is taken first: the splitter would share its shortfall out, a few pixels too few for it.
         lower.setSizes([total - lower.handleWidth() - detail, detail])
@@ -148,10 +158,15 @@ class PaneArrangement(QObject):
         if self.lower.orientation() == orientation_for(width, self.lower) and self.arranged and not force:
             return
         self.arranged, self._arranging = True, True
-        arrange_panes(self.split, self.lower, width, self.run_list.height_for_rows(),
-                      self.timeline.height_for_rows(STACKED_TIMELINE_ROWS))
+        # The list is as wide as the tab (its filters take as many lines as that width makes).
+        listed = self.run_list.height_for_rows(width=width)
+        least = (self.run_list.height_for_rows(STACKED_LEAST_ROWS, width),
+                 self.timeline.height_for_rows(STACKED_LEAST_ROWS))
+        arrange_panes(self.split, self.lower, width, listed,
+                      self.timeline.height_for_rows(STACKED_TIMELINE_ROWS), least)
         self._arranging = False
 
 
-__all__ = ["DETAIL_LEAST_PX", "STACKED_LIST_SHARE", "STACKED_TIMELINE_ROWS", "STACKED_TIMELINE_SHARE",
+__all__ = ["DETAIL_LEAST_PX", "STACKED_LEAST_ROWS", "STACKED_LIST_SHARE", "STACKED_TIMELINE_ROWS",
+           "STACKED_TIMELINE_SHARE",
            "TIMELINE_WANTS_PX", "WIDE_PX", "PaneArrangement", "arrange_panes", "least_size", "orientation_for"]

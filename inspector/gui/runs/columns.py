@@ -27,6 +27,15 @@ def compact_rows(view: QTableView) -> None:
     view.setWordWrap(False)
 
 
+def view_chrome(view: QTableView, width: int | None = None) -> int:
+    """The height of ``view`` beside its rows: its column heads, its frame and, where the columns are wider
+    than the view (``width`` wide, or as wide as it is), the sideways scroll bar under the rows."""
+    room = view.viewport().width() if width is None else width - 2 * view.frameWidth()
+    sideways = view.horizontalHeader().length() > room
+    bar = view.horizontalScrollBar().sizeHint().height() if sideways else 0
+    return view.horizontalHeader().sizeHint().height() + 2 * view.frameWidth() + bar
+
+
 def fit_columns(view: QTableView, least: Sequence[int], samples: Mapping[int, Sequence[str]], *,
                 sortable: bool = False, icons: Sequence[int] = ()) -> None:
     """Widen each column that does not stretch to its heading and its ``samples``; ``icons`` are the
@@ -121,4 +130,4 @@ class RoomyColumn(QObject):
             self._fitting = False
 
 
-__all__ = ["ROW_PX", "RoomyColumn", "column_width", "compact_rows", "fit_column", "fit_columns"]
+__all__ = ["ROW_PX", "RoomyColumn", "column_width", "compact_rows", "fit_column", "fit_columns", "view_chrome"]

@@ -196,8 +196,12 @@ class CompareDialog(QDialog):
         self._fit_run_columns()
 
     def _fit_run_columns(self) -> None:
-        """The two runs' columns at least as wide as their cells: an outcome that differs is bold, and
-        German "✗ fehlgeschlagen · 3,0 s" in bold is wider than the columns' first width."""
+        """Each column as wide as its heading (at 16 points "Round" and "Runde" were cut in 64 px), and the
+        two runs' columns at least as wide as their cells: an outcome that differs is bold, and German
+        "✗ fehlgeschlagen · 3,0 s" in bold is wider than the columns' first width."""
+        header = self.view.horizontalHeader()
+        for column, least in enumerate(COMPARE_WIDTHS[:-1]):  # the last takes the room left
+            self.view.setColumnWidth(column, max(least, header.sectionSizeHint(column)))
         for column in (CompareModel.COLUMNS.index("first"), CompareModel.COLUMNS.index("second")):
             self.view.setColumnWidth(column, max(self.view.columnWidth(column), self.view.sizeHintForColumn(column)))
 

@@ -35,7 +35,7 @@ from ..widgets.hints import readable_placeholder
 from ..widgets.outcomes import outcome_icon, outcome_word
 from ..widgets.tab_stops import one_tab_stop
 from ..widgets.wrapping_row import WrappingRow
-from .columns import RoomyColumn, column_width, compact_rows, fit_column, fit_columns
+from .columns import RoomyColumn, column_width, compact_rows, fit_column, fit_columns, view_chrome
 from .outcome_cell import OutcomeCellDelegate
 from .push_marks import push_word
 from .runs_model import (
@@ -227,14 +227,18 @@ class RunListPane(QWidget):
                        status_words() + reasons,
                        sortable=True, icon=True)
 
-    def height_for_rows(self, rows: int = VISIBLE_RUNS) -> int:
-        """The pane's height that shows ``rows`` whole rows (and a sliver of the next)."""
+    def height_for_rows(self, rows: int = VISIBLE_RUNS, width: int | None = None) -> int:
+        """The pane's height that shows ``rows`` whole rows (and a sliver of the next) were it ``width``
+        wide (as wide as it is)."""
         row = self.view.verticalHeader().defaultSectionSize()
-        chrome = self.view.horizontalHeader().sizeHint().height() + 2 * self.view.frameWidth()
         margins = self.layout().contentsMargins()
-        filters = self._filters.sizeHint().height() + self.layout().spacing()
-        # A sliver of the next row says there is more (a window too narrow for the title's floor
-        # shows a sideways scroll bar over part of it).
+        # As many lines of filters as the pane's width makes (Compare and Delete under the others in a narrow one).
+        width = self.width() if width is None else width
+        filters = self._filters.heightForWidth(max(width - margins.left() - margins.right(), 1)) \
+            + self.layout().spacing()
+        # A sliver of the next row says there is more; a window too narrow for the title's floor shows a
+        # sideways scroll bar under the rows.
+        chrome = view_chrome(self.view, width - margins.left() - margins.right())
         return margins.top() + margins.bottom() + filters + chrome + row * rows + row // 4
 
     # -- what is listed -------------------------------------------------------------------------

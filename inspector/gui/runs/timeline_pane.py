@@ -32,7 +32,7 @@ from ..widgets.font_follower import FontFollower, font_scale
 from ..widgets.keep_in_view import KeepCurrentInView, top_row_whole
 from ..widgets.outcomes import outcome_icon, outcome_word
 from ..widgets.tab_stops import one_tab_stop
-from .columns import column_width, compact_rows, fit_columns
+from .columns import column_width, compact_rows, fit_columns, view_chrome
 from .find_in_run import FindInRun
 from .notes import NoteLabel
 from .outcome_cell import OutcomeCellDelegate
@@ -231,9 +231,8 @@ class TimelinePane(QWidget):
         above = [layout.itemAt(index) for index in range(layout.count())]
         above = [item for item in above if item.widget() is not self.view and not item.isEmpty()]
         row = self.view.verticalHeader().defaultSectionSize()
-        chrome = self.view.horizontalHeader().sizeHint().height() + 2 * self.view.frameWidth()
         return (margins.top() + margins.bottom() + sum(item.sizeHint().height() for item in above)
-                + layout.spacing() * len(above) + chrome + row * rows + row // 4)
+                + layout.spacing() * len(above) + view_chrome(self.view) + row * rows + row // 4)
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802
         super().resizeEvent(event)

@@ -11,8 +11,10 @@ from PySide6.QtCore import QEvent, QObject, QSize, Qt, Signal
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QFrame, QScrollArea, QWidget
 
-#: The least height asked for, in lines of the pane's font: its heading and a few lines under it.
-LEAST_LINES = 8
+#: The least height asked for, in lines of the pane's font: its heading and a line under it, the rest a
+#: scroll away (eight held the Runs tab's run list and timeline at one row each at 16 points on a
+#: 1,024 by 600 screen).
+LEAST_LINES = 2
 
 
 class UpDownScroll(QScrollArea):

@@ -147,6 +147,8 @@ class Workbench(QSplitter):
 
     def _operations_box(self) -> QWidget:
         heading = translated(QLabel(), "setText", lambda: _("Running and recent operations"))
+        # Two lines where the box is narrow: at 16 points the German heading held the window 1,030 px wide.
+        heading.setWordWrap(True)
         font = heading.font()
         font.setBold(True)
         heading.setFont(font)
