@@ -47,7 +47,7 @@ def test_screenshot_finished_call(qtbot, make_window, demo_server) -> None:
     window.workbench.arguments.set_arguments({"text": "Hello from Run Inspector <img src=x>", "repeat": 2})
     outcome = finished(qtbot, window.workbench.run_current_tool())
     assert outcome.status == "ok"
-    qtbot.waitUntil(lambda: "1\u00a0ok" in window.servers.health.text())  # the call (not the walk as it opened)
+    qtbot.waitUntil(lambda: "2\u00a0ok" in window.servers.health.text())  # the catalogue walk and the call
     assert save(window, "finished-call").exists()
 
 
