@@ -182,7 +182,7 @@ def test_a_run_played_against_a_configured_server_is_counted_in_the_servers_list
         window.workbench.arguments.set_arguments({"text": "counted"})
         task = window.workbench.run_current_tool()
         qtbot.waitUntil(lambda: not task.running, timeout=10000)
-        assert ServerRegistry(window.store.db).get(demo_server.url).ok_count == 1  # the call (not the start walk)
+        assert ServerRegistry(window.store.db).get(demo_server.url).ok_count == 2
         qtbot.waitUntil(lambda: both_say(shown_health_line(ServerRegistry(window.store.db).get(demo_server.url))),
                         timeout=5000)
         room = window.play.room
@@ -223,7 +223,7 @@ def test_a_server_removed_and_added_again_shows_a_fresh_sparkline(qtbot, make_wi
             assert task.outcome.status == "ok"
 
     echo(3)
-    qtbot.waitUntil(lambda: len(line.values) == 3 and line.isVisible(), timeout=10000)  # 3 calls (not the start walk)
+    qtbot.waitUntil(lambda: len(line.values) == 4 and line.isVisible(), timeout=10000)  # the catalogue, 3 calls
     admin.forget_server(demo_server.url)  # Remove, confirmed
     admin.save_server(demo_server.url, "Demo server", None, {}, set())
     qtbot.waitUntil(lambda: admin.current() is not None and admin.current().url == demo_server.url)
