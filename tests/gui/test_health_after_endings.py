@@ -106,11 +106,11 @@ def test_the_panels_health_says_what_servers_says_after_every_ending(qtbot, make
                 task.cancel()
                 return task
 
-            shown((0, 0, 0, 0))  # the window's own tools/list as it opened: stored, not counted
-            for begin, counts in ((lambda: start("echo"), (1, 0, 0, 0)),
-                                  (cancelled_stall, (1, 0, 0, 1)),  # a cancel: never a failure
-                                  (lambda: start("stall"), (1, 1, 0, 1)),  # timed out: a failure
-                                  (lambda: start("broken"), (1, 1, 1, 1))):  # a tool error: failed, named apart
+            shown((1, 0, 0, 0))  # the catalogue's tools/list: ok, 0 failed, 0 tool errors, 0 cancelled
+            for begin, counts in ((lambda: start("echo"), (2, 0, 0, 0)),
+                                  (cancelled_stall, (2, 0, 0, 1)),  # a cancel: never a failure
+                                  (lambda: start("stall"), (2, 1, 0, 1)),  # timed out: a failure
+                                  (lambda: start("broken"), (2, 1, 1, 1))):  # a tool error: failed, named apart
                 ended([begin()], counts)
                 shown(counts)
             # The last endings commit while a read that did not see them is under way (held after it
@@ -118,15 +118,15 @@ def test_the_panels_health_says_what_servers_says_after_every_ending(qtbot, make
             gate.clear()
             reading.clear()
             first = start("echo")
-            ended([first], (2, 1, 1, 1))
-            qtbot.waitUntil(reading.is_set, timeout=5000)  # the read for the echo's end has its records: (2, 1, 1, 1)
+            ended([first], (3, 1, 1, 1))
+            qtbot.waitUntil(reading.is_set, timeout=5000)  # the read for the echo's end has its records: (3, 1, 1, 1)
             burst = [start("broken"), start("stall"), cancelled_stall(), start("echo")]
-            table = ended(burst, (3, 2, 2, 2))
+            table = ended(burst, (4, 2, 2, 2))
             qtbot.wait(300)  # the burst's endings asked for their read (one more, after the held one)
             gate.set()
-            shown((3, 2, 2, 2))
+            shown((4, 2, 2, 2))
             qtbot.wait(300)  # and nothing older comes after
-            assert agrees((3, 2, 2, 2))
+            assert agrees((4, 2, 2, 2))
             counts = _plain(panel.health.text()).splitlines()[-1]
             assert ("(tool errors)" if language == "en" else "(Tool-Fehler)") in table.splitlines()[0]
             assert ("4 failed (2 tool errors)" if language == "en" else "4 fehlgeschlagen (2 Tool-Fehler)") in counts

@@ -51,7 +51,7 @@ def test_a_server_that_answered_without_asking_says_so_before_sign_in(qtbot, mak
     try:
         strip = window.signin.strip
         qtbot.waitUntil(lambda: "401" in strip.line.text(), timeout=10000)
-        qtbot.waitUntil(lambda: not window.workbench.tools.task.running, timeout=10000)  # its tools, for the picture
+        qtbot.waitUntil(lambda: window.admin.current().ok_count >= 1, timeout=10000)  # the health, for the picture
         assert strip.line.text().startswith({"en": "Not signed in. This server answered without asking",
                                              "de": "Nicht angemeldet. Dieser Server hat geantwortet"}[language])
         assert strip.sign_in_button.isVisibleTo(window) and strip.sign_in_button.isEnabled()  # still possible
@@ -70,7 +70,7 @@ def test_a_server_that_cannot_be_reached_is_not_said_to_want_a_sign_in(qtbot, ma
     switch_language(language)
     try:
         strip = window.signin.strip
-        qtbot.waitUntil(lambda: not window.workbench.tools.task.running, timeout=10000)
+        qtbot.waitUntil(lambda: window.admin.current().failed_count >= 1, timeout=10000)
         window.signin.refresh()
         assert strip.line.text() == {"en": "No sign-in kept.", "de": "Keine Anmeldung gespeichert."}[language]
         assert strip.sign_in_button.isVisibleTo(window) and strip.sign_in_button.isEnabled()  # one may still try

@@ -235,10 +235,8 @@ class OperationsEngine(QObject):
         return self._submit("task", _("tasks/get {task}").format(task=task_id), server, budget_s, store,
                             tool=task_id, definition={"sessionId": session_id} if session_id else None)
 
-    def list_tools(self, server: ServerEndpoint, budget_s: object = None, *, store: bool = True,
-                   counted: bool = True) -> OperationTask:
-        """``counted=False``: a walk the window made on its own; the server's health does not count it."""
-        return self._submit("list", _("tools/list"), server, budget_s, store, counted=counted)
+    def list_tools(self, server: ServerEndpoint, budget_s: object = None, *, store: bool = True) -> OperationTask:
+        return self._submit("list", _("tools/list"), server, budget_s, store)
 
     def ping(self, server: ServerEndpoint, budget_s: object = None, *, store: bool = True) -> OperationTask:
         return self._submit("ping", _("ping"), server, budget_s, store)
@@ -251,14 +249,13 @@ class OperationsEngine(QObject):
 
     def _submit(self, kind: str, title: str, server: ServerEndpoint, budget_s: object, store: bool,
                 tool: str | None = None, arguments: dict[str, Any] | None = None,
-                definition: dict[str, Any] | None = None, replay_of: ReplayLink | None = None,
-                counted: bool = True) -> OperationTask:
+                definition: dict[str, Any] | None = None, replay_of: ReplayLink | None = None) -> OperationTask:
         if self.worker.loop is None:
             self.start()
         assert self.worker.loop is not None
         budget = parse_budget(self.default_budget_s if budget_s is None else budget_s)
         task = OperationTask(self.next_number(), kind, title, server, budget, tool, arguments)
-        task.definition, task.replay_of, task.unasked = definition, replay_of, not counted
+        task.definition, task.replay_of = definition, replay_of
         task.server_notification.connect(lambda report, url=task.server_url: self._notified(url, report))
         self.enlist(task)
         observer = OperationObserver(task._reports, self.log, title, server.label)

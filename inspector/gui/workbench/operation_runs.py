@@ -91,8 +91,7 @@ async def run_operation(task: OperationTask, observer: OperationObserver, client
 
         # A server that asks for a sign-in: the operation waits for one, then runs afresh.
         record, signed = await signins.operate(task, client, attempt)
-        # The window's own walk, or its cancel: not the user's.
-        counted = not task.unasked and not (task.set_aside and record.health == "cancelled")
+        counted = not (task.set_aside and record.health == "cancelled")  # the window's cancel, not the user's
         record = set_aside_record(record) if task.set_aside and task.kind == "list" else record  # its step says so
         run_id, aside = finish_run(store, run_id, task.server_url, record, signed, task.replay_of, counted,
                                    title=title, uid=uid)

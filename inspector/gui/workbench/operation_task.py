@@ -92,9 +92,6 @@ class OperationTask(QObject):
         #: The window cancelled it for itself (the user selected another server): not the user's
         #: cancel, so a cancelled end counts nothing in the server's health.
         self.set_aside = False
-        #: The window started it on its own (the catalogue walk of the server it selected as it
-        #: opened): however it ends, the server's health does not count it.
-        self.unasked = False
         #: The server asked for a sign-in: the operation waits for it, its budget not yet started.
         self.waiting_for_signin = False
         #: How many sign-ins it waited for before its last, fresh attempt.

@@ -194,14 +194,14 @@ class Workbench(QSplitter):
         if kept is not None:
             self.tools.show_kept(kept)
             return None
-        unasked = reuse and record.url == self.admin.unasked  # the window's own walk, as it opened
+        unasked = reuse and record.url == self.admin.unasked  # the window's own selection, as it opened
         if not reuse:
             self.admin.unasked = None  # Reload: the user's
         if unasked and endpoint.is_command:  # its program starts when the user asks, not with the window
             self.tools.clear(lambda: _("{server} is a command server: Reload starts its program and lists its "
                                        "tools.").format(server=label_text(server_label(record), 200)))
             return None
-        task = self.engine.list_tools(endpoint, self.admin.budget_for(record), counted=not unasked)
+        task = self.engine.list_tools(endpoint, self.admin.budget_for(record))
         changes = self.catalogues.changes(endpoint.key)
         self.tools.loading(task, lambda catalogue: self.catalogues.keep(record.url, endpoint, catalogue, changes))
         return task

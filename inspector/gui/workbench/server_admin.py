@@ -62,7 +62,7 @@ class ServerAdmin(QObject):
         self.session_secrets = self.endpoints.session_secrets
         self.closed = False
         #: The server the window selected on its own as it opened, until the user picks another or
-        #: reloads its tools: its catalogue walk is the window's, not the user's (no health, no process).
+        #: reloads its tools: a command server's program is not started for it.
         self.unasked: str | None = None
         #: Selections are remembered in the settings (not those the window makes on its own, e.g. opening a file).
         self._remembering = True
