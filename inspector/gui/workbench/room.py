@@ -37,6 +37,7 @@ from .operation_task import OperationTask
 from .operations_list import OperationsList
 from .replaying import replay_step
 from .server_admin import ServerAdmin
+from .servers_model import server_label
 from .skills_panel import SkillsPanel
 from .tools_panel import ToolsPanel
 
@@ -194,6 +195,13 @@ class Workbench(QSplitter):
         kept = self.catalogues.fresh(record.url, endpoint) if reuse else None
         if kept is not None:
             self.tools.show_kept(kept)
+            return None
+        unasked = reuse and record.url == self.admin.unasked  # the window's own selection, as it opened
+        if not reuse:
+            self.admin.unasked = None  # Reload: the user's
+        if unasked and endpoint.is_command:  # its program starts when the user asks, not with the window
+            self.tools.clear(lambda: _("{server} is a command server: Reload starts its program and lists its "
+                                       "tools.").format(server=label_text(server_label(record), 200)))
             return None
         task = self.engine.list_tools(endpoint, self.admin.budget_for(record))
         changes = self.catalogues.changes(endpoint.key)

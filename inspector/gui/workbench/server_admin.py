@@ -61,6 +61,9 @@ class ServerAdmin(QObject):
         #: Secret header values the keyring could not keep: for this session only, never written.
         self.session_secrets = self.endpoints.session_secrets
         self.closed = False
+        #: The server the window selected on its own as it opened, until the user picks another or
+        #: reloads its tools: a command server's program is not started for it.
+        self.unasked: str | None = None
         #: Selections are remembered in the settings (not those the window makes on its own, e.g. opening a file).
         self._remembering = True
         self.health = ServerHealth(self, store)
@@ -122,6 +125,8 @@ class ServerAdmin(QObject):
         self._selected(record)
 
     def _selected(self, record: ServerRecord | None) -> None:
+        if record is None or record.url != self.unasked:
+            self.unasked = None  # another server: the user's choice
         if record is not None:
             if self._remembering:
                 self.settings.last_server = record.url  # the next window selects it again
@@ -318,17 +323,21 @@ class ServerAdmin(QObject):
 
 def select_at_start(admin: ServerAdmin, demo_entry: str | None, opening_file: bool) -> None:
     """The window opens: the server selected last (remembered in the settings) while it is still
-    listed, else the demo entry, else the first. The list is sorted by address, so without this the
-    first of a few addresses the command line called would win over the demo entry. A window opened
-    on a file selects none (opening a file contacts no server)."""
+    listed, else the demo entry, else the first configured one, else none. The list is sorted by
+    address and shows every address the command line called once: such an address is never chosen
+    for the user. A window opened on a file selects none (opening a file contacts no server). The
+    selection is the window's own (:attr:`ServerAdmin.unasked`) until the user picks another."""
     if opening_file:
         admin.reload_servers(select_first=False)
         return
     try:
         listed = {record.url for record in admin.registry.all()}
+        configured = admin.registry.configured_urls()
     except StoreError as exc:
         admin.say(str(exc))
         return
     remembered = admin.settings.last_server
-    admin.reload_servers(select_url=remembered if remembered in listed else demo_entry if demo_entry in listed
-                         else None)
+    chosen = remembered if remembered in listed else demo_entry if demo_entry in listed else next(iter(configured),
+                                                                                                   None)
+    admin.unasked = chosen
+    admin.reload_servers(select_url=chosen, select_first=False)
