@@ -25,7 +25,9 @@ from inspector.store import ServerRecord
 from ..language import translated, translated_tab
 from ..settings import AppSettings
 from ..widgets.budget_field import budget_label
+from ..widgets.fitted_scroll import FittedScroll
 from ..widgets.plain_text import cell_text, clip_text, label_text, plain_tooltip
+from ..widgets.snug_label import SnugLabel
 from ..widgets.steady_tabs import SteadyTabs
 from ..widgets.wrapping_row import WrappingRow
 from .arguments_panel import ArgumentsPanel
@@ -59,9 +61,10 @@ class Workbench(QSplitter):
         self.tools = ToolsPanel()
         #: The catalogues still fresh (``ttlMs``): selecting their server again shows them.
         self.catalogues = CatalogueKeeper()
-        self.tool_title = QLabel(_("No tool selected."))
-        self.tool_title.setTextFormat(Qt.TextFormat.PlainText)
-        self.tool_title.setWordWrap(True)
+        # As high as its lines: a splitter does not ask the call box's height for its width, and a wrapped
+        # QLabel's least height is one line (German "Abbrechen (Esc)" was cut at the call box's foot).
+        self.tool_title = SnugLabel()
+        self.tool_title.setText(_("No tool selected."))
         self.arguments = ArgumentsPanel()
         self.schema_view = QPlainTextEdit()
         self.schema_view.setReadOnly(True)
@@ -91,7 +94,9 @@ class Workbench(QSplitter):
         self.bottom.addWidget(self.detail)
         self.bottom.setStretchFactor(0, 3)
         self.bottom.setStretchFactor(1, 2)
-        self.addWidget(self.top)
+        # Where the window is low (16 points on a 600 px screen) the tools and the call scroll, down to a
+        # few lines: the call box alone needed 258 px there, and the window 649 px with the Server log.
+        self.addWidget(FittedScroll(self.top))
         self.addWidget(self.bottom)
         self.top.setSizes([260, 710])
         self.setSizes([290, 410])

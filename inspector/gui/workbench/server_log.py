@@ -15,7 +15,7 @@ from datetime import UTC
 from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
-from PySide6.QtGui import QColor, QFont
+from PySide6.QtGui import QColor, QFont, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -48,6 +48,8 @@ __all__ = ["MAX_ENTRIES", "ServerLogModel", "ServerLogView", "data_text", "level
 
 #: The most entries kept; older ones are dropped first (and counted).
 MAX_ENTRIES = MAX_WAITING
+#: The lines of a log in use it shows however low the window.
+LEAST_LINES = 2
 #: The most characters of an entry's data shown in its cell (the tooltip shows more).
 DATA_CELL_CHARS = 300
 TOOLTIP_CHARS = 2000
@@ -312,12 +314,37 @@ class ServerLogView(QWidget):
         self.table.setColumnWidth(2, 130)
         self.table.setColumnWidth(3, 200)
         self.table.setColumnWidth(4, 90)
-        # The log may be as low as its column heads (the dock is fitted to its rows, .log_dock).
-        self.table.setMinimumHeight(header.sizeHint().height() + 2 * self.table.frameWidth())
+        self._fit_least()
+        for changed in (self.model.rowsInserted, self.model.rowsRemoved, self.model.modelReset):
+            changed.connect(lambda *_args: self._fit_least())
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 2, 4, 4)
         layout.addLayout(head)
         layout.addWidget(self.table, 1)
+
+    def _fit_least(self) -> None:
+        """The least height: empty, its column heads (the dock is fitted to its rows, .log_dock); in use,
+        :data:`LEAST_LINES` of its lines as high as the font makes them, the state line giving way to them
+        (at 16 points on a 600 px screen the dock held its title, state line and column heads only)."""
+        rows = min(self.model.rowCount(), LEAST_LINES) * self.table.verticalHeader().defaultSectionSize()
+        least = self.table.horizontalHeader().sizeHint().height() + 2 * self.table.frameWidth() + rows
+        if least != self.table.minimumHeight():
+            self.table.setMinimumHeight(least)
+            self._cap_state()
+
+    def _cap_state(self) -> None:
+        """The state line no higher than the room above the log's least: a box layout gives a wrapped line
+        all its lines and would lay the rows under the dock's foot."""
+        layout = self.layout()
+        if layout is None:
+            return
+        margins = layout.contentsMargins()
+        room = self.height() - margins.top() - margins.bottom() - layout.spacing() - self.table.minimumHeight()
+        self.state.setMaximumHeight(max(self.state.minimumSizeHint().height(), room))
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt's name
+        super().resizeEvent(event)
+        self._cap_state()
 
     def fit_time_column(self) -> None:
         """Widen the time column to any time the locale writes, with each zone said beside a shown time
