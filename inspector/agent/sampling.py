@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from inspector.mcp import Secrets
+from inspector.mcp.client_reasons import MAX_TOKENS_INVALID, ROLE_INVALID, TEXT_ONLY
 from inspector.mcp.server_requests import INTERNAL_ERROR, INVALID_PARAMS, RequestRefused
 
 from .model import ChatModel, ModelError, ModelRequest
@@ -29,7 +30,7 @@ def answer_limit(params: dict[str, Any], cap: int | None) -> int | None:
     if asked is None:
         return cap
     if not isinstance(asked, int) or isinstance(asked, bool) or asked < 1:
-        raise RequestRefused(INVALID_PARAMS, "maxTokens must be a whole number of at least 1.")
+        raise RequestRefused(INVALID_PARAMS, MAX_TOKENS_INVALID)
     return asked if cap is None else min(asked, cap)
 
 
@@ -41,13 +42,13 @@ def chat_messages(params: dict[str, Any]) -> list[dict[str, Any]]:
         messages.append({"role": "system", "content": system})
     for message in params.get("messages") or ():
         if not isinstance(message, dict) or message.get("role") not in ("user", "assistant"):
-            raise RequestRefused(INVALID_PARAMS, "Each sampling message needs the role user or assistant.")
+            raise RequestRefused(INVALID_PARAMS, ROLE_INVALID)
         content = message.get("content")
         blocks = content if isinstance(content, list) else [content]
         texts = [block.get("text") for block in blocks
                  if isinstance(block, dict) and block.get("type") == "text" and isinstance(block.get("text"), str)]
         if not texts:
-            raise RequestRefused(INVALID_PARAMS, "This client can pass only text messages to its model.")
+            raise RequestRefused(INVALID_PARAMS, TEXT_ONLY)
         messages.append({"role": message["role"], "content": "\n".join(texts)})
     return messages
 

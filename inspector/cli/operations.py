@@ -82,7 +82,7 @@ from .server_requests import SamplingLimitNotice, handler_from_options, unoffere
 from .server_stderr import ServerStderr
 from .signin import settings_from_args, signin_vault, with_signin
 from .task_words import task_line
-from .words import leg_outcome_word, outcome_word, seconds, status_cell, whole
+from .words import leg_outcome_word, leg_said, outcome_word, seconds, status_cell, whole
 
 if TYPE_CHECKING:
     from inspector.store import RunStore
@@ -634,7 +634,7 @@ def print_report(report: dict[str, Any], as_json: bool, error: Any = None, *,
         left = (_("{seconds} s").format(seconds=seconds(leg["budget_left_s"], 2)) if "budget_left_s" in leg
                 else "-")
         print(_("  {method:<27} granted {granted:>5} of {left:>8} left  took {elapsed:>10}  {status:<8}  "
-                "{outcome}").format(method=leg["method"], granted=granted, left=left, elapsed=elapsed,
+                "{outcome}").format(method=leg_said(leg["method"]), granted=granted, left=left, elapsed=elapsed,
                                     status=status, outcome=leg_outcome_word(
                                         leg["outcome"], leg["method"], leg["http_status"], exchange,
                                         following.get("method"), following.get("outcome"), seen[index + 1:])))

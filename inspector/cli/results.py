@@ -11,9 +11,10 @@ from typing import Any
 
 from inspector.i18n import _, content_blocks, ngettext
 from inspector.i18n.formatting import format_number
-from inspector.i18n.messages import said_again
+from inspector.i18n.messages import said_again, translate
 from inspector.mcp import tool_arguments
 from inspector.mcp.annotations import kept_annotations
+from inspector.mcp.client_reasons import own_reason
 from inspector.mcp.messages import note_of
 from inspector.mcp.results import NON_TEXT_KINDS, non_text_sentence
 from inspector.runs.notices import said_once_each
@@ -119,14 +120,17 @@ def server_request_lines(requests: object) -> list[str]:
 
 
 def _declined_why(entry: dict[str, Any]) -> str:
-    """The reason the client gave with its last declined reply (or nothing)."""
+    """The reason the client gave with its last declined reply (or nothing): a reason of ours in the
+    reader's language, another client's (seen through the proxy) as it wrote it."""
     exchanges = entry.get("exchanges")
     if not isinstance(exchanges, list):
         return ""
     for exchange in reversed(exchanges):
         answered = exchange.get("answered") if isinstance(exchange, dict) else None
         if isinstance(exchange, dict) and exchange.get("declined") and isinstance(answered, dict):
-            message = answered.get("message")
+            message, ours = answered.get("message"), own_reason(answered)
+            if ours is not None:
+                return translate(ours)
             if isinstance(message, str) and message:
                 return message
     return ""

@@ -52,6 +52,7 @@ from .safe_text import one_line
 from .terminal_width import display_width, fit, pad, terminal_columns
 from .words import (
     leg_outcome_word,
+    leg_said,
     outcome_width,
     outcome_word,
     status_cell,
@@ -388,7 +389,7 @@ def _leg_line(leg: Any, transport: str | None, following: Any = None, later: Seq
     granted = "-" if leg.granted_s is None else _("{seconds} s").format(seconds=leg.granted_s)
     elapsed = readable_duration(leg.elapsed_ms)
     return _("    {method:<27} granted {granted:>5}  took {elapsed:>10}  {status:<8}  {outcome}").format(
-        method=leg.method, granted=granted, elapsed=elapsed, status=status_cell(leg.http_status, transport),
+        method=leg_said(leg.method), granted=granted, elapsed=elapsed, status=status_cell(leg.http_status, transport),
         outcome=leg_outcome_word(str(leg.outcome), leg.method, leg.http_status, leg.exchange,
                                  getattr(following, "method", None), getattr(following, "outcome", None), later))
 

@@ -16,9 +16,16 @@ from inspector.i18n.formatting import (
     zone_marks_between,
     zoned_width,
 )
+from inspector.i18n.messages import translate
 from inspector.i18n.refused_probe import LegSeen
 from inspector.i18n.words import OUTCOMES
+from inspector.mcp.leg_names import leg_name
 from inspector.runs import Leg
+
+
+def leg_said(method: str) -> str:
+    """A leg's name in the current language ("tools/call (Runde 2)"); it is kept in English."""
+    return translate(leg_name(method))
 
 
 def outcome_word(outcome: str | None) -> str:

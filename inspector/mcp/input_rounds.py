@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from .leg_names import INPUT_LEG, ROUND_LEG
 from .legs import LegWire
 
 if TYPE_CHECKING:
@@ -23,10 +24,6 @@ INPUT_METHODS = ("tools/call", "prompts/get", "resources/read")
 INPUT_KINDS = ("elicitation/create", "sampling/createMessage", "roots/list")
 #: Rounds of one request before the client gives up on a server that keeps asking.
 MAX_INPUT_ROUNDS = 8
-#: How the leg of a later round is named (the wire method stays the same).
-ROUND_LEG = "{method} (round {round})"
-#: How the leg that waits on the answers (the person, a model, the roots) is named.
-INPUT_LEG = "input: {kinds}"
 
 
 def round_leg(method: str, round_number: int) -> str:

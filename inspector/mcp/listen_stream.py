@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 import httpx
 
 from .channels.http_requests import stream_headers
+from .client_reasons import NO_OPERATION_REFUSAL
 from .listener_status import ListenerState, ListenerStatus
 from .messages import N_, Message
 from .server_requests import (
@@ -39,10 +40,6 @@ REPLY_BOUND_S = 5.0
 #: Sending that answer (its POST) takes at most this long: a server that never takes it does
 #: not hold one of the few places for answers.
 REPLY_SEND_BOUND_S = 5.0
-#: Why a question or a sampling request on the listening stream is declined (said to the server).
-NO_OPERATION_REFUSAL = ("Run Inspector answers questions (elicitation) and sampling requests only within an "
-                        "operation, whose time budget bounds the answer; this request arrived on the listening "
-                        "stream, outside any operation, and is declined.")
 
 
 class StreamClosed(Exception):

@@ -17,6 +17,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from . import client_reasons as reasons
 from .messages import NP_, Message
 from .sampling_limits import SamplingLimitReached, SamplingLimits
 from .sanitize import sanitize_remote_text
@@ -93,8 +94,7 @@ class ServerRequestHandler:
     sample: Sampler | None = None
     roots: tuple[Root, ...] | None = None
     #: Why sampling is refused when ``sample`` is ``None`` (said to the server).
-    sampling_refusal: str = ("The user of this client has not allowed servers to use a model "
-                             "(sampling), or no model is configured for it.")
+    sampling_refusal: str = reasons.SAMPLING_NOT_ALLOWED
     #: How many sampling requests servers may make (per operation, per server a minute, in all).
     sampling_limits: SamplingLimits = field(default_factory=SamplingLimits)
 
@@ -171,16 +171,13 @@ def clipped(value: Any) -> Any:
 
 def timed_out_reply(request_id: Any) -> dict[str, Any]:
     """The reply to a request the operation's time budget cut off."""
-    return _error(request_id, REQUEST_TIMEOUT,
-                  "The client stopped waiting for an answer: its time budget for the operation ran out.")
+    return _error(request_id, REQUEST_TIMEOUT, reasons.STOPPED_WAITING)
 
 
 def cut_off_reply(request_id: Any) -> dict[str, Any]:
     """What is kept of a request its operation's end cut off (cancelled, or answered without it): no reply
     was sent."""
-    return _error(request_id, REQUEST_CUT_OFF,
-                  "The client sent no answer: the operation ended (cancelled, or answered without it) "
-                  "while the client was answering.")
+    return _error(request_id, REQUEST_CUT_OFF, reasons.SENT_NO_ANSWER)
 
 
 def _error(request_id: Any, code: int, message: str, data: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -206,9 +203,7 @@ async def answer_server_request(handler: ServerRequestHandler | None, request: d
     method = request.get("method")
     params = request.get("params", {})
     if not isinstance(method, str) or request.get("jsonrpc") != "2.0" or not isinstance(params, dict):
-        return _error(request_id, INVALID_REQUEST,
-                      "The request is not a valid JSON-RPC 2.0 request (it needs \"jsonrpc\": \"2.0\", "
-                      "a method name and, if any, parameters as an object).")
+        return _error(request_id, INVALID_REQUEST, reasons.NOT_JSON_RPC)
     try:
         async with asyncio.timeout(max(remaining_s, 0.0)):
             return _result(request_id, await _dispatch(handler, method, params, remaining_s))
@@ -220,7 +215,7 @@ async def answer_server_request(handler: ServerRequestHandler | None, request: d
         raise
     except Exception as exc:  # noqa: BLE001 - a broken handler must still produce a reply
         return _error(request_id, INTERNAL_ERROR,
-                      "The client could not answer {method}: {reason}".format(
+                      reasons.COULD_NOT_ANSWER.format(
                           method=shown_method(method), reason=sanitize_remote_text(str(exc)) or type(exc).__name__))
 
 
@@ -234,7 +229,7 @@ async def _dispatch(handler: ServerRequestHandler, method: str, params: dict[str
         if handler.sample is None:
             raise RequestRefused(USER_REFUSED, handler.sampling_refusal)
         if not isinstance(params.get("messages"), list):
-            raise RequestRefused(INVALID_PARAMS, "sampling/createMessage needs a list of messages.")
+            raise RequestRefused(INVALID_PARAMS, reasons.SAMPLING_NEEDS_MESSAGES)
         try:
             handler.sampling_limits.admit()  # before any dialog opens or any model is asked
         except SamplingLimitReached as limited:
@@ -242,24 +237,24 @@ async def _dispatch(handler: ServerRequestHandler, method: str, params: dict[str
         return await handler.sample(params, remaining_s)
     if method == "roots/list":
         if handler.roots is None:
-            raise RequestRefused(METHOD_NOT_FOUND, "This client offers no roots.")
+            raise RequestRefused(METHOD_NOT_FOUND, reasons.NO_ROOTS)
         return {"roots": [root.to_dict() for root in handler.roots]}
-    raise RequestRefused(METHOD_NOT_FOUND, "This client does not support {method}.".format(
+    raise RequestRefused(METHOD_NOT_FOUND, reasons.NOT_SUPPORTED.format(
         method=shown_method(method)))
 
 
 async def _elicit(handler: ServerRequestHandler, params: dict[str, Any], remaining_s: float) -> dict[str, Any]:
     if handler.elicit is None:
-        raise RequestRefused(METHOD_NOT_FOUND, "This client does not answer questions (elicitation).")
+        raise RequestRefused(METHOD_NOT_FOUND, reasons.NO_QUESTIONS)
     mode = params.get("mode", "form")
     if mode != "form":
-        raise RequestRefused(INVALID_PARAMS, "This client answers questions in form mode only.")
+        raise RequestRefused(INVALID_PARAMS, reasons.FORM_MODE_ONLY)
     message, schema = params.get("message"), params.get("requestedSchema")
     if not isinstance(message, str) or not isinstance(schema, dict):
-        raise RequestRefused(INVALID_PARAMS, "elicitation/create needs a message and a requested schema.")
+        raise RequestRefused(INVALID_PARAMS, reasons.QUESTION_MALFORMED)
     answer = await handler.elicit(ElicitationRequest(message, schema, remaining_s))
     if answer.get("action") not in ("accept", "decline", "cancel"):
-        raise RequestRefused(INTERNAL_ERROR, "The client's answer had no valid action.")
+        raise RequestRefused(INTERNAL_ERROR, reasons.NO_VALID_ACTION)
     return answer
 
 

@@ -14,6 +14,7 @@ from .era_opening import answered_against_stateless, mutual_version, reprobe, su
 from .eras import STATELESS
 from .errors import UNSUPPORTED_PROTOCOL_VERSION, ErrorKind, McpTransportError
 from .input_rounds import INPUT_METHODS, MAX_INPUT_ROUNDS, fulfil, round_leg
+from .leg_names import RESENT_LEG
 from .messages import N_, Message
 from .stateless import standard_headers
 
@@ -22,8 +23,6 @@ if TYPE_CHECKING:
 
 #: How often a request whose answer stream broke is sent again (each time under a new id).
 MAX_RESENDS = 3
-#: How the leg of a request sent again after its answer stream broke is named.
-RESENT_LEG = "{method} (sent again)"
 #: The result types of this era this client acts on (tasks are followed by the caller).
 KNOWN_RESULT_TYPES = ("complete", "input_required", "task")
 #: Said after the refusal of an operation's first request in the stateless era chosen for the server

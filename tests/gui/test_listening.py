@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from inspector.gui.language import switch_language
 from inspector.gui.workbench.listening import LogEntry
 from inspector.gui.workbench.server_log import ServerLogModel
 from inspector.mcp import LOG_LEVELS
@@ -123,6 +124,28 @@ def test_roots_from_the_server_dialog_are_answered(qtbot, make_window, listened,
     # batches, so an earlier session's declined request may be listed after the answered one.
     qtbot.waitUntil(lambda: any(entry.request == "roots/list" and not entry.declined
                                 for entry in window.log_dock.view.model.entries), timeout=10000)
+
+
+def test_the_listeners_declined_roots_read_in_the_windows_language(qtbot, make_window, listened) -> None:
+    # The Server log said "roots/list: abgelehnt (This client offers no roots.)" in a German window.
+    url, _listeners = listened
+    window = make_window((url, "sdk server"), era="handshake")
+    wait_listening(qtbot, window)
+    assert "error" in call(qtbot, window, "roots_of_listeners")  # the listening session offers no roots
+    model = window.log_dock.view.model
+    qtbot.waitUntil(lambda: any(entry.request == "roots/list" and entry.declined for entry in model.entries),
+                    timeout=10000)
+    row = next(row for row, entry in enumerate(model.rows) if entry.request == "roots/list" and entry.declined)
+    said = {}
+    try:
+        for language in ("en", "de"):
+            switch_language(language)
+            said[language] = model.index(row, 5).data()
+    finally:
+        switch_language("en")
+    assert said == {"en": "roots/list: declined (This client offers no roots.)",
+                    "de": "roots/list: abgelehnt (Dieser Client bietet keine Roots an.)"}
+    assert model.rows[row].data["message"] == "This client offers no roots."  # kept as the server read it
 
 
 def test_a_server_without_a_stream_says_so_once_and_operations_work(qtbot, make_window) -> None:

@@ -9,6 +9,8 @@ import time
 
 from inspector.gui.dialogs.elicitation_dialog import ElicitationDialog
 from inspector.gui.language import switch_language
+from inspector.gui.widgets.budget_bar_words import leg_label, leg_tooltip
+from inspector.gui.widgets.wire_text import leg_title
 from tests.gui.test_screenshots import big_window, save
 from tests.gui.test_server_questions import finish
 from tests.gui.test_who_asks import open_dialog
@@ -84,3 +86,24 @@ def test_the_operations_cancel_reaches_the_worker_before_the_questions_answer(qt
     assert outcome.status == "cancelled", outcome.record.result if outcome.record else outcome
     assert [leg.method for leg in task.state.legs] == ROUNDS[:2]  # no round sent after the cancel
     assert not window.dialogs
+
+
+def test_the_legs_of_the_rounds_are_named_in_the_windows_language(qtbot, make_window, demo_server) -> None:
+    """The bar's labels and tips and the Wire tab's titles said "tools/call (round 2)" in a German window."""
+    window = make_window((demo_server.url, "Demo server"))
+    task = ask(window)
+    open_dialog(qtbot, window, ElicitationDialog).decline_button.click()
+    finish(qtbot, task)
+    legs = task.state.legs
+    assert [leg.method for leg in legs] == ROUNDS  # kept in English
+    said = {}
+    try:
+        for language in ("en", "de"):
+            switch_language(language)
+            said[language] = ([leg_tooltip(leg, 0.01).splitlines()[0].split(":")[0] for leg in legs[1:]],
+                              leg_label(legs[2], 0.01).split(" 0")[0],
+                              leg_title(3, legs[2].method, legs[2], None).split(" · ")[0])
+    finally:
+        switch_language("en")
+    assert said["en"] == (["input", "tools/call (round 2)"], "tools/call (round 2)", "3. tools/call (round 2)")
+    assert said["de"] == (["Eingabe", "tools/call (Runde 2)"], "tools/call (Runde 2)", "3. tools/call (Runde 2)")

@@ -179,3 +179,21 @@ def test_stop_asking_refuses_the_operations_later_sampling_without_a_dialog(qtbo
         open_dialog(qtbot, window, SamplingDialog).stop_button.click()
         assert finish(qtbot, task).record.result.content == "sampled: refused, refused, refused"
     assert len(opened) == 1 and fake.requests == []
+
+
+def test_a_refusal_in_a_german_window_is_sent_and_kept_in_english(qtbot, make_window, sdk_server) -> None:
+    # The window's reasons went to the server, and into the step, in the window's language: a German
+    # window's export carried 'Der Benutzer hat dem Server die Verwendung des Modells verweigert.'
+    window = make_window((sdk_server.url, "sdk server"), era="handshake")
+    try:
+        switch_language("de")
+        with model_allowed(window) as fake:
+            task = call(window, "keep_sampling", {"times": 1})
+            open_dialog(qtbot, window, SamplingDialog).refuse_button.click()
+            record = finish(qtbot, task).record
+    finally:
+        switch_language("en")
+    assert record.result.content == "sampled: refused" and fake.requests == []
+    [entry] = record.step.to_payload()["serverRequests"]
+    assert [exchange["answered"]["message"] for exchange in entry["exchanges"]] == [
+        "The user refused to let the server use the model."]

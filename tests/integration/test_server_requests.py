@@ -153,6 +153,31 @@ def test_the_command_line_shows_and_stores_what_the_server_asked() -> None:
         assert "The server asked the client for ping (once); the client answered." in shown
 
 
+def test_the_clients_own_reasons_read_in_the_readers_language_and_stay_english_in_the_store() -> None:
+    # The SDK server asks for a model (no sampling offered) and for roots (none offered): the client's
+    # reasons were quoted in English inside the German sentence ('abgelehnt („This client offers no roots.")').
+    with serve_asgi(build_sdk_server().streamable_http_app()) as url:
+        done = cli_here("call", url, "--era", "handshake", "show_roots", "--json")
+        assert done.returncode == 0, done.stderr
+        run_id = str(json.loads(done.stdout)["run_id"])
+        summarised = cli_here("call", url, "--era", "handshake", "summarise", "--args", '{"text": "hi"}',
+                              "--lang", "de").stdout
+    assert [exchange["answered"]["message"] for exchange in
+            json.loads(done.stdout)["server_requests"][0]["exchanges"]] == ["This client offers no roots."]
+    assert ('Der Server hat den Client um sampling/createMessage gebeten (einmal); der Client hat abgelehnt '
+            '(„Der Benutzer dieses Clients hat Servern nicht erlaubt, ein Modell zu verwenden (Sampling), oder es '
+            'ist kein Modell dafür eingerichtet.“).') in summarised
+    german = cli_here("runs", "show", run_id, "--lang", "de").stdout
+    assert ('Der Server hat den Client um roots/list gebeten (einmal); der Client hat abgelehnt („Dieser Client '
+            'bietet keine Roots an.“).') in german
+    assert "roots failed: This client offers no roots." in german  # the server's own text, as it wrote it
+    english = cli_here("runs", "show", run_id, "--lang", "en").stdout
+    assert ('The server asked the client for roots/list (once); the client declined ("This client offers no '
+            'roots.").') in english
+    stored = json.loads(cli_here("runs", "show", run_id, "--json", "--lang", "de").stdout)
+    assert "This client offers no roots." in json.dumps(stored)  # the store and --json keep the English
+
+
 def test_a_reply_the_server_never_accepts_is_bounded_by_the_budget() -> None:
     def notification(exchange: Exchange) -> None:
         if exchange.request.rpc_method is None:  # our reply: hold it forever

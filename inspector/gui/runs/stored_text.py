@@ -8,14 +8,13 @@ any other text (a server's, a tool's, a trace's) is shown as it is.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
-from functools import cache
 from typing import Any
 
 from inspector.agent.scenario import DEMO_SERVER_NAME
 from inspector.i18n import _
 from inspector.i18n.details import server_answer_marked, stored_text_said, without_disagreement
+from inspector.mcp.client_reasons import template_pattern
 from inspector.mcp.errors import CANCELLED_BEFORE_SEND, CANCELLED_IN_FLIGHT
 from inspector.mcp.messages import N_
 
@@ -24,8 +23,6 @@ CANCELLED_BY_THE_USER = N_("cancelled by the user")
 
 #: The English templates this module recognises in stored text.
 KNOWN_TEMPLATES = (CANCELLED_IN_FLIGHT, CANCELLED_BEFORE_SEND, CANCELLED_BY_THE_USER)
-
-_PLACEHOLDER = re.compile(r"\\\{(\w+)\\\}")
 
 #: The cancel sentences of ours said of a run read from a file (an export of another machine's, say): the
 #: cancel was the person's who recorded the run there, not the reader's ("You cancelled …" told support
@@ -39,12 +36,6 @@ RECORDERS_CANCELS = {
 }
 
 
-@cache
-def _pattern(template: str) -> re.Pattern[str]:
-    # Each {name} matches the shortest text that lets the whole sentence match.
-    return re.compile(_PLACEHOLDER.sub(lambda found: f"(?P<{found.group(1)}>.+?)", re.escape(template)), re.DOTALL)
-
-
 #: Names of ours that fill a stored sentence in English and are said in the reader's language too: a
 #: scenario's fresh demo server ("… had been sent to the server Fresh demo server …" said in German
 #: named it "Fresh demo server", where the Play tab and a failed step's sentence say "Demo-Server (frisch)").
@@ -54,7 +45,7 @@ SAID_NAMES = frozenset({str(DEMO_SERVER_NAME)})
 def _recognised(text: str, recorded_elsewhere: bool = False) -> str | None:
     stripped = text.strip()
     for template in KNOWN_TEMPLATES:
-        found = _pattern(template).fullmatch(stripped)
+        found = template_pattern(template).fullmatch(stripped)
         if found is not None:
             values = {name: _(value) if value in SAID_NAMES else value for name, value in found.groupdict().items()}
             said = RECORDERS_CANCELS.get(template, template) if recorded_elsewhere else template

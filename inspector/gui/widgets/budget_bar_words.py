@@ -6,9 +6,11 @@ from __future__ import annotations
 from inspector.i18n import _, ngettext
 from inspector.i18n.formatting import format_duration, format_fixed, format_number
 from inspector.i18n.formatting import format_seconds as format_seconds_number
+from inspector.i18n.messages import translate
 from inspector.i18n.refused_probe import refused_probe_word, unanswered_probe_word, unserved_probe_word
 from inspector.i18n.transport_probe import transport_found_word
 from inspector.i18n.words import leg_outcome_word, marked_outcome_text, step_outcome_word
+from inspector.mcp.leg_names import leg_name
 from inspector.runs import Leg
 from inspector.runs.ending import GRANT_REACHED_TOLERANCE_S, UNRECORDED, ending_outcome
 
@@ -18,6 +20,11 @@ from .leg_wire_words import wire_words
 
 #: At most this many methods are named in a merged segment's tooltip.
 MERGED_METHODS_NAMED = 4
+
+
+def leg_said(method: str) -> str:
+    """A leg's name in the current language ("tools/call (Runde 2)"); it is kept in English."""
+    return translate(leg_name(method))
 
 
 def format_seconds(seconds: float) -> str:
@@ -30,22 +37,22 @@ def leg_label(leg: LegState, spent: float) -> str:
     if leg_kind(leg) == WAITING:
         return waiting_label(leg.method, format_seconds(spent), leg.granted_s)
     if leg.outcome == Leg.NOT_SENT:
-        return _("{method}: not sent, budget used up").format(method=leg.method)
+        return _("{method}: not sent, budget used up").format(method=leg_said(leg.method))
     if leg.refused_probe and leg.granted_s is not None:
         return _("{method}: not offered, {spent} / grant {grant} s").format(
-            method=leg.method, spent=format_seconds(spent), grant=leg.granted_s)
+            method=leg_said(leg.method), spent=format_seconds(spent), grant=leg.granted_s)
     if leg.unserved_probe and leg.granted_s is not None:
         return _("{method}: answered HTTP {status}, {spent} / grant {grant} s").format(
-            method=leg.method, status=leg.http_status, spent=format_seconds(spent), grant=leg.granted_s)
+            method=leg_said(leg.method), status=leg.http_status, spent=format_seconds(spent), grant=leg.granted_s)
     if leg.unanswered_probe and leg.granted_s is not None:
         return _("{method}: no answer, {spent} / grant {grant} s").format(
-            method=leg.method, spent=format_seconds(spent), grant=leg.granted_s)
+            method=leg_said(leg.method), spent=format_seconds(spent), grant=leg.granted_s)
     if leg.transport_found and leg.granted_s is not None:
         return _("{method}: older transport found, {spent} / grant {grant} s").format(
-            method=leg.method, spent=format_seconds(spent), grant=leg.granted_s)
+            method=leg_said(leg.method), spent=format_seconds(spent), grant=leg.granted_s)
     if leg.granted_s is None:
-        return _("{method} {spent}").format(method=leg.method, spent=format_seconds(spent))
-    return _("{method} {spent} / grant {grant} s").format(method=leg.method, spent=format_seconds(spent),
+        return _("{method} {spent}").format(method=leg_said(leg.method), spent=format_seconds(spent))
+    return _("{method} {spent} / grant {grant} s").format(method=leg_said(leg.method), spent=format_seconds(spent),
                                                           grant=leg.granted_s)
 
 
@@ -92,7 +99,7 @@ def leg_tooltip(leg: LegState, spent: float, budget_s: float | None = None, tran
         grant = _("{grant} (the {left} left of the budget, rounded up to whole seconds)").format(
             grant=grant, left=format_seconds(budget_s - leg.start_s))
     lines = [_("{method}: {state}\ngrant {grant}, spent {spent}").format(
-        method=leg.method, state=words, grant=grant, spent=format_seconds(spent))]
+        method=leg_said(leg.method), state=words, grant=grant, spent=format_seconds(spent))]
     if leg.transport_found:
         lines.append(_("how the transport was found, not a failure: the operation went on over the older "
                        "HTTP+SSE transport"))
@@ -122,7 +129,7 @@ def merged_words(legs: list[LegState], spent: float) -> tuple[str, str, str]:
     """What a segment of legs too narrow to draw one by one says: its label, its short label and
     its tooltip (how many they are, which methods, what they spent)."""
     count = len(legs)
-    methods = list(dict.fromkeys(leg.method for leg in legs))
+    methods = list(dict.fromkeys(leg_said(leg.method) for leg in legs))
     named = ", ".join(methods[:MERGED_METHODS_NAMED]) + (", …" if len(methods) > MERGED_METHODS_NAMED else "")
     spent_text = format_seconds(spent)
     label = ngettext("{count} leg, {spent}", "{count} legs, {spent}", count).format(
@@ -212,7 +219,7 @@ def _leg_phrase(leg: LegState) -> str:
         finding = (refused_probe_word() if leg.refused_probe else unanswered_probe_word() if leg.unanswered_probe
                    else unserved_probe_word(leg.http_status) if leg.unserved_probe
                    else transport_found_word(leg.http_status))
-        return _("{method} in {spent}, {finding}").format(method=leg.method, spent=format_seconds(spent),
+        return _("{method} in {spent}, {finding}").format(method=leg_said(leg.method), spent=format_seconds(spent),
                                                           finding=finding)
     kind = _("timed out") if kind == "timed_out" else leg_outcome_word(kind)  # the command line's words too
-    return _("{method} {kind} in {spent}").format(method=leg.method, kind=kind, spent=format_seconds(spent))
+    return _("{method} {kind} in {spent}").format(method=leg_said(leg.method), kind=kind, spent=format_seconds(spent))

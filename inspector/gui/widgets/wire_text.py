@@ -28,6 +28,7 @@ from inspector.i18n.refused_probe import (
 from inspector.i18n.transport_probe import is_transport_found, transport_found_word
 from inspector.mcp.secrets import REDACTED
 
+from .budget_bar_words import leg_said
 from .plain_text import cell_text, pretty_json
 
 #: How many characters of a body or an event the tree's title line shows.
@@ -68,7 +69,7 @@ def leg_title(number: int, method: str, leg: Any, exchange: Mapping[str, Any] | 
     command server never answered too, given the method of the leg after it (``initialize``), and the
     POST refused with 404 or 405 that found the older HTTP+SSE transport, given that leg's outcome too;
     given all the legs after it (``following``), a probe refused where no server answered says what it saw."""
-    parts = [f"{format_number(number)}. {cell_text(method, 60)}"]
+    parts = [f"{format_number(number)}. {cell_text(leg_said(method), 60)}"]
     answer = exchange.get("answer") if exchange is not None else None
     status = answer.get("status") if isinstance(answer, Mapping) else getattr(leg, "http_status", None)
     if isinstance(status, int) and not isinstance(status, bool):

@@ -32,6 +32,7 @@ from inspector.i18n import _, ngettext
 from inspector.i18n.formatting import format_number, format_time
 from inspector.i18n.messages import translate
 from inspector.mcp import LOG_LEVELS
+from inspector.mcp.client_reasons import own_reason
 from inspector.mcp.messages import Message
 
 from ..language import follow_language, on_language_changed, translated, translated_item
@@ -249,9 +250,10 @@ class ServerLogModel(QAbstractTableModel):
                 reason=translate(entry.data))
         if entry.declined and isinstance(entry.data, Message):  # the client's own reason (a limit, "stop asking")
             return _("{method}: declined ({reason})").format(method=entry.request, reason=translate(entry.data))
-        if entry.declined:
-            reason = entry.data.get("message") if isinstance(entry.data, dict) else None
-            return _("{method}: declined ({reason})").format(method=entry.request, reason=data_text(reason or ""))
+        if entry.declined:  # the client's reason: one of ours in the reader's language, another as it is
+            ours, reason = own_reason(entry.data), entry.data.get("message") if isinstance(entry.data, dict) else None
+            return _("{method}: declined ({reason})").format(
+                method=entry.request, reason=translate(ours) if ours is not None else data_text(reason or ""))
         return _("{method}: answered {answer}").format(method=entry.request, answer=data_text(entry.data))
 
 

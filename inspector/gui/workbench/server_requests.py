@@ -14,8 +14,8 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 
-from inspector.i18n import _
 from inspector.mcp import ElicitationRequest, RequestRefused, ServerRequestHandler
+from inspector.mcp.client_reasons import USER_REFUSED_MODEL, USER_STOPPED_ASKING
 from inspector.mcp.server_requests import USER_REFUSED, Sampler
 
 from ..settings import AppSettings
@@ -114,12 +114,12 @@ class WindowAnswers(QObject):
         asker = current_asker()
         if asker is not None and asker.stopped:
             asker.declined_unasked("sampling/createMessage")
-            raise RequestRefused(USER_REFUSED, _("The user told the client to stop asking for this operation."))
+            raise RequestRefused(USER_REFUSED, USER_STOPPED_ASKING)
         loop = asyncio.get_running_loop()
         pending = PendingQuestion(loop, loop.create_future(), remaining_s, params=params, asker=asker)
         allowed = await self._wait(pending, self.sampling)
         if not allowed:
-            raise RequestRefused(USER_REFUSED, _("The user refused to let the server use the model."))
+            raise RequestRefused(USER_REFUSED, USER_REFUSED_MODEL)
         assert self.sampler is not None
         return await self.sampler(params, remaining_s)
 

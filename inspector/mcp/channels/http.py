@@ -16,6 +16,7 @@ from ..cancel import CancelSignal
 from ..clock import Clock
 from ..deadline import OperationDeadline
 from ..errors import McpTransportError
+from ..leg_names import RESUMED_LEG
 from ..legs import LegEnded, LegFrame, LegWire
 from ..messages import N_, Message
 from ..reports import OperationObserver
@@ -34,8 +35,6 @@ MAX_BODY_BYTES = 2 * 1024 * 1024
 MAX_RESUMES = 10
 #: The reconnection delay when the server gave no ``retry:``.
 DEFAULT_RETRY_MS = 1000
-#: How a resumption leg is named in reports (the budget bar, the stored legs).
-RESUMED_LEG = "{method} (resumed)"
 _VISIBLE_ASCII = frozenset(range(0x21, 0x7F))
 
 

@@ -1,0 +1,42 @@
+"""How the client names a leg that is not simply its request's method, and those names as sentences.
+
+A leg is named by its JSON-RPC method; a leg that answers the server, resumes a broken answer stream,
+sends a request again or makes a later round of it is named after it (``tools/call (round 2)``). The
+names are kept in English with the legs (``--json``, the database and exports); :func:`leg_name` gives
+one as a :class:`Message`, for a display layer to say in the reader's language.
+"""
+
+from __future__ import annotations
+
+from .client_reasons import template_pattern
+from .messages import N_, Message
+
+#: The leg that resumes a leg's broken answer stream.
+RESUMED_LEG = N_("{method} (resumed)")
+#: The leg of a request sent again after its answer stream broke.
+RESENT_LEG = N_("{method} (sent again)")
+#: The leg of a later round of a request (the wire method stays the same).
+ROUND_LEG = N_("{method} (round {round})")
+#: The leg that waits on the answers to a server's input requests (the person, a model, the roots).
+INPUT_LEG = N_("input: {kinds}")
+
+_NAMES = (RESUMED_LEG, RESENT_LEG, ROUND_LEG, INPUT_LEG)
+#: How deep names may nest ("tools/call (round 2) (resumed)" is two).
+_DEPTH = 4
+
+
+def leg_name(method: str, depth: int = 0) -> Message | str:
+    """A leg's stored name as the client made it, to say in the reader's language; a plain method (or a
+    name not of ours) as it is."""
+    if depth < _DEPTH:
+        for template in _NAMES:
+            found = template_pattern(template).fullmatch(method)
+            if found is not None:
+                values: dict[str, object] = dict(found.groupdict())
+                if "method" in values:
+                    values["method"] = leg_name(found["method"], depth + 1)
+                return Message(template, values)
+    return method
+
+
+__all__ = ["INPUT_LEG", "RESENT_LEG", "RESUMED_LEG", "ROUND_LEG", "leg_name"]
