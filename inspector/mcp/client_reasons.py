@@ -53,6 +53,18 @@ OWN_REASONS = (SAMPLING_NOT_ALLOWED, SAMPLING_NEEDS_MESSAGES, NO_ROOTS, NOT_SUPP
 _PLACEHOLDER = re.compile(r"\\\{(\w+)\\\}")
 
 
+#: The longest text read as a sentence of ours filled in: ours are a few hundred characters (a server's
+#: address among them); a longer text is no such sentence, and the lazy groups of a template's pattern
+#: take time growing with the square of the text's length (a 120,000-character text: seconds).
+MAX_FILLED_CHARS = 4_000
+
+
+def filled(template: str, text: str) -> re.Match[str] | None:
+    """``text`` matched whole against ``template`` filled in (its placeholders' values in the groups), or
+    ``None``; a text longer than :data:`MAX_FILLED_CHARS` is not matched."""
+    return template_pattern(template).fullmatch(text) if len(text) <= MAX_FILLED_CHARS else None
+
+
 @cache
 def template_pattern(template: str) -> re.Pattern[str]:
     """A pattern that matches ``template`` filled in: each ``{name}`` the shortest text that lets the whole
@@ -70,10 +82,10 @@ def own_reason(answered: Any) -> Message | None:
     if not isinstance(text, str):
         return None
     for template in OWN_REASONS:
-        found = template_pattern(template).fullmatch(text)
+        found = filled(template, text)
         if found is not None:
             return Message(template, found.groupdict())
     return None
 
 
-__all__ = ["OWN_REASONS", "own_reason", "template_pattern"]
+__all__ = ["MAX_FILLED_CHARS", "OWN_REASONS", "filled", "own_reason", "template_pattern"]

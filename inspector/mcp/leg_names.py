@@ -8,7 +8,7 @@ one as a :class:`Message`, for a display layer to say in the reader's language.
 
 from __future__ import annotations
 
-from .client_reasons import template_pattern
+from .client_reasons import filled
 from .messages import N_, Message
 
 #: The leg that resumes a leg's broken answer stream.
@@ -30,7 +30,7 @@ def leg_name(method: str, depth: int = 0) -> Message | str:
     name not of ours) as it is."""
     if depth < _DEPTH:
         for template in _NAMES:
-            found = template_pattern(template).fullmatch(method)
+            found = filled(template, method)
             if found is not None:
                 values: dict[str, object] = dict(found.groupdict())
                 if "method" in values:

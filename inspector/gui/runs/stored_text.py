@@ -14,7 +14,7 @@ from typing import Any
 from inspector.agent.scenario import DEMO_SERVER_NAME
 from inspector.i18n import _
 from inspector.i18n.details import server_answer_marked, stored_text_said, without_disagreement
-from inspector.mcp.client_reasons import template_pattern
+from inspector.mcp.client_reasons import filled
 from inspector.mcp.errors import CANCELLED_BEFORE_SEND, CANCELLED_IN_FLIGHT
 from inspector.mcp.messages import N_
 
@@ -45,7 +45,7 @@ SAID_NAMES = frozenset({str(DEMO_SERVER_NAME)})
 def _recognised(text: str, recorded_elsewhere: bool = False) -> str | None:
     stripped = text.strip()
     for template in KNOWN_TEMPLATES:
-        found = template_pattern(template).fullmatch(stripped)
+        found = filled(template, stripped)
         if found is not None:
             values = {name: _(value) if value in SAID_NAMES else value for name, value in found.groupdict().items()}
             said = RECORDERS_CANCELS.get(template, template) if recorded_elsewhere else template

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from inspector.i18n import set_language
 from inspector.i18n.messages import translate
+from inspector.mcp.messages import Message
 from inspector.mcp.client_reasons import own_reason
 from inspector.mcp.sampling_limits import limit_sentence
 
@@ -39,3 +40,25 @@ def test_another_clients_words_are_not_ours() -> None:
     assert own_reason({"code": -1, "message": "User said no."}) is None
     assert own_reason({"code": -1, "message": "This client offers no roots. Ask the admin."}) is None
     assert own_reason({"code": -1}) is None and own_reason("This client offers no roots.") is None
+
+
+def test_a_long_text_shaped_like_our_sentences_is_answered_at_once() -> None:
+    """A leg's name, an error's message and a stored result come from a stranger's file too: the templates'
+    lazy groups took time growing with the square of the text (a leg named "a (round " 16,000 times, 144 KB:
+    9.8 s each time it was said, on the window's thread; a 120 KB result shaped like a cancel sentence:
+    2.9 s). Such a text is no sentence of ours and is left as it is."""
+    import time
+
+    from inspector.gui.runs.stored_text import translate_stored
+    from inspector.mcp.leg_names import leg_name
+
+    texts = ["a (round " * 16_000, "input: " + "(round " * 16_000,
+             "You cancelled the operation after " + "x had been sent to the server " * 4_000,
+             "The client could not answer " + ": " * 64_000]
+    started = time.perf_counter()
+    for text in texts:
+        assert leg_name(text) == text and translate_stored(text) == text
+        assert own_reason({"code": -32603, "message": text}) is None
+    assert time.perf_counter() - started < 2.0  # about 0.01 s; 24 s before
+    assert str(leg_name("tools/call (round 2) (resumed)")) == "tools/call (round 2) (resumed)"
+    assert isinstance(leg_name("tools/call (round 2)"), Message)
