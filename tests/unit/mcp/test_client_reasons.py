@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from inspector.i18n import set_language
 from inspector.i18n.messages import translate
-from inspector.mcp.messages import Message
 from inspector.mcp.client_reasons import own_reason
+from inspector.mcp.messages import Message
 from inspector.mcp.sampling_limits import limit_sentence
 
 
