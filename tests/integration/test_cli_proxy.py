@@ -59,12 +59,17 @@ def test_proxy_json_prints_its_address_and_records_until_stdin_closes(tmp_path: 
     assert legs[:3] == ["initialize", "notifications/initialized", "tools/call"]
 
 
+def _readable_proxy(to: str, db: Path) -> subprocess.Popen[str]:
+    """`run-inspector proxy --to TO --db DB` on any free port, its readable lines unbuffered."""
+    return subprocess.Popen([sys.executable, "-m", "inspector", "proxy", "--to", to, "--db", str(db),
+                             "--listen", "127.0.0.1:0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+
+
 def test_proxy_says_where_it_listens_and_how_many_runs_it_kept(tmp_path: Path) -> None:
     db = tmp_path / "runs.db"
     with DemoServer() as demo:
-        process = subprocess.Popen([sys.executable, "-m", "inspector", "proxy", "--to", demo.url, "--db", str(db),
-                                    "--listen", "127.0.0.1:0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                   text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+        process = _readable_proxy(demo.url, db)
         try:
             first = process.stdout.readline()
             assert first.startswith("The recording proxy is listening at http://127.0.0.1:"), first
@@ -89,9 +94,7 @@ def test_sigterm_stops_the_proxy_as_ctrl_c_does_and_the_call_in_flight_is_kept(t
     cancelled, the proxy says so and ends with status 0."""
     db = tmp_path / "runs.db"
     with DemoServer() as demo:
-        process = subprocess.Popen([sys.executable, "-m", "inspector", "proxy", "--to", demo.url, "--db", str(db),
-                                    "--listen", "127.0.0.1:0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                   text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+        process = _readable_proxy(demo.url, db)
         try:
             url = process.stdout.readline().split(" at ", 1)[1].split(" and ", 1)[0]
             process.stdout.readline()
