@@ -117,6 +117,24 @@ def test_a_process_that_exits_mid_call_is_named_with_its_status_and_last_words()
     asyncio.run(scenario())
 
 
+def test_a_server_that_fails_at_its_start_is_named_with_its_status_and_last_words_every_time() -> None:
+    # The commonest failure (a missing token, a bad flag): it says why on stderr and exits before it
+    # reads anything, so the first request's write, the end of stdout, the exit and the stderr line
+    # come in any order. Each time the sentence has the status and the reason, never just "closed".
+    async def scenario() -> list[str]:
+        said = []
+        for _ in range(10):
+            process = await StdioProcess.start(ServerCommand("sh", ("-c", "echo missing API_TOKEN >&2; exit 3")))
+            with pytest.raises(ProcessExited) as exited:
+                await asyncio.wait_for(process.request(INITIALIZE), 20)
+            said.append(str(exited.value))
+            await process.close()
+        return said
+
+    assert asyncio.run(scenario()) == 10 * [
+        "the server process exited with status 3; its last words on stderr: missing API_TOKEN"]
+
+
 def test_a_process_killed_by_a_signal_mid_call_is_named_with_the_signal_not_a_negative_status() -> None:
     async def scenario() -> None:
         logged: list[str] = []

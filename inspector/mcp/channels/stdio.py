@@ -42,9 +42,11 @@ BASE_ENVIRONMENT = ("HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER",
                     "HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY", "http_proxy", "https_proxy", "no_proxy",
                     "NODE_EXTRA_CA_CERTS", "SSL_CERT_FILE", "SSL_CERT_DIR", "TMPDIR")
 GRACE_S = 2.0
-#: How long the end of stdout and the exit of the process wait for each other before the requests
-#: in flight are failed: a server that exits has its last answers read first; a server that closed
-#: its stdout but runs on, or that exited while a child of it holds the pipe, fails them at once.
+#: How long the end of stdout, the end of stderr and the exit of the process wait for each other
+#: before the requests in flight are failed: a server that exits has its last answers and its last
+#: words on stderr read first (a server failing at its start ends all three within moments, in any
+#: order); a server that closed its stdout but runs on, or that exited while a child of it holds
+#: the pipe, fails them at once.
 SETTLE_S = 0.5
 
 
@@ -89,6 +91,8 @@ class StdioProcess:
         #: How many messages the server wrote on stdout so far (a wedged server writes none).
         self.heard = 0
         self._stdout_ended = asyncio.Event()
+        self._stderr_ended = asyncio.Event()
+        self._settle_by: float | None = None
         self._readers = [asyncio.create_task(self._read_stdout()), asyncio.create_task(self._read_stderr())]
         self._readers.append(asyncio.create_task(self._watch_exit(process.exited)))
 
@@ -142,6 +146,7 @@ class StdioProcess:
 
     async def _write(self, message: Mapping[str, Any]) -> None:
         if not self.running or self._process.stdin is None:
+            await self._settled()
             raise self._exited()
         line = json.dumps(message, ensure_ascii=False, separators=(",", ":")).encode() + b"\n"
         async with self._write_lock:
@@ -149,6 +154,7 @@ class StdioProcess:
                 self._process.stdin.write(line)
                 await self._process.stdin.drain()
             except (BrokenPipeError, ConnectionResetError):
+                await self._settled()
                 raise self._exited() from None
 
     async def _read_stdout(self) -> None:
@@ -175,17 +181,27 @@ class StdioProcess:
                 self._dispatch(line)
         self._stdout_ended.set()
         # Usually the process is exiting: its status makes the better sentence, if it comes soon.
-        with contextlib.suppress(asyncio.TimeoutError):
-            await asyncio.wait_for(self._process.exited.wait(), SETTLE_S)
+        await self._settled()
         self._requests.close(self._exited)
 
     async def _watch_exit(self, exited: asyncio.Event) -> None:
         """The process exited: its last answers are read (while stdout ends), then whatever is still
         in flight fails, also when a child of the server holds stdout open after it."""
         await exited.wait()
-        with contextlib.suppress(asyncio.TimeoutError):
-            await asyncio.wait_for(self._stdout_ended.wait(), SETTLE_S)
+        await self._settled()
         self._requests.close(self._exited)
+
+    async def _settled(self) -> None:
+        """Wait until the process has exited and both its outputs have ended, or :data:`SETTLE_S`
+        after the first wait began (whoever waits later waits no longer than that): the sentence
+        about its end then has its status and its last words on stderr."""
+        loop = asyncio.get_running_loop()
+        if self._settle_by is None:
+            self._settle_by = loop.time() + SETTLE_S
+        ends = (self._process.exited, self._stdout_ended, self._stderr_ended)
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(asyncio.gather(*(end.wait() for end in ends)),
+                                   max(0.0, self._settle_by - loop.time()))
 
     def _dispatch(self, line: bytes) -> None:
         self.heard += 1
@@ -216,6 +232,7 @@ class StdioProcess:
             if raw is DROPPED:
                 continue
             if not raw:
+                self._stderr_ended.set()
                 return
             text = raw.decode("utf-8", "replace").rstrip("\r\n")[:STDERR_LINE_CHARS]
             self.stderr_tail.append(text)
