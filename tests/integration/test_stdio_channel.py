@@ -305,6 +305,35 @@ def test_a_folder_given_as_the_program_is_named_a_folder(tmp_path: Path) -> None
                                   "(a script or a binary), or the command that runs it")
 
 
+def test_a_script_whose_interpreter_is_missing_is_not_said_to_be_missing_itself(tmp_path: Path) -> None:
+    # A virtual environment moved after install: its scripts' "#!" lines name the old python. The
+    # system says "not found" of the script, which is right there; the interpreter is what is missing.
+    bin_folder = tmp_path / "bin"
+    bin_folder.mkdir()
+    moved = bin_folder / "mcp-server-moved"
+    moved.write_text("#!/old/venv/bin/python3\nimport sys\n")
+    saved_on_windows = tmp_path / "server.py"
+    saved_on_windows.write_bytes(("#!" + sys.executable + "\r\nprint(1)\r\n").encode())
+    for script in (moved, saved_on_windows):
+        script.chmod(0o755)
+
+    def refusal(command: ServerCommand) -> str:
+        with pytest.raises(ChannelError) as refused:
+            asyncio.run(StdioProcess.start(command))
+        return str(refused.value)
+
+    advice = "(a virtual environment moved or removed, or a runtime not installed)"
+    assert refusal(ServerCommand(str(moved))) == (f"the program '{moved}' was found, but not the interpreter its "
+                                                  f"first line names: /old/venv/bin/python3 {advice}")
+    # Found on the server's PATH by its bare name, as a command line usually gives it.
+    assert refusal(ServerCommand("mcp-server-moved", env={"PATH": str(bin_folder)})) == (
+        f"the program 'mcp-server-moved' was found, but not the interpreter its first line names: "
+        f"/old/venv/bin/python3 {advice}")
+    assert refusal(ServerCommand("./server.py", cwd=str(tmp_path))) == (
+        f"the program './server.py' was found, but not the interpreter its first line names: "
+        f"{sys.executable}\\r {advice}")
+
+
 def test_close_is_bounded_when_a_child_in_a_session_of_its_own_holds_stdout() -> None:
     # The server ignores SIGTERM and needs SIGKILL; its child escaped the group and keeps the pipes
     # open. The ladder follows the server's exit, not the pipes' end, so close() still ends.

@@ -17,6 +17,8 @@ import asyncio
 import contextlib
 import json
 import os
+import re
+import shutil
 import signal
 from collections import deque
 from collections.abc import Callable, Mapping
@@ -101,13 +103,19 @@ class StdioProcess:
                     on_stderr: Callable[[str], None] | None = None,
                     on_problem: Callable[[Message], None] | None = None) -> StdioProcess:
         """Start ``command``; a program that is missing or cannot run is named."""
+        env = server_environment(command)
         try:
-            process = await _start_watched(
-                command.argv, env=server_environment(command), cwd=command.cwd)
+            process = await _start_watched(command.argv, env=env, cwd=command.cwd)
         except FileNotFoundError:
             if command.cwd is not None and not os.path.isdir(command.cwd):
                 raise ChannelError(Message(N_("the folder {folder} to start the server in does not exist"),
                                            {"folder": command.cwd})) from None
+            interpreter = _missing_interpreter(command, env)
+            if interpreter is not None:
+                raise ChannelError(Message(N_(
+                    "the program '{program}' was found, but not the interpreter its first line names: {interpreter} "
+                    "(a virtual environment moved or removed, or a runtime not installed)"),
+                    {"program": command.program[:200], "interpreter": interpreter[:200]})) from None
             raise ChannelError(Message(N_("the program '{program}' was not found: check the command, or give "
                                           "its full path"), {"program": command.program[:200]})) from None
         except PermissionError:
@@ -336,6 +344,27 @@ async def _start_watched(argv: tuple[str, ...] | list[str], *, env: Mapping[str,
     process.exited = protocols[0].exited
     process.transport = transport
     return process
+
+
+def _missing_interpreter(command: ServerCommand, env: Mapping[str, str]) -> str | None:
+    """The interpreter a script's ``#!`` line names, when the script is there and that is not (the
+    system then says "not found" of the script itself); a carriage return ending it (a file saved
+    with Windows line endings) is part of the name for the system, and shown as ``\\r``."""
+    if os.sep in command.program:
+        path: str | None = os.path.join(command.cwd or "", command.program)
+    else:
+        path = shutil.which(command.program, path=env.get("PATH", os.defpath))
+    if path is None or not os.path.isfile(path):
+        return None
+    try:
+        with open(path, "rb") as script:
+            first = script.readline(512)
+    except OSError:
+        return None
+    named = re.match(rb"#![ \t]*([^ \t\n]+)", first)
+    if named is None or os.path.exists(interpreter := os.fsdecode(named[1])):
+        return None
+    return interpreter.replace("\r", "\\r")
 
 
 def _signal_name(number: int) -> str:
