@@ -135,6 +135,26 @@ def test_a_server_that_fails_at_its_start_is_named_with_its_status_and_last_word
         "the server process exited with status 3; its last words on stderr: missing API_TOKEN"]
 
 
+def test_a_server_that_closes_its_stdin_and_runs_on_is_said_to_have_closed_its_stdin() -> None:
+    # Its stdout is open, it has not exited: "closed its output" would name the wrong pipe.
+    closer = "import os, sys, time; os.close(0); print('closed', file=sys.stderr, flush=True); time.sleep(60)"
+
+    async def scenario() -> None:
+        logged: list[str] = []
+        process = await StdioProcess.start(ServerCommand(sys.executable, ("-c", closer)), on_stderr=logged.append)
+        for _ in range(200):
+            if logged:
+                break
+            await asyncio.sleep(0.05)
+        with pytest.raises(ProcessExited) as exited:
+            await asyncio.wait_for(process.request(INITIALIZE), 20)
+        assert exited.value.status is None
+        assert str(exited.value) == "the server process closed its stdin and runs on: no request can reach it"
+        assert await process.close(grace_s=0.3) == -signal.SIGTERM
+
+    asyncio.run(scenario())
+
+
 def test_a_process_killed_by_a_signal_mid_call_is_named_with_the_signal_not_a_negative_status() -> None:
     async def scenario() -> None:
         logged: list[str] = []

@@ -95,6 +95,8 @@ class StdioProcess:
         self._stdout_ended = asyncio.Event()
         self._stderr_ended = asyncio.Event()
         self._settle_by: float | None = None
+        #: A write found the server's stdin closed (by its exit, or by the server itself).
+        self._input_closed = False
         self._readers = [asyncio.create_task(self._read_stdout()), asyncio.create_task(self._read_stderr())]
         self._readers.append(asyncio.create_task(self._watch_exit(process.exited)))
 
@@ -162,6 +164,7 @@ class StdioProcess:
                 self._process.stdin.write(line)
                 await self._process.stdin.drain()
             except (BrokenPipeError, ConnectionResetError):
+                self._input_closed = True
                 await self._settled()
                 raise self._exited() from None
 
@@ -254,7 +257,9 @@ class StdioProcess:
     def _exited(self) -> ProcessExited:
         status = self._process.returncode
         last = "\n".join(list(self.stderr_tail)[-5:])
-        if status is None:
+        if status is None and self._input_closed and not self._stdout_ended.is_set():
+            sentence = Message(N_("the server process closed its stdin and runs on: no request can reach it"))
+        elif status is None:
             sentence = Message(N_("the server process closed its output"))
         elif status < 0 and last:  # ended by a signal: asyncio gives minus its number, no exit status
             sentence = Message(N_("the server process was ended by signal {signal}; its last words on stderr: "
