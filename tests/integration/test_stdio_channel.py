@@ -117,6 +117,44 @@ def test_a_process_that_exits_mid_call_is_named_with_its_status_and_last_words()
     asyncio.run(scenario())
 
 
+def test_a_server_that_fails_at_its_start_is_named_with_its_status_and_last_words_every_time() -> None:
+    # The commonest failure (a missing token, a bad flag): it says why on stderr and exits before it
+    # reads anything, so the first request's write, the end of stdout, the exit and the stderr line
+    # come in any order. Each time the sentence has the status and the reason, never just "closed".
+    async def scenario() -> list[str]:
+        said = []
+        for _ in range(10):
+            process = await StdioProcess.start(ServerCommand("sh", ("-c", "echo missing API_TOKEN >&2; exit 3")))
+            with pytest.raises(ProcessExited) as exited:
+                await asyncio.wait_for(process.request(INITIALIZE), 20)
+            said.append(str(exited.value))
+            await process.close()
+        return said
+
+    assert asyncio.run(scenario()) == 10 * [
+        "the server process exited with status 3; its last words on stderr: missing API_TOKEN"]
+
+
+def test_a_server_that_closes_its_stdin_and_runs_on_is_said_to_have_closed_its_stdin() -> None:
+    # Its stdout is open, it has not exited: "closed its output" would name the wrong pipe.
+    closer = "import os, sys, time; os.close(0); print('closed', file=sys.stderr, flush=True); time.sleep(60)"
+
+    async def scenario() -> None:
+        logged: list[str] = []
+        process = await StdioProcess.start(ServerCommand(sys.executable, ("-c", closer)), on_stderr=logged.append)
+        for _ in range(200):
+            if logged:
+                break
+            await asyncio.sleep(0.05)
+        with pytest.raises(ProcessExited) as exited:
+            await asyncio.wait_for(process.request(INITIALIZE), 20)
+        assert exited.value.status is None
+        assert str(exited.value) == "the server process closed its stdin and runs on: no request can reach it"
+        assert await process.close(grace_s=0.3) == -signal.SIGTERM
+
+    asyncio.run(scenario())
+
+
 def test_a_process_killed_by_a_signal_mid_call_is_named_with_the_signal_not_a_negative_status() -> None:
     async def scenario() -> None:
         logged: list[str] = []
@@ -285,6 +323,35 @@ def test_a_folder_given_as_the_program_is_named_a_folder(tmp_path: Path) -> None
         asyncio.run(StdioProcess.start(ServerCommand(str(tmp_path))))
     assert str(refused.value) == (f"the program '{tmp_path}' is a folder: give the program in it to start "
                                   "(a script or a binary), or the command that runs it")
+
+
+def test_a_script_whose_interpreter_is_missing_is_not_said_to_be_missing_itself(tmp_path: Path) -> None:
+    # A virtual environment moved after install: its scripts' "#!" lines name the old python. The
+    # system says "not found" of the script, which is right there; the interpreter is what is missing.
+    bin_folder = tmp_path / "bin"
+    bin_folder.mkdir()
+    moved = bin_folder / "mcp-server-moved"
+    moved.write_text("#!/old/venv/bin/python3\nimport sys\n")
+    saved_on_windows = tmp_path / "server.py"
+    saved_on_windows.write_bytes(("#!" + sys.executable + "\r\nprint(1)\r\n").encode())
+    for script in (moved, saved_on_windows):
+        script.chmod(0o755)
+
+    def refusal(command: ServerCommand) -> str:
+        with pytest.raises(ChannelError) as refused:
+            asyncio.run(StdioProcess.start(command))
+        return str(refused.value)
+
+    advice = "(a virtual environment moved or removed, or a runtime not installed)"
+    assert refusal(ServerCommand(str(moved))) == (f"the program '{moved}' was found, but not the interpreter its "
+                                                  f"first line names: /old/venv/bin/python3 {advice}")
+    # Found on the server's PATH by its bare name, as a command line usually gives it.
+    assert refusal(ServerCommand("mcp-server-moved", env={"PATH": str(bin_folder)})) == (
+        f"the program 'mcp-server-moved' was found, but not the interpreter its first line names: "
+        f"/old/venv/bin/python3 {advice}")
+    assert refusal(ServerCommand("./server.py", cwd=str(tmp_path))) == (
+        f"the program './server.py' was found, but not the interpreter its first line names: "
+        f"{sys.executable}\\r {advice}")
 
 
 def test_close_is_bounded_when_a_child_in_a_session_of_its_own_holds_stdout() -> None:

@@ -2,7 +2,8 @@
 which request lost its answer to it.
 
 Three faults: a line over the limit (dropped unread, :class:`~.pipe_lines.TooLong`); a line that
-is not JSON; and the special case of that, a line with something before a whole message: a message
+is not JSON (or not UTF-8 text, which JSON on stdio must be, and said so: such a line may look
+like JSON); and the special case of that, a line with something before a whole message: a message
 broken off without its newline (half written, the rest never) or a banner printed without one,
 then a whole message. That message is the JSON object that ends the line: its closing brace is
 the line's last character, and matching back from it through its strings and brackets finds its
@@ -90,8 +91,17 @@ def not_json(line: bytes) -> LineFault:
                               "message after it"), {"size": Number(len(broken), f"{len(broken):,}")})
             return LineFault(problem, message, glimpse(broken[:EDGE_BYTES], b"").answer_id,
                              AnswerLost(lost, problem))
-    problem = Message(N_("the server wrote a line on stdout that is not JSON: {line}"), {"line": _shown(line)})
-    lost = Message(N_("its answer on stdout is not JSON"))
+    try:
+        line.decode("utf-8")
+    except UnicodeDecodeError as bad:  # JSON to the eye, perhaps, but with a byte of another encoding
+        problem = Message(N_("the server wrote a line on stdout that is not UTF-8 text (byte {position} is "
+                             "{byte}; MCP messages are UTF-8): {line}"), {
+            "position": Number(bad.start + 1, f"{bad.start + 1:,}"), "byte": f"0x{line[bad.start]:02X}",
+            "line": _shown(line)})
+        lost = Message(N_("its answer on stdout is not UTF-8 text"))
+    else:
+        problem = Message(N_("the server wrote a line on stdout that is not JSON: {line}"), {"line": _shown(line)})
+        lost = Message(N_("its answer on stdout is not JSON"))
     return LineFault(problem, lost=glimpse(line[:EDGE_BYTES], line[-EDGE_BYTES:]).answer_id,
                      error=AnswerLost(lost, problem))
 

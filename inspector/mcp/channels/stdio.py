@@ -17,6 +17,8 @@ import asyncio
 import contextlib
 import json
 import os
+import re
+import shutil
 import signal
 from collections import deque
 from collections.abc import Callable, Mapping
@@ -42,9 +44,11 @@ BASE_ENVIRONMENT = ("HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER",
                     "HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY", "http_proxy", "https_proxy", "no_proxy",
                     "NODE_EXTRA_CA_CERTS", "SSL_CERT_FILE", "SSL_CERT_DIR", "TMPDIR")
 GRACE_S = 2.0
-#: How long the end of stdout and the exit of the process wait for each other before the requests
-#: in flight are failed: a server that exits has its last answers read first; a server that closed
-#: its stdout but runs on, or that exited while a child of it holds the pipe, fails them at once.
+#: How long the end of stdout, the end of stderr and the exit of the process wait for each other
+#: before the requests in flight are failed: a server that exits has its last answers and its last
+#: words on stderr read first (a server failing at its start ends all three within moments, in any
+#: order); a server that closed its stdout but runs on, or that exited while a child of it holds
+#: the pipe, fails them at once.
 SETTLE_S = 0.5
 
 
@@ -89,6 +93,10 @@ class StdioProcess:
         #: How many messages the server wrote on stdout so far (a wedged server writes none).
         self.heard = 0
         self._stdout_ended = asyncio.Event()
+        self._stderr_ended = asyncio.Event()
+        self._settle_by: float | None = None
+        #: A write found the server's stdin closed (by its exit, or by the server itself).
+        self._input_closed = False
         self._readers = [asyncio.create_task(self._read_stdout()), asyncio.create_task(self._read_stderr())]
         self._readers.append(asyncio.create_task(self._watch_exit(process.exited)))
 
@@ -97,13 +105,19 @@ class StdioProcess:
                     on_stderr: Callable[[str], None] | None = None,
                     on_problem: Callable[[Message], None] | None = None) -> StdioProcess:
         """Start ``command``; a program that is missing or cannot run is named."""
+        env = server_environment(command)
         try:
-            process = await _start_watched(
-                command.argv, env=server_environment(command), cwd=command.cwd)
+            process = await _start_watched(command.argv, env=env, cwd=command.cwd)
         except FileNotFoundError:
             if command.cwd is not None and not os.path.isdir(command.cwd):
                 raise ChannelError(Message(N_("the folder {folder} to start the server in does not exist"),
                                            {"folder": command.cwd})) from None
+            interpreter = _missing_interpreter(command, env)
+            if interpreter is not None:
+                raise ChannelError(Message(N_(
+                    "the program '{program}' was found, but not the interpreter its first line names: {interpreter} "
+                    "(a virtual environment moved or removed, or a runtime not installed)"),
+                    {"program": command.program[:200], "interpreter": interpreter[:200]})) from None
             raise ChannelError(Message(N_("the program '{program}' was not found: check the command, or give "
                                           "its full path"), {"program": command.program[:200]})) from None
         except PermissionError:
@@ -142,6 +156,7 @@ class StdioProcess:
 
     async def _write(self, message: Mapping[str, Any]) -> None:
         if not self.running or self._process.stdin is None:
+            await self._settled()
             raise self._exited()
         line = json.dumps(message, ensure_ascii=False, separators=(",", ":")).encode() + b"\n"
         async with self._write_lock:
@@ -149,6 +164,8 @@ class StdioProcess:
                 self._process.stdin.write(line)
                 await self._process.stdin.drain()
             except (BrokenPipeError, ConnectionResetError):
+                self._input_closed = True
+                await self._settled()
                 raise self._exited() from None
 
     async def _read_stdout(self) -> None:
@@ -175,17 +192,27 @@ class StdioProcess:
                 self._dispatch(line)
         self._stdout_ended.set()
         # Usually the process is exiting: its status makes the better sentence, if it comes soon.
-        with contextlib.suppress(asyncio.TimeoutError):
-            await asyncio.wait_for(self._process.exited.wait(), SETTLE_S)
+        await self._settled()
         self._requests.close(self._exited)
 
     async def _watch_exit(self, exited: asyncio.Event) -> None:
         """The process exited: its last answers are read (while stdout ends), then whatever is still
         in flight fails, also when a child of the server holds stdout open after it."""
         await exited.wait()
-        with contextlib.suppress(asyncio.TimeoutError):
-            await asyncio.wait_for(self._stdout_ended.wait(), SETTLE_S)
+        await self._settled()
         self._requests.close(self._exited)
+
+    async def _settled(self) -> None:
+        """Wait until the process has exited and both its outputs have ended, or :data:`SETTLE_S`
+        after the first wait began (whoever waits later waits no longer than that): the sentence
+        about its end then has its status and its last words on stderr."""
+        loop = asyncio.get_running_loop()
+        if self._settle_by is None:
+            self._settle_by = loop.time() + SETTLE_S
+        ends = (self._process.exited, self._stdout_ended, self._stderr_ended)
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(asyncio.gather(*(end.wait() for end in ends)),
+                                   max(0.0, self._settle_by - loop.time()))
 
     def _dispatch(self, line: bytes) -> None:
         self.heard += 1
@@ -216,6 +243,7 @@ class StdioProcess:
             if raw is DROPPED:
                 continue
             if not raw:
+                self._stderr_ended.set()
                 return
             text = raw.decode("utf-8", "replace").rstrip("\r\n")[:STDERR_LINE_CHARS]
             self.stderr_tail.append(text)
@@ -229,7 +257,9 @@ class StdioProcess:
     def _exited(self) -> ProcessExited:
         status = self._process.returncode
         last = "\n".join(list(self.stderr_tail)[-5:])
-        if status is None:
+        if status is None and self._input_closed and not self._stdout_ended.is_set():
+            sentence = Message(N_("the server process closed its stdin and runs on: no request can reach it"))
+        elif status is None:
             sentence = Message(N_("the server process closed its output"))
         elif status < 0 and last:  # ended by a signal: asyncio gives minus its number, no exit status
             sentence = Message(N_("the server process was ended by signal {signal}; its last words on stderr: "
@@ -319,6 +349,27 @@ async def _start_watched(argv: tuple[str, ...] | list[str], *, env: Mapping[str,
     process.exited = protocols[0].exited
     process.transport = transport
     return process
+
+
+def _missing_interpreter(command: ServerCommand, env: Mapping[str, str]) -> str | None:
+    """The interpreter a script's ``#!`` line names, when the script is there and that is not (the
+    system then says "not found" of the script itself); a carriage return ending it (a file saved
+    with Windows line endings) is part of the name for the system, and shown as ``\\r``."""
+    if os.sep in command.program:
+        path: str | None = os.path.join(command.cwd or "", command.program)
+    else:
+        path = shutil.which(command.program, path=env.get("PATH", os.defpath))
+    if path is None or not os.path.isfile(path):
+        return None
+    try:
+        with open(path, "rb") as script:
+            first = script.readline(512)
+    except OSError:
+        return None
+    named = re.match(rb"#![ \t]*([^ \t\n]+)", first)
+    if named is None or os.path.exists(interpreter := os.fsdecode(named[1])):
+        return None
+    return interpreter.replace("\r", "\\r")
 
 
 def _signal_name(number: int) -> str:

@@ -59,3 +59,13 @@ def test_a_line_that_is_not_json_and_ends_in_no_message_reads_nothing() -> None:
     # A line that is an answer, broken inside: its request fails at once.
     broken = not_json(b'{"jsonrpc": "2.0", "id": 6, "result": {"text": NaNish}}\n')
     assert broken.message is None and broken.lost == 6 and str(broken.error) == "its answer on stdout is not JSON"
+
+
+def test_a_line_that_is_json_but_not_utf8_is_named_so_not_said_to_be_no_json() -> None:
+    # A server writing Latin-1 (or a cp1252 console's bytes): the line looks like JSON, and "not JSON"
+    # would send the reader looking for a syntax error that is not there.
+    line = '{"jsonrpc":"2.0","id":4,"result":{"text":"café"}}\n'.encode("latin-1")
+    fault = not_json(line)
+    assert fault.lost == 4 and str(fault.error) == "its answer on stdout is not UTF-8 text"
+    assert str(fault.problem) == ("the server wrote a line on stdout that is not UTF-8 text (byte 46 is 0xE9; MCP "
+                                  'messages are UTF-8): {"jsonrpc":"2.0","id":4,"result":{"text":"caf\ufffd"}}')
