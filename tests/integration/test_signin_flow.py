@@ -12,6 +12,7 @@ import threading
 from urllib.parse import parse_qsl, urlsplit
 
 import pytest
+from starlette.responses import PlainTextResponse
 
 from inspector.mcp import CancelSignal, McpClient, OperationRecorder, ServerEndpoint
 from inspector.mcp.errors import ErrorKind, McpTransportError
@@ -25,8 +26,9 @@ from inspector.mcp.signin.flow import (
     SignInStep,
 )
 from inspector.mcp.signin.model import MemoryVault
+from tests.support.asgi_server import serve_asgi
 from tests.support.auth_config import READ_SCOPE, WRITE_SCOPE, AuthConfig
-from tests.support.auth_server import serve_auth_server
+from tests.support.auth_server import MESSAGES, AuthServer, serve_auth_server
 from tests.support.follow_redirect import main as follow_redirect
 
 pytestmark = pytest.mark.timeout(60)
@@ -205,6 +207,49 @@ def test_the_older_sse_transport_asks_for_a_sign_in_and_carries_the_token_after_
         sign_in(client, server, challenge=raised.value.challenge)
         catalogue = asyncio.run(client.list_tools(server, budget_s=10))
     assert "echo" in catalogue.names
+
+
+def test_the_older_sse_transport_asks_for_a_larger_scope_when_a_message_is_refused_for_it():
+    """A 403 insufficient_scope to a posted message (the event stream was let in) is a step-up, as
+    on Streamable HTTP, not a server that stopped answering."""
+    with serve_auth_server(AuthConfig(transport="sse", mcp_path="/sse")) as auth:
+        client = McpClient(signin_vault=MemoryVault())
+        server = ServerEndpoint(auth.mcp_url, transport="sse")
+        with pytest.raises(McpTransportError) as asked:
+            asyncio.run(client.call_tool(server, "write_note", {"text": "x"}, budget_s=10))
+        first = sign_in(client, server, challenge=asked.value.challenge).tokens  # the challenge's scope only
+        with pytest.raises(McpTransportError) as raised:
+            asyncio.run(client.call_tool(server, "write_note", {"text": "x"}, budget_s=10))
+        error = raised.value
+        assert error.kind is ErrorKind.SIGNIN_REQUIRED and error.http_status == 403 and error.method == "tools/call"
+        assert error.challenge.insufficient_scope and WRITE_SCOPE in error.challenge.scope.split()
+        sign_in(client, server, challenge=error.challenge, previous_scope=first.scope)
+        result = asyncio.run(client.call_tool(server, "write_note", {"text": "x"}, budget_s=10))
+    assert not result.is_error
+
+
+def test_a_token_refused_on_a_message_of_the_older_sse_transport_is_refreshed_and_the_call_runs_again():
+    """The token ran out between the event stream and a message: refreshed once, as a leg, and the
+    operation starts again (not "the server stopped answering")."""
+    auth, armed = AuthServer(AuthConfig(transport="sse", mcp_path="/sse")), []
+
+    async def refuse_one_message(scope, receive, send):
+        if scope["type"] == "http" and scope["method"] == "POST" and scope["path"].startswith(MESSAGES) and armed:
+            armed.clear()
+            expired = PlainTextResponse("expired", 401, headers={"WWW-Authenticate": 'Bearer error="invalid_token"'})
+            await expired(scope, receive, send)
+            return
+        await auth(scope, receive, send)
+
+    with serve_asgi(refuse_one_message, path="") as origin:
+        auth.origin = origin
+        client, recorder = McpClient(signin_vault=MemoryVault()), OperationRecorder()
+        server = ServerEndpoint(auth.mcp_url, transport="sse")
+        sign_in(client, server)
+        armed.append(True)
+        result = asyncio.run(client.call_tool(server, "echo", {"text": "hi"}, budget_s=10, observer=recorder))
+    assert not result.is_error and not armed
+    assert [leg.outcome.value for leg in recorder.legs if leg.method == STEP_REFRESH] == ["ok"]
 
 
 def test_a_server_whose_authorization_server_moved_is_signed_in_to_anew_with_a_new_registration():
