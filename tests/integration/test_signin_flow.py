@@ -121,6 +121,22 @@ def test_a_refresh_before_expiry_is_a_leg_of_the_operation_and_rotates_the_token
     assert kept.access_token != first.access_token and kept.refresh_token != first.refresh_token
 
 
+def test_a_server_of_the_2025_03_26_revision_without_any_metadata_is_refreshed_at_its_default_token_endpoint():
+    # Signed in at the origin's default endpoints (/authorize, /token, /register): refreshed there too,
+    # not "no metadata was found" at every later call.
+    config = AuthConfig(prm_at="none", challenge_resource_metadata=False, metadata_at=(), expires_in=30)
+    with serve_auth_server(config) as auth:
+        vault = MemoryVault()
+        client, recorder = McpClient(signin_vault=vault), OperationRecorder()
+        server = ServerEndpoint(auth.mcp_url)
+        first = sign_in(client, server).tokens
+        result = asyncio.run(client.call_tool(server, "echo", {"text": "hi"}, budget_s=10, observer=recorder))
+        refreshed = [seen.form for seen in auth.requests("/token") if seen.form["grant_type"] == "refresh_token"]
+    assert not result.is_error and first.issuer == auth.origin
+    assert recorder.legs[0].method == STEP_REFRESH and recorder.legs[0].outcome.value == "ok"
+    assert len(refreshed) == 1 and vault.tokens(auth.mcp_url).access_token != first.access_token
+
+
 def test_a_refused_refresh_forgets_the_tokens_and_asks_for_a_sign_in():
     with serve_auth_server(AuthConfig(expires_in=30, refuse_refresh=True)) as auth:
         vault = MemoryVault()

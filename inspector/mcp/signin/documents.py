@@ -134,8 +134,14 @@ async def find_resource_metadata(http: httpx.AsyncClient, server_url: str,
         named = document.get("resource")
         return ResourceMetadata(servers, _names(document.get("scopes_supported")), url,
                                 resource=named if isinstance(named, str) and named else None)
+    return ResourceMetadata((own_origin(server_url),), legacy=True)
+
+
+def own_origin(server_url: str) -> str:
+    """The MCP server's origin: the authorization server a server without resource metadata (the
+    2025-03-26 revision) is taken to be."""
     parts = urlsplit(server_url)
-    return ResourceMetadata((urlunsplit((parts.scheme, parts.netloc, "", "", "")),), legacy=True)
+    return urlunsplit((parts.scheme, parts.netloc, "", "", ""))
 
 
 def _same_origin(document: dict[str, Any], issuer: str) -> bool:
