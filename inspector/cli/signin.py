@@ -155,9 +155,12 @@ def run(args: argparse.Namespace) -> int:
     """``signin SERVER`` / ``signout SERVER``."""
     from inspector.store.signin_settings import overridden
 
-    from .operations import _chosen
+    from .operations import _chosen, parse_budget_option
 
     given = settings_from_args(args)
+    # Read as every command reads it, before anything is opened: "5m", 0 or "nan" are refused (they
+    # were taken for the 20 s default of an operation, not the sign-in's 300 s).
+    reading = parse_budget_option(args.budget) if args.command == "signin" else None
     server = _chosen(None, args, None, {}).server
     if server.is_command:
         raise UsageError(Message(N_("A server started as a command takes its credentials from its environment; "
@@ -177,7 +180,8 @@ def run(args: argparse.Namespace) -> int:
     client = McpClient(signin_vault=vault)
     cancel = CancelSignal()
     try:
-        signed = asyncio.run(client.sign_in(server, budget_s=args.budget, cancel=cancel, observer=SignInPrinter()))
+        signed = asyncio.run(client.sign_in(server, budget_s=reading.seconds if reading else None, cancel=cancel,
+                                            observer=SignInPrinter()))
     except KeyboardInterrupt:
         cancel.fire()
         # Said like a sign-in that failed: one sentence, or with --json its one object (it printed none).

@@ -91,6 +91,17 @@ def test_a_missing_secret_variable_is_a_usage_error_before_anything_is_sent():
     assert not seen
 
 
+@pytest.mark.parametrize("budget", ["5m", "0", "nan", "1e12"])
+def test_an_unusable_sign_in_budget_is_refused_before_anything_is_sent(budget):
+    """`signin --budget 5m` signed in on 20 s (an operation's default, not the sign-in's 300 s), and
+    1e12 was taken whole: refused now, as every other command refuses them."""
+    with serve_auth_server() as auth:
+        done = run_cli("signin", auth.mcp_url, "--budget", budget)
+        seen = auth.requests()
+    assert done.returncode == 2 and "run-inspector: --budget must be " in done.stderr
+    assert not seen
+
+
 def test_the_stored_run_shows_the_sign_in_it_waited_for_as_a_step_before_the_call(tmp_path):
     database = tmp_path / "runs.db"
     with serve_auth_server() as auth:

@@ -12,6 +12,7 @@ import threading
 from urllib.parse import parse_qsl, urlsplit
 
 import pytest
+from starlette.responses import PlainTextResponse
 
 from inspector.mcp import CancelSignal, McpClient, OperationRecorder, ServerEndpoint
 from inspector.mcp.errors import ErrorKind, McpTransportError
@@ -25,8 +26,9 @@ from inspector.mcp.signin.flow import (
     SignInStep,
 )
 from inspector.mcp.signin.model import MemoryVault
+from tests.support.asgi_server import serve_asgi
 from tests.support.auth_config import READ_SCOPE, WRITE_SCOPE, AuthConfig
-from tests.support.auth_server import serve_auth_server
+from tests.support.auth_server import MESSAGES, AuthServer, serve_auth_server
 from tests.support.follow_redirect import main as follow_redirect
 
 pytestmark = pytest.mark.timeout(60)
@@ -119,6 +121,22 @@ def test_a_refresh_before_expiry_is_a_leg_of_the_operation_and_rotates_the_token
     assert kept.access_token != first.access_token and kept.refresh_token != first.refresh_token
 
 
+def test_a_server_of_the_2025_03_26_revision_without_any_metadata_is_refreshed_at_its_default_token_endpoint():
+    # Signed in at the origin's default endpoints (/authorize, /token, /register): refreshed there too,
+    # not "no metadata was found" at every later call.
+    config = AuthConfig(prm_at="none", challenge_resource_metadata=False, metadata_at=(), expires_in=30)
+    with serve_auth_server(config) as auth:
+        vault = MemoryVault()
+        client, recorder = McpClient(signin_vault=vault), OperationRecorder()
+        server = ServerEndpoint(auth.mcp_url)
+        first = sign_in(client, server).tokens
+        result = asyncio.run(client.call_tool(server, "echo", {"text": "hi"}, budget_s=10, observer=recorder))
+        refreshed = [seen.form for seen in auth.requests("/token") if seen.form["grant_type"] == "refresh_token"]
+    assert not result.is_error and first.issuer == auth.origin
+    assert recorder.legs[0].method == STEP_REFRESH and recorder.legs[0].outcome.value == "ok"
+    assert len(refreshed) == 1 and vault.tokens(auth.mcp_url).access_token != first.access_token
+
+
 def test_a_refused_refresh_forgets_the_tokens_and_asks_for_a_sign_in():
     with serve_auth_server(AuthConfig(expires_in=30, refuse_refresh=True)) as auth:
         vault = MemoryVault()
@@ -130,17 +148,21 @@ def test_a_refused_refresh_forgets_the_tokens_and_asks_for_a_sign_in():
     assert not result.is_error and vault.tokens(auth.mcp_url) is None
 
 
-def test_a_larger_scope_is_asked_for_with_the_one_granted_before():
-    with serve_auth_server() as auth:
+@pytest.mark.parametrize("transport", ["http", "sse"])
+def test_a_larger_scope_is_asked_for_with_the_one_granted_before(transport):
+    # Over the older HTTP+SSE transport the 403 answers a posted message (the event stream was let
+    # in): a step-up all the same, not a server that stopped answering.
+    config = AuthConfig(transport="sse", mcp_path="/sse") if transport == "sse" else AuthConfig()
+    with serve_auth_server(config) as auth:
         client = McpClient(signin_vault=MemoryVault())
-        server = ServerEndpoint(auth.mcp_url)
+        server = ServerEndpoint(auth.mcp_url, transport=transport)
         with pytest.raises(McpTransportError) as asked:
             asyncio.run(client.call_tool(server, "write_note", {"text": "x"}, budget_s=10))
         first = sign_in(client, server, challenge=asked.value.challenge).tokens  # the challenge's scope only
         with pytest.raises(McpTransportError) as raised:
             asyncio.run(client.call_tool(server, "write_note", {"text": "x"}, budget_s=10))
         error = raised.value
-        assert error.kind is ErrorKind.SIGNIN_REQUIRED and error.http_status == 403
+        assert error.kind is ErrorKind.SIGNIN_REQUIRED and error.http_status == 403 and error.method == "tools/call"
         assert error.challenge.insufficient_scope and WRITE_SCOPE in error.challenge.scope.split()
         sign_in(client, server, challenge=error.challenge, previous_scope=first.scope)
         result = asyncio.run(client.call_tool(server, "write_note", {"text": "x"}, budget_s=10))
@@ -205,6 +227,30 @@ def test_the_older_sse_transport_asks_for_a_sign_in_and_carries_the_token_after_
         sign_in(client, server, challenge=raised.value.challenge)
         catalogue = asyncio.run(client.list_tools(server, budget_s=10))
     assert "echo" in catalogue.names
+
+
+def test_a_token_refused_on_a_message_of_the_older_sse_transport_is_refreshed_and_the_call_runs_again():
+    """The token ran out between the event stream and a message: refreshed once, as a leg, and the
+    operation starts again (not "the server stopped answering")."""
+    auth, armed = AuthServer(AuthConfig(transport="sse", mcp_path="/sse")), []
+
+    async def refuse_one_message(scope, receive, send):
+        if scope["type"] == "http" and scope["method"] == "POST" and scope["path"].startswith(MESSAGES) and armed:
+            armed.clear()
+            expired = PlainTextResponse("expired", 401, headers={"WWW-Authenticate": 'Bearer error="invalid_token"'})
+            await expired(scope, receive, send)
+            return
+        await auth(scope, receive, send)
+
+    with serve_asgi(refuse_one_message, path="") as origin:
+        auth.origin = origin
+        client, recorder = McpClient(signin_vault=MemoryVault()), OperationRecorder()
+        server = ServerEndpoint(auth.mcp_url, transport="sse")
+        sign_in(client, server)
+        armed.append(True)
+        result = asyncio.run(client.call_tool(server, "echo", {"text": "hi"}, budget_s=10, observer=recorder))
+    assert not result.is_error and not armed
+    assert [leg.outcome.value for leg in recorder.legs if leg.method == STEP_REFRESH] == ["ok"]
 
 
 def test_a_server_whose_authorization_server_moved_is_signed_in_to_anew_with_a_new_registration():

@@ -10,7 +10,7 @@ import json
 import httpx
 import pytest
 from starlette.applications import Starlette
-from starlette.responses import JSONResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 from inspector.mcp import McpClient, ServerEndpoint
@@ -23,9 +23,10 @@ from tests.support.asgi_server import serve_asgi
 pytestmark = pytest.mark.timeout(60)
 
 
-def hostile(prm: object, metadata: object = None) -> Starlette:
+def hostile(prm: object, metadata: object = None, registration: Response | None = None) -> Starlette:
     """A protected server whose resource metadata (and authorization server metadata) is ``prm``
-    (and ``metadata``): bytes as they are, anything else as JSON."""
+    (and ``metadata``): bytes as they are, anything else as JSON; ``/register`` answers
+    ``registration`` (else 404)."""
     def answer(body: object) -> Response:
         if isinstance(body, bytes):
             return Response(body, media_type="application/json")
@@ -40,9 +41,13 @@ def hostile(prm: object, metadata: object = None) -> Starlette:
     async def server(request):
         return answer(metadata) if metadata is not None else Response(status_code=404)
 
+    async def register(request):
+        return registration or Response(status_code=404)
+
     return Starlette(routes=[Route("/mcp", mcp, methods=["POST"]),
                              Route("/.well-known/oauth-protected-resource/mcp", resource),
-                             Route("/.well-known/oauth-authorization-server", server)])
+                             Route("/.well-known/oauth-authorization-server", server),
+                             Route("/register", register, methods=["POST"])])
 
 
 def failed_at(app: Starlette) -> McpTransportError:
@@ -77,6 +82,23 @@ def test_a_registration_refused_without_a_word_ends_at_the_status_not_at_a_dash(
     assert error.signin_step == STEP_CLIENT
     assert "refused to register this client (HTTP status 404)" in error.message
     assert "404): -" not in error.message and not error.message.rstrip(".").endswith("-")
+
+
+def test_a_registration_answer_larger_than_the_bound_is_refused_not_read_whole():
+    async def large():
+        for _ in range(512):  # 32 MiB of padding, read whole before: "registered ... but gave no client id"
+            yield b" " * 65536
+
+    # No metadata anywhere: the server's origin is its own authorization server, registering at /register.
+    error = failed_at(hostile(b"", registration=StreamingResponse(large(), status_code=201,
+                                                                  media_type="application/json")))
+    assert error.signin_step == STEP_CLIENT and "/register is larger than 256 KiB" in error.message
+
+
+def test_a_registration_answered_with_a_web_page_says_so_not_that_no_client_id_came():
+    error = failed_at(hostile(b"", registration=HTMLResponse("<html><body>Sign in</body></html>")))
+    assert error.signin_step == STEP_CLIENT
+    assert "answered the registration (HTTP status 200) with something that is not a JSON object" in error.message
 
 
 @pytest.mark.parametrize("named", ["http://10.1.2.3/issuer", "file:///etc/passwd", "https://user:pw@as.example"])

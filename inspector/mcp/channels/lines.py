@@ -33,6 +33,7 @@ from ..trace_context import with_traceparent
 from .framed_legs import FramedLegs
 from .leg_messages import LegAnswer, OutgoingMessage, Session, leg_answer
 from .line_faults import AnswerLost
+from .sse_legacy import SignInRefused
 from .stdio import ChannelError, ProcessExited
 
 #: A progress token unique in this process, so that operations sharing a line get their own notices.
@@ -102,6 +103,8 @@ class LineTransport(FramedLegs):
                 raise McpTransportError.malformed(label, leg.method, lost.sentence) from None
             except ProcessExited as exited:
                 raise McpTransportError.process_ended(label, leg.method, exited.sentence) from None
+            except SignInRefused as refused:
+                raise refused.error from None
             except ChannelError as error:
                 raise McpTransportError.process_ended(label, leg.method, error.sentence) from None
             wire.received = len(json.dumps(answer, ensure_ascii=False))

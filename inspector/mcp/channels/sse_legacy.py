@@ -98,6 +98,11 @@ class LegacySseChannel:
         except httpx.HTTPError as error:
             raise ChannelError(Message(N_("posting to {server} failed: {reason}"), {
                 "server": self.server.label, "reason": type(error).__name__})) from None
+        # A token that ran out meanwhile (401), or a tool that needs a larger scope (403): a sign-in, as on the stream.
+        refusal = signin_refusal(self.server.label, str(message.get("method") or "message"), response,
+                                 self.server.headers, self.server.signed_in, self.server.unkept_headers)
+        if refusal is not None:
+            raise SignInRefused(refusal)
         if response.status_code not in (200, 202, 204):
             raise ChannelError(Message(N_("{server} refused the message with HTTP status {status}"),
                                        {"server": self.server.label, "status": response.status_code}))

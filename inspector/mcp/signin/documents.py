@@ -78,6 +78,18 @@ def may_fetch(url: str, server_url: str) -> bool:
         return False
 
 
+async def bounded_body(response: httpx.Response, url: str) -> bytes:
+    """The body of ``response`` (from ``url``), read no further than :data:`MAX_DOCUMENT_BYTES`:
+    a larger one is refused as :class:`SignInProblem`."""
+    body = bytearray()
+    async for chunk in response.aiter_bytes():
+        body += chunk
+        if len(body) > MAX_DOCUMENT_BYTES:
+            raise SignInProblem(Message(N_("the document at {address} is larger than {size} KiB"),
+                                        {"address": shown(url), "size": MAX_DOCUMENT_BYTES // 1024}))
+    return bytes(body)
+
+
 async def get_document(http: httpx.AsyncClient, url: str) -> dict[str, Any] | None:
     """The JSON object at ``url``, or ``None`` when there is none (any answer but 200, or not a
     JSON object). A connection failure is raised as :class:`SignInProblem`."""
@@ -85,12 +97,7 @@ async def get_document(http: httpx.AsyncClient, url: str) -> dict[str, Any] | No
         async with http.stream("GET", url, headers=PROTOCOL_HEADER) as response:
             if response.status_code != 200:
                 return None
-            body = bytearray()
-            async for chunk in response.aiter_bytes():
-                body += chunk
-                if len(body) > MAX_DOCUMENT_BYTES:
-                    raise SignInProblem(Message(N_("the document at {address} is larger than {size} KiB"),
-                                                {"address": shown(url), "size": MAX_DOCUMENT_BYTES // 1024}))
+            body = await bounded_body(response, url)
     except httpx.HTTPError as error:
         raise SignInProblem(Message(N_("{address} could not be reached ({reason})"),
                                     {"address": shown(url),
@@ -127,8 +134,14 @@ async def find_resource_metadata(http: httpx.AsyncClient, server_url: str,
         named = document.get("resource")
         return ResourceMetadata(servers, _names(document.get("scopes_supported")), url,
                                 resource=named if isinstance(named, str) and named else None)
+    return ResourceMetadata((own_origin(server_url),), legacy=True)
+
+
+def own_origin(server_url: str) -> str:
+    """The MCP server's origin: the authorization server a server without resource metadata (the
+    2025-03-26 revision) is taken to be."""
     parts = urlsplit(server_url)
-    return ResourceMetadata((urlunsplit((parts.scheme, parts.netloc, "", "", "")),), legacy=True)
+    return urlunsplit((parts.scheme, parts.netloc, "", "", ""))
 
 
 def _same_origin(document: dict[str, Any], issuer: str) -> bool:

@@ -28,7 +28,7 @@ from ..server import ServerEndpoint
 from .browser import open_in_browser
 from .challenge import Challenge
 from .discovery import canonical_resource
-from .documents import SignInProblem, find_authorization_server
+from .documents import SignInProblem, find_authorization_server, own_origin
 from .flow import STEP_REFRESH, SignedIn, SignInFlow, SignInStep
 from .model import REFRESH_AHEAD_S, SignInSettings, SignInVault, TokenSet
 from .registration import given_client
@@ -129,7 +129,10 @@ async def refresh_leg(frame: LegFrame, http: httpx.AsyncClient, server: ServerEn
 
     async def exchange(wire: LegWire) -> TokenSet | None:
         try:
-            authority = await find_authorization_server(http, tokens.issuer, server.url, legacy=False)
+            # Found as the sign-in found it: the server's own origin may be a 2025-03-26 authorization
+            # server without metadata, at the default endpoints.
+            authority = await find_authorization_server(http, tokens.issuer, server.url,
+                                                        legacy=tokens.issuer == own_origin(server.url))
             client = given_client(authority, settings_of(server)) or vault.client(tokens.issuer)
             if client is None:
                 return None

@@ -13,7 +13,7 @@ import httpx
 from ..connect_reasons import connection_reason
 from ..messages import N_, Message
 from ..sanitize import sanitize_remote_text
-from .documents import MAX_DOCUMENT_BYTES, SignInProblem, shown
+from .documents import SignInProblem, bounded_body, shown
 from .model import (
     METADATA_DOCUMENT,
     PRE_REGISTERED,
@@ -81,20 +81,24 @@ async def register(http: httpx.AsyncClient, server: AuthorizationServer, redirec
     if scope:
         body["scope"] = scope
     try:
-        response = await http.post(endpoint, json=body, headers={"Accept": "application/json"})
+        async with http.stream("POST", endpoint, json=body, headers={"Accept": "application/json"}) as response:
+            status, answer = response.status_code, _json(await bounded_body(response, endpoint))
     except httpx.HTTPError as error:
         raise SignInProblem(Message(N_("{address} could not be reached ({reason})"),
                                     {"address": shown(endpoint),
                                      "reason": connection_reason(error) or type(error).__name__})) from None
-    answer = _json(response)
-    if response.status_code not in (200, 201):
-        said = answer.get("error_description") or answer.get("error") or ""
+    if status not in (200, 201):
+        refusal = answer or {}
+        said = refusal.get("error_description") or refusal.get("error") or ""
         said = sanitize_remote_text(said, 200)
         if not said:  # nothing to quote: no ": -" after the status
             raise SignInProblem(Message(N_("the authorization server refused to register this client (HTTP status "
-                                           "{status})"), {"status": response.status_code}))
+                                           "{status})"), {"status": status}))
         raise SignInProblem(Message(N_("the authorization server refused to register this client (HTTP status "
-                                       "{status}): {said}"), {"status": response.status_code, "said": said}))
+                                       "{status}): {said}"), {"status": status, "said": said}))
+    if answer is None:
+        raise SignInProblem(Message(N_("the authorization server answered the registration (HTTP status {status}) "
+                                       "with something that is not a JSON object"), {"status": status}))
     client_id = answer.get("client_id")
     if not isinstance(client_id, str) or not client_id:
         raise SignInProblem(Message(N_("the authorization server registered this client but gave no client id")))
@@ -107,11 +111,10 @@ async def register(http: httpx.AsyncClient, server: AuthorizationServer, redirec
                           redirect_uris=(redirect_uri,) if redirect_uri else ())
 
 
-def _json(response: httpx.Response) -> dict[str, Any]:
-    if len(response.content) > MAX_DOCUMENT_BYTES:
-        return {}
+def _json(body: bytes) -> dict[str, Any] | None:
+    """The JSON object ``body`` holds; ``None`` when it holds none."""
     try:
-        value = json.loads(response.content)
+        value = json.loads(body)
     except (ValueError, RecursionError):
-        return {}
-    return value if isinstance(value, dict) else {}
+        return None
+    return value if isinstance(value, dict) else None
