@@ -102,7 +102,9 @@ class Pusher:
     def _retry(self, entry: OutboxEntry, delivery: Delivery) -> datetime:
         now = self._clock()
         asked = retry_after_s(delivery.retry_after, now)
-        wait = asked if asked is not None else backoff_s(entry.attempts + 1, self._rng)
+        # A Retry-After asking for no wait (0, a date past) is read as none: trying again at once
+        # would meet the same answer at once, as fast as the loopback allows.
+        wait = asked if asked else backoff_s(entry.attempts + 1, self._rng)
         due = due_after(now, wait)
         self.outbox.mark_retry(entry.id, due, delivery.reason)
         return due

@@ -165,6 +165,26 @@ def test_429_and_503_wait_as_long_as_retry_after_says(store: RunStore) -> None:
     assert collector.hits == 3 and len(_trace_ids(collector)) == 1
 
 
+@pytest.mark.parametrize("retry_after", ["0", format_datetime(T0 - timedelta(days=1), usegmt=True)])
+def test_a_retry_after_asking_for_no_wait_is_not_a_retry_at_once(store: RunStore, retry_after: str) -> None:
+    """A 503 with "Retry-After: 0" or a date past was retried at once, again and again, as fast as the
+    loopback allows (`export --wait 5` against such a collector: 110 requests in 5 s). It is read as no
+    Retry-After: the backoff waits."""
+    run_id = _runs(store, 1)[0]
+    clock = Clock()
+    with running_collector() as collector:
+        collector.answers = [Answer(503, {"Retry-After": retry_after}, b'{"message": "busy"}')]
+        Outbox(store.db.conn).enqueue([run_id], collector.endpoint, clock())
+        with Pusher(store, collector.endpoint, clock=clock, rng=random.Random(3)) as pusher:
+            first = pusher.push_due()
+            assert first.retried == 1 and first.next_due is not None
+            assert BASE_S / 2 <= (first.next_due - T0).total_seconds() <= BASE_S
+            assert pusher.push_due().retried == 0 and collector.hits == 1  # not asked again at once
+            clock.now = first.next_due
+            assert pusher.push_due().sent == 1
+    assert collector.hits == 2
+
+
 def test_a_permanent_400_drops_the_run_with_the_reason_and_never_sends_it_again(store: RunStore) -> None:
     refused, accepted = _runs(store, 2)
     clock = Clock()
