@@ -52,6 +52,9 @@ class Pusher:
         self._clock = clock
         self._client = httpx.Client(timeout=timeout_s, follow_redirects=False, trust_env=False)
         self._held_until: datetime | None = None
+        #: Attempts since the last delivery that found the collector unavailable: the backoff grows with
+        #: them, not with one run's attempts (each queued run in turn would start it again at 1 s).
+        self._unavailable = 0
         self.outbox.release_stale()
 
     def close(self) -> None:
@@ -80,6 +83,7 @@ class Pusher:
                     self.outbox.release(entry.id)  # interrupted (Ctrl-C, a bug): the row goes back untouched
                     raise
                 if delivery.state == "sent":
+                    self._unavailable = 0
                     sent += self.outbox.mark_sent(entry.id, self._clock())
                 elif delivery.state == "failed":
                     failed += self.outbox.mark_failed(entry.id, delivery.reason)
@@ -101,10 +105,11 @@ class Pusher:
 
     def _retry(self, entry: OutboxEntry, delivery: Delivery) -> datetime:
         now = self._clock()
+        self._unavailable += 1
         asked = retry_after_s(delivery.retry_after, now)
         # A Retry-After asking for no wait (0, a date past) is read as none: trying again at once
         # would meet the same answer at once, as fast as the loopback allows.
-        wait = asked if asked else backoff_s(entry.attempts + 1, self._rng)
+        wait = asked if asked else backoff_s(max(entry.attempts + 1, self._unavailable), self._rng)
         due = due_after(now, wait)
         self.outbox.mark_retry(entry.id, due, delivery.reason)
         return due

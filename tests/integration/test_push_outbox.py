@@ -185,6 +185,31 @@ def test_a_retry_after_asking_for_no_wait_is_not_a_retry_at_once(store: RunStore
     assert collector.hits == 2
 
 
+def test_the_backoff_grows_while_the_collector_is_down_however_many_runs_wait(store: RunStore) -> None:
+    """Each queued run in turn was tried at its own first retry, so with many runs queued the wait never
+    grew: 20 runs, the collector down, `export --wait 60` asked it 44 times in 57 s (waits of 1 to 4 s).
+    The wait doubles with the attempts in a row that found it down, and starts again once one is sent."""
+    run_ids = _runs(store, 6)
+    reserved = ReservedPort()
+    clock = Clock()
+    endpoint = f"http://127.0.0.1:{reserved.port}"
+    Outbox(store.db.conn).enqueue(run_ids, endpoint, clock())
+    with Pusher(store, endpoint, clock=clock, rng=random.Random(5)) as pusher:
+        for attempt in range(1, 7):
+            down = pusher.push_due()
+            assert down.retried == 1 and down.next_due is not None
+            ceiling = BASE_S * 2 ** (attempt - 1)
+            assert ceiling / 2 <= (down.next_due - clock()).total_seconds() <= ceiling, attempt
+            clock.now = down.next_due
+        with running_collector(reserved.release()) as collector:
+            assert pusher.push_due().sent == 6
+        assert len(_trace_ids(collector)) == 6
+        Outbox(store.db.conn).enqueue([_runs(store, 1)[0]], endpoint, clock())
+        again = pusher.push_due()  # down again: the first wait of a new outage
+        assert again.retried == 1 and again.next_due is not None
+        assert (again.next_due - clock()).total_seconds() <= BASE_S
+
+
 def test_a_permanent_400_drops_the_run_with_the_reason_and_never_sends_it_again(store: RunStore) -> None:
     refused, accepted = _runs(store, 2)
     clock = Clock()
