@@ -84,7 +84,7 @@ class Pusher:
                     raise
                 if delivery.state == "sent":
                     self._unavailable = 0
-                    sent += self.outbox.mark_sent(entry.id, self._clock())
+                    sent += self.outbox.mark_sent(entry.id, self._clock(), delivery.reason)
                 elif delivery.state == "failed":
                     failed += self.outbox.mark_failed(entry.id, delivery.reason)
                 else:

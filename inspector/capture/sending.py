@@ -40,6 +40,9 @@ REDIRECT = N_("{answer} (a redirect to {location}, not followed)")
 _REDIRECT_MIDDLE, _REDIRECT_END = " (a redirect to ", ", not followed)"
 #: Why a queued run was given up: it was deleted while it waited (kept in English, said by :func:`reason_said`).
 REMOVED = N_("the run was removed before it was sent")
+#: A 2xx whose ``partialSuccess`` rejected spans (then ``: `` and the collector's words, when it gave some).
+PARTIAL = N_("the collector took the run but rejected {count} of its spans")
+_PARTIAL_HEAD, _PARTIAL_END = PARTIAL.split("{count}")
 
 
 class EndpointError(ValueError):
@@ -91,10 +94,13 @@ def send(client: httpx.Client, url: str, body: bytes, headers: Mapping[str, str]
 def reason_said(reason: str) -> str:
     """A reason kept in the outbox (English) in the reader's language: our sentences said in its words
     (that the collector cannot be reached, and why, when the reason is one of ours; that it did not
-    answer in time; that the run was removed; that a redirect was not followed), anything else (the
-    collector's answer) as it is."""
+    answer in time; that the run was removed; that a redirect was not followed; that the collector
+    rejected some of the run's spans), anything else (the collector's answer) as it is."""
     if reason in (NO_ANSWER, REMOVED):
         return _(reason)
+    count, end, words = reason.removeprefix(_PARTIAL_HEAD).partition(_PARTIAL_END)
+    if reason.startswith(_PARTIAL_HEAD) and end and count.isdigit():  # the collector's words as they are
+        return translate(Message(PARTIAL, {"count": int(count)})) + words
     answer, middle, location = reason.rpartition(_REDIRECT_MIDDLE)
     if middle and location.endswith(_REDIRECT_END):  # the collector's answer and address as they are
         return translate(Message(REDIRECT, {"answer": answer, "location": location[:-len(_REDIRECT_END)]}))
@@ -115,10 +121,14 @@ def _partial_success(content: bytes) -> str:
     partial = answer.get("partialSuccess") if isinstance(answer, dict) else None
     if not isinstance(partial, dict):
         return ""
-    rejected = partial.get("rejectedSpans")
-    if rejected in (None, 0, "0"):
+    try:
+        rejected = int(partial.get("rejectedSpans", 0))  # an int64: a string in OTLP JSON
+    except (TypeError, ValueError):
         return ""
-    return _short(f"the collector rejected {rejected} span(s): {partial.get('errorMessage', '')}")
+    if rejected <= 0:
+        return ""  # all kept (an errorMessage alone is a warning)
+    said = _short(str(partial.get("errorMessage") or ""))
+    return str(Message(PARTIAL, {"count": rejected})) + (f": {said}" if said else "")
 
 
 def _short(text: str) -> str:

@@ -228,6 +228,24 @@ def test_a_permanent_400_drops_the_run_with_the_reason_and_never_sends_it_again(
     assert states[accepted].state == "sent"
 
 
+def test_spans_the_collector_rejected_are_kept_as_the_reason_of_a_run_sent(store: RunStore) -> None:
+    """A 2xx with a partialSuccess is sent (sending it again would be rejected again), and what the collector
+    said of the spans it rejected is kept; it was dropped, so `runs list --json` said nothing of them."""
+    partly, wholly, warned = _runs(store, 3)
+    with running_collector() as collector:
+        collector.answers = [
+            Answer(200, body=b'{"partialSuccess": {"rejectedSpans": "2", "errorMessage": "spans older than 7 days"}}'),
+            Answer(200, body=b'{"partialSuccess": {}}'),
+            Answer(200, body=b'{"partialSuccess": {"rejectedSpans": "0", "errorMessage": "slow down soon"}}')]
+        Outbox(store.db.conn).enqueue([partly, wholly, warned], collector.endpoint)
+        with Pusher(store, collector.endpoint) as pusher:
+            assert pusher.push_due().sent == 3
+    states = Outbox(store.db.conn).of_runs([partly, wholly, warned])
+    assert {entry.state for entry in states.values()} == {"sent"}
+    assert states[partly].reason == "the collector took the run but rejected 2 of its spans: spans older than 7 days"
+    assert states[wholly].reason == states[warned].reason == ""  # all kept (a message alone is a warning)
+
+
 def test_a_redirect_is_a_permanent_failure_and_is_not_followed(store: RunStore) -> None:
     run_id = _runs(store, 1)[0]
     with running_collector() as collector, running_collector() as elsewhere:
