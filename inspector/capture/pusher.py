@@ -50,6 +50,7 @@ class Pusher:
         self._headers = dict(headers or {})
         self._rng = rng or random.Random()
         self._clock = clock
+        self._timeout_s = timeout_s
         self._client = httpx.Client(timeout=timeout_s, follow_redirects=False, trust_env=False)
         self._held_until: datetime | None = None
         #: Attempts since the last delivery that found the collector unavailable: the backoff grows with
@@ -101,7 +102,7 @@ class Pusher:
             return Delivery("failed", REMOVED)
         except UnpushableRunError as error:
             return Delivery("failed", str(error))
-        return send(self._client, self.url, body, self._headers)
+        return send(self._client, self.url, body, self._headers, self._timeout_s)
 
     def _retry(self, entry: OutboxEntry, delivery: Delivery) -> datetime:
         now = self._clock()

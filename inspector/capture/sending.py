@@ -15,6 +15,7 @@ reader's language where a person reads it (:func:`reason_said`); the collector's
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from urllib.parse import urlsplit, urlunsplit
@@ -31,6 +32,9 @@ TRACES_PATH = "/v1/traces"
 REQUEST_TIMEOUT_S = 30.0
 #: The collector's words kept in a reason, at most.
 REASON_CHARS = 300
+#: The most of an answer's body read: its status decides; the body only gives a reason's words or a
+#: partialSuccess (an answer of gigabytes, or one sent a byte at a time, is not read to its end).
+ANSWER_BYTES = 64 * 1024
 _RETRIED_STATUSES = frozenset({408, 429})
 #: Our reasons for trying again later (kept in English, said by :func:`reason_said`).
 UNREACHABLE = N_("cannot reach the collector: {reason}")
@@ -69,10 +73,15 @@ class Delivery:
     retry_after: str | None = None
 
 
-def send(client: httpx.Client, url: str, body: bytes, headers: Mapping[str, str]) -> Delivery:
-    """POST one export request; never raises for what the network or the collector does."""
+def send(client: httpx.Client, url: str, body: bytes, headers: Mapping[str, str],
+         deadline_s: float = REQUEST_TIMEOUT_S) -> Delivery:
+    """POST one export request; never raises for what the network or the collector does. The answer's
+    body is read for at most ``deadline_s`` seconds from the request's start (and :data:`ANSWER_BYTES`)."""
+    until = time.monotonic() + deadline_s
     try:
-        response = client.post(url, content=body, headers={**headers, "Content-Type": "application/json"})
+        with client.stream("POST", url, content=body,
+                           headers={**headers, "Content-Type": "application/json"}) as response:
+            content = _answer_start(response, until)
     except httpx.TimeoutException:
         return Delivery("retry", NO_ANSWER)
     except httpx.TransportError as error:
@@ -81,8 +90,8 @@ def send(client: httpx.Client, url: str, body: bytes, headers: Mapping[str, str]
         return Delivery("retry", str(Message(UNREACHABLE, {"reason": reason})))
     status = response.status_code
     if 200 <= status < 300:
-        return Delivery("sent", _partial_success(response.content))
-    said = _short(response.text)
+        return Delivery("sent", _partial_success(content))
+    said = _short(content.decode("utf-8", "replace"))
     reason = f"HTTP {status} {response.reason_phrase}".rstrip() + (f": {said}" if said else "")
     if status in _RETRIED_STATUSES or status >= 500:
         return Delivery("retry", reason, response.headers.get("Retry-After"))
@@ -110,6 +119,22 @@ def reason_said(reason: str) -> str:
     why = reason[len(head):]
     known = next((ClientMessage(sentence) for sentence in CONNECTION_REASONS if sentence == why), None)
     return translate(Message(UNREACHABLE, {"reason": known if known is not None else why}))
+
+
+def _answer_start(response: httpx.Response, until: float) -> bytes:
+    """The body as far as it came by ``until`` (at most :data:`ANSWER_BYTES`): the status is the answer,
+    so a body cut short or broken off after it changes nothing (a 2xx stays sent: sending the run again
+    would store it twice where spans are not keyed by id)."""
+    chunks, size = [], 0
+    try:
+        for chunk in response.iter_bytes():
+            chunks.append(chunk)
+            size += len(chunk)
+            if size >= ANSWER_BYTES or time.monotonic() > until:
+                break
+    except httpx.HTTPError:
+        pass
+    return b"".join(chunks)[:ANSWER_BYTES]
 
 
 def _partial_success(content: bytes) -> str:

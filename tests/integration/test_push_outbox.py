@@ -12,6 +12,8 @@ import random
 import subprocess
 import sys
 import threading
+import time
+import tracemalloc
 from datetime import datetime, timedelta, timezone
 from email.utils import format_datetime
 from pathlib import Path
@@ -244,6 +246,44 @@ def test_spans_the_collector_rejected_are_kept_as_the_reason_of_a_run_sent(store
     assert {entry.state for entry in states.values()} == {"sent"}
     assert states[partly].reason == "the collector took the run but rejected 2 of its spans: spans older than 7 days"
     assert states[wholly].reason == states[warned].reason == ""  # all kept (a message alone is a warning)
+
+
+@pytest.mark.parametrize("status", [200, 503])
+def test_an_answer_sent_a_byte_at_a_time_is_not_waited_for_without_end(store: RunStore, status: int) -> None:
+    """The answer's status decides; its body was read to the end, however slowly it came: a collector
+    answering 200 and then a byte a second held `export --wait 5` for as long as it went on (still
+    pushing after 90 s). The body is now read until the request's time-out, then left."""
+    run_id = _runs(store, 1)[0]
+    with running_collector() as collector:
+        collector.answers = [Answer(status, body=b" " * 400, trickle_s=0.1)]  # 40 s to send it all
+        Outbox(store.db.conn).enqueue([run_id], collector.endpoint)
+        started = time.monotonic()
+        with Pusher(store, collector.endpoint, timeout_s=1.0) as pusher:
+            done = pusher.push_due()
+        assert time.monotonic() - started < 10
+    assert (done.sent, done.retried) == ((1, 0) if status == 200 else (0, 1))
+    entry = Outbox(store.db.conn).entries()[0]
+    assert entry.state == ("sent" if status == 200 else "queued")
+    if status == 503:
+        assert entry.reason == "HTTP 503 Service Unavailable"  # the blanks it had sent: no words
+
+
+def test_a_huge_answer_is_not_read_whole(store: RunStore) -> None:
+    """A 400 whose body is 50 MB: its words are the first 300 characters, and no more than 64 KB is read."""
+    run_id = _runs(store, 1)[0]
+    with running_collector() as collector:
+        collector.answers = [Answer(400, body=b"no. " + b"x" * 50_000_000)]
+        Outbox(store.db.conn).enqueue([run_id], collector.endpoint)
+        with Pusher(store, collector.endpoint) as pusher:
+            tracemalloc.start()
+            try:
+                assert pusher.push_due().failed == 1
+                peak = tracemalloc.get_traced_memory()[1]
+            finally:
+                tracemalloc.stop()
+    assert peak < 10_000_000, peak
+    reason = Outbox(store.db.conn).entries()[0].reason
+    assert reason.startswith("HTTP 400 Bad Request: no. xxx") and len(reason) < 330
 
 
 def test_a_redirect_is_a_permanent_failure_and_is_not_followed(store: RunStore) -> None:

@@ -14,6 +14,7 @@ import base64
 import gzip
 import json
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -43,6 +44,8 @@ class Answer:
     body: bytes = b"{}"
     #: When given, the answer waits until it is set (a collector slow to answer).
     hold: threading.Event | None = None
+    #: When given, the body is sent a byte at a time, this many seconds apart (a collector that dribbles).
+    trickle_s: float | None = None
 
 
 class OtlpCollector:
@@ -83,7 +86,12 @@ class OtlpCollector:
                     self.send_header("Content-Type", "application/json")
                     self.send_header("Content-Length", str(len(answer.body)))
                     self.end_headers()
-                    self.wfile.write(answer.body)
+                    if answer.trickle_s is None:
+                        self.wfile.write(answer.body)
+                    for index in range(len(answer.body) if answer.trickle_s is not None else 0):
+                        self.wfile.write(answer.body[index:index + 1])
+                        self.wfile.flush()
+                        time.sleep(answer.trickle_s)
                 except (BrokenPipeError, ConnectionResetError):
                     pass  # the client left while the answer was held (stopped mid-push)
 
