@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from urllib.parse import urlsplit, urlunsplit
 
@@ -26,6 +26,8 @@ from inspector.i18n import N_, _
 from inspector.i18n.messages import Message, translate
 from inspector.mcp.connect_reasons import CONNECTION_REASONS, connection_reason
 from inspector.mcp.messages import Message as ClientMessage
+from inspector.mcp.secrets import Secrets, url_secrets
+from inspector.traces.redact import redact_text
 
 TRACES_PATH = "/v1/traces"
 #: How long one request may take (connecting, sending a large run, the collector's answer).
@@ -88,15 +90,18 @@ def send(client: httpx.Client, url: str, body: bytes, headers: Mapping[str, str]
         said = connection_reason(error)  # words, not "[Errno 111] Connection refused"
         reason = said if said is not None else _short(str(error) or type(error).__name__)
         return Delivery("retry", str(Message(UNREACHABLE, {"reason": reason})))
+    # What the collector says may quote what it was sent (an API key it refuses): never kept, never shown.
+    scrub = Secrets([*headers.values(), *url_secrets(url)], patterns=redact_text).scrub
     status = response.status_code
     if 200 <= status < 300:
-        return Delivery("sent", _partial_success(content))
-    said = _short(content.decode("utf-8", "replace"))
+        return Delivery("sent", _partial_success(content, scrub))
+    said = _short(scrub(content.decode("utf-8", "replace")))
     reason = f"HTTP {status} {response.reason_phrase}".rstrip() + (f": {said}" if said else "")
     if status in _RETRIED_STATUSES or status >= 500:
         return Delivery("retry", reason, response.headers.get("Retry-After"))
     if 300 <= status < 400:
-        reason = str(Message(REDIRECT, {"answer": reason, "location": _short(response.headers.get("Location", ""))}))
+        location = _short(scrub(response.headers.get("Location", "")))
+        reason = str(Message(REDIRECT, {"answer": reason, "location": location}))
     return Delivery("failed", reason)
 
 
@@ -137,7 +142,7 @@ def _answer_start(response: httpx.Response, until: float) -> bytes:
     return b"".join(chunks)[:ANSWER_BYTES]
 
 
-def _partial_success(content: bytes) -> str:
+def _partial_success(content: bytes, scrub: Callable[[str], str]) -> str:
     """The collector's word on spans it rejected although it answered 2xx ('' when none)."""
     try:
         answer = json.loads(content) if content else {}
@@ -152,7 +157,7 @@ def _partial_success(content: bytes) -> str:
         return ""
     if rejected <= 0:
         return ""  # all kept (an errorMessage alone is a warning)
-    said = _short(str(partial.get("errorMessage") or ""))
+    said = _short(scrub(str(partial.get("errorMessage") or "")))
     return str(Message(PARTIAL, {"count": rejected})) + (f": {said}" if said else "")
 
 

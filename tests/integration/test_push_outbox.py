@@ -346,6 +346,27 @@ def test_credentials_never_leave_in_the_pushed_spans_and_headers_do_reach_the_co
         assert secret not in received
 
 
+def test_a_collector_quoting_the_credentials_it_was_sent_leaves_them_nowhere(store: RunStore) -> None:
+    """A 401 whose body quotes the API key it refused: the key was kept in the outbox as the reason, and so said
+    by `export --json`, `runs list --json` and the Pushed column's tooltip. A partialSuccess's words likewise."""
+    refused, partly = _runs(store, 2)
+    with running_collector() as collector:
+        collector.answers = [
+            Answer(401, body=b'{"message": "invalid key: Bearer team-token-123 (X-Api-Key sk-abc-987)"}'),
+            Answer(200, body=b'{"partialSuccess": {"rejectedSpans": 1, "errorMessage": "key sk-abc-987: over quota"}}')]
+        Outbox(store.db.conn).enqueue([refused, partly], collector.endpoint)
+        headers = {"Authorization": "Bearer team-token-123", "X-Api-Key": "sk-abc-987"}
+        with Pusher(store, collector.endpoint, headers) as pusher:
+            done = pusher.push_due()
+    assert (done.failed, done.sent) == (1, 1)
+    kept = " ".join(str(row) for row in store.db.conn.execute("SELECT * FROM outbox"))
+    assert "team-token-123" not in kept and "sk-abc-987" not in kept, kept
+    states = Outbox(store.db.conn).of_runs([refused, partly])
+    assert states[refused].reason == \
+        'HTTP 401 Unauthorized: {"message": "invalid key: [REDACTED] (X-Api-Key [REDACTED])"}'
+    assert states[partly].reason == "the collector took the run but rejected 1 of its spans: key [REDACTED]: over quota"
+
+
 def test_drain_leaves_what_it_could_not_send_queued(store: RunStore) -> None:
     run_ids = _runs(store, 2)
     endpoint = f"http://127.0.0.1:{closed_port()}"
