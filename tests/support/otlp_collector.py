@@ -14,7 +14,6 @@ import base64
 import gzip
 import json
 import threading
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -23,6 +22,8 @@ from typing import Any
 
 from google.protobuf import json_format
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
+
+from tests.support.trace_backends import write_body
 
 _ID_KEYS = ("traceId", "spanId", "parentSpanId")
 
@@ -86,12 +87,7 @@ class OtlpCollector:
                     self.send_header("Content-Type", "application/json")
                     self.send_header("Content-Length", str(len(answer.body)))
                     self.end_headers()
-                    if answer.trickle_s is None:
-                        self.wfile.write(answer.body)
-                    for index in range(len(answer.body) if answer.trickle_s is not None else 0):
-                        self.wfile.write(answer.body[index:index + 1])
-                        self.wfile.flush()
-                        time.sleep(answer.trickle_s)
+                    write_body(self.wfile, answer.body, answer.trickle_s)
                 except (BrokenPipeError, ConnectionResetError):
                     pass  # the client left while the answer was held (stopped mid-push)
 
