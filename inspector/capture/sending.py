@@ -24,9 +24,11 @@ import httpx
 
 from inspector.i18n import N_, _
 from inspector.i18n.messages import Message, translate
+from inspector.mcp.address_credentials import basic_authorization, has_authorization
 from inspector.mcp.connect_reasons import CONNECTION_REASONS, connection_reason
 from inspector.mcp.messages import Message as ClientMessage
 from inspector.mcp.secrets import Secrets, url_secrets
+from inspector.mcp.server import without_user_info
 from inspector.traces.redact import redact_text
 
 TRACES_PATH = "/v1/traces"
@@ -63,6 +65,17 @@ def traces_url(endpoint: str) -> str:
         raise EndpointError(endpoint)
     path = parts.path if parts.path not in ("", "/") else TRACES_PATH
     return urlunsplit((parts.scheme, parts.netloc, path, parts.query, ""))
+
+
+def collector_address(endpoint: str, headers: Mapping[str, str]) -> tuple[str, dict[str, str]]:
+    """The collector as the outbox keys it and messages name it (:func:`traces_url` without the
+    ``user:password@`` it may carry), and the headers to send: ``headers``, and that user info as
+    ``Authorization: Basic`` when they name no ``Authorization`` themselves. The password is sent,
+    never stored or shown."""
+    url = traces_url(endpoint)
+    basic = basic_authorization(url)
+    sent = dict(headers) if basic is None or has_authorization(headers) else {"Authorization": basic, **headers}
+    return without_user_info(url), sent
 
 
 @dataclass(frozen=True)
