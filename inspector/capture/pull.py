@@ -32,7 +32,7 @@ from inspector.transfer import ImportReport, import_trace
 from inspector.transfer.importing import Progress
 
 from .otlp_body import MAX_REQUEST_ESTIMATE, OBJECT_ESTIMATE
-from .trace_shapes import NotOtlpError, otlp_document
+from .trace_shapes import NotOtlpError, otlp_document, trace_ids_in
 
 #: The kinds of query service, and the path of one trace in each.
 BACKENDS = {"jaeger": "/api/v3/traces/{id}", "tempo": "/api/traces/{id}"}
@@ -124,12 +124,18 @@ def _fetch_document(backend: str, url: str, trace_id: str, headers: Mapping[str,
                                    "in memory). Nothing was imported."),
                                 {"url": _shown(url), "size": MAX_REQUEST_ESTIMATE // 1_000_000}))
     try:
-        return otlp_document(backend, body)
+        document = otlp_document(backend, body)
     except NotOtlpError as error:
         raise PullError(Message(N_("{url} answered, but not with an OpenTelemetry trace ({reason}). Check that "
                                    "the query address is a {backend} query service. Nothing was imported."),
                                 {"url": _shown(url), "reason": error.sentence,
                                  "backend": backend.capitalize()})) from None
+    named = trace_ids_in(document)
+    if named and trace_id not in named:  # a gateway or cache that mixed up its answers: not kept under this id
+        raise PullError(Message(N_("{url} answered with the spans of another trace ({other}), none of trace {id}. "
+                                   "Nothing was imported."),
+                                {"url": _shown(url), "other": ", ".join(sorted(named)[:3]), "id": trace_id}))
+    return document
 
 
 def _fetch(url: str, trace_id: str, headers: Mapping[str, str], limit: int, times: tuple[float, float]) -> bytes:

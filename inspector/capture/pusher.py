@@ -50,8 +50,12 @@ class Pusher:
         self._headers = dict(headers or {})
         self._rng = rng or random.Random()
         self._clock = clock
+        self._timeout_s = timeout_s
         self._client = httpx.Client(timeout=timeout_s, follow_redirects=False, trust_env=False)
         self._held_until: datetime | None = None
+        #: Attempts since the last delivery that found the collector unavailable: the backoff grows with
+        #: them, not with one run's attempts (each queued run in turn would start it again at 1 s).
+        self._unavailable = 0
         self.outbox.release_stale()
 
     def close(self) -> None:
@@ -80,7 +84,8 @@ class Pusher:
                     self.outbox.release(entry.id)  # interrupted (Ctrl-C, a bug): the row goes back untouched
                     raise
                 if delivery.state == "sent":
-                    sent += self.outbox.mark_sent(entry.id, self._clock())
+                    self._unavailable = 0
+                    sent += self.outbox.mark_sent(entry.id, self._clock(), delivery.reason)
                 elif delivery.state == "failed":
                     failed += self.outbox.mark_failed(entry.id, delivery.reason)
                 else:
@@ -97,12 +102,15 @@ class Pusher:
             return Delivery("failed", REMOVED)
         except UnpushableRunError as error:
             return Delivery("failed", str(error))
-        return send(self._client, self.url, body, self._headers)
+        return send(self._client, self.url, body, self._headers, self._timeout_s)
 
     def _retry(self, entry: OutboxEntry, delivery: Delivery) -> datetime:
         now = self._clock()
+        self._unavailable += 1
         asked = retry_after_s(delivery.retry_after, now)
-        wait = asked if asked is not None else backoff_s(entry.attempts + 1, self._rng)
+        # A Retry-After asking for no wait (0, a date past) is read as none: trying again at once
+        # would meet the same answer at once, as fast as the loopback allows.
+        wait = asked if asked else backoff_s(max(entry.attempts + 1, self._unavailable), self._rng)
         due = due_after(now, wait)
         self.outbox.mark_retry(entry.id, due, delivery.reason)
         return due

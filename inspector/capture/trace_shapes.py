@@ -14,6 +14,7 @@ from typing import Any
 
 from inspector.i18n import N_
 from inspector.i18n.messages import Message
+from inspector.traces.otlp import read_trace_id
 
 
 class NotOtlpError(ValueError):
@@ -33,6 +34,18 @@ def otlp_document(backend: str, body: bytes) -> dict[str, Any]:
     if not any(_has_spans(item) for item in resource_spans):
         raise NotOtlpError(Message(N_("the trace has no spans")))
     return {"resourceSpans": resource_spans}
+
+
+def trace_ids_in(document: dict[str, Any]) -> set[str]:
+    """The trace ids the spans of an :func:`otlp_document` name, as the import reads them (an id it would
+    refuse is left out: the import says what is wrong with it)."""
+    return {found for item in document["resourceSpans"] for scope in _listed(item, "scopeSpans")
+            for span in _listed(scope, "spans") if (found := read_trace_id(span.get("traceId"))) is not None}
+
+
+def _listed(item: Any, key: str) -> list[dict[str, Any]]:
+    found = item.get(key) if isinstance(item, dict) else None
+    return [each for each in found if isinstance(each, dict)] if isinstance(found, list) else []
 
 
 def _json_pieces(body: bytes) -> list[Any]:

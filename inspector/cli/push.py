@@ -13,7 +13,7 @@ import math
 from typing import Any
 
 from inspector.capture.pusher import DrainReport, Pusher, drain
-from inspector.capture.sending import EndpointError, reason_said, traces_url
+from inspector.capture.sending import EndpointError, collector_address, reason_said, traces_url
 from inspector.i18n import N_, _, ngettext
 from inspector.i18n.messages import Message
 from inspector.store import RunStore
@@ -57,11 +57,12 @@ def push(args: argparse.Namespace) -> int:
     if args.run_ids and args.all:
         raise UsageError(Message(N_("give RUN ... or --all, not both")))
     try:
-        endpoint = traces_url(args.otlp_endpoint)
+        traces_url(args.otlp_endpoint)
     except EndpointError:
         raise UsageError(Message(N_("--otlp-endpoint needs the http:// or https:// address of an OpenTelemetry "
                                     "collector, e.g. http://127.0.0.1:4318"))) from None
-    headers = collector_headers(args.header)
+    # The outbox keys the collector, and the messages name it, without a password its address may carry.
+    endpoint, headers = collector_address(args.otlp_endpoint, collector_headers(args.header))
     wait = _wait_seconds(args.wait)
     selecting = bool(args.run_ids or args.all or args.outcome)
     store = open_existing_store(args.db)  # pushing never creates a database

@@ -3,10 +3,12 @@ and File → Open trace by id… (MainWindow only installs it)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject
 
+from inspector.i18n import ngettext
 from inspector.i18n.messages import Message, translate
 from inspector.store.keyring_words import PUSH_UNREADABLE
 from inspector.store.secrets import SecretKeeper
@@ -53,7 +55,20 @@ class TeamBackend(QObject):
             self.window.admin.keyring.say_refused(translate(Message(PUSH_UNREADABLE, {
                 "server": self.team.push_endpoint, "problem": problem})))
             return
-        self.push.apply(self.team.push_setting())
+        setting = self.team.push_setting()
+        secrets = self.team.secret_names()
+        missing = sorted(name for name, value in setting.headers.items() if name in secrets and not value)
+        if setting.enabled and missing:  # sent empty, the collector would refuse every run, for good
+            self.window.admin.keyring.say_refused(ngettext(
+                "No run is sent to the team's collector {server}: the value of its secret header {names} is not "
+                "kept (without a system keyring, it is kept only until Run Inspector quits). Type it again in "
+                "File › Settings… (Team backend).",
+                "No run is sent to the team's collector {server}: the values of its secret headers {names} are not "
+                "kept (without a system keyring, they are kept only until Run Inspector quits). Type them again in "
+                "File › Settings… (Team backend).",
+                len(missing)).format(server=self.team.push_endpoint, names=", ".join(missing)))
+            setting = replace(setting, enabled=False)
+        self.push.apply(setting)
 
     def open_trace_by_id(self) -> None:
         """Ask for a trace id and open it in the Runs tab."""

@@ -2,16 +2,18 @@
 
 An HTTP library words it its own way, in English only: httpx says "All connection attempts failed"
 for a port where nothing listens, and "[Errno -2] Name or service not known" for a host name no
-name server knows. The operating system's reason is in the chain of exceptions under it (an
-``OSError`` with its error number, a ``socket.gaierror``): :func:`connection_reason` says that one
-as a translatable sentence part. Anything it does not know is left to the caller (the library's
-text, as before). No I/O.
+name server knows, OpenSSL "[SSL: WRONG_VERSION_NUMBER] wrong version number (_ssl.c:1006)" for an
+https:// address answered in plain HTTP. The reason is in the chain of exceptions under it (an
+``OSError`` with its error number, a ``socket.gaierror``, an ``ssl.SSLError``):
+:func:`connection_reason` says that one as a translatable sentence part. Anything it does not know
+is left to the caller (the library's text, as before). No I/O.
 """
 
 from __future__ import annotations
 
 import errno
 import socket
+import ssl
 
 from .messages import N_, Message
 
@@ -26,8 +28,12 @@ _BY_ERRNO: dict[int, str] = {
     errno.EADDRNOTAVAIL: N_("the address cannot be used from this machine"),
 }
 _NO_SUCH_HOST = N_("the host name could not be resolved, because there is no such host or no name server answered")
+#: An https:// address whose server answers in plain HTTP (OpenSSL's "wrong version number", or
+#: "record layer failure" from OpenSSL 3.2 on).
+_NOT_TLS = N_("the other side answered without TLS, which an https:// address needs: perhaps the address is http://")
+_NOT_TLS_REASONS = frozenset({"WRONG_VERSION_NUMBER", "RECORD_LAYER_FAILURE"})
 #: Every sentence :func:`connection_reason` may give (a reader of a stored English reason finds it here).
-CONNECTION_REASONS: tuple[str, ...] = (*_BY_ERRNO.values(), _NO_SUCH_HOST)
+CONNECTION_REASONS: tuple[str, ...] = (*_BY_ERRNO.values(), _NO_SUCH_HOST, _NOT_TLS)
 #: Exceptions are chained a few levels deep (httpx, httpcore, anyio, the socket): a longer chain is not searched.
 _DEPTH = 16
 
@@ -44,6 +50,8 @@ def connection_reason(exc: BaseException) -> Message | None:
         seen.add(id(current))
         if isinstance(current, socket.gaierror):
             return Message(_NO_SUCH_HOST)
+        if isinstance(current, ssl.SSLError) and current.reason in _NOT_TLS_REASONS:
+            return Message(_NOT_TLS)
         if isinstance(current, OSError) and current.errno in _BY_ERRNO:
             return Message(_BY_ERRNO[current.errno])
         if isinstance(current, BaseExceptionGroup):

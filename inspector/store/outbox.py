@@ -125,10 +125,11 @@ class Outbox:
                 f"RETURNING {_COLUMNS}", (self._pid, endpoint, stamp)).fetchone()
         return _entry(row) if row else None
 
-    def mark_sent(self, entry_id: int, now: datetime | None = None) -> bool:
-        """``sending`` → ``sent``; False when this process did not hold the row."""
+    def mark_sent(self, entry_id: int, now: datetime | None = None, reason: str = "") -> bool:
+        """``sending`` → ``sent``, with what the collector said of spans it rejected ('' when it kept
+        them all); False when this process did not hold the row."""
         return self._move(entry_id, "UPDATE outbox SET state = 'sent', sent_at = ?, attempts = attempts + 1, "
-                                    "reason = '', owner_pid = NULL", (to_stored_time(now or utc_now()),))
+                                    "reason = ?, owner_pid = NULL", (to_stored_time(now or utc_now()), reason))
 
     def mark_retry(self, entry_id: int, due: datetime, reason: str) -> bool:
         """``sending`` → ``queued`` again, due at ``due``, with why this attempt did not deliver."""

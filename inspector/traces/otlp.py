@@ -493,6 +493,15 @@ def _nanos(value: Any, path: Path, *, required: bool) -> int | None:
     return number
 
 
+def read_trace_id(value: Any) -> str | None:
+    """A span's ``traceId`` as the import reads it (lower-case hex, from hex or base64), or None when the
+    import would refuse it."""
+    try:
+        return _hex_id(value, 32, ())
+    except TraceProblem:
+        return None
+
+
 def _hex_id(value: Any, digits: int, path: Path, *, optional: bool = False) -> str:
     """An id as lower-case hex. OTLP/JSON writes hex; protobuf's own JSON mapping (what the OpenTelemetry
     Python SDK makes of its messages) writes the bytes as base64, so base64 is read where hex does

@@ -40,3 +40,17 @@ def test_a_redirect_not_followed_is_said_in_german_in_the_tooltip(german, qapp, 
     told = push_tooltip(entry)
     assert ("HTTP 307 Temporary Redirect (eine Weiterleitung nach http://127.0.0.1:9/v1/traces, der nicht gefolgt "
             "wurde)") in told and "not followed" not in told, told
+
+
+def test_a_run_sent_in_part_says_what_the_collector_rejected_in_german(german, qapp) -> None:  # noqa: F811
+    """A run the collector took with some spans rejected showed "sent" and said nothing of them."""
+    from inspector.gui.runs.push_marks import push_word
+
+    entry = OutboxEntry(1, 1, "http://127.0.0.1:4318/v1/traces", "sent", 1, None,
+                        datetime(2026, 12, 4, 20, 0, tzinfo=UTC),
+                        "the collector took the run but rejected 2 of its spans: spans older than 7 days")
+    assert push_word(entry) == "teilweise gesendet"
+    told = push_tooltip(entry)
+    assert "der Collector hat den Lauf angenommen, aber 2 seiner Spans abgelehnt: spans older than 7 days" in told, told
+    assert "rejected" not in told and "nicht alles davon wurde behalten" in told
+    assert push_word(OutboxEntry(2, 2, entry.endpoint, "sent", 1, None, entry.sent_at, "")) == "gesendet"

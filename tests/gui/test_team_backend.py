@@ -28,7 +28,7 @@ from tests.support.trace_backends import fixture_trace, fixture_trace_ids, trace
 PUSHED = COLUMNS.index("pushed")
 
 
-def _push_on(endpoint: str, headers: list[tuple[str, str, bool]] | None = None) -> TeamSettings:
+def _push_on(endpoint: str, headers: list[tuple[str, str | None, bool]] | None = None) -> TeamSettings:
     team = TeamSettings(AppSettings().qsettings, NoSecretKeeper())
     team.save_push(True, endpoint, headers or [])
     team.qsettings.sync()
@@ -102,6 +102,32 @@ def test_a_collector_that_is_down_leaves_the_run_queued_with_the_reason(qtbot, m
                     and "did not deliver" in (tab.runs.index(tab.runs.row_of(run_id), PUSHED).data(3) or ""),
                     timeout=10000)
     assert "cannot reach the collector" in window.team.push.problem
+
+
+def test_a_secret_header_no_keyring_kept_is_not_sent_empty(qtbot, make_window) -> None:
+    """Without a system keyring a secret push header is kept only until Run Inspector quits. After a restart the
+    worker sent "Authorization: " empty, and a collector that wants it refused every run, for good ("not sent").
+    Now nothing is sent, the keyring box says why, and once it is typed again the runs go, with it."""
+    with running_collector() as collector:
+        # As the settings are after a restart: the header is named secret, nothing holds its value.
+        _push_on(collector.endpoint, [("Authorization", None, True), ("X-Scope-OrgID", "team-a", False)])
+        window = make_window(wait_tools=False)
+        keyring = window.admin.keyring
+        qtbot.waitUntil(lambda: keyring.box is not None, timeout=10000)
+        said = keyring.box.text()
+        assert "secret header Authorization" in said and collector.endpoint in said, said
+        with RunStore.open(resolve_db_path()) as store:
+            run_id = store.start_run("waits for its key", "live")
+            store.finish_run(run_id, "ok")
+        window.team.push.wake()
+        qtbot.wait(300)
+        assert not window.team.push.running and collector.hits == 0
+        keyring.box.close()
+        window.team.team.save_push(True, collector.endpoint, [("Authorization", "Bearer typed-again", True),
+                                                              ("X-Scope-OrgID", "team-a", False)])
+        window.team.settings_changed()
+        qtbot.waitUntil(lambda: len(collector.requests) == 1, timeout=10000)
+    assert collector.headers_seen[0]["authorization"] == "Bearer typed-again"
 
 
 def test_the_settings_keep_a_secret_header_out_of_the_settings_file(qtbot, _isolated_settings) -> None:

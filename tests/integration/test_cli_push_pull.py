@@ -4,6 +4,7 @@ tests/support."""
 
 from __future__ import annotations
 
+import base64
 import json
 import subprocess
 from pathlib import Path
@@ -58,6 +59,27 @@ def test_export_to_a_collector_that_is_down_queues_and_a_later_push_sends_exactl
     assert {listed[run_id]["push"]["state"] for run_id in (first, second)} == {"sent"}
     with sqlite_connection(db) as conn:
         assert "sekrit" not in " ".join(str(row) for row in conn.execute("SELECT * FROM outbox"))
+
+
+def test_a_password_in_the_collectors_address_is_sent_never_stored_or_printed(tmp_path: Path) -> None:
+    """`--otlp-endpoint http://alice:PASSWORD@host` kept the password in the outbox (the collector's key), and
+    said it in "Sent 1 run to http://alice:PASSWORD@…" and in `runs list --json`. It is sent as Basic
+    authorization; the outbox keys the address without it."""
+    db = tmp_path / "runs.db"
+    with RunStore.open(db) as store:
+        run_id = mixed_run(store)
+    with running_collector() as collector:
+        address = collector.endpoint.replace("http://", "http://alice:pw-4c1e9a@")
+        sent = _cli("export", str(run_id), "--otlp-endpoint", address, db=db)
+        again = _cli("export", "--otlp-endpoint", address, "--json", db=db)  # the same collector's queue
+    assert sent.returncode == 0 and again.returncode == 0, sent.stderr + again.stderr
+    assert sent.stdout.strip() == f"Sent 1 run to {collector.endpoint}/v1/traces."
+    assert json.loads(again.stdout)["endpoint"] == f"{collector.endpoint}/v1/traces"
+    assert collector.headers_seen[0]["authorization"] == "Basic " + base64.b64encode(b"alice:pw-4c1e9a").decode()
+    listed = _runs_listed(db)[run_id]["push"]
+    assert (listed["state"], listed["endpoint"]) == ("sent", f"{collector.endpoint}/v1/traces")
+    stored = b"".join(path.read_bytes() for path in tmp_path.glob("runs.db*"))  # the database and its journal
+    assert b"pw-4c1e9a" not in stored and "pw-4c1e9a" not in sent.stdout + sent.stderr + again.stdout
 
 
 def test_a_refused_run_says_why_in_runs_list(tmp_path: Path) -> None:

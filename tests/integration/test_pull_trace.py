@@ -92,6 +92,18 @@ def test_json_that_is_no_trace_is_refused(store: RunStore, tmp_path: Path) -> No
     _refused(store, tmp_path, Route(body=b'{"data": [], "total": 0}'), "neither 'resourceSpans' nor 'batches'")
 
 
+@pytest.mark.parametrize("shape", ["jaeger", "old tempo"])
+def test_an_answer_with_another_traces_spans_is_refused_and_not_kept_under_the_id_asked(
+        store: RunStore, tmp_path: Path, shape: str) -> None:
+    """A gateway or cache that mixed up its answers: the other trace was imported as "Opened trace <asked>",
+    and kept under the asked id, so every later open of it read the wrong trace from the cache."""
+    other = fixture_trace_ids()[1]
+    document = fixture_trace(other)
+    body = {"result": document} if shape == "jaeger" else as_old_tempo(document)  # old Tempo: base64 ids
+    _refused(store, tmp_path, Route(body=json.dumps(body).encode()),
+             f"answered with the spans of another trace ({other}), none of trace {TRACE}")
+
+
 def test_spans_the_import_refuses_leave_the_database_and_the_cache_as_they_were(store: RunStore,
                                                                                  tmp_path: Path) -> None:
     document = fixture_trace(TRACE)

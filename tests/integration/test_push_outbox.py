@@ -12,6 +12,8 @@ import random
 import subprocess
 import sys
 import threading
+import time
+import tracemalloc
 from datetime import datetime, timedelta, timezone
 from email.utils import format_datetime
 from pathlib import Path
@@ -165,6 +167,51 @@ def test_429_and_503_wait_as_long_as_retry_after_says(store: RunStore) -> None:
     assert collector.hits == 3 and len(_trace_ids(collector)) == 1
 
 
+@pytest.mark.parametrize("retry_after", ["0", format_datetime(T0 - timedelta(days=1), usegmt=True)])
+def test_a_retry_after_asking_for_no_wait_is_not_a_retry_at_once(store: RunStore, retry_after: str) -> None:
+    """A 503 with "Retry-After: 0" or a date past was retried at once, again and again, as fast as the
+    loopback allows (`export --wait 5` against such a collector: 110 requests in 5 s). It is read as no
+    Retry-After: the backoff waits."""
+    run_id = _runs(store, 1)[0]
+    clock = Clock()
+    with running_collector() as collector:
+        collector.answers = [Answer(503, {"Retry-After": retry_after}, b'{"message": "busy"}')]
+        Outbox(store.db.conn).enqueue([run_id], collector.endpoint, clock())
+        with Pusher(store, collector.endpoint, clock=clock, rng=random.Random(3)) as pusher:
+            first = pusher.push_due()
+            assert first.retried == 1 and first.next_due is not None
+            assert BASE_S / 2 <= (first.next_due - T0).total_seconds() <= BASE_S
+            assert pusher.push_due().retried == 0 and collector.hits == 1  # not asked again at once
+            clock.now = first.next_due
+            assert pusher.push_due().sent == 1
+    assert collector.hits == 2
+
+
+def test_the_backoff_grows_while_the_collector_is_down_however_many_runs_wait(store: RunStore) -> None:
+    """Each queued run in turn was tried at its own first retry, so with many runs queued the wait never
+    grew: 20 runs, the collector down, `export --wait 60` asked it 44 times in 57 s (waits of 1 to 4 s).
+    The wait doubles with the attempts in a row that found it down, and starts again once one is sent."""
+    run_ids = _runs(store, 6)
+    reserved = ReservedPort()
+    clock = Clock()
+    endpoint = f"http://127.0.0.1:{reserved.port}"
+    Outbox(store.db.conn).enqueue(run_ids, endpoint, clock())
+    with Pusher(store, endpoint, clock=clock, rng=random.Random(5)) as pusher:
+        for attempt in range(1, 7):
+            down = pusher.push_due()
+            assert down.retried == 1 and down.next_due is not None
+            ceiling = BASE_S * 2 ** (attempt - 1)
+            assert ceiling / 2 <= (down.next_due - clock()).total_seconds() <= ceiling, attempt
+            clock.now = down.next_due
+        with running_collector(reserved.release()) as collector:
+            assert pusher.push_due().sent == 6
+        assert len(_trace_ids(collector)) == 6
+        Outbox(store.db.conn).enqueue([_runs(store, 1)[0]], endpoint, clock())
+        again = pusher.push_due()  # down again: the first wait of a new outage
+        assert again.retried == 1 and again.next_due is not None
+        assert (again.next_due - clock()).total_seconds() <= BASE_S
+
+
 def test_a_permanent_400_drops_the_run_with_the_reason_and_never_sends_it_again(store: RunStore) -> None:
     refused, accepted = _runs(store, 2)
     clock = Clock()
@@ -181,6 +228,62 @@ def test_a_permanent_400_drops_the_run_with_the_reason_and_never_sends_it_again(
     assert states[refused].state == "failed"
     assert states[refused].reason == 'HTTP 400 Bad Request: {"code": 3, "message": "bad span"}'
     assert states[accepted].state == "sent"
+
+
+def test_spans_the_collector_rejected_are_kept_as_the_reason_of_a_run_sent(store: RunStore) -> None:
+    """A 2xx with a partialSuccess is sent (sending it again would be rejected again), and what the collector
+    said of the spans it rejected is kept; it was dropped, so `runs list --json` said nothing of them."""
+    partly, wholly, warned = _runs(store, 3)
+    with running_collector() as collector:
+        collector.answers = [
+            Answer(200, body=b'{"partialSuccess": {"rejectedSpans": "2", "errorMessage": "spans older than 7 days"}}'),
+            Answer(200, body=b'{"partialSuccess": {}}'),
+            Answer(200, body=b'{"partialSuccess": {"rejectedSpans": "0", "errorMessage": "slow down soon"}}')]
+        Outbox(store.db.conn).enqueue([partly, wholly, warned], collector.endpoint)
+        with Pusher(store, collector.endpoint) as pusher:
+            assert pusher.push_due().sent == 3
+    states = Outbox(store.db.conn).of_runs([partly, wholly, warned])
+    assert {entry.state for entry in states.values()} == {"sent"}
+    assert states[partly].reason == "the collector took the run but rejected 2 of its spans: spans older than 7 days"
+    assert states[wholly].reason == states[warned].reason == ""  # all kept (a message alone is a warning)
+
+
+@pytest.mark.parametrize("status", [200, 503])
+def test_an_answer_sent_a_byte_at_a_time_is_not_waited_for_without_end(store: RunStore, status: int) -> None:
+    """The answer's status decides; its body was read to the end, however slowly it came: a collector
+    answering 200 and then a byte a second held `export --wait 5` for as long as it went on (still
+    pushing after 90 s). The body is now read until the request's time-out, then left."""
+    run_id = _runs(store, 1)[0]
+    with running_collector() as collector:
+        collector.answers = [Answer(status, body=b" " * 400, trickle_s=0.1)]  # 40 s to send it all
+        Outbox(store.db.conn).enqueue([run_id], collector.endpoint)
+        started = time.monotonic()
+        with Pusher(store, collector.endpoint, timeout_s=1.0) as pusher:
+            done = pusher.push_due()
+        assert time.monotonic() - started < 10
+    assert (done.sent, done.retried) == ((1, 0) if status == 200 else (0, 1))
+    entry = Outbox(store.db.conn).entries()[0]
+    assert entry.state == ("sent" if status == 200 else "queued")
+    if status == 503:
+        assert entry.reason == "HTTP 503 Service Unavailable"  # the blanks it had sent: no words
+
+
+def test_a_huge_answer_is_not_read_whole(store: RunStore) -> None:
+    """A 400 whose body is 50 MB: its words are the first 300 characters, and no more than 64 KB is read."""
+    run_id = _runs(store, 1)[0]
+    with running_collector() as collector:
+        collector.answers = [Answer(400, body=b"no. " + b"x" * 50_000_000)]
+        Outbox(store.db.conn).enqueue([run_id], collector.endpoint)
+        with Pusher(store, collector.endpoint) as pusher:
+            tracemalloc.start()
+            try:
+                assert pusher.push_due().failed == 1
+                peak = tracemalloc.get_traced_memory()[1]
+            finally:
+                tracemalloc.stop()
+    assert peak < 10_000_000, peak
+    reason = Outbox(store.db.conn).entries()[0].reason
+    assert reason.startswith("HTTP 400 Bad Request: no. xxx") and len(reason) < 330
 
 
 def test_a_redirect_is_a_permanent_failure_and_is_not_followed(store: RunStore) -> None:
@@ -241,6 +344,27 @@ def test_credentials_never_leave_in_the_pushed_spans_and_headers_do_reach_the_co
         assert collector.headers_seen[0]["authorization"] == "Bearer team-token"
     for secret in ("hunter2", "sk-live-1234", "eyJsecret", "qwerty99", "opensesame", "team-token"):
         assert secret not in received
+
+
+def test_a_collector_quoting_the_credentials_it_was_sent_leaves_them_nowhere(store: RunStore) -> None:
+    """A 401 whose body quotes the API key it refused: the key was kept in the outbox as the reason, and so said
+    by `export --json`, `runs list --json` and the Pushed column's tooltip. A partialSuccess's words likewise."""
+    refused, partly = _runs(store, 2)
+    with running_collector() as collector:
+        collector.answers = [
+            Answer(401, body=b'{"message": "invalid key: Bearer team-token-123 (X-Api-Key sk-abc-987)"}'),
+            Answer(200, body=b'{"partialSuccess": {"rejectedSpans": 1, "errorMessage": "key sk-abc-987: over quota"}}')]
+        Outbox(store.db.conn).enqueue([refused, partly], collector.endpoint)
+        headers = {"Authorization": "Bearer team-token-123", "X-Api-Key": "sk-abc-987"}
+        with Pusher(store, collector.endpoint, headers) as pusher:
+            done = pusher.push_due()
+    assert (done.failed, done.sent) == (1, 1)
+    kept = " ".join(str(row) for row in store.db.conn.execute("SELECT * FROM outbox"))
+    assert "team-token-123" not in kept and "sk-abc-987" not in kept, kept
+    states = Outbox(store.db.conn).of_runs([refused, partly])
+    assert states[refused].reason == \
+        'HTTP 401 Unauthorized: {"message": "invalid key: [REDACTED] (X-Api-Key [REDACTED])"}'
+    assert states[partly].reason == "the collector took the run but rejected 1 of its spans: key [REDACTED]: over quota"
 
 
 def test_drain_leaves_what_it_could_not_send_queued(store: RunStore) -> None:

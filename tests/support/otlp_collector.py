@@ -23,6 +23,8 @@ from typing import Any
 from google.protobuf import json_format
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
 
+from tests.support.trace_backends import write_body
+
 _ID_KEYS = ("traceId", "spanId", "parentSpanId")
 
 
@@ -43,6 +45,8 @@ class Answer:
     body: bytes = b"{}"
     #: When given, the answer waits until it is set (a collector slow to answer).
     hold: threading.Event | None = None
+    #: When given, the body is sent a byte at a time, this many seconds apart (a collector that dribbles).
+    trickle_s: float | None = None
 
 
 class OtlpCollector:
@@ -83,7 +87,7 @@ class OtlpCollector:
                     self.send_header("Content-Type", "application/json")
                     self.send_header("Content-Length", str(len(answer.body)))
                     self.end_headers()
-                    self.wfile.write(answer.body)
+                    write_body(self.wfile, answer.body, answer.trickle_s)
                 except (BrokenPipeError, ConnectionResetError):
                     pass  # the client left while the answer was held (stopped mid-push)
 

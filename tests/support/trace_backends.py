@@ -24,6 +24,17 @@ _KINDS = {0: "SPAN_KIND_UNSPECIFIED", 1: "SPAN_KIND_INTERNAL", 2: "SPAN_KIND_SER
           4: "SPAN_KIND_PRODUCER", 5: "SPAN_KIND_CONSUMER"}
 
 
+def write_body(out: Any, body: bytes, trickle_s: float | None) -> None:
+    """``body`` at once, or (``trickle_s``) a byte at a time, that many seconds apart: a service that dribbles."""
+    if trickle_s is None:
+        out.write(body)
+        return
+    for index in range(len(body)):
+        out.write(body[index:index + 1])
+        out.flush()
+        time.sleep(trickle_s)
+
+
 def fixture_trace(trace_id: str) -> dict[str, Any]:
     """The spans of one trace of the fixture file, as one OTLP JSON document."""
     resource_spans = []
@@ -113,12 +124,7 @@ class TraceBackend:
                     self.close_connection = True
                 self.end_headers()
                 try:
-                    if route.trickle_s is None:
-                        self.wfile.write(route.body)
-                    for index in range(len(route.body) if route.trickle_s is not None else 0):
-                        self.wfile.write(route.body[index:index + 1])
-                        self.wfile.flush()
-                        time.sleep(route.trickle_s)
+                    write_body(self.wfile, route.body, route.trickle_s)
                 except (BrokenPipeError, ConnectionResetError):
                     pass  # the client stopped reading a body it found too large
 

@@ -1,5 +1,6 @@
 """What the Runs tab's Pushed column says of a run's place in the outbox: a word, and a tooltip
-with the collector, the attempts and why the last one did not deliver."""
+with the collector, the attempts and why the last one did not deliver (or what of a run sent the
+collector rejected)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ def push_word(entry: OutboxEntry | None) -> str:
     if entry is None:
         return ""
     if entry.state == "sent":
-        return _("sent")
+        return _("sent in part") if entry.reason else _("sent")  # the collector rejected some spans
     if entry.state == "failed":
         return _("not sent")
     if entry.state == "sending":
@@ -32,6 +33,9 @@ def push_tooltip(entry: OutboxEntry | None) -> str:
     reason = cell_text(reason_said(entry.reason), 400)  # kept in English, said in the reader's words
     if entry.state == "sent":
         when = formatting.format_datetime(entry.sent_at) if entry.sent_at else ""
+        if entry.reason:
+            return _("Sent to {endpoint} at {time}, but not all of it was kept: {reason}").format(
+                endpoint=where, time=when, reason=reason)
         return _("Sent to {endpoint} at {time}.").format(endpoint=where, time=when)
     if entry.state == "failed":
         return _("The collector {endpoint} refused this run; it is not sent again. Why: {reason}").format(

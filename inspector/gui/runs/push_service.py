@@ -68,11 +68,11 @@ class PushService:
     def _work(self, setting: PushSetting, stop: threading.Event, wake: threading.Event) -> None:
         # Loaded on the worker: the window's start does not wait for the HTTP client.
         from inspector.capture.pusher import Pusher
-        from inspector.capture.sending import traces_url
+        from inspector.capture.sending import collector_address
         from inspector.store import RunStore, StoreError
         from inspector.store.outbox import Outbox
 
-        endpoint = traces_url(setting.endpoint)
+        endpoint, headers = collector_address(setting.endpoint, setting.headers)
         since = setting.since or utc_now()
         try:
             store = RunStore.open(self.db_path)
@@ -80,7 +80,7 @@ class PushService:
             self.problem = str(error)
             return
         try:
-            with Pusher(store, endpoint, setting.headers) as pusher:
+            with Pusher(store, endpoint, headers) as pusher:
                 while not stop.is_set():
                     try:
                         Outbox(store.db.conn).enqueue_finished(endpoint, since)

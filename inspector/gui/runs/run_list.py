@@ -212,8 +212,9 @@ class RunListPane(QWidget):
             status: words + self._fitted_reasons,
             COLUMNS.index("source"): [source_word(s) for s in RUN_SOURCES],
             COLUMNS.index("steps"): ["100,000"], COLUMNS.index("duration"): [format_duration(3599)],
-            COLUMNS.index("pushed"): [push_word(OutboxEntry(0, 0, "", state, 0, None, None, ""))
-                                      for state in ("queued", "sent", "failed")]},
+            COLUMNS.index("pushed"): [push_word(OutboxEntry(0, 0, "", state, 0, None, None, reason))
+                                      for state, reason in (("queued", ""), ("sent", ""), ("sent", "in part"),
+                                                            ("failed", ""))]},
             sortable=True, icons=(status,))
 
     def _fit_status(self, *_args: object) -> None:

@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import errno
 import socket
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import httpx
 import pytest
 
 from inspector import i18n
 from inspector.i18n.messages import translate
-from inspector.mcp.connect_reasons import connection_reason
+from inspector.mcp.connect_reasons import CONNECTION_REASONS, connection_reason
 
 
 def closed_port() -> int:
@@ -50,6 +52,29 @@ def test_the_reason_is_found_however_it_is_wrapped() -> None:
     context = OSError("outer")
     context.__context__ = ConnectionResetError(errno.ECONNRESET, "reset")
     assert str(connection_reason(context)) == "the connection was reset by the other side"
+
+
+def test_an_https_address_answered_in_plain_http_is_said_as_such_in_either_language() -> None:
+    """An https:// collector or query address of a server that speaks plain HTTP was said as OpenSSL says it:
+    "[SSL: WRONG_VERSION_NUMBER] wrong version number (_ssl.c:1006)". A real plain HTTP server on loopback."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), BaseHTTPRequestHandler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        with pytest.raises(httpx.ConnectError) as raised:
+            httpx.get(f"https://127.0.0.1:{server.server_address[1]}/v1/traces", timeout=5)
+    finally:
+        server.shutdown()
+        server.server_close()
+    reason = connection_reason(raised.value)
+    assert str(reason) == ("the other side answered without TLS, which an https:// address needs: perhaps the "
+                           "address is http://"), raised.value
+    assert str(reason) in CONNECTION_REASONS  # a stored reason is said in the reader's language
+    i18n.set_language("de")
+    try:
+        assert "ohne TLS" in translate(reason)
+    finally:
+        i18n.set_language("en")
 
 
 def test_what_it_does_not_word_is_left_to_the_caller() -> None:
