@@ -6,6 +6,7 @@ in the file (e.g. ``rounds[1].calls[0].tool``).
 
 from __future__ import annotations
 
+import codecs
 import json
 import math
 from collections.abc import Callable
@@ -26,6 +27,9 @@ DEMO_SERVER_NAME = SaidName(N_("Fresh demo server"))
 DEFAULT_FINAL = N_("I am done.")
 DEFAULT_GIVE_UP = N_("I stop here: a tool did not give me what I needed.")
 REACTIONS = ("continue", "retry", "stop")
+#: The deepest nesting of a call's arguments: the trace importer's limit (``inspector.traces.format.MAX_DEPTH``),
+#: as for ``call --args``: what is played is stored and exported, and must read back.
+MAX_ARGUMENT_DEPTH = 100
 _SERVER_KEYS = {"handshake_delay_s": "number", "page_size": "count", "catalogue_size": "count",
                 "json_response": "flag", "stateless": "flag"}
 
@@ -128,17 +132,33 @@ def load_scenario(name_or_path: str) -> Scenario:
         raise ScenarioError(Message(N_("There is no shipped scenario named {name} and no such file; the shipped "
                                        "ones are {names}."), {"name": repr(name_or_path), "names": names}))
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
+        raw = path.read_bytes()
+    except OSError as exc:
         raise ScenarioError(Message(N_("The scenario file {path} cannot be read: {reason}."),
                                     {"path": str(path), "reason": str(exc)})) from None
-    return parse_scenario(text, str(path))
+    return parse_scenario(_decoded(raw, str(path)), str(path))
+
+
+def _decoded(raw: bytes, source: str) -> str:
+    """A scenario file's text; a byte order mark (as an editor on Windows may write one) is no mistake."""
+    body = raw.removeprefix(codecs.BOM_UTF8)
+    try:
+        return body.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line_start = body.rfind(b"\n", 0, exc.start) + 1
+        raise ScenarioError(Message(N_("The scenario file {path} is not UTF-8 text at line {line}, column {column}: "
+                                       "save it as UTF-8."),
+                                    {"path": source, "line": body.count(b"\n", 0, exc.start) + 1,
+                                     "column": len(body[line_start:exc.start].decode("utf-8")) + 1})) from None
 
 
 def parse_scenario(text: str, source: str) -> Scenario:
     """Check a scenario file's text whole and return the scenario, or raise :class:`ScenarioError`."""
     try:
         data = json.loads(text, parse_constant=_refuse_constant)
+    except RecursionError:  # deeper than Python's stack, far past what a call's arguments may nest
+        raise _Reader(source).fail("", Message(N_("nested deeper than {limit} levels"),
+                                               {"limit": MAX_ARGUMENT_DEPTH})) from None
     except json.JSONDecodeError as exc:
         raise ScenarioError(Message(N_("The scenario file {path} is not valid JSON at line {line}, column {column}: "
                                        "{reason}."), {"path": source, "line": exc.lineno, "column": exc.colno,
@@ -147,7 +167,9 @@ def parse_scenario(text: str, source: str) -> Scenario:
         reason = exc.args[0] if exc.args and isinstance(exc.args[0], Message) else str(exc)  # NaN, Infinity
         raise ScenarioError(Message(N_("The scenario file {path} is not valid JSON: {reason}."),
                                     {"path": source, "reason": reason})) from None
-    return _Reader(source).scenario(data)
+    reader = _Reader(source)
+    reader.only_text(data)
+    return reader.scenario(data)
 
 
 def _refuse_constant(name: str) -> None:
@@ -159,10 +181,37 @@ class _Reader:
         self.source = source
 
     def fail(self, place: str, problem: str | Message) -> ScenarioError:
-        """``problem``: what was expected there, a phrase said in the reader's language too."""
+        """``problem``: what was expected there, a phrase said in the reader's language too. The empty
+        place is the file as a whole (its top level)."""
         said = problem if isinstance(problem, Message) else Message(problem)
+        if not place:
+            return ScenarioError(Message(N_("The scenario file {path} is not valid: {problem}."),
+                                         {"path": self.source, "problem": said}))
         return ScenarioError(Message(N_("The scenario file {path} is not valid at {place}: {problem}."),
                                      {"path": self.source, "place": place, "problem": said}))
+
+    def only_text(self, data: Any) -> None:
+        """Refuse a string or key that is not text (``"\\ud800"``, an escaped lone surrogate, is valid JSON):
+        it could be played but never stored. Walked without recursion, naming the first such place."""
+        pending: list[tuple[Any, str]] = [(data, "")]
+        while pending:
+            value, place = pending.pop()
+            if isinstance(value, str):
+                items: list[tuple[str, Any]] = []
+                strings = [value]
+            elif isinstance(value, dict):
+                items, strings = list(value.items()), list(value)
+            elif isinstance(value, list):
+                items, strings = [(f"[{index}]", item) for index, item in enumerate(value)], []
+            else:
+                continue
+            if not all(_is_text(string) for string in strings):
+                raise self.fail(place, Message(
+                    N_("holds something that is not text (an escaped lone surrogate such as {example})"),
+                    {"example": "\\ud800"}))
+            for key, item in reversed(items):
+                inner = f"{place}{key}" if key.startswith("[") else f"{place}.{key}" if place else key
+                pending.append((item, inner))
 
     def text(self, data: dict[str, Any], key: str, place: str, default: str | None = None) -> str:
         value = data.get(key, default)
@@ -188,7 +237,7 @@ class _Reader:
 
     def scenario(self, data: Any) -> Scenario:
         if not isinstance(data, dict):
-            raise self.fail("the top level", N_("expected an object"))
+            raise self.fail("", N_("expected an object"))
         if data.get("scenario") != FORMAT_VERSION:
             raise self.fail("scenario", Message(N_("expected the format version {version}"),
                                                 {"version": FORMAT_VERSION}))
@@ -246,6 +295,9 @@ class _Reader:
         arguments = data.get("arguments", {})
         if not isinstance(arguments, dict):
             raise self.fail(f"{place}.arguments", N_("expected an object"))
+        if _depth(arguments) > MAX_ARGUMENT_DEPTH:
+            raise self.fail(f"{place}.arguments", Message(N_("nested deeper than {limit} levels"),
+                                                          {"limit": MAX_ARGUMENT_DEPTH}))
         return ScriptedCall(self.text(data, "tool", f"{place}."), arguments)
 
     def server(self, data: Any) -> dict[str, Any]:
@@ -264,3 +316,23 @@ class _Reader:
                                      or not math.isfinite(value) or value < 0):
                 raise self.fail(f"demo_server.{key}", N_("expected zero or a positive number of seconds"))
         return dict(data)
+
+
+def _is_text(string: str) -> bool:
+    try:
+        string.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _depth(value: Any) -> int:
+    """How many lists and objects ``value`` nests (walked without recursion)."""
+    deepest, pending = 0, [(value, 1)]
+    while pending:
+        item, depth = pending.pop()
+        children = item.values() if isinstance(item, dict) else item if isinstance(item, list) else None
+        if children is not None:
+            deepest = max(deepest, depth)
+            pending.extend((child, depth + 1) for child in children)
+    return deepest
