@@ -15,8 +15,9 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from inspector.mcp.deadline import MAXIMUM_BUDGET_SECONDS
 from inspector.mcp.json_words import decoder_reason
-from inspector.mcp.messages import N_, Message, SaidName
+from inspector.mcp.messages import N_, Message, Number, SaidName
 
 FORMAT_VERSION = 1
 #: The name of the fresh demo server a scenario plays against when no server is chosen, in the words
@@ -228,6 +229,15 @@ class _Reader:
             raise self.fail(f"{place}{key}", N_("expected a positive number of seconds"))
         return float(value)
 
+    def budget(self, data: dict[str, Any]) -> float | None:
+        """``budget_s``: at most a week, as ``--budget`` and the window's fields (a bigger one overflows the
+        timers and what is stored of each leg)."""
+        value = self.seconds(data, "budget_s", "")
+        if value is not None and value > MAXIMUM_BUDGET_SECONDS:
+            most = Number(MAXIMUM_BUDGET_SECONDS, f"{MAXIMUM_BUDGET_SECONDS:,}")
+            raise self.fail("budget_s", Message(N_("expected at most {most} seconds (a week)"), {"most": most}))
+        return value
+
     def count(self, data: dict[str, Any], key: str, place: str, default: int, minimum: int) -> int:
         value = data.get(key, default)
         if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
@@ -259,7 +269,7 @@ class _Reader:
             prompt=self.text(data, "prompt", ""), rounds=rounds,
             final=self.text(data, "final", "", ""), give_up=self.text(data, "give_up", "", ""),
             demo_server=self.server(data.get("demo_server", {})),
-            budget_s=self.seconds(data, "budget_s", ""), cancel_after_s=self.seconds(data, "cancel_after_s", ""),
+            budget_s=self.budget(data), cancel_after_s=self.seconds(data, "cancel_after_s", ""),
             max_rounds=self.count(data, "max_rounds", "", 8, 1), list_tools=list_tools, era=era,
             source=self.source)
 

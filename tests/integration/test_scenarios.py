@@ -161,6 +161,10 @@ BAD_FILES = {
     "bad server": ('{"scenario": 1, "name": "x", "description": "d", "prompt": "p", "rounds": [{}], '
                    '"demo_server": {"page_size": 0}}', "at demo_server.page_size:"),
     "wrong version": ('{"scenario": 2}', "at scenario:"),
+    # A budget that overflowed what is stored of each leg (an OverflowError after the run was stored).
+    "budget past a week": ('{"scenario": 1, "name": "x", "description": "d", "prompt": "p", "budget_s": 1e308, '
+                           '"rounds": [{"calls": [{"tool": "echo", "arguments": {"text": "hi"}}]}]}',
+                           "at budget_s: expected at most 604,800 seconds (a week)"),
     # Arguments nested past what is stored and exported; a file nested past Python's own stack.
     "deep arguments": ('{"scenario": 1, "name": "x", "description": "d", "prompt": "p", "rounds": [{"calls": '
                        '[{"tool": "echo", "arguments": {"text": ' + "[" * 300 + "]" * 300 + '}}]}]}',
