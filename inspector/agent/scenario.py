@@ -31,6 +31,8 @@ REACTIONS = ("continue", "retry", "stop")
 #: The deepest nesting of a call's arguments: the trace importer's limit (``inspector.traces.format.MAX_DEPTH``),
 #: as for ``call --args``: what is played is stored and exported, and must read back.
 MAX_ARGUMENT_DEPTH = 100
+#: The most extra tools of the demo server's long catalogue (``inspector.demo.options.MAX_CATALOGUE_SIZE``).
+MAX_CATALOGUE_SIZE = 10_000
 _SERVER_KEYS = {"handshake_delay_s": "number", "page_size": "count", "catalogue_size": "count",
                 "json_response": "flag", "stateless": "flag"}
 
@@ -322,6 +324,9 @@ class _Reader:
                 raise self.fail(f"demo_server.{key}", N_("expected true or false"))
             if kind == "count" and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
                 raise self.fail(f"demo_server.{key}", N_("expected a whole number of at least 1"))
+            if key == "catalogue_size" and value > MAX_CATALOGUE_SIZE:  # 10^8 tools: a MemoryError after a minute
+                raise self.fail(f"demo_server.{key}", Message(N_("expected a whole number from 1 to {most}"), {
+                    "most": Number(MAX_CATALOGUE_SIZE, f"{MAX_CATALOGUE_SIZE:,}")}))
             if kind == "number" and (isinstance(value, bool) or not isinstance(value, (int, float))
                                      or not math.isfinite(value) or value < 0):
                 raise self.fail(f"demo_server.{key}", N_("expected zero or a positive number of seconds"))

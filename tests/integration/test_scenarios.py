@@ -161,6 +161,9 @@ BAD_FILES = {
     "bad server": ('{"scenario": 1, "name": "x", "description": "d", "prompt": "p", "rounds": [{}], '
                    '"demo_server": {"page_size": 0}}', "at demo_server.page_size:"),
     "wrong version": ('{"scenario": 2}', "at scenario:"),
+    "catalogue too big": ('{"scenario": 1, "name": "x", "description": "d", "prompt": "p", "list_tools": true, '
+                          '"demo_server": {"page_size": 10, "catalogue_size": 100000000}, "rounds": [{}]}',
+                          "at demo_server.catalogue_size: expected a whole number from 1 to 10,000"),
     # A budget that overflowed what is stored of each leg (an OverflowError after the run was stored).
     "budget past a week": ('{"scenario": 1, "name": "x", "description": "d", "prompt": "p", "budget_s": 1e308, '
                            '"rounds": [{"calls": [{"tool": "echo", "arguments": {"text": "hi"}}]}]}',
