@@ -237,10 +237,10 @@ def test_a_file_s_long_words_never_widen_the_window(qtbot, make_window, tmp_path
 
     window = make_window()
     window.resize(1024, 600)
+    room = window.play.room
+    window.tabs.setCurrentWidget(room)
     switch_language(language)
     try:
-        room = window.play.room
-        window.tabs.setCurrentWidget(room)
         link = "https://example.com/" + "a" * 1000
         described = tmp_path / "link.json"
         described.write_text(json.dumps({"scenario": 1, "name": "link", "description": link, "prompt": "p",
