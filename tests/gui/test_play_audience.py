@@ -271,6 +271,23 @@ def test_a_file_s_long_words_never_widen_the_window(qtbot, make_window, tmp_path
         switch_language("en")
 
 
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_a_server_s_long_address_never_widens_the_play_tab(qtbot, make_window, language) -> None:
+    """The server list's longest entry set the Play tab's least width: an address with a token in its
+    query (195 characters) made it 1,524 px; the choice keeps the form's width, the address whole in it."""
+    address = "https://mcp.example.com/mcp?token=" + "a1b2c3d4" * 20
+    window = make_window((address, ""), wait_tools=False)
+    room = window.play.room
+    window.tabs.setCurrentWidget(room)
+    switch_language(language)
+    try:
+        QApplication.processEvents()
+        assert room.choices.server.findData(address) > 0
+        assert room.minimumSizeHint().width() <= 600, room.minimumSizeHint()
+    finally:
+        switch_language("en")
+
+
 def _play_happy_path_in_german(make_window):
     """The Play tab in German playing happy-path; the run, and the status lines said as it changes."""
     window = make_window()

@@ -83,6 +83,10 @@ class PlayChoices(QWidget):
         self.api_key.setEchoMode(QLineEdit.EchoMode.Password)
         self.prompt = QLineEdit()
         self.server = QComboBox()
+        # Its width is the form's, not its longest entry's: a server's long address (a token in its query)
+        # made the Play tab 1,500 px wide at least, the window wider than the screen.
+        self.server.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.server.setMinimumContentsLength(24)
         self._build()
         arrived = getattr(model_settings.keeper, "arrived", None)  # the window's keeper read a key
         if arrived is not None:
