@@ -6,6 +6,7 @@ in the file (e.g. ``rounds[1].calls[0].tool``).
 
 from __future__ import annotations
 
+import codecs
 import json
 import math
 from collections.abc import Callable
@@ -14,8 +15,9 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from inspector.mcp.deadline import MAXIMUM_BUDGET_SECONDS
 from inspector.mcp.json_words import decoder_reason
-from inspector.mcp.messages import N_, Message, SaidName
+from inspector.mcp.messages import N_, Message, Number, SaidName
 
 FORMAT_VERSION = 1
 #: The name of the fresh demo server a scenario plays against when no server is chosen, in the words
@@ -26,6 +28,11 @@ DEMO_SERVER_NAME = SaidName(N_("Fresh demo server"))
 DEFAULT_FINAL = N_("I am done.")
 DEFAULT_GIVE_UP = N_("I stop here: a tool did not give me what I needed.")
 REACTIONS = ("continue", "retry", "stop")
+#: The deepest nesting of a call's arguments: the trace importer's limit (``inspector.traces.format.MAX_DEPTH``),
+#: as for ``call --args``: what is played is stored and exported, and must read back.
+MAX_ARGUMENT_DEPTH = 100
+#: The most extra tools of the demo server's long catalogue (``inspector.demo.options.MAX_CATALOGUE_SIZE``).
+MAX_CATALOGUE_SIZE = 10_000
 _SERVER_KEYS = {"handshake_delay_s": "number", "page_size": "count", "catalogue_size": "count",
                 "json_response": "flag", "stateless": "flag"}
 
@@ -128,17 +135,33 @@ def load_scenario(name_or_path: str) -> Scenario:
         raise ScenarioError(Message(N_("There is no shipped scenario named {name} and no such file; the shipped "
                                        "ones are {names}."), {"name": repr(name_or_path), "names": names}))
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
+        raw = path.read_bytes()
+    except OSError as exc:
         raise ScenarioError(Message(N_("The scenario file {path} cannot be read: {reason}."),
                                     {"path": str(path), "reason": str(exc)})) from None
-    return parse_scenario(text, str(path))
+    return parse_scenario(_decoded(raw, str(path)), str(path))
+
+
+def _decoded(raw: bytes, source: str) -> str:
+    """A scenario file's text; a byte order mark (as an editor on Windows may write one) is no mistake."""
+    body = raw.removeprefix(codecs.BOM_UTF8)
+    try:
+        return body.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line_start = body.rfind(b"\n", 0, exc.start) + 1
+        raise ScenarioError(Message(N_("The scenario file {path} is not UTF-8 text at line {line}, column {column}: "
+                                       "save it as UTF-8."),
+                                    {"path": source, "line": body.count(b"\n", 0, exc.start) + 1,
+                                     "column": len(body[line_start:exc.start].decode("utf-8")) + 1})) from None
 
 
 def parse_scenario(text: str, source: str) -> Scenario:
     """Check a scenario file's text whole and return the scenario, or raise :class:`ScenarioError`."""
     try:
         data = json.loads(text, parse_constant=_refuse_constant)
+    except RecursionError:  # deeper than Python's stack, far past what a call's arguments may nest
+        raise _Reader(source).fail("", Message(N_("nested deeper than {limit} levels"),
+                                               {"limit": MAX_ARGUMENT_DEPTH})) from None
     except json.JSONDecodeError as exc:
         raise ScenarioError(Message(N_("The scenario file {path} is not valid JSON at line {line}, column {column}: "
                                        "{reason}."), {"path": source, "line": exc.lineno, "column": exc.colno,
@@ -147,7 +170,9 @@ def parse_scenario(text: str, source: str) -> Scenario:
         reason = exc.args[0] if exc.args and isinstance(exc.args[0], Message) else str(exc)  # NaN, Infinity
         raise ScenarioError(Message(N_("The scenario file {path} is not valid JSON: {reason}."),
                                     {"path": source, "reason": reason})) from None
-    return _Reader(source).scenario(data)
+    reader = _Reader(source)
+    reader.only_text(data)
+    return reader.scenario(data)
 
 
 def _refuse_constant(name: str) -> None:
@@ -159,10 +184,37 @@ class _Reader:
         self.source = source
 
     def fail(self, place: str, problem: str | Message) -> ScenarioError:
-        """``problem``: what was expected there, a phrase said in the reader's language too."""
+        """``problem``: what was expected there, a phrase said in the reader's language too. The empty
+        place is the file as a whole (its top level)."""
         said = problem if isinstance(problem, Message) else Message(problem)
+        if not place:
+            return ScenarioError(Message(N_("The scenario file {path} is not valid: {problem}."),
+                                         {"path": self.source, "problem": said}))
         return ScenarioError(Message(N_("The scenario file {path} is not valid at {place}: {problem}."),
                                      {"path": self.source, "place": place, "problem": said}))
+
+    def only_text(self, data: Any) -> None:
+        """Refuse a string or key that is not text (``"\\ud800"``, an escaped lone surrogate, is valid JSON):
+        it could be played but never stored. Walked without recursion, naming the first such place."""
+        pending: list[tuple[Any, str]] = [(data, "")]
+        while pending:
+            value, place = pending.pop()
+            if isinstance(value, str):
+                items: list[tuple[str, Any]] = []
+                strings = [value]
+            elif isinstance(value, dict):
+                items, strings = list(value.items()), list(value)
+            elif isinstance(value, list):
+                items, strings = [(f"[{index}]", item) for index, item in enumerate(value)], []
+            else:
+                continue
+            if not all(_is_text(string) for string in strings):
+                raise self.fail(place, Message(
+                    N_("holds something that is not text (an escaped lone surrogate such as {example})"),
+                    {"example": "\\ud800"}))
+            for key, item in reversed(items):
+                inner = f"{place}{key}" if key.startswith("[") else f"{place}.{key}" if place else key
+                pending.append((item, inner))
 
     def text(self, data: dict[str, Any], key: str, place: str, default: str | None = None) -> str:
         value = data.get(key, default)
@@ -179,6 +231,15 @@ class _Reader:
             raise self.fail(f"{place}{key}", N_("expected a positive number of seconds"))
         return float(value)
 
+    def budget(self, data: dict[str, Any]) -> float | None:
+        """``budget_s``: at most a week, as ``--budget`` and the window's fields (a bigger one overflows the
+        timers and what is stored of each leg)."""
+        value = self.seconds(data, "budget_s", "")
+        if value is not None and value > MAXIMUM_BUDGET_SECONDS:
+            most = Number(MAXIMUM_BUDGET_SECONDS, f"{MAXIMUM_BUDGET_SECONDS:,}")
+            raise self.fail("budget_s", Message(N_("expected at most {most} seconds (a week)"), {"most": most}))
+        return value
+
     def count(self, data: dict[str, Any], key: str, place: str, default: int, minimum: int) -> int:
         value = data.get(key, default)
         if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
@@ -188,7 +249,7 @@ class _Reader:
 
     def scenario(self, data: Any) -> Scenario:
         if not isinstance(data, dict):
-            raise self.fail("the top level", N_("expected an object"))
+            raise self.fail("", N_("expected an object"))
         if data.get("scenario") != FORMAT_VERSION:
             raise self.fail("scenario", Message(N_("expected the format version {version}"),
                                                 {"version": FORMAT_VERSION}))
@@ -210,7 +271,7 @@ class _Reader:
             prompt=self.text(data, "prompt", ""), rounds=rounds,
             final=self.text(data, "final", "", ""), give_up=self.text(data, "give_up", "", ""),
             demo_server=self.server(data.get("demo_server", {})),
-            budget_s=self.seconds(data, "budget_s", ""), cancel_after_s=self.seconds(data, "cancel_after_s", ""),
+            budget_s=self.budget(data), cancel_after_s=self.seconds(data, "cancel_after_s", ""),
             max_rounds=self.count(data, "max_rounds", "", 8, 1), list_tools=list_tools, era=era,
             source=self.source)
 
@@ -246,6 +307,9 @@ class _Reader:
         arguments = data.get("arguments", {})
         if not isinstance(arguments, dict):
             raise self.fail(f"{place}.arguments", N_("expected an object"))
+        if _depth(arguments) > MAX_ARGUMENT_DEPTH:
+            raise self.fail(f"{place}.arguments", Message(N_("nested deeper than {limit} levels"),
+                                                          {"limit": MAX_ARGUMENT_DEPTH}))
         return ScriptedCall(self.text(data, "tool", f"{place}."), arguments)
 
     def server(self, data: Any) -> dict[str, Any]:
@@ -260,7 +324,30 @@ class _Reader:
                 raise self.fail(f"demo_server.{key}", N_("expected true or false"))
             if kind == "count" and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
                 raise self.fail(f"demo_server.{key}", N_("expected a whole number of at least 1"))
+            if key == "catalogue_size" and value > MAX_CATALOGUE_SIZE:  # 10^8 tools: a MemoryError after a minute
+                raise self.fail(f"demo_server.{key}", Message(N_("expected a whole number from 1 to {most}"), {
+                    "most": Number(MAX_CATALOGUE_SIZE, f"{MAX_CATALOGUE_SIZE:,}")}))
             if kind == "number" and (isinstance(value, bool) or not isinstance(value, (int, float))
                                      or not math.isfinite(value) or value < 0):
                 raise self.fail(f"demo_server.{key}", N_("expected zero or a positive number of seconds"))
         return dict(data)
+
+
+def _is_text(string: str) -> bool:
+    try:
+        string.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _depth(value: Any) -> int:
+    """How many lists and objects ``value`` nests (walked without recursion)."""
+    deepest, pending = 0, [(value, 1)]
+    while pending:
+        item, depth = pending.pop()
+        children = item.values() if isinstance(item, dict) else item if isinstance(item, list) else None
+        if children is not None:
+            deepest = max(deepest, depth)
+            pending.extend((child, depth + 1) for child in children)
+    return deepest

@@ -11,6 +11,7 @@ import threading
 from inspector.i18n import N_, _, current_language
 from inspector.i18n.messages import Message
 from inspector.i18n.os_reasons import os_reason
+from inspector.mcp.messages import Number
 
 from .common import EXIT_OK, UsageError, wait_until_stopped
 
@@ -33,6 +34,17 @@ def _whole_number(option: str, raw: str, minimum: int) -> int:
         raise UsageError(Message(N_("{option} must be at least {minimum} (got {value})."),
                                  {"option": option, "minimum": minimum, "value": value}))
     return value
+
+
+def _catalogue_size(raw: str) -> int:
+    from inspector.demo.options import MAX_CATALOGUE_SIZE
+
+    size = _whole_number("--catalogue-size", raw, 0)
+    if size > MAX_CATALOGUE_SIZE:
+        raise UsageError(Message(N_("{option} must be from {lowest} to {highest} (got {value})."),
+                                 {"option": "--catalogue-size", "lowest": 0,
+                                  "highest": Number(MAX_CATALOGUE_SIZE, f"{MAX_CATALOGUE_SIZE:,}"), "value": size}))
+    return size
 
 
 def _seconds(option: str, raw: str | None, *, allow_zero: bool = False) -> float | None:
@@ -83,8 +95,7 @@ def serve_demo(args: argparse.Namespace) -> int:
         page_size=None if args.page_size is None else _whole_number("--page-size", args.page_size, 1),
         json_response=args.json_response, stateless=args.stateless,
         language=current_language(),  # its own texts speak the command's language (--lang, else as every command)
-        **({} if args.catalogue_size is None else {"catalogue_size": _whole_number("--catalogue-size",
-                                                                                   args.catalogue_size, 0)}))
+        **({} if args.catalogue_size is None else {"catalogue_size": _catalogue_size(args.catalogue_size)}))
     # The server's own log (e.g. "hang: ... saw the cancel") is part of what a demo shows.
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(logging.Formatter("%(asctime)s %(message)s", "%H:%M:%S"))

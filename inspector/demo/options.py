@@ -9,6 +9,9 @@ from inspector.i18n.languages import DEFAULT_LANGUAGE, LANGUAGES
 
 #: How many extra tools the catalogue mode adds when nothing else is asked for.
 DEFAULT_CATALOGUE_SIZE = 120
+#: The most extra tools the catalogue mode offers: ten thousand take seconds to build; 10^8 of them
+#: ended in a MemoryError after a minute, and a client walks 50 pages at most.
+MAX_CATALOGUE_SIZE = 10_000
 
 
 class InvalidDemoOptionsError(ValueError):
@@ -53,9 +56,10 @@ class DemoOptions:
                                            or self.page_size < 1):
             raise InvalidDemoOptionsError(
                 f"The page size must be a whole number of at least 1, not {self.page_size!r}.")
-        if isinstance(self.catalogue_size, bool) or not isinstance(self.catalogue_size, int) or self.catalogue_size < 0:
-            raise InvalidDemoOptionsError(
-                f"The catalogue size must be a whole number of at least 0, not {self.catalogue_size!r}.")
+        if isinstance(self.catalogue_size, bool) or not isinstance(self.catalogue_size, int) \
+                or not 0 <= self.catalogue_size <= MAX_CATALOGUE_SIZE:
+            raise InvalidDemoOptionsError(f"The catalogue size must be a whole number from 0 to {MAX_CATALOGUE_SIZE}, "
+                                          f"not {self.catalogue_size!r}.")
 
         if self.language not in LANGUAGES:
             raise InvalidDemoOptionsError(

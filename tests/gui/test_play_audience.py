@@ -7,6 +7,7 @@ from contextlib import contextmanager
 
 import pytest
 from PySide6.QtCore import QRect, Qt
+from PySide6.QtWidgets import QApplication
 
 from inspector.gui.language import switch_language
 from inspector.gui.play.steps_model import COLUMNS
@@ -223,6 +224,66 @@ def test_the_description_is_as_high_as_its_lines(qtbot, make_window, tmp_path, l
         choices.load_file(bad)
         window.resize(760, 800)  # a long sentence on a narrow window: every line, no more
         qtbot.waitUntil(lambda: snug() and description.height() >= 2 * line)
+    finally:
+        switch_language("en")
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_a_file_s_long_words_never_widen_the_window(qtbot, make_window, tmp_path, language) -> None:
+    """A description of one long word (a link) made the Play tab 4,475 pixels wide at least, and the
+    window grew past the screen; a long one of many words left the steps no room. What is wrong with a
+    file names its place, as long as a key may be: the same."""
+    import json
+
+    window = make_window()
+    window.resize(1024, 600)
+    room = window.play.room
+    window.tabs.setCurrentWidget(room)
+    switch_language(language)
+    try:
+        link = "https://example.com/" + "a" * 1000
+        described = tmp_path / "link.json"
+        described.write_text(json.dumps({"scenario": 1, "name": "link", "description": link, "prompt": "p",
+                                         "rounds": [{"say": "Hello."}]}))
+        wordy = tmp_path / "words.json"
+        wordy.write_text(json.dumps({"scenario": 1, "name": "words", "description": "word " * 2000, "prompt": "p",
+                                     "rounds": [{"say": "Hello."}]}))
+        wrong = tmp_path / "key.json"
+        wrong.write_text(json.dumps({"scenario": 1, "name": "key", "description": "d", "prompt": "p",
+                                     "rounds": [{"say": "Hello.", "k" * 1000: 1}]}))
+        for path, start in ((described, "https://example.com/"), (wordy, "word word "),
+                            (wrong, {"en": "The scenario file ", "de": "Die Szenariodatei "}[language])):
+            room.choices.load_file(path)
+            QApplication.processEvents()  # the layout takes the new text's size
+            assert room.choices.description.text().startswith(start)
+            least = window.minimumSizeHint()
+            assert least.width() <= 1024 and least.height() <= 600 and window.width() == 1024, least
+            # A few lines, cut: the steps keep room for rows (ten thousand characters left them 70 px).
+            assert room.view.height() >= 6 * room.view.verticalHeader().defaultSectionSize(), room.view.height()
+        run = room.play()  # a file with a mistake plays nothing; the one with the link plays at 1024 px
+        assert run is None
+        room.choices.load_file(described)
+        run = room.play()
+        qtbot.waitUntil(lambda: not run.running, timeout=30000)
+        assert run.status == "ok" and window.width() == 1024
+        assert save(window, f"play-long-description-{language}").exists()
+    finally:
+        switch_language("en")
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_a_server_s_long_address_never_widens_the_play_tab(qtbot, make_window, language) -> None:
+    """The server list's longest entry set the Play tab's least width: an address with a token in its
+    query (195 characters) made it 1,524 px; the choice keeps the form's width, the address whole in it."""
+    address = "https://mcp.example.com/mcp?token=" + "a1b2c3d4" * 20
+    window = make_window((address, ""), wait_tools=False)
+    room = window.play.room
+    window.tabs.setCurrentWidget(room)
+    switch_language(language)
+    try:
+        QApplication.processEvents()
+        assert room.choices.server.findData(address) > 0
+        assert room.minimumSizeHint().width() <= 600, room.minimumSizeHint()
     finally:
         switch_language("en")
 

@@ -53,6 +53,9 @@ def test_serve_demo_refuses_bad_options(capsys):
     assert "--page-size must be at least 1" in capsys.readouterr().err
     assert main(["serve-demo", "--handshake-delay", "soon"]) == 2
     assert "--handshake-delay must be a number of seconds" in capsys.readouterr().err
+    # A hundred million tools ended in a MemoryError traceback after a minute; ten thousand start.
+    assert main(["serve-demo", "--page-size", "10", "--catalogue-size", "100000000"]) == 2
+    assert capsys.readouterr().err == "run-inspector: --catalogue-size must be from 0 to 10,000 (got 100000000).\n"
 
 
 def test_serve_demo_for_a_parent_says_where_in_json_and_stops_when_its_stdin_closes():

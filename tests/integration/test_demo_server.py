@@ -321,9 +321,18 @@ def test_stop_frees_the_port_and_a_taken_port_is_refused(plain_demo):
 
 
 def test_options_are_checked():
-    for bad in ({"port": -1}, {"handshake_delay_s": -1}, {"page_size": 0}, {"catalogue_size": -3}):
+    for bad in ({"port": -1}, {"handshake_delay_s": -1}, {"page_size": 0}, {"catalogue_size": -3},
+                {"catalogue_size": 10_001}):
         with pytest.raises(InvalidDemoOptionsError):
             DemoOptions(**bad)
+    assert DemoOptions(catalogue_size=10_000).catalogue_size == 10_000
+
+
+def test_a_scenario_file_s_catalogue_is_held_to_the_demo_server_s_limit():
+    from inspector.agent import scenario
+    from inspector.demo.options import MAX_CATALOGUE_SIZE
+
+    assert scenario.MAX_CATALOGUE_SIZE == MAX_CATALOGUE_SIZE  # the agent layer cannot import the demo's
 
 
 # -- the official SDK client -------------------------------------------------------------------

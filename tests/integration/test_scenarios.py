@@ -161,6 +161,26 @@ BAD_FILES = {
     "bad server": ('{"scenario": 1, "name": "x", "description": "d", "prompt": "p", "rounds": [{}], '
                    '"demo_server": {"page_size": 0}}', "at demo_server.page_size:"),
     "wrong version": ('{"scenario": 2}', "at scenario:"),
+    "catalogue too big": ('{"scenario": 1, "name": "x", "description": "d", "prompt": "p", "list_tools": true, '
+                          '"demo_server": {"page_size": 10, "catalogue_size": 100000000}, "rounds": [{}]}',
+                          "at demo_server.catalogue_size: expected a whole number from 1 to 10,000"),
+    # A budget that overflowed what is stored of each leg (an OverflowError after the run was stored).
+    "budget past a week": ('{"scenario": 1, "name": "x", "description": "d", "prompt": "p", "budget_s": 1e308, '
+                           '"rounds": [{"calls": [{"tool": "echo", "arguments": {"text": "hi"}}]}]}',
+                           "at budget_s: expected at most 604,800 seconds (a week)"),
+    # Arguments nested past what is stored and exported; a file nested past Python's own stack.
+    "deep arguments": ('{"scenario": 1, "name": "x", "description": "d", "prompt": "p", "rounds": [{"calls": '
+                       '[{"tool": "echo", "arguments": {"text": ' + "[" * 300 + "]" * 300 + '}}]}]}',
+                       "at rounds[0].calls[0].arguments: nested deeper than 100 levels"),
+    "deep file": ('{"scenario": 1, "rounds": ' + "[" * 100_000 + "]" * 100_000 + "}",
+                  "is not valid: nested deeper than 100 levels"),
+    # Valid JSON, but not text: it could be sent, never stored.
+    "lone surrogate": ('{"scenario": 1, "name": "x", "description": "d", "prompt": "p", '
+                       '"rounds": [{"say": "a"}, {"calls": [{"tool": "echo", "arguments": {"text": "\\ud800"}}]}]}',
+                       "at rounds[1].calls[0].arguments.text: holds something that is not text"),
+    "not utf-8": (b'{"scenario": 1,\n "name": "caf\xe9"}', "is not UTF-8 text at line 2, column 14"),
+    "not utf-8 after a byte order mark": (b'\xef\xbb\xbf{"scenario": 1, "name": "caf\xe9"}',
+                                          "is not UTF-8 text at line 1, column 29"),
 }
 
 
@@ -168,7 +188,7 @@ BAD_FILES = {
 def test_a_bad_scenario_file_is_one_sentence_and_nothing_is_stored(case, tmp_path, capsys):
     text, place = BAD_FILES[case]
     path = tmp_path / "bad.json"
-    path.write_text(text, encoding="utf-8")
+    path.write_bytes(text if isinstance(text, bytes) else text.encode("utf-8"))
     db = tmp_path / "runs.db"
     assert main(["scenario", str(path), "--db", str(db)]) == 2
     captured = capsys.readouterr()
@@ -177,6 +197,14 @@ def test_a_bad_scenario_file_is_one_sentence_and_nothing_is_stored(case, tmp_pat
     assert place in message and str(path) in message
     assert message.count("\n") == 0 and message.endswith(".")
     assert not db.exists() or RunStore.open(db).list_runs() == []
+
+
+def test_a_scenario_file_saved_with_a_byte_order_mark_plays(tmp_path, capsys):
+    path = tmp_path / "notepad.json"  # as Notepad on Windows saves "UTF-8 with BOM"
+    path.write_bytes(b"\xef\xbb\xbf" + json.dumps({"scenario": 1, "name": "bom", "description": "d", "prompt": "p",
+                                                   "rounds": [{"say": "Hello."}]}).encode("utf-8"))
+    code, report = play(str(path), tmp_path / "runs.db", capsys)
+    assert code == 0 and report["status"] == "ok" and report["steps"][0]["content"] == "Hello."
 
 
 def test_an_unknown_scenario_name_is_a_usage_error(capsys):

@@ -28,10 +28,14 @@ from inspector.i18n.scenarios import described, run_title, titled
 from ..language import translated
 from ..widgets.accessibility import label_combo
 from ..widgets.hints import mark_hint
-from ..widgets.plain_text import visible
+from ..widgets.plain_text import label_text, visible
 from ..widgets.snug_label import SnugLabel
 from .model_settings import KeyNotRead, ModelSettings, key_place
 from .worker import PlayJob
+
+#: The most characters of a description (one line, as `scenario --list` shows it), or of what is wrong
+#: with a file, shown above the run: a few lines on a small screen, the steps keep their room.
+DESCRIPTION_CHARS = 500
 
 FILE, MODEL = "file", "model"
 #: The scenario chosen when the tab opens: the run that goes well (a first Play is not a failed run).
@@ -79,6 +83,10 @@ class PlayChoices(QWidget):
         self.api_key.setEchoMode(QLineEdit.EchoMode.Password)
         self.prompt = QLineEdit()
         self.server = QComboBox()
+        # Its width is the form's, not its longest entry's: a server's long address (a token in its query)
+        # made the Play tab 1,500 px wide at least, the window wider than the screen.
+        self.server.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.server.setMinimumContentsLength(24)
         self._build()
         arrived = getattr(model_settings.keeper, "arrived", None)  # the window's keeper read a key
         if arrived is not None:
@@ -181,9 +189,11 @@ class PlayChoices(QWidget):
                                     else _("A fresh demo server (with the scenario's modes)"))
         scenario = self.scenario()
         if scenario is not None:
-            self.description.setText(visible(described(scenario.description)))
-        elif kind == FILE and self._file_error is not None:
-            self.description.setText(visible(translate(self._file_error)))  # what is wrong, in the reader's language
+            # A file's words (and its path, in what is wrong with it) wrap and are cut: no file decides the
+            # window's size ("https://…" of a thousand characters made it 4,600 px wide).
+            self.description.setText(label_text(described(scenario.description), DESCRIPTION_CHARS))
+        elif kind == FILE and self._file_error is not None:  # what is wrong, in the reader's language
+            self.description.setText(label_text(translate(self._file_error), DESCRIPTION_CHARS))
         elif kind == FILE:
             self.description.setText(_("Choose a scenario file (see docs/scenarios.md for the format)."))
         else:

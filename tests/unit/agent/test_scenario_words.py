@@ -47,9 +47,19 @@ BAD_FILES = [
      "expected a whole number of at least 1",
      "erwartet wird eine ganze Zahl von mindestens 1."),
     ('{"scenario": 1,', "is not valid JSON at line 1, column 16", "ist in Zeile 1, Spalte 16 kein gültiges JSON"),
+    ('{"scenario": 1, "name": "n", "description": "d", "prompt": "p", "rounds": [{}], "budget_s": 604801}',
+     "at budget_s: expected at most 604,800 seconds (a week).",
+     "ist bei budget_s ungültig: erwartet werden höchstens 604.800 Sekunden (eine Woche)."),
+    ('[{"scenario": 1}]', "is not valid: expected an object.", "ist ungültig: erwartet wird ein Objekt."),
+    ('{"scenario": 1, "rounds": [' + "[" * 100_000 + "]" * 100_000 + "]}",
+     "is not valid: nested deeper than 100 levels.", "ist ungültig: tiefer als 100 Ebenen verschachtelt."),
+    ('{"scenario": 1, "prompt": "\\udc00", "rounds": [{}]}', "at prompt: holds something that is not text",
+     "ist bei prompt ungültig: enthält etwas, das kein Text ist (ein maskiertes einzelnes Surrogat wie \\ud800)."),
     # Python's json says why in English only ("Expecting ',' delimiter"): said in words of ours.
     ('{"scenario": 1 "rounds": []}', "a comma expected here between two values (a comma missing?).",
      "kein gültiges JSON: hier fehlt ein Komma zwischen zwei Werten (vergessen?)."),
+    (b'{"scenario": 1,\n  "name": "Gr\xfc\xdfe"}', "is not UTF-8 text at line 2, column 14: save it as UTF-8.",
+     "ist in Zeile 2, Spalte 14 kein UTF-8-Text: Speichern Sie sie als UTF-8."),
     ('', "at line 1, column 1: a JSON value expected here (nothing is there, or something that is not JSON).",
      "kein gültiges JSON: hier wird ein JSON-Wert erwartet (da steht nichts oder etwas, das kein JSON ist)."),
 ]
@@ -61,7 +71,7 @@ def test_what_is_wrong_with_a_scenario_file_is_one_sentence_in_english_and_in_ge
 
     for index, (text, english, german) in enumerate(BAD_FILES):
         path = tmp_path / f"bad{index}.json"
-        path.write_text(text, encoding="utf-8")
+        path.write_bytes(text if isinstance(text, bytes) else text.encode("utf-8"))
         try:
             load_scenario(str(path))
         except ScenarioError as exc:
