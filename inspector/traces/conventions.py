@@ -270,7 +270,7 @@ def _gen_ai(attributes: Mapping[str, Any]) -> Meaning:
                        arguments=arguments if isinstance(arguments, (dict, list)) else None, result=result,
                        blocks=blocks, result_is_error=is_error)
     model = attributes.get("gen_ai.request.model", attributes.get("gen_ai.response.model"))
-    if operation in _LLM_OPERATIONS or isinstance(model, str):
+    if isinstance(operation, str) and operation in _LLM_OPERATIONS or isinstance(model, str):
         return Meaning(kind="llm", convention="gen_ai", model=model if isinstance(model, str) else None,
                        input_tokens=_count(attributes.get("gen_ai.usage.input_tokens")),
                        output_tokens=_count(attributes.get("gen_ai.usage.output_tokens")))
@@ -317,7 +317,7 @@ def _traceloop(name: str, attributes: Mapping[str, Any]) -> Meaning:
     entity = attributes.get("traceloop.entity.name")
     given = parse_json_text(attributes.get("traceloop.entity.input"))
     output = parse_json_text(attributes.get("traceloop.entity.output"))
-    if span_kind_name in _TRACELOOP_TOOL_KINDS:
+    if isinstance(span_kind_name, str) and span_kind_name in _TRACELOOP_TOOL_KINDS:
         # Its MCP instrumentation writes {"tool_name": ..., "arguments": {...}} and {"result": ..., "is_error": ...}.
         arguments = given.get("arguments") if isinstance(given, dict) and "arguments" in given else given
         is_error = isinstance(output, dict) and output.get("is_error") is True
