@@ -141,7 +141,7 @@ def _span(raw: Mapping[str, Any], trace: str, start: int, duration_ms: float) ->
     return span
 
 
-def written_span(raw: Mapping[str, Any], trace: str) -> dict[str, Any]:
+def written_span(raw: Mapping[str, Any], trace: Any) -> dict[str, Any]:
     """The span :func:`spans_of_step` writes for the kept span ``raw`` of the trace ``trace`` (times as kept)."""
     return _span(raw, trace, 0, 0.0)
 

@@ -15,17 +15,13 @@ from .otlp import read_span
 
 __all__ = ["check_kept_spans"]
 
-# A kept span without a trace id is written with its run's (read off its uid): any valid id checks the rest.
-_SOME_TRACE = "0" * 31 + "1"
-
-
 def check_kept_spans(raw: Any, path: Path) -> None:
     """Refuse (:class:`TraceProblem`) a step's ``raw`` (at ``path``) whose kept spans an OTLP export would
     write invalid."""
     kept = raw.get("otlp") if isinstance(raw, Mapping) else None
     if not isinstance(kept, Mapping) or not kept.get("spanId"):
         return  # no span of a trace: an export makes one of its own
-    trace = kept.get("traceId") or _SOME_TRACE
+    trace = kept.get("traceId")  # every import kept it (without it an export names the trace after the run's uid)
     where = (*path, "otlp")
     _check(kept, trace, where)
     server = kept.get("server")
@@ -37,6 +33,6 @@ def _check(kept: Mapping[str, Any], trace: Any, where: Path) -> None:
     # Its attributes are left out: plain JSON values, each written as a valid AnyValue (a number too large
     # for one was refused by the JSON reader already), and they are most of the cost.
     try:
-        read_span(written_span({**kept, "attributes": None}, str(trace)), ())
+        read_span(written_span({**kept, "attributes": None}, trace), ())
     except TraceProblem as problem:
         raise TraceProblem((*where, *(problem.path or ())), problem.sentence) from None

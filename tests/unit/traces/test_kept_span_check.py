@@ -53,6 +53,7 @@ def _refused(tmp_path: Path, document: Any, name: str = "changed.json") -> Trace
     ("spanId", "f" * 15, "must be 16 hexadecimal digits (or 8 bytes in base64), got the string 'fffffffffffffff'"),
     ("parentSpanId", "0" * 16, "an all-zero id is invalid"),
     ("traceId", "F" * 16, "must be 32 hexadecimal digits (or 16 bytes in base64)"),
+    ("traceId", None, "must be 32 hexadecimal digits (or 16 bytes in base64), got null"),
     ("status.code", 7, "must be a status code (0, 1 or 2), got the number 7"),
     ("endTimeUnixNano", "18446744073709551616", "must be nanoseconds since 1970 (0 to 2^64-1)"),
     ("server.spanId", "g" * 16, "must be 16 hexadecimal digits"),
