@@ -46,6 +46,7 @@ _MAX_PARSED = 1_000_000  # characters of a JSON string attribute parsed for argu
 # Levels a parsed value may nest: it lands inside a step payload (raw.otlp... is three levels
 # down), which an export writes and an import reads again under MAX_DEPTH (100).
 _MAX_PARSED_DEPTH = 80
+_MAX_WHOLE = 2**63 - 1  # what the JSON reader of an import (yajl) reads: -2^63 is too much for it
 
 
 @dataclass(frozen=True)
@@ -88,15 +89,18 @@ def span_kind(kind: int | str) -> int:
     return kind
 
 
-def parse_json_text(value: Any) -> Any:
+def parse_json_text(value: Any, *, stored: bool = True) -> Any:
     """A JSON string attribute as the value it spells; anything else (bad JSON, a value nested
     deeper than a file may be, see ``MAX_DEPTH``, one holding ``NaN``, ``Infinity`` or a number
-    too big for a float, which no JSON reader after us would take) as it is. A lone surrogate
+    too big for a float, which no JSON reader after us would take) as it is. A value ``stored`` in a
+    step holding a whole number beyond 64 bits stays text too: the run's export in our format would
+    hold a number our import cannot read (a value only shown takes it). A lone surrogate
     the text spells (``"\\ud800"``) is read as U+FFFD, as a server's answer is: the value is
     stored and printed as UTF-8."""
     if isinstance(value, str) and len(value) <= _MAX_PARSED and value[:1] in ("{", "["):
         try:
-            parsed = json.loads(value, parse_constant=_not_a_number, parse_float=_finite)
+            parsed = json.loads(value, parse_constant=_not_a_number, parse_float=_finite,
+                                parse_int=_whole if stored else int)
         except (ValueError, RecursionError):
             return value
         if not _depth_within(parsed, _MAX_PARSED_DEPTH):
@@ -116,6 +120,13 @@ def _finite(text: str) -> float:
     number = float(text)
     if not math.isfinite(number):
         raise ValueError(f"{text} is too big for a float")
+    return number
+
+
+def _whole(text: str) -> int:
+    number = int(text)
+    if not -_MAX_WHOLE <= number <= _MAX_WHOLE:
+        raise ValueError(f"{text} is beyond 64 bits")
     return number
 
 
@@ -259,7 +270,7 @@ def _gen_ai(attributes: Mapping[str, Any]) -> Meaning:
                        arguments=arguments if isinstance(arguments, (dict, list)) else None, result=result,
                        blocks=blocks, result_is_error=is_error)
     model = attributes.get("gen_ai.request.model", attributes.get("gen_ai.response.model"))
-    if operation in _LLM_OPERATIONS or isinstance(model, str):
+    if isinstance(operation, str) and operation in _LLM_OPERATIONS or isinstance(model, str):
         return Meaning(kind="llm", convention="gen_ai", model=model if isinstance(model, str) else None,
                        input_tokens=_count(attributes.get("gen_ai.usage.input_tokens")),
                        output_tokens=_count(attributes.get("gen_ai.usage.output_tokens")))
@@ -306,7 +317,7 @@ def _traceloop(name: str, attributes: Mapping[str, Any]) -> Meaning:
     entity = attributes.get("traceloop.entity.name")
     given = parse_json_text(attributes.get("traceloop.entity.input"))
     output = parse_json_text(attributes.get("traceloop.entity.output"))
-    if span_kind_name in _TRACELOOP_TOOL_KINDS:
+    if isinstance(span_kind_name, str) and span_kind_name in _TRACELOOP_TOOL_KINDS:
         # Its MCP instrumentation writes {"tool_name": ..., "arguments": {...}} and {"result": ..., "is_error": ...}.
         arguments = given.get("arguments") if isinstance(given, dict) and "arguments" in given else given
         is_error = isinstance(output, dict) and output.get("is_error") is True

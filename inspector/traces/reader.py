@@ -33,6 +33,7 @@ from .format import (
     said,
 )
 from .json_stream import READ_CHUNK, ListShape, ObjectShape, Record, ValueParser, Walker
+from .kept_span import check_kept_spans
 from .otlp import read_attributes
 from .progress import ProgressMeter
 from .sniff import FileKind, check_format_field
@@ -193,7 +194,9 @@ class _TraceReader:
         self._has_steps = True
 
     def _step(self, path: Path, value: Any, size: int) -> None:
-        self._sink.step(self._run, read_step_record(value, path), path, size)
+        step = read_step_record(value, path)
+        check_kept_spans(value["payload"].get("raw"), (*path, "payload", "raw"))
+        self._sink.step(self._run, step, path, size)
 
     def _run_end(self, path: Path) -> None:
         if not self._has_steps:
@@ -224,6 +227,7 @@ class _PayloadsReader:
 
     def _payload(self, path: Path, value: Any, size: int) -> None:
         step = read_payload(value, path)
+        check_kept_spans(value.get("raw"), (*path, "raw"))
         if self._checking:
             payload = step.to_payload()
             self._hash.update(dump_json(payload).encode() + b"\n")

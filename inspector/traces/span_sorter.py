@@ -24,7 +24,8 @@ from inspector.runs.step import stored_payload
 
 from .foreign import ForeignTrace, Side, Wrapped, call_payload, may_wrap, read_side, wrapped_call
 from .format import Path, RunHeader, TraceProblem, TraceStep, describe, read_payload, said
-from .otlp import SPAN_ROLE, is_ours, our_run_header, our_step, read_span, stored_time_of
+from .kept_span import check_kept_spans
+from .otlp import SPAN_ROLE, STEP_PAYLOAD, is_ours, our_run_header, our_step, read_span, stored_time_of
 from .span_parts import NO_RESOURCE, NO_SCOPE, Resource, Scope
 from .span_repeats import SpanRepeats
 
@@ -132,7 +133,9 @@ class SpanSorter:
         elif role == "step":
             if span.trace_id not in self.first_step:
                 self.first_step[span.trace_id] = (path, line)
-            self.on_step(our_key(span.trace_id), our_step(span, path), path, size)
+            step = our_step(span, path)
+            check_kept_spans(step.step.raw, (*path, "attributes", STEP_PAYLOAD, "raw"))
+            self.on_step(our_key(span.trace_id), step, path, size)
         elif role != "leg":  # legs are rebuilt from their step's payload; their spans are for viewers
             raise TraceProblem((*path, "attributes", SPAN_ROLE),
                                said(N_("must be 'run', 'step' or 'leg', got {value}"), value=describe(role)))

@@ -66,3 +66,11 @@ def test_traceloops_flattened_prompt_and_completion_bounded() -> None:
     assert len(said.asked.messages) == MAX_MESSAGES and said.asked.more == 7
     assert len(said.asked.messages[0].parts[0].text) == MAX_PART_CHARS + 1
     assert said.answered.messages[0].parts == (ChatPart("tool_call", '{"city":"Oslo"}', "lookup"),)
+
+
+def test_a_conversation_with_a_whole_number_beyond_64_bits_is_still_said() -> None:
+    """Only shown, never stored: an id beyond 64 bits in a model's messages is read (a tool's arguments that go
+    into a step stay text instead, so that the run's export can be imported again)."""
+    said = read_conversation({"gen_ai.output.messages": json.dumps([{"role": "assistant", "parts": [
+        {"type": "tool_call", "name": "lookup", "arguments": {"id": 2**64}}]}])})
+    assert said.answered.messages[0].parts == (ChatPart("tool_call", '{"id":18446744073709551616}', "lookup"),)

@@ -39,6 +39,19 @@ def test_gen_ai_arguments_and_result_as_json_strings(store: RunStore, tmp_path: 
     assert step["toolResult"] == '{"hits": 2}' and step["outcome"] == "ok"
 
 
+@pytest.mark.parametrize("key", ["gen_ai.operation.name", "traceloop.span.kind"])
+@pytest.mark.parametrize("value", [{"arrayValue": {"values": [{"stringValue": "chat"}]}},
+                                   {"kvlistValue": {"values": [{"key": "tool", "value": {"stringValue": "x"}}]}}])
+def test_a_convention_attribute_that_is_a_list_or_a_map_is_read_as_no_word_of_it(store: RunStore, tmp_path: Path,
+                                                                                 key: str, value: Any) -> None:
+    """A stranger's span whose operation name or Traceloop span kind is an array or a key-value list: the import
+    stopped with a traceback ("TypeError: unhashable type: 'list'"); the span is now a plain step, the
+    attribute kept as it was."""
+    (step,) = imported(store, tmp_path, span(name="work", attributes=[{"key": key, "value": value}]))
+    assert step["kind"] == "request" and step["content"] == "work"
+    assert step["raw"]["otlp"]["attributes"][key] in (["chat"], {"tool": "x"})
+
+
 def test_an_mcp_client_span_names_its_tool_from_the_span_name(store: RunStore, tmp_path: Path) -> None:
     (step,) = imported(store, tmp_path, span(name="MCP send tools/call get_weather", kind=3, attributes=[
         attr("mcp.method.name", "tools/call"), attr("jsonrpc.request.id", "7")]))
