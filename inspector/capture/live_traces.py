@@ -132,9 +132,14 @@ class LiveTraces:
             if held is None:
                 self._held -= len(trace.spans)  # reopened for nothing: let go of again
             return clashing, clash
-        if len(trace.spans) + len(new) > MAX_TRACE_SPANS:
-            return len(arrived), Message(N_("trace {trace} has more than {limit} spans; the receiver keeps no more "
-                                            "of it"), {"trace": trace_id, "limit": MAX_TRACE_SPANS})
+        over = len(trace.spans) + len(new) - MAX_TRACE_SPANS
+        if over > 0:  # the first spans that fit are kept, the rest refused (not the whole request, or slice)
+            full = Message(N_("trace {trace} has more than {limit} spans; the receiver keeps no more of it"),
+                           {"trace": trace_id, "limit": MAX_TRACE_SPANS})
+            if over >= len(new):
+                return len(arrived), full
+            new = dict(list(new.items())[:len(new) - over])
+            clashing, clash = clashing + over, full
         if not self._room_for(len(new), trace_id):
             return len(arrived), Message(N_("the receiver holds {limit} spans already; send fewer at once"),
                                          {"limit": MAX_HELD_SPANS})
