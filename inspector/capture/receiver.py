@@ -184,13 +184,15 @@ class TraceReceiver:
             raise ReceiverBusy
         return writer.submit(spans, self.answer_wait_s)
 
-    def refused(self, count: int, reason: Message) -> None:
-        """Say that ``count`` spans of a request were refused, and the first reason: the answer's
-        ``partial_success`` says it to the exporter, but an exporter may not read it (the OpenTelemetry
-        Python SDK's neither reads nor logs it), so the spans would be missing without a word."""
-        sentence = NP_("{count} span of a request was refused: {reason}",
-                       "{count} spans of a request were refused: {reason}", {"count": Count(count), "reason": reason},
-                       "count")
+    def refused(self, count: int | None, reason: Message) -> None:
+        """Say that ``count`` spans of a request were refused (None: the whole request, too large), and the
+        first reason: the answer says it to the exporter, but an exporter may not show it (the OpenTelemetry
+        Python SDK's neither reads nor logs ``partial_success``, and logs a 413 by its status code alone), so
+        the spans would be missing without the receiver's limit said."""
+        sentence = (Message(N_("A request was refused: {reason}"), {"reason": reason}) if count is None else
+                    NP_("{count} span of a request was refused: {reason}",
+                        "{count} spans of a request were refused: {reason}", {"count": Count(count), "reason": reason},
+                        "count"))
         if self.on_refused is None:
             logging.getLogger(__name__).warning("%s", sentence)
         else:
@@ -330,6 +332,8 @@ class _Handler(BaseHTTPRequestHandler):
             self._answer(bad.status, answer_type, otlp_body.status_body(answer_type, str(bad.sentence),
                                                                         14 if busy else 3),
                          retry_after_s=BUSY_RETRY_AFTER_S if busy else None)
+            if bad.status == 413:  # over one of the receiver's limits: a batch its exporter should make smaller
+                self.server.receiver.refused(None, bad.sentence)
             return
         try:
             taken = self.server.receiver.submit(spans)
