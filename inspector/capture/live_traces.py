@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from inspector.i18n import N_
-from inspector.i18n.messages import Message
+from inspector.i18n.messages import Count, Message
 from inspector.runs.trace_ids import trace_id as run_trace_id
 from inspector.store import RunStore, step_row
 from inspector.store.live_runs import RECEIVER_ORIGIN, LiveRun, write_live_runs
@@ -132,12 +132,17 @@ class LiveTraces:
             if held is None:
                 self._held -= len(trace.spans)  # reopened for nothing: let go of again
             return clashing, clash
-        if len(trace.spans) + len(new) > MAX_TRACE_SPANS:
-            return len(arrived), Message(N_("trace {trace} has more than {limit} spans; the receiver keeps no more "
-                                            "of it"), {"trace": trace_id, "limit": MAX_TRACE_SPANS})
+        over = len(trace.spans) + len(new) - MAX_TRACE_SPANS
+        if over > 0:  # the first spans that fit are kept, the rest refused (not the whole request, or slice)
+            full = Message(N_("trace {trace} has more than {limit} spans; the receiver keeps no more of it"),
+                           {"trace": trace_id, "limit": Count(MAX_TRACE_SPANS)})
+            if over >= len(new):
+                return len(arrived), full
+            new = dict(list(new.items())[:len(new) - over])
+            clashing, clash = clashing + over, full
         if not self._room_for(len(new), trace_id):
             return len(arrived), Message(N_("the receiver holds {limit} spans already; send fewer at once"),
-                                         {"limit": MAX_HELD_SPANS})
+                                         {"limit": Count(MAX_HELD_SPANS)})
         before = dict(trace.spans)
         trace.spans.update(new)
         try:

@@ -54,26 +54,31 @@ def media_type(header: str | None) -> str:
 
 
 def unpack(body: bytes, encoding: str | None) -> bytes:
-    """The body without its content encoding (none, ``identity`` or ``gzip``), at most
-    :data:`MAX_UNPACKED_BYTES` of it."""
+    """The body without its content encoding (none, ``identity``, ``gzip`` or ``deflate``: zlib's format, as
+    HTTP names it and the OpenTelemetry Python SDK's exporter sends it), at most :data:`MAX_UNPACKED_BYTES` of it."""
     coding = (encoding or "identity").strip().lower()
     if coding == "identity":
         return body
-    if coding != "gzip":
-        raise BadBody(Message(N_("The content encoding {encoding} is not supported: send the body as it is or "
-                                 "gzip-compressed."), {"encoding": repr(coding[:40])}), 415)
-    inflater = zlib.decompressobj(16 + zlib.MAX_WBITS)
+    if coding not in _WINDOW_BITS:
+        raise BadBody(Message(N_("The content encoding {encoding} is not supported: send the body as it is, "
+                                 "gzip- or deflate-compressed."), {"encoding": repr(coding[:40])}), 415)
+    inflater = zlib.decompressobj(_WINDOW_BITS[coding])
     try:
         unpacked = inflater.decompress(body, MAX_UNPACKED_BYTES + 1)
     except zlib.error as error:
-        raise BadBody(Message(N_("The body is not valid gzip ({reason})."), {"reason": str(error)})) from None
+        raise BadBody(Message(N_("The body is not valid {encoding} ({reason})."),
+                              {"encoding": coding, "reason": str(error)})) from None
     if len(unpacked) > MAX_UNPACKED_BYTES or inflater.unconsumed_tail:
-        raise BadBody(Message(N_("The gzip body unpacks to more than {limit} MiB and was refused (a request "
-                                 "is at most {limit} MiB unpacked)."), {"limit": MAX_UNPACKED_BYTES // 1024 // 1024}),
-                      413)
+        raise BadBody(Message(N_("The {encoding} body unpacks to more than {limit} MiB and was refused (a request "
+                                 "is at most {limit} MiB unpacked)."),
+                              {"encoding": coding, "limit": MAX_UNPACKED_BYTES // 1024 // 1024}), 413)
     if not inflater.eof:
-        raise BadBody(Message(N_("The gzip body ends before its end: it was cut short.")))
+        raise BadBody(Message(N_("The {encoding} body ends before its end: it was cut short."), {"encoding": coding}))
     return unpacked
+
+
+#: The content encodings taken, and the window bits of zlib's reader for each (gzip's header, zlib's).
+_WINDOW_BITS = {"gzip": 16 + zlib.MAX_WBITS, "deflate": zlib.MAX_WBITS}
 
 
 def read_request(body: bytes, content_type: str, refused: list[Message] | None = None) -> list[HeldSpan]:

@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from inspector.i18n import N_
-from inspector.i18n.messages import Message
+from inspector.i18n.messages import NP_, Count, Message
 from inspector.i18n.os_reasons import os_reason
 from inspector.mcp.secrets import Secrets
 from inspector.runs.loopback import is_loopback
@@ -85,15 +85,19 @@ class TraceReceiver:
     ``start()`` binds (raising :class:`ReceiverError` when it cannot) and returns the address;
     ``stop()`` settles every trace still growing, closes the store and ends both threads.
     ``on_run`` is called on the writer thread for every run written; ``on_problem`` with a sentence when
-    the database turns out locked by another program (spans are refused meanwhile) and when it is free again."""
+    the database turns out locked by another program (spans are refused meanwhile) and when it is free again;
+    ``on_refused`` with a sentence, from a request's thread, for a request some of whose spans were refused
+    (without it, the sentence goes to the log)."""
 
     def __init__(self, db_path: str | Path, options: ReceiverOptions | None = None,
                  on_run: Callable[[RunReceived], None] | None = None,
-                 on_problem: Callable[[Message], None] | None = None) -> None:
+                 on_problem: Callable[[Message], None] | None = None,
+                 on_refused: Callable[[Message], None] | None = None) -> None:
         self.options = options or ReceiverOptions()
         self.db_path = Path(db_path)
         self.on_run = on_run
         self.on_problem = on_problem
+        self.on_refused = on_refused
         #: The token clients must send (``None`` on loopback, where none is asked).
         self.token = None if is_loopback(self.options.host) else secrets.token_urlsafe(32)
         #: The token in every shape it may take, cut out of received spans before they are stored.
@@ -179,6 +183,20 @@ class TraceReceiver:
         if writer is None:  # stopped meanwhile
             raise ReceiverBusy
         return writer.submit(spans, self.answer_wait_s)
+
+    def refused(self, count: int | None, reason: Message) -> None:
+        """Say that ``count`` spans of a request were refused (None: the whole request, too large), and the
+        first reason: the answer says it to the exporter, but an exporter may not show it (the OpenTelemetry
+        Python SDK's neither reads nor logs ``partial_success``, and logs a 413 by its status code alone), so
+        the spans would be missing without the receiver's limit said."""
+        sentence = (Message(N_("A request was refused: {reason}"), {"reason": reason}) if count is None else
+                    NP_("{count} span of a request was refused: {reason}",
+                        "{count} spans of a request were refused: {reason}", {"count": Count(count), "reason": reason},
+                        "count"))
+        if self.on_refused is None:
+            logging.getLogger(__name__).warning("%s", sentence)
+        else:
+            self.on_refused(sentence)
 
 
 def _bind(host: str, port: int) -> ThreadingHTTPServer:
@@ -314,6 +332,8 @@ class _Handler(BaseHTTPRequestHandler):
             self._answer(bad.status, answer_type, otlp_body.status_body(answer_type, str(bad.sentence),
                                                                         14 if busy else 3),
                          retry_after_s=BUSY_RETRY_AFTER_S if busy else None)
+            if bad.status == 413:  # over one of the receiver's limits: a batch its exporter should make smaller
+                self.server.receiver.refused(None, bad.sentence)
             return
         try:
             taken = self.server.receiver.submit(spans)
@@ -328,8 +348,10 @@ class _Handler(BaseHTTPRequestHandler):
             self._answer(500, answer_type, otlp_body.status_body(answer_type, message[:500], 13))
             return
         first = refused[0] if refused else taken.reason
-        reason = str(first) if first is not None else ""
-        self._answer(200, answer_type, otlp_body.success_body(answer_type, taken.rejected + len(refused), reason))
+        rejected = taken.rejected + len(refused)
+        self._answer(200, answer_type, otlp_body.success_body(answer_type, rejected, str(first or "")))
+        if rejected and first is not None:
+            self.server.receiver.refused(rejected, first)
 
     def _refusal(self, content_type: str) -> tuple[int, Message, bool] | None:
         """Why the request is refused before its body is read (status, sentence, close the connection)."""

@@ -46,12 +46,13 @@ def run(args: argparse.Namespace) -> int:
             print(template.format(id=received.run_id, title=one_line(received.title),
                                   status=outcome_word(received.status), steps=steps), flush=True)
 
-    def warn(sentence: Message) -> None:  # the database locked by another program, then free again
+    def warn(sentence: Message) -> None:  # the database locked by another program (then free again), spans refused
         with lock:
             print(translate(sentence), file=sys.stderr, flush=True)
 
     db = database_path(args.db)
-    receiver = TraceReceiver(db, ReceiverOptions(host=host, port=port, quiet_s=quiet), on_run=say, on_problem=warn)
+    receiver = TraceReceiver(db, ReceiverOptions(host=host, port=port, quiet_s=quiet), on_run=say, on_problem=warn,
+                               on_refused=warn)
     receiver.lock_wait_s = lock_wait
     try:
         url = receiver.start()

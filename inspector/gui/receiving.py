@@ -117,7 +117,8 @@ class ReceiverSwitch(QObject):
         from inspector.capture import ReceiverError, ReceiverOptions, TraceReceiver
 
         receiver = TraceReceiver(self._db_path, ReceiverOptions(port=self._settings.receiver_port),
-                                 on_run=self.received.emit, on_problem=self.problem_heard.emit)
+                                 on_run=self.received.emit, on_problem=self.problem_heard.emit,
+                                 on_refused=_log_refused)
         receiver.lock_wait_s = self.lock_wait_s
         if self.answer_wait_s is not None:
             receiver.answer_wait_s = self.answer_wait_s
@@ -166,3 +167,11 @@ class ReceiverSwitch(QObject):
         box.setTextFormat(Qt.TextFormat.PlainText)
         self.problem = box
         box.open()
+
+
+def _log_refused(sentence: Message) -> None:
+    """Spans of a request refused (said to the exporter in ``partial_success``, which it may not read):
+    a line in the log file, from the request's thread."""
+    from inspector.logfile import log_message
+
+    log_message("warning", str(sentence))

@@ -90,3 +90,23 @@ def test_settings_keep_the_receivers_port_and_autostart(qtbot, language) -> None
     again = AppSettings()
     assert again.receiver_port == 4400 and again.receiver_autostart
     switch_language("en")
+
+
+def test_spans_the_windows_receiver_refuses_are_noted_in_the_log_file(qtbot, make_window, tmp_path,
+                                                                       monkeypatch) -> None:
+    """The OTel SDK's exporter reports a request with refused spans a success and logs nothing of its
+    partial_success: the window's receiver writes the refusal to the log file."""
+    from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
+    from opentelemetry.sdk.trace.export import SpanExportResult
+
+    from tests.support.refused_spans import REFUSED, spans_one_backwards
+
+    log = tmp_path / "run-inspector.log"
+    monkeypatch.setenv("RUN_INSPECTOR_LOG", str(log))
+    window = make_window(wait_tools=False)
+    start_receiving(window)
+    exporter = OTLPSpanExporter(endpoint=window.receiving.url)
+    assert exporter.export(spans_one_backwards()) == SpanExportResult.SUCCESS
+    exporter.shutdown()
+    window.receiving.stop()
+    assert f"WARNING {REFUSED}" in log.read_text(encoding="utf-8")

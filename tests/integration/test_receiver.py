@@ -10,6 +10,7 @@ import socket
 import subprocess
 import sys
 import time
+import zlib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -173,6 +174,33 @@ def test_gzip_json(receiver: TraceReceiver) -> None:
     answer = httpx.post(receiver.url, content=gzip.compress(_lines()[0].encode()),
                         headers={**JSON, "Content-Encoding": "gzip"})
     assert answer.status_code == 200 and answer.json() == {}
+
+
+def test_the_sdks_exporter_compressing_with_deflate_is_taken(receiver: TraceReceiver) -> None:
+    """The OpenTelemetry Python SDK offers deflate besides gzip (``OTEL_EXPORTER_OTLP_COMPRESSION=deflate``),
+    as the Collector's OTLP receiver takes it: it was answered 415, and the exporter dropped every batch."""
+    from opentelemetry.exporter.otlp.proto.http import Compression
+    from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
+    from opentelemetry.sdk.trace import TracerProvider
+    from opentelemetry.sdk.trace.export import SimpleSpanProcessor, SpanExportResult
+    from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+
+    kept = InMemorySpanExporter()
+    provider = TracerProvider()
+    provider.add_span_processor(SimpleSpanProcessor(kept))
+    with provider.get_tracer("agent").start_as_current_span("invoke_agent deflated") as root:
+        trace_id = format(root.get_span_context().trace_id, "032x")
+    exporter = OTLPSpanExporter(endpoint=receiver.url, compression=Compression.Deflate)
+    assert exporter.export(kept.get_finished_spans()) == SpanExportResult.SUCCESS
+    exporter.shutdown()
+    assert _header(receiver.db_path, f"otlp-{trace_id}")[0] == "invoke_agent deflated"
+    deflate = {**JSON, "Content-Encoding": "deflate"}
+    bomb = zlib.compress(b"{" + b" " * (otlp_body.MAX_UNPACKED_BYTES + 10) + b"}", 9)
+    assert httpx.post(receiver.url, content=bomb, headers=deflate).status_code == 413
+    broken = httpx.post(receiver.url, content=gzip.compress(b"{}"), headers=deflate)  # gzip said to be deflate
+    assert broken.status_code == 400 and "not valid deflate" in broken.json()["message"]
+    cut = httpx.post(receiver.url, content=zlib.compress(b"{}" * 100)[:8], headers=deflate)
+    assert cut.status_code == 400 and "deflate body ends before its end" in cut.json()["message"]
 
 
 # -- bad requests -----------------------------------------------------------------------------------

@@ -121,6 +121,28 @@ def test_a_trace_beyond_the_limit_is_refused_with_a_reason(tmp_path: Path, monke
     assert taken.rejected >= 4 and "has more than 3 spans" in str(taken.reason)
 
 
+def test_a_request_that_crosses_the_limit_fills_the_trace_to_it(tmp_path: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first spans that fit are kept and the rest refused, however the exporter cut its batches: a
+    request (or a slice of one) that crosses the limit was refused whole, and the trace stopped short of it
+    (an SDK's batches of a 150,000-span trace: 18,302 spans kept of the 20,000 allowed)."""
+    spans = [held for body in _requests() for held in _spans(body)]
+    trace_id = spans[0].span["traceId"]
+    mine = [held for held in spans if held.span["traceId"] == trace_id]
+    monkeypatch.setattr(live_traces, "MAX_TRACE_SPANS", len(mine) - 2)
+    store = RunStore.open(tmp_path / "received.db")
+    live = LiveTraces(store, quiet_s=0)
+    assert live.add(mine[:-4]).rejected == 0
+    crossing = live.add(mine[-4:])
+    assert crossing.rejected == 2 and f"has more than {len(mine) - 2} spans" in str(crossing.reason)
+    assert live.add(mine[-2:]).rejected == 2  # full: nothing more is kept
+    live.settle()
+    within = LiveTraces(RunStore.open(tmp_path / "within.db"), quiet_s=0)
+    assert within.add(mine[:-2]).rejected == 0  # the spans up to the limit, in one request
+    within.settle()
+    assert _steps(store, f"otlp-{trace_id}") == _steps(within.store, f"otlp-{trace_id}")
+
+
 def test_room_is_made_by_letting_settled_traces_go(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     first = _spans(_requests()[0])
     other = [type(held)(held.resource, held.scope, {**held.span, "traceId": "ab" * 16}) for held in first]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gzip
+import zlib
 
 import pytest
 from google.rpc.status_pb2 import Status
@@ -82,6 +83,10 @@ def test_unpacking_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
     with pytest.raises(otlp_body.BadBody) as bomb:
         otlp_body.unpack(gzip.compress(b"x" * 1001), "gzip")
     assert bomb.value.status == 413
+    assert otlp_body.unpack(zlib.compress(b"x" * 1000), "deflate") == b"x" * 1000  # zlib's format, as HTTP's
+    with pytest.raises(otlp_body.BadBody) as deflate_bomb:
+        otlp_body.unpack(zlib.compress(b"x" * 1001), "deflate")
+    assert deflate_bomb.value.status == 413
     with pytest.raises(otlp_body.BadBody) as unknown:
-        otlp_body.unpack(b"{}", "deflate")
+        otlp_body.unpack(b"{}", "br")
     assert unknown.value.status == 415
