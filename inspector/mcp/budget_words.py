@@ -90,6 +90,15 @@ def timed_out(server: str, method: str, budget_s: float, granted_s: int, remaini
     return Message(template, params)
 
 
+def refresh_timed_out(server: str, issuer: str, budget_s: float, granted_s: int) -> Message:
+    """A refresh of the sign-in (a leg of the operation) asks the authorization server, not ``server``."""
+    return Message(N_("The authorization server {issuer} did not finish answering the refresh of the sign-in to "
+                      "the server {server} within the {granted} s granted to it, so the operation was stopped. "
+                      "The budget of this operation ({budget} s) is a setting you can raise if the "
+                      "authorization server is slow but healthy."),
+                   {"server": server, "issuer": issuer, "budget": _seconds(budget_s), "granted": whole(granted_s)})
+
+
 def cancelled(server: str, method: str, in_flight: bool) -> Message:
     # Sent but unanswered: the server may have been working on it for a while (progress notes
     # prove it), so "on its way" would understate what may have happened.

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import time
 from urllib.parse import parse_qsl, urlsplit
 
 import pytest
 from starlette.responses import PlainTextResponse
 
+from inspector.i18n.messages import translate
 from inspector.mcp import CancelSignal, McpClient, OperationRecorder, ServerEndpoint
 from inspector.mcp.errors import ErrorKind, McpTransportError
 from inspector.mcp.signin.flow import (
@@ -146,6 +148,58 @@ def test_a_refused_refresh_forgets_the_tokens_and_asks_for_a_sign_in():
         result = asyncio.run(client.call_tool(server, "echo", {"text": "hi"}, budget_s=10))
     # The token still worked (it had not expired): the refused refresh only made it the last use.
     assert not result.is_error and vault.tokens(auth.mcp_url) is None
+
+
+def test_a_refresh_the_authorization_server_is_too_slow_for_names_it_not_the_server(german):
+    # It was the authorization server that did not answer, and the leg's English name ("sign-in:
+    # refresh") is no part of the sentence, in any language.
+    with serve_auth_server(AuthConfig(expires_in=30)) as auth:
+        client, recorder = McpClient(signin_vault=MemoryVault()), OperationRecorder()
+        server = ServerEndpoint(auth.mcp_url)
+        sign_in(client, server)
+        auth.config.token_delay = 3
+        with pytest.raises(McpTransportError) as raised:
+            asyncio.run(client.call_tool(server, "echo", {"text": "hi"}, budget_s=1, observer=recorder))
+    error = raised.value
+    assert error.kind is ErrorKind.TIMED_OUT and error.method == STEP_REFRESH
+    assert recorder.legs[-1].method == STEP_REFRESH and recorder.legs[-1].error_kind == "timed_out"
+    assert error.message.startswith(f"The authorization server {auth.issuer} did not finish answering the refresh "
+                                    f"of the sign-in to the server {auth.mcp_url} within the 1 s granted")
+    said = translate(error)
+    assert said.startswith(f"Der Autorisierungsserver {auth.issuer} hat die Erneuerung der Anmeldung beim Server "
+                           f"{auth.mcp_url} nicht innerhalb der ihm gewährten 1 s beantwortet")
+    assert STEP_REFRESH not in said and STEP_REFRESH not in error.message
+
+
+def test_a_refresh_ahead_of_the_tokens_end_that_fails_leaves_the_call_on_the_token_that_still_works():
+    with serve_auth_server(AuthConfig(expires_in=30, fail_refresh_status=500)) as auth:
+        vault = MemoryVault()
+        client, recorder = McpClient(signin_vault=vault), OperationRecorder()
+        server = ServerEndpoint(auth.mcp_url)
+        first = sign_in(client, server).tokens
+        result = asyncio.run(client.call_tool(server, "echo", {"text": "hi"}, budget_s=10, observer=recorder))
+    assert not result.is_error
+    assert recorder.legs[0].method == STEP_REFRESH and recorder.legs[0].outcome.value == "failed"
+    assert vault.tokens(auth.mcp_url) == first  # kept: the next operation tries the refresh again
+
+
+def test_a_refresh_that_fails_after_the_tokens_end_says_the_sign_in_is_kept_and_how_to_sign_in_again():
+    with serve_auth_server(AuthConfig(expires_in=1, fail_refresh_status=500)) as auth:
+        vault = MemoryVault()
+        client = McpClient(signin_vault=vault)
+        server = ServerEndpoint(auth.mcp_url)
+        first = sign_in(client, server).tokens
+        while not first.expires_within(0):
+            time.sleep(0.05)
+        with pytest.raises(McpTransportError) as raised:
+            asyncio.run(client.call_tool(server, "echo", {"text": "hi"}, budget_s=10))
+    error = raised.value
+    assert error.kind is ErrorKind.SIGNIN_FAILED and error.signin_step == STEP_REFRESH
+    assert "answered HTTP 500" in error.message
+    assert error.message.endswith("The sign-in is kept, and the next operation tries to refresh it again; if this "
+                                  "keeps failing, sign in again (the window's Sign in, or: run-inspector signin "
+                                  f"\"{auth.mcp_url}\").")
+    assert vault.tokens(auth.mcp_url) == first
 
 
 @pytest.mark.parametrize("transport", ["http", "sse"])

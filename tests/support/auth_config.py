@@ -117,6 +117,8 @@ class AuthConfig:
     rotate_refresh_tokens: bool = True
     #: Refuse every refresh (``invalid_grant``): the client must sign in again.
     refuse_refresh: bool = False
+    #: Answer every refresh with this HTTP status and a plain-text body, no OAuth error (0: no such fault).
+    fail_refresh_status: int = 0
     #: Seconds ``/token`` waits before answering (for cancel tests).
     token_delay: float = 0.0
     #: Fields added to every token response (e.g. ``{"id_token": ...}`` or an unknown field).
