@@ -250,6 +250,20 @@ def test_resource_metadata_is_looked_for_path_first_then_at_the_root():
     assert looked == ["/.well-known/oauth-protected-resource/mcp", "/.well-known/oauth-protected-resource"]
 
 
+def test_a_challenge_naming_its_metadata_by_a_relative_address_is_read_on_the_servers_origin():
+    # RFC 9728 wants a whole URL; a browser would resolve "/custom/prm.json" against the address it came from.
+    config = AuthConfig(prm_at="/custom/prm.json", challenge_relative_metadata=True)
+    with serve_auth_server(config) as auth:
+        client, server = McpClient(signin_vault=MemoryVault()), ServerEndpoint(auth.mcp_url)
+        with pytest.raises(McpTransportError) as asked:
+            asyncio.run(client.list_tools(server, budget_s=10))
+        assert asked.value.challenge.resource_metadata == "/custom/prm.json"
+        sign_in(client, server, challenge=asked.value.challenge)
+        listed = asyncio.run(client.list_tools(server, budget_s=10))
+        looked = [seen.path for seen in auth.requests() if seen.path.endswith("prm.json")]
+    assert looked == ["/custom/prm.json"] and listed.tools
+
+
 def test_a_sign_in_waiting_on_the_browser_is_cancelled_not_failed():
     async def never(url: str) -> bool:
         return True  # a browser that opened, and a person who never signs in

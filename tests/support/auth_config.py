@@ -64,6 +64,8 @@ class AuthConfig:
     prm_at: str = "path"
     #: Name ``resource_metadata`` in the 401 challenge (else the client must try the well-knowns).
     challenge_resource_metadata: bool = True
+    #: Name it as a path without the origin (``/.well-known/…``): RFC 9728 wants a whole URL, some servers don't.
+    challenge_relative_metadata: bool = False
     #: The ``scope`` of the 401 challenge (None: no scope parameter).
     challenge_scope: str | None = READ_SCOPE
 
