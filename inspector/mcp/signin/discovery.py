@@ -2,8 +2,9 @@
 
 Protected Resource Metadata (RFC 9728) first at the address the challenge names (resolved against the
 server's address when relative), else at the path-aware well-known address, then at the root (never
-the root first). Authorization server metadata (RFC 8414, OpenID Connect Discovery) at the three addresses of an issuer with a path
-(OAuth with path insertion, OpenID with insertion, OpenID appended), or the two of one without.
+the root first). Authorization server metadata (RFC 8414, OpenID Connect Discovery) at the three
+addresses of an issuer with a path (OAuth with path insertion, OpenID with insertion, OpenID
+appended), or the two of one without.
 The resource a token is for is the server's canonical URI (RFC 8707); a metadata document whose
 ``issuer`` or ``resource`` is not exactly the one asked for is discarded; ``iss`` on the way back
 (RFC 9207) is checked as the 2026-07-28 revision says.
