@@ -125,7 +125,11 @@ def env_assignments(given: list[str], option: str = "--env") -> dict[str, str]:
     for item in given:
         try:
             name, value = parse_env_assignment(item)
-        except InvalidCommandError:
+        except InvalidCommandError as exc:
+            name, found, _value = item.partition("=")
+            if found and name:  # a name no variable can have: said (the name only, never the value)
+                raise UsageError(Message(N_("{option} needs the form NAME=VALUE: {reason}"),
+                                         {"option": option, "reason": exc.sentence})) from None
             raise UsageError(Message(N_("{option} needs the form NAME=VALUE, e.g. API_KEY=... (what was given is "
                                         "not repeated here, as it may be a credential)"), {"option": option})) from None
         env[name] = value

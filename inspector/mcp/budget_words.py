@@ -3,11 +3,12 @@ answer stream whose server asked to come back too late, a leg the budget left no
 before or after the work was sent.
 
 Each function gives the whole sentence of one :class:`~.errors.McpTransportError` factory, which
-picks the kind; the words are here. No I/O.
+picks the kind; the words are here (a leg's name said as :func:`.leg_names.leg_name` says it). No I/O.
 """
 
 from __future__ import annotations
 
+from .leg_names import leg_name
 from .messages import N_, NP_, Message, Number, whole
 
 #: The sentences of a cancel, stored in English with a cancelled step (and translated where shown).
@@ -35,7 +36,7 @@ def _decimals(value: float) -> Number:
 
 def resume_too_late(server: str, method: str, budget_s: float, delay_s: float, remaining_s: float) -> Message:
     left = Number(round(remaining_s, 1), f"{remaining_s:.1f}", "s")
-    params = {"server": server, "method": method, "delay": _seconds(delay_s), "left": left,
+    params = {"server": server, "method": leg_name(method), "delay": _seconds(delay_s), "left": left,
               "budget": _seconds(budget_s)}
     # One plural per sentence: the form follows the time left; the delay is its own pair of sentences.
     if delay_s == 1:
@@ -62,13 +63,13 @@ def exhausted_budget(server: str, method: str, budget_s: float) -> Message:
                       "operation was used up by its earlier legs. The server was not asked; this is the "
                       "configured operation budget (a setting you can raise), not a server that failed "
                       "to answer."),
-                   {"server": server, "method": method, "budget": _seconds(budget_s)})
+                   {"server": server, "method": leg_name(method), "budget": _seconds(budget_s)})
 
 
 def timed_out(server: str, method: str, budget_s: float, granted_s: int, remaining_s: float | None) -> Message:
     """A grant is whole seconds, so it can be longer than what remained; the sentence then says so
     instead of claiming the budget held."""
-    params: dict[str, object] = {"server": server, "method": method, "budget": _seconds(budget_s),
+    params: dict[str, object] = {"server": server, "method": leg_name(method), "budget": _seconds(budget_s),
                                  "granted": whole(granted_s)}
     if remaining_s is None or granted_s - remaining_s < 0.005:
         template = N_("The server {server} did not finish answering {method} within the {granted} s left of "
@@ -90,8 +91,17 @@ def timed_out(server: str, method: str, budget_s: float, granted_s: int, remaini
     return Message(template, params)
 
 
+def refresh_timed_out(server: str, issuer: str, budget_s: float, granted_s: int) -> Message:
+    """A refresh of the sign-in (a leg of the operation) asks the authorization server, not ``server``."""
+    return Message(N_("The authorization server {issuer} did not finish answering the refresh of the sign-in to "
+                      "the server {server} within the {granted} s granted to it, so the operation was stopped. "
+                      "The budget of this operation ({budget} s) is a setting you can raise if the "
+                      "authorization server is slow but healthy."),
+                   {"server": server, "issuer": issuer, "budget": _seconds(budget_s), "granted": whole(granted_s)})
+
+
 def cancelled(server: str, method: str, in_flight: bool) -> Message:
     # Sent but unanswered: the server may have been working on it for a while (progress notes
     # prove it), so "on its way" would understate what may have happened.
     template = CANCELLED_IN_FLIGHT if in_flight else CANCELLED_BEFORE_SEND
-    return Message(template, {"server": server, "method": method})
+    return Message(template, {"server": server, "method": leg_name(method)})

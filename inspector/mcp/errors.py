@@ -101,6 +101,8 @@ class McpTransportError(Exception):
         #: or ``None`` when it sent none; for a failed sign-in: the step that failed.
         self.challenge: Any = None
         self.signin_step: str | None = None
+        #: For a leg that timed out: the whole seconds it was granted.
+        self.granted_s: int | None = None
 
     @property
     def is_cancellation(self) -> bool:
@@ -271,7 +273,19 @@ class McpTransportError(Exception):
                   remaining_s: float | None = None) -> McpTransportError:
         """The leg's grant ran out. ``remaining_s``: what was left of the budget when it was granted."""
         sentence = budget_words.timed_out(server, method, budget_s, granted_s, remaining_s)
-        return cls(ErrorKind.TIMED_OUT, server, sentence, method=method, budget_s=budget_s)
+        error = cls(ErrorKind.TIMED_OUT, server, sentence, method=method, budget_s=budget_s)
+        error.granted_s = granted_s
+        return error
+
+    @classmethod
+    def refresh_timed_out(cls, server: str, step: str, issuer: str, budget_s: float,
+                          granted_s: int) -> McpTransportError:
+        """The leg ``step`` that refreshes the sign-in to ``server`` ran out of its grant: the authorization
+        server ``issuer`` did not answer, not ``server``."""
+        sentence = budget_words.refresh_timed_out(server, issuer, budget_s, granted_s)
+        error = cls(ErrorKind.TIMED_OUT, server, sentence, method=step, budget_s=budget_s)
+        error.granted_s = granted_s
+        return error
 
     @classmethod
     def cancelled(cls, server: str, method: str, in_flight: bool) -> McpTransportError:

@@ -1,7 +1,8 @@
 """How the client names a leg that is not simply its request's method, and those names as sentences.
 
 A leg is named by its JSON-RPC method; a leg that answers the server, resumes a broken answer stream,
-sends a request again or makes a later round of it is named after it (``tools/call (round 2)``). The
+sends a request again or makes a later round of it is named after it (``tools/call (round 2)``); a
+sign-in's legs have names of their own (``sign-in: token``). The
 names are kept in English with the legs (``--json``, the database and exports); :func:`leg_name` gives
 one as a :class:`Message`, for a display layer to say in the reader's language.
 """
@@ -20,6 +21,17 @@ ROUND_LEG = N_("{method} (round {round})")
 #: The leg that waits on the answers to a server's input requests (the person, a model, the roots).
 INPUT_LEG = N_("input: {kinds}")
 
+#: The legs of a sign-in (and the refresh of one), named as :mod:`.signin.flow` runs them.
+SIGNIN_RESOURCE = N_("sign-in: resource metadata")
+SIGNIN_SERVER = N_("sign-in: authorization server")
+SIGNIN_CLIENT = N_("sign-in: client")
+SIGNIN_BROWSER = N_("sign-in: browser")
+SIGNIN_TOKEN = N_("sign-in: token")
+SIGNIN_IDENTITY = N_("sign-in: identity provider")
+SIGNIN_REFRESH = N_("sign-in: refresh")
+_SIGNIN_LEGS = frozenset({SIGNIN_RESOURCE, SIGNIN_SERVER, SIGNIN_CLIENT, SIGNIN_BROWSER, SIGNIN_TOKEN, SIGNIN_IDENTITY,
+                          SIGNIN_REFRESH})
+
 _NAMES = (RESUMED_LEG, RESENT_LEG, ROUND_LEG, INPUT_LEG)
 #: How deep names may nest ("tools/call (round 2) (resumed)" is two).
 _DEPTH = 4
@@ -28,6 +40,8 @@ _DEPTH = 4
 def leg_name(method: str, depth: int = 0) -> Message | str:
     """A leg's stored name as the client made it, to say in the reader's language; a plain method (or a
     name not of ours) as it is."""
+    if method in _SIGNIN_LEGS:
+        return Message(method)
     if depth < _DEPTH:
         for template in _NAMES:
             found = filled(template, method)
@@ -39,4 +53,5 @@ def leg_name(method: str, depth: int = 0) -> Message | str:
     return method
 
 
-__all__ = ["INPUT_LEG", "RESENT_LEG", "RESUMED_LEG", "ROUND_LEG", "leg_name"]
+__all__ = ["INPUT_LEG", "RESENT_LEG", "RESUMED_LEG", "ROUND_LEG", "SIGNIN_BROWSER", "SIGNIN_CLIENT", "SIGNIN_IDENTITY",
+           "SIGNIN_REFRESH", "SIGNIN_RESOURCE", "SIGNIN_SERVER", "SIGNIN_TOKEN", "leg_name"]

@@ -104,6 +104,13 @@ def signin_failed(server: str, step: str, reason: Message, *, whole: bool) -> Me
     return Message(template, {"server": server, "step": named, "reason": reason})
 
 
+def refresh_kept(server: str) -> Message:
+    """Said after a refresh of the sign-in that failed but was not refused: what stays, and the way on."""
+    return Message(N_("The sign-in is kept, and the next operation tries to refresh it again; if this keeps "
+                      "failing, sign in again (the window's Sign in, or: run-inspector signin \"{server}\")."),
+                   {"server": server})
+
+
 def rpc_error(server: str, method: str, code: int, message: str, data: Any) -> Message:
     detail = _inside_a_sentence(sanitize_remote_text(message))
     params: dict[str, object] = {"server": server, "method": method, "code": code, "detail": detail}

@@ -62,11 +62,7 @@ class ServerCommand:
                 raise InvalidCommandError(Message(N_("the command holds a NUL character, which no program can "
                                                      "receive: check what was pasted")))
         for name, value in self.env.items():
-            if not _ENV_NAME.match(name):
-                # The name is quoted, never the value: a value may be a credential.
-                raise InvalidCommandError(Message(N_("'{name}' is not an environment variable name: use letters, "
-                                                     "digits and '_', not starting with a digit"),
-                                                  {"name": name[:80]}))
+            _check_env_name(name)
             if "\0" in value:
                 raise InvalidCommandError(Message(N_("the value of the environment variable {name} holds a NUL "
                                                      "character"), {"name": name}))
@@ -99,12 +95,20 @@ def parse_command_line(text: str, env: Mapping[str, str] | None = None, cwd: str
     return ServerCommand(words[0], tuple(words[1:]), dict(env or {}), cwd)
 
 
+def _check_env_name(name: str) -> None:
+    if not _ENV_NAME.match(name):
+        # The name is quoted, never the value: a value may be a credential.
+        raise InvalidCommandError(Message(N_("'{name}' is not an environment variable name: use letters, "
+                                             "digits and '_', not starting with a digit"), {"name": name[:80]}))
+
+
 def parse_env_assignment(text: str) -> tuple[str, str]:
-    """``NAME=value`` (as given to ``--env``) as its name and value."""
+    """``NAME=value`` (as given to ``--env``) as its name and value; a name no variable can have is refused."""
     name, found, value = text.partition("=")
     if not found:
         raise InvalidCommandError(Message(N_("'{given}' is not an environment assignment: write NAME=value"),
                                           {"given": name[:80]}))
+    _check_env_name(name)
     return name, value
 
 

@@ -44,6 +44,25 @@ def test_the_clients_cancel_sentences_are_said_in_german(german) -> None:
         "ausgeführt hat, ist unbekannt.", "Gespeicherter Text: the user pressed stop"]
 
 
+def test_a_sign_in_legs_name_in_a_sentence_is_said_in_german_as_the_leg_is(german) -> None:
+    """"(während sign-in: refresh)": a cancel, a time-out or a spent budget during a sign-in's leg (the
+    refresh of one, say) named the leg in English inside the German sentence, as it was, and as stored."""
+    from inspector.gui.runs.stored_text import translate_stored
+    from inspector.i18n.messages import translate
+    from inspector.mcp.leg_names import leg_name
+    from inspector.mcp.signin.flow import STEP_REFRESH, STEP_TOKEN
+
+    cancelled = McpTransportError.cancelled("Team server", STEP_REFRESH, False)
+    assert cancelled.message.endswith("(during sign-in: refresh); the work was not sent.")  # stored so, in English
+    spent = McpTransportError.exhausted_budget("Team server", STEP_TOKEN, 5)
+    switch_language("de")
+    assert translate(leg_name(STEP_REFRESH)) == "Anmeldung: Token erneuern"
+    for said in (translate(cancelled), translate_stored(cancelled.message)):
+        assert said == ("Sie haben den Vorgang abgebrochen, bevor seine Anfrage den Server Team server erreichte "
+                        "(während Anmeldung: Token erneuern); der Auftrag wurde nicht gesendet.")
+    assert translate(spent).startswith("Anmeldung: Token wurde nicht an den Server Team server gesendet")
+
+
 def test_the_result_tab_says_the_cancel_in_german(qtbot, make_window, german) -> None:
     window, _cancelled = window_with_mixed_run(qtbot, make_window)
     detail = window.runs_tab.detail

@@ -4,6 +4,7 @@ Open trace by id… against a fake Jaeger on 127.0.0.1."""
 
 from __future__ import annotations
 
+import base64
 import threading
 from datetime import timedelta
 
@@ -130,10 +131,15 @@ def test_a_secret_header_no_keyring_kept_is_not_sent_empty(qtbot, make_window) -
     assert collector.headers_seen[0]["authorization"] == "Bearer typed-again"
 
 
+def _settings_dialog(qtbot, settings: AppSettings | None = None) -> SettingsDialog:
+    dialog = SettingsDialog(settings or AppSettings(), "/tmp/runs.db", secrets=NoSecretKeeper())
+    qtbot.addWidget(dialog)
+    return dialog
+
+
 def test_the_settings_keep_a_secret_header_out_of_the_settings_file(qtbot, _isolated_settings) -> None:
     settings = AppSettings()
-    dialog = SettingsDialog(settings, "/tmp/runs.db", secrets=NoSecretKeeper())
-    qtbot.addWidget(dialog)
+    dialog = _settings_dialog(qtbot, settings)
     team = dialog.team
     team.push.setChecked(True)
     team.endpoint.setText("ftp://nowhere")
@@ -159,6 +165,39 @@ def test_the_settings_keep_a_secret_header_out_of_the_settings_file(qtbot, _isol
     kept = TeamSettings(settings.qsettings, NoSecretKeeper())
     assert kept.header_rows() == [("X-Api-Key", "very-secret-value", True)]  # this session only
     assert kept.push_setting().enabled and kept.query_url == "http://127.0.0.1:16686"
+
+
+def test_a_password_in_the_collectors_address_becomes_a_secret_header_not_text_in_the_settings_file(
+        qtbot, _isolated_settings) -> None:
+    """The command line sends a collector address's user info as Basic authorization and never stores it;
+    the window wrote "http://team:pw@…" into the settings file in clear. It now moves it into the secret
+    Authorization header (the keyring's), as the server dialog does, and keeps the address without it."""
+    settings = AppSettings()
+    dialog = _settings_dialog(qtbot, settings)
+    team = dialog.team
+    team.push.setChecked(True)
+    team.endpoint.setText("http://team:pw-very-secret@127.0.0.1:4318")
+    dialog.show()
+    dialog.accept()
+    assert dialog.result() == SettingsDialog.DialogCode.Accepted
+    settings.sync()
+    assert "pw-very-secret" not in _isolated_settings.read_text()
+    assert team.url_credentials.note.isVisibleTo(dialog)  # "… kept as the secret Authorization header below."
+    kept = TeamSettings(settings.qsettings, NoSecretKeeper())
+    basic = "Basic " + base64.b64encode(b"team:pw-very-secret").decode()
+    assert kept.push_endpoint == "http://127.0.0.1:4318"
+    assert kept.header_rows() == [("Authorization", basic, True)]  # this session only: no keyring here
+    assert kept.push_setting().headers == {"Authorization": basic}
+
+
+def test_a_password_in_the_collectors_address_never_replaces_an_authorization_header_typed(qtbot) -> None:
+    dialog = _settings_dialog(qtbot)
+    team = dialog.team
+    team.add_header("Authorization", "Bearer team-token", True)
+    team.endpoint.setText("http://team:pw@127.0.0.1:4318")
+    assert not team.save()
+    assert team.error.isVisibleTo(dialog) and "Authorization header already" in team.error.text()
+    assert [row.value.text() for row in team.header_rows] == ["Bearer team-token"]
 
 
 def test_open_trace_by_id_asks_for_a_real_id_and_opens_it_in_the_runs_tab(qtbot, make_window) -> None:

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import time
 from urllib.parse import parse_qsl, urlsplit
 
 import pytest
 from starlette.responses import PlainTextResponse
 
+from inspector.i18n.messages import translate
 from inspector.mcp import CancelSignal, McpClient, OperationRecorder, ServerEndpoint
 from inspector.mcp.errors import ErrorKind, McpTransportError
 from inspector.mcp.signin.flow import (
@@ -148,6 +150,58 @@ def test_a_refused_refresh_forgets_the_tokens_and_asks_for_a_sign_in():
     assert not result.is_error and vault.tokens(auth.mcp_url) is None
 
 
+def test_a_refresh_the_authorization_server_is_too_slow_for_names_it_not_the_server(german):
+    # It was the authorization server that did not answer, and the leg's English name ("sign-in:
+    # refresh") is no part of the sentence, in any language.
+    with serve_auth_server(AuthConfig(expires_in=30)) as auth:
+        client, recorder = McpClient(signin_vault=MemoryVault()), OperationRecorder()
+        server = ServerEndpoint(auth.mcp_url)
+        sign_in(client, server)
+        auth.config.token_delay = 3
+        with pytest.raises(McpTransportError) as raised:
+            asyncio.run(client.call_tool(server, "echo", {"text": "hi"}, budget_s=1, observer=recorder))
+    error = raised.value
+    assert error.kind is ErrorKind.TIMED_OUT and error.method == STEP_REFRESH
+    assert recorder.legs[-1].method == STEP_REFRESH and recorder.legs[-1].error_kind == "timed_out"
+    assert error.message.startswith(f"The authorization server {auth.issuer} did not finish answering the refresh "
+                                    f"of the sign-in to the server {auth.mcp_url} within the 1 s granted")
+    said = translate(error)
+    assert said.startswith(f"Der Autorisierungsserver {auth.issuer} hat die Erneuerung der Anmeldung beim Server "
+                           f"{auth.mcp_url} nicht innerhalb der ihm gewährten 1 s beantwortet")
+    assert STEP_REFRESH not in said and STEP_REFRESH not in error.message
+
+
+def test_a_refresh_ahead_of_the_tokens_end_that_fails_leaves_the_call_on_the_token_that_still_works():
+    with serve_auth_server(AuthConfig(expires_in=30, fail_refresh_status=500)) as auth:
+        vault = MemoryVault()
+        client, recorder = McpClient(signin_vault=vault), OperationRecorder()
+        server = ServerEndpoint(auth.mcp_url)
+        first = sign_in(client, server).tokens
+        result = asyncio.run(client.call_tool(server, "echo", {"text": "hi"}, budget_s=10, observer=recorder))
+    assert not result.is_error
+    assert recorder.legs[0].method == STEP_REFRESH and recorder.legs[0].outcome.value == "failed"
+    assert vault.tokens(auth.mcp_url) == first  # kept: the next operation tries the refresh again
+
+
+def test_a_refresh_that_fails_after_the_tokens_end_says_the_sign_in_is_kept_and_how_to_sign_in_again():
+    with serve_auth_server(AuthConfig(expires_in=1, fail_refresh_status=500)) as auth:
+        vault = MemoryVault()
+        client = McpClient(signin_vault=vault)
+        server = ServerEndpoint(auth.mcp_url)
+        first = sign_in(client, server).tokens
+        while not first.expires_within(0):
+            time.sleep(0.05)
+        with pytest.raises(McpTransportError) as raised:
+            asyncio.run(client.call_tool(server, "echo", {"text": "hi"}, budget_s=10))
+    error = raised.value
+    assert error.kind is ErrorKind.SIGNIN_FAILED and error.signin_step == STEP_REFRESH
+    assert "answered HTTP 500" in error.message
+    assert error.message.endswith("The sign-in is kept, and the next operation tries to refresh it again; if this "
+                                  "keeps failing, sign in again (the window's Sign in, or: run-inspector signin "
+                                  f"\"{auth.mcp_url}\").")
+    assert vault.tokens(auth.mcp_url) == first
+
+
 @pytest.mark.parametrize("transport", ["http", "sse"])
 def test_a_larger_scope_is_asked_for_with_the_one_granted_before(transport):
     # Over the older HTTP+SSE transport the 403 answers a posted message (the event stream was let
@@ -194,6 +248,20 @@ def test_resource_metadata_is_looked_for_path_first_then_at_the_root():
         sign_in(client, ServerEndpoint(auth.mcp_url))
         looked = [seen.path for seen in auth.requests() if "oauth-protected-resource" in seen.path]
     assert looked == ["/.well-known/oauth-protected-resource/mcp", "/.well-known/oauth-protected-resource"]
+
+
+def test_a_challenge_naming_its_metadata_by_a_relative_address_is_read_on_the_servers_origin():
+    # RFC 9728 wants a whole URL; a browser would resolve "/custom/prm.json" against the address it came from.
+    config = AuthConfig(prm_at="/custom/prm.json", challenge_relative_metadata=True)
+    with serve_auth_server(config) as auth:
+        client, server = McpClient(signin_vault=MemoryVault()), ServerEndpoint(auth.mcp_url)
+        with pytest.raises(McpTransportError) as asked:
+            asyncio.run(client.list_tools(server, budget_s=10))
+        assert asked.value.challenge.resource_metadata == "/custom/prm.json"
+        sign_in(client, server, challenge=asked.value.challenge)
+        listed = asyncio.run(client.list_tools(server, budget_s=10))
+        looked = [seen.path for seen in auth.requests() if seen.path.endswith("prm.json")]
+    assert looked == ["/custom/prm.json"] and listed.tools
 
 
 def test_a_sign_in_waiting_on_the_browser_is_cancelled_not_failed():

@@ -64,6 +64,8 @@ class AuthConfig:
     prm_at: str = "path"
     #: Name ``resource_metadata`` in the 401 challenge (else the client must try the well-knowns).
     challenge_resource_metadata: bool = True
+    #: Name it as a path without the origin (``/.well-known/…``): RFC 9728 wants a whole URL, some servers don't.
+    challenge_relative_metadata: bool = False
     #: The ``scope`` of the 401 challenge (None: no scope parameter).
     challenge_scope: str | None = READ_SCOPE
 
@@ -117,6 +119,8 @@ class AuthConfig:
     rotate_refresh_tokens: bool = True
     #: Refuse every refresh (``invalid_grant``): the client must sign in again.
     refuse_refresh: bool = False
+    #: Answer every refresh with this HTTP status and a plain-text body, no OAuth error (0: no such fault).
+    fail_refresh_status: int = 0
     #: Seconds ``/token`` waits before answering (for cancel tests).
     token_delay: float = 0.0
     #: Fields added to every token response (e.g. ``{"id_token": ...}`` or an unknown field).

@@ -229,6 +229,8 @@ class Endpoints:
         return JSONResponse(answer, headers={"Cache-Control": "no-store"})
 
     def _refresh_grant(self, client: Client, form: dict[str, Any]) -> Response:
+        if self.config.fail_refresh_status:
+            return PlainTextResponse("internal error", status_code=self.config.fail_refresh_status)
         old = form.get("refresh_token", "")
         with self._lock:
             grant = self.issued.refresh.get(old)

@@ -213,7 +213,8 @@ class AuthServer:
         if scope:
             params.append(f'scope="{scope}"')
         if self.config.challenge_resource_metadata:
-            params.append(f'resource_metadata="{self.prm_url}"')
+            where = self.prm_url.removeprefix(self._origin) if self.config.challenge_relative_metadata else self.prm_url
+            params.append(f'resource_metadata="{where}"')
         return "Bearer " + ", ".join(params) if params else "Bearer"
 
     def _guard(self, seen: Seen) -> Response | None:

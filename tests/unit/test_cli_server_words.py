@@ -66,6 +66,18 @@ def test_env_and_cwd_go_with_the_command() -> None:
     assert str(caught.value).startswith("--env and --cwd are for a server started as a command")
 
 
+def test_an_env_word_without_a_usable_name_is_refused_as_the_options_mistake_not_the_commands() -> None:
+    # "--stdio cannot be started: '' is not an environment variable name" blamed the command line.
+    with pytest.raises(UsageError) as caught:
+        ad_hoc_command(words("tools", "--stdio", "run", "--env", "=secret-value"))
+    assert str(caught.value) == ("--env needs the form NAME=VALUE, e.g. API_KEY=... (what was given is not repeated "
+                                 "here, as it may be a credential)")
+    with pytest.raises(UsageError) as caught:
+        ad_hoc_command(words("tools", "--stdio", "run", "--env", "API KEY=secret-value"))
+    assert str(caught.value) == ("--env needs the form NAME=VALUE: 'API KEY' is not an environment variable name: use "
+                                 "letters, digits and '_', not starting with a digit")
+
+
 def test_a_bad_command_line_is_one_sentence() -> None:
     with pytest.raises(UsageError) as caught:
         ad_hoc_command(words("tools", "--stdio", 'a "b'))

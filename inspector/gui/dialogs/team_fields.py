@@ -1,6 +1,7 @@
 """The Settings dialog's part for the team's OpenTelemetry backend: push finished runs to a
-collector (address and headers, secret values as dots), and the Jaeger or Tempo query address a
-trace is opened from by id (File → Open trace by id…)."""
+collector (address and headers, secret values as dots; a user name and password typed into the
+address become its secret Authorization header, never written to the settings file), and the
+Jaeger or Tempo query address a trace is opened from by id (File → Open trace by id…)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from ..widgets.accessibility import label_combo
 from ..widgets.hints import PROBLEM_STYLE, mark_hint
 from .form_dialog import fit_form
 from .server_dialog import HeaderRow
+from .url_credentials import UrlCredentials
 
 
 class TeamFields(QWidget):
@@ -68,8 +70,12 @@ class TeamFields(QWidget):
         self.error.hide()
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
+        # A password in the address would be written to the settings file in clear: it becomes the secret
+        # Authorization header (the keyring's), as the command line sends it (HTTP Basic).
+        self.url_credentials = UrlCredentials(self.endpoint, lambda: self.header_rows, self.add_header, self._say)
         layout.addWidget(self.push)
         layout.addWidget(self.endpoint)
+        layout.addWidget(self.url_credentials.note)
         layout.addLayout(self.headers_box)
         layout.addWidget(add, 0, Qt.AlignmentFlag.AlignLeft)
         layout.addWidget(note)
@@ -125,13 +131,19 @@ class TeamFields(QWidget):
         return [row for row in self.header_rows if self.unread.get(row) == row.name.text().strip()
                 and row.secret.isChecked() and not row.value.text()]
 
+    def _say(self, problem: str) -> None:
+        self.error.setText(problem)
+        self.error.show()
+        self.grow()
+
     def save(self) -> bool:
         """Store what was typed, if it is usable; else say what is wrong and store nothing."""
+        self.error.hide()
+        if not self.url_credentials.move():
+            return False
         problem = self._problem()
-        self.error.setVisible(problem is not None)
         if problem is not None:
-            self.error.setText(problem)
-            self.grow()
+            self._say(problem)
             return False
         kept = self._kept_unread()
         rows = [(row.name.text().strip(), None if row in kept else row.value.text().strip(), row.secret.isChecked())

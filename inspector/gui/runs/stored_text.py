@@ -14,8 +14,10 @@ from typing import Any
 from inspector.agent.scenario import DEMO_SERVER_NAME
 from inspector.i18n import _
 from inspector.i18n.details import server_answer_marked, stored_text_said, without_disagreement
+from inspector.i18n.messages import translate
 from inspector.mcp.client_reasons import filled
 from inspector.mcp.errors import CANCELLED_BEFORE_SEND, CANCELLED_IN_FLIGHT
+from inspector.mcp.leg_names import leg_name
 from inspector.mcp.messages import N_
 
 #: What a cancelled step says in sample runs and traces written by the reference implementation.
@@ -47,7 +49,8 @@ def _recognised(text: str, recorded_elsewhere: bool = False) -> str | None:
     for template in KNOWN_TEMPLATES:
         found = filled(template, stripped)
         if found is not None:
-            values = {name: _(value) if value in SAID_NAMES else value for name, value in found.groupdict().items()}
+            values = {name: _(value) if value in SAID_NAMES else translate(leg_name(value)) if name == "method"
+                      else value for name, value in found.groupdict().items()}
             said = RECORDERS_CANCELS.get(template, template) if recorded_elsewhere else template
             return _(said).format(**values)
     return None

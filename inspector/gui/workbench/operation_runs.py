@@ -92,7 +92,8 @@ async def run_operation(task: OperationTask, observer: OperationObserver, client
         # A server that asks for a sign-in: the operation waits for one, then runs afresh.
         record, signed = await signins.operate(task, client, attempt)
         counted = not (task.set_aside and record.health == "cancelled")  # the window's cancel, not the user's
-        record = set_aside_record(record) if task.set_aside and task.kind == "list" else record  # its step says so
+        if task.set_aside and task.kind == "list":
+            record = set_aside_record(record, reloaded=task.reloaded)  # its step says so
         run_id, aside = finish_run(store, run_id, task.server_url, record, signed, task.replay_of, counted,
                                    title=title, uid=uid)
         return OperationOutcome(record, run_id, aside or problem)

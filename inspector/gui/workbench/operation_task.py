@@ -92,6 +92,8 @@ class OperationTask(QObject):
         #: The window cancelled it for itself (the user selected another server): not the user's
         #: cancel, so a cancelled end counts nothing in the server's health.
         self.set_aside = False
+        #: Set aside because Reload started the listing again (not because another server was chosen).
+        self.reloaded = False
         #: The server asked for a sign-in: the operation waits for it, its budget not yet started.
         self.waiting_for_signin = False
         #: How many sign-ins it waited for before its last, fresh attempt.
@@ -123,12 +125,12 @@ class OperationTask(QObject):
         if first:
             self.cancelling.emit()  # then an open question is answered "cancel" and its dialog closes
 
-    def put_aside(self) -> None:
+    def put_aside(self, reloaded: bool = False) -> None:
         """Cancel an operation the user did not ask for and has moved on from (a catalogue walk of the
-        server selected before): it ends as a cancel, but not as the user's, so the server's health
-        (which counts the user's cancels) is not touched by it."""
-        if self.outcome is None:
-            self.set_aside = True
+        server selected before; ``reloaded``: one that Reload started again): it ends as a cancel, but
+        not as the user's, so the server's health (which counts the user's cancels) is not touched by it."""
+        if self.outcome is None and not self.set_aside:  # the first reason stands
+            self.set_aside, self.reloaded = True, reloaded
         self.cancel()
 
     def elapsed_s(self, now: float | None = None) -> float:

@@ -208,6 +208,11 @@ class Workbench(QSplitter):
             self.tools.clear(lambda: _("{server} is a command server: Reload starts its program and lists its "
                                        "tools.").format(server=label_text(server_label(record), 200)))
             return None
+        walking = self.tools.task
+        if walking is not None and walking.running:
+            # Reload while a load runs: the new one replaces it (the panel's Cancel and Esc reach only that
+            # one), so the old one is set aside, not left to run to the end of its budget.
+            walking.put_aside(reloaded=True)
         task = self.engine.list_tools(endpoint, self.admin.budget_for(record))
         changes = self.catalogues.changes(endpoint.key)
         self.tools.loading(task, lambda catalogue: self.catalogues.keep(record.url, endpoint, catalogue, changes))

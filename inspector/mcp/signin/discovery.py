@@ -1,9 +1,10 @@
 """Where a client looks for the documents that say how to sign in, and what it checks in them.
 
-Protected Resource Metadata (RFC 9728) first at the address the challenge names, else at the
-path-aware well-known address, then at the root (never the root first). Authorization server
-metadata (RFC 8414, OpenID Connect Discovery) at the three addresses of an issuer with a path
-(OAuth with path insertion, OpenID with insertion, OpenID appended), or the two of one without.
+Protected Resource Metadata (RFC 9728) first at the address the challenge names (resolved against the
+server's address when relative), else at the path-aware well-known address, then at the root (never
+the root first). Authorization server metadata (RFC 8414, OpenID Connect Discovery) at the three
+addresses of an issuer with a path (OAuth with path insertion, OpenID with insertion, OpenID
+appended), or the two of one without.
 The resource a token is for is the server's canonical URI (RFC 8707); a metadata document whose
 ``issuer`` or ``resource`` is not exactly the one asked for is discarded; ``iss`` on the way back
 (RFC 9207) is checked as the 2026-07-28 revision says.
@@ -11,7 +12,7 @@ The resource a token is for is the server's canonical URI (RFC 8707); a metadata
 
 from __future__ import annotations
 
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import urljoin, urlsplit, urlunsplit
 
 PRM_WELL_KNOWN = "/.well-known/oauth-protected-resource"
 OAUTH_WELL_KNOWN = "/.well-known/oauth-authorization-server"
@@ -41,12 +42,21 @@ def _origin(url: str) -> tuple[str, str, str]:
 def resource_metadata_urls(server_url: str, challenged: str | None = None) -> list[str]:
     """Where to look for the server's Protected Resource Metadata, in order."""
     scheme, netloc, path = _origin(server_url)
-    urls = [challenged] if challenged else []
+    urls = [_resolved(challenged, urlunsplit((scheme, netloc, path, "", "")))] if challenged else []
     path = path.rstrip("/")
     if path:
         urls.append(urlunsplit((scheme, netloc, PRM_WELL_KNOWN + path, "", "")))
     urls.append(urlunsplit((scheme, netloc, PRM_WELL_KNOWN, "", "")))
     return list(dict.fromkeys(urls))
+
+
+def _resolved(address: str, base: str) -> str:
+    """``address`` as a browser reads it in an answer from ``base``: a relative one (``/.well-known/…``,
+    which RFC 9728 does not allow but servers send) on the server's own origin; an absolute one as it is."""
+    try:
+        return urljoin(base, address)
+    except ValueError:  # not an address at all: refused as it is
+        return address
 
 
 def authorization_server_metadata_urls(issuer: str) -> list[str]:

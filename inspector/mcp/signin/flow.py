@@ -18,6 +18,15 @@ from typing import TYPE_CHECKING, TypeVar
 import httpx
 
 from ..errors import ErrorKind, McpTransportError
+from ..leg_names import (
+    SIGNIN_BROWSER,
+    SIGNIN_CLIENT,
+    SIGNIN_IDENTITY,
+    SIGNIN_REFRESH,
+    SIGNIN_RESOURCE,
+    SIGNIN_SERVER,
+    SIGNIN_TOKEN,
+)
 from ..legs import LegFrame, LegWire
 from ..messages import N_, Message, Number
 from .challenge import Challenge
@@ -41,13 +50,14 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 
-STEP_RESOURCE = "sign-in: resource metadata"
-STEP_SERVER = "sign-in: authorization server"
-STEP_CLIENT = "sign-in: client"
-STEP_BROWSER = "sign-in: browser"
-STEP_TOKEN = "sign-in: token"
-STEP_IDENTITY = "sign-in: identity provider"
-STEP_REFRESH = "sign-in: refresh"
+#: The legs' names (kept in English with the legs, said in the reader's language by :func:`..leg_names.leg_name`).
+STEP_RESOURCE = SIGNIN_RESOURCE
+STEP_SERVER = SIGNIN_SERVER
+STEP_CLIENT = SIGNIN_CLIENT
+STEP_BROWSER = SIGNIN_BROWSER
+STEP_TOKEN = SIGNIN_TOKEN
+STEP_IDENTITY = SIGNIN_IDENTITY
+STEP_REFRESH = SIGNIN_REFRESH
 #: Every step of a sign-in, in order (a refresh is a leg of the operation that needed it).
 STEPS = (STEP_RESOURCE, STEP_SERVER, STEP_CLIENT, STEP_BROWSER, STEP_TOKEN)
 #: Each step in words, marked for translation (the window's sign-in view and the command line say them).

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 import httpx
 
+from .. import refusal_words
 from ..cancel import CancelSignal, claim_cancel
 from ..clock import Clock
 from ..deadline import OperationDeadline
@@ -143,17 +144,32 @@ async def refresh_leg(frame: LegFrame, http: httpx.AsyncClient, server: ServerEn
                 return None
             if refused.sign_in_again or refused.error == "invalid_grant":
                 return None
-            raise McpTransportError.signin_failed(server.label, STEP_REFRESH, refused.sentence, whole=True) from None
+            raise _kept_after(McpTransportError.signin_failed(server.label, STEP_REFRESH, refused.sentence,
+                                                              whole=True)) from None
         except SignInProblem as problem:
-            raise McpTransportError.signin_failed(server.label, STEP_REFRESH, problem.reason) from None
+            raise _kept_after(McpTransportError.signin_failed(server.label, STEP_REFRESH, problem.reason)) from None
 
-    renewed = await frame.run(None, STEP_REFRESH, exchange)
+    try:
+        renewed = await frame.run(None, STEP_REFRESH, exchange)
+    except McpTransportError as ended:
+        if ended.kind is not ErrorKind.TIMED_OUT or ended.granted_s is None:
+            raise
+        # The grant ran out while the authorization server was asked, not the server itself.
+        raise McpTransportError.refresh_timed_out(server.label, STEP_REFRESH, tokens.issuer,
+                                                  frame.deadline.budget_s, ended.granted_s) from None
     if renewed is None:
         vault.forget(tokens.resource)
         return None
     vault.keep_tokens(renewed)
     server.headers["Authorization"] = f"{renewed.token_type} {renewed.access_token}"
     return renewed
+
+
+def _kept_after(failed: McpTransportError) -> McpTransportError:
+    """A refresh that failed for another reason than a refused refresh token keeps the sign-in (the next
+    operation tries again): said, with the way on when it keeps failing."""
+    failed.add_sentence(refusal_words.refresh_kept(failed.server))
+    return failed
 
 
 async def signed_work(op: _Operation, server: ServerEndpoint, http: httpx.AsyncClient | None,
@@ -164,7 +180,13 @@ async def signed_work(op: _Operation, server: ServerEndpoint, http: httpx.AsyncC
     ``op``). ``vault_now`` gives the client's vault as it stands (a sign-in may make one meanwhile)."""
     vault = vault_now()
     if tokens is not None and http is not None and vault is not None and needs_refresh(tokens):
-        kept, tokens = tokens, await refresh_leg(op.transport.frame, http, server, vault, tokens)
+        kept = tokens
+        try:
+            tokens = await refresh_leg(op.transport.frame, http, server, vault, tokens)
+        except McpTransportError as failed:
+            if failed.kind is not ErrorKind.SIGNIN_FAILED or kept.expires_within(0):
+                raise
+            tokens = kept  # refreshed ahead of its end, and not refused: the token still serves
         if tokens is None and kept.expires_within(0):
             server.headers.pop("Authorization", None)  # refused, and of no use any more: ask for a sign-in
         op.transport.secrets = server.secrets()  # the new token is cut out of what the server says too

@@ -59,6 +59,14 @@ def test_resource_metadata_is_looked_for_where_the_challenge_says_then_path_awar
         "https://ex.com:8443/.well-known/oauth-protected-resource"]
 
 
+def test_a_relative_metadata_address_in_the_challenge_is_resolved_against_the_servers_address() -> None:
+    # As a browser reads it, without the address's user info or query (never sent to a document).
+    assert resource_metadata_urls("https://user:pw@ex.com/public/mcp?key=1", "/prm")[0] == "https://ex.com/prm"
+    assert resource_metadata_urls("https://ex.com/public/mcp", "meta/prm.json")[0] == "https://ex.com/public/meta/prm.json"
+    assert resource_metadata_urls("https://ex.com/mcp", "https://other.example/prm")[0] == "https://other.example/prm"
+    assert resource_metadata_urls("https://ex.com/mcp", "http://[oops/prm")[0] == "http://[oops/prm"
+
+
 def test_authorization_server_metadata_addresses_with_and_without_a_path() -> None:
     assert authorization_server_metadata_urls("https://auth.ex.com/tenant1") == [
         "https://auth.ex.com/.well-known/oauth-authorization-server/tenant1",
