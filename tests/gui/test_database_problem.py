@@ -214,3 +214,35 @@ def test_a_damaged_write_ahead_log_is_said_in_a_box_over_the_window(qtbot, tmp_p
     (kept,) = tmp_path.glob("runs.db-wal.damaged-*")
     assert seen["text"].startswith(f"The write-ahead log of the run database {path} was damaged: only ")
     assert str(kept) in seen["text"] and seen["format"] == Qt.TextFormat.PlainText
+
+
+@pytest.mark.parametrize(("kind", "reason"), [("fifo", "it is a named pipe, not a regular file"),
+                                              ("socket", "it is a socket, not a regular file")])
+def test_a_run_database_in_the_settings_that_is_a_special_file_is_named_so(qtbot, tmp_path: Path, kind: str,
+                                                                           reason: str, monkeypatch) -> None:
+    """The Settings' run database at a named pipe or a socket (the commands refused it already): the window
+    asked with SQLite's "disk I/O error" or "unable to open database file", and SQLite tried it; a device
+    such as /dev/null it opened, making its log files beside it. Now the window names what is there."""
+    import os
+    import socket
+
+    from inspector.gui.settings import AppSettings
+
+    path = tmp_path / "runs.db"
+    listening = socket.socket(socket.AF_UNIX)
+    try:
+        if kind == "fifo":
+            os.mkfifo(path)
+        else:
+            listening.bind(str(path))
+        AppSettings().database_path = str(path)
+        monkeypatch.delenv("RUN_INSPECTOR_DB")  # which would win over the settings
+        chooser = Chooser((DatabaseChoice.QUIT, None))
+        assert run_window(None, choose=chooser) == 2
+    finally:
+        listening.close()
+    ((problem, asked_for),) = chooser.asked
+    assert asked_for == path
+    assert str(problem) == (f"The run database {path} cannot be opened: {reason}. Choose another file with --db "
+                            "or RUN_INSPECTOR_DB.")
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith("runs.db")] == ["runs.db"]  # nothing beside it
