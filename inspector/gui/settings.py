@@ -114,7 +114,7 @@ class AppSettings:
 
     @property
     def demo_autostart(self) -> bool:
-        return _bool(self.qsettings.value("demo/autostart", True))
+        return _bool(self.qsettings.value("demo/autostart", True), True)
 
     @demo_autostart.setter
     def demo_autostart(self, on: bool) -> None:
@@ -132,7 +132,7 @@ class AppSettings:
     @property
     def allow_sampling(self) -> bool:
         """May servers use the model below (each request is still confirmed)?"""
-        return _bool(self.qsettings.value("sampling/allow", False))
+        return _bool(self.qsettings.value("sampling/allow", False), False)
 
     @allow_sampling.setter
     def allow_sampling(self, on: bool) -> None:
@@ -194,7 +194,7 @@ class AppSettings:
     @property
     def receiver_autostart(self) -> bool:
         """Start the OTLP trace receiver as the window opens?"""
-        return _bool(self.qsettings.value("receiver/autostart", False))
+        return _bool(self.qsettings.value("receiver/autostart", False), False)
 
     @receiver_autostart.setter
     def receiver_autostart(self, on: bool) -> None:
@@ -249,7 +249,16 @@ def _arguments_key(server_url: str, tool: str) -> str:
     return f"arguments/{safe}"
 
 
-def _bool(value: Any) -> bool:
+def read_switch(text: str) -> bool | None:
+    """On or off as ``text`` says it (Qt writes "true" and "false"; 1/0, yes/no, on/off by hand), ``None``
+    when it says neither."""
+    word = text.strip().lower()
+    return True if word in ("1", "true", "yes", "on") else False if word in ("0", "false", "no", "off") else None
+
+
+def _bool(value: Any, default: bool) -> bool:
+    """A switch's setting; ``default`` when it says neither on nor off ("abc" turned the demo server off)."""
     if isinstance(value, str):
-        return value.strip().lower() in ("1", "true", "yes", "on")
+        switch = read_switch(value)
+        return default if switch is None else switch
     return bool(value)

@@ -12,10 +12,19 @@ from inspector.i18n import _
 from inspector.i18n.languages import normalize_language
 from inspector.mcp import LOG_LEVELS
 
-from .settings import read_default_budget, read_port
+from .settings import read_default_budget, read_port, read_switch
 
 #: The most characters of a value the sentence quotes.
 VALUE_CHARS = 40
+
+
+def _whole_number(text: str) -> bool:
+    """Whether ``text`` is a whole number (one out of range is brought into it, as the dialog's field does)."""
+    try:
+        int(text)
+    except ValueError:
+        return False
+    return True
 
 
 #: The settings whose value falls back to its default when it cannot be used, and how to tell.
@@ -24,6 +33,10 @@ CHECKS: tuple[tuple[str, Callable[[str], bool]], ...] = (
     ("window/language", lambda text: normalize_language(text) is not None),
     ("receiver/port", lambda text: read_port(text) is not None),
     ("logging/server_level", lambda text: text in LOG_LEVELS),
+    ("demo/autostart", lambda text: read_switch(text) is not None),
+    ("sampling/allow", lambda text: read_switch(text) is not None),
+    ("receiver/autostart", lambda text: read_switch(text) is not None),
+    ("sampling/max_tokens", _whole_number),
 )
 
 
