@@ -246,3 +246,37 @@ def test_a_run_database_in_the_settings_that_is_a_special_file_is_named_so(qtbot
     assert str(problem) == (f"The run database {path} cannot be opened: {reason}. Choose another file with --db "
                             "or RUN_INSPECTOR_DB.")
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith("runs.db")] == ["runs.db"]  # nothing beside it
+
+
+def answer_the_dialog_with_quit(seen: dict[str, str]) -> None:
+    """Note what the start-up's database dialog says once it shows (its note on the settings, if any), then Quit."""
+    dialogs = [w for w in QApplication.topLevelWidgets() if isinstance(w, DatabaseProblemDialog) and w.isVisible()]
+    if not dialogs:
+        QTimer.singleShot(50, lambda: answer_the_dialog_with_quit(seen))
+        return
+    from PySide6.QtWidgets import QLabel
+
+    note = dialogs[0].findChild(QLabel, "from-settings")
+    seen["note"] = note.text() if note is not None else ""
+    dialogs[0].buttons[DatabaseChoice.QUIT].click()
+
+
+@pytest.mark.parametrize("from_settings", [True, False])
+def test_a_run_database_of_the_settings_that_cannot_be_used_says_where_it_is_changed(
+        qtbot, tmp_path: Path, monkeypatch, from_settings: bool) -> None:
+    """The Settings' run database a folder: the dialog said "Choose another file with --db or
+    RUN_INSPECTOR_DB", which the settings' choice does not come from, and every start asked again. It
+    now says the file is the one chosen in File › Settings…; --db's own (or the variable's) is not."""
+    from inspector.gui.settings import AppSettings
+
+    folder = tmp_path / "a folder"
+    folder.mkdir()
+    if from_settings:
+        AppSettings().database_path = str(folder)
+        monkeypatch.delenv("RUN_INSPECTOR_DB")  # which would win over the settings
+    else:
+        monkeypatch.setenv("RUN_INSPECTOR_DB", str(folder))
+    seen: dict[str, str] = {}
+    QTimer.singleShot(50, lambda: answer_the_dialog_with_quit(seen))
+    assert run_window(None) == 2
+    assert ("File › Settings…" in seen["note"]) is from_settings, seen
