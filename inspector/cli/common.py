@@ -7,7 +7,6 @@ import errno
 import os
 import re
 import sqlite3
-import stat
 import sys
 import threading
 from pathlib import Path
@@ -171,32 +170,24 @@ def check_database_folder(option: str | None) -> None:
     """Refuse, before the command does anything, a run database named in a folder that does not
     exist (only the user data folder is made), or at a device, a named pipe or a socket (SQLite said
     only "disk I/O error"): every command that takes --db says the same."""
-    from inspector.i18n import N_
-    from inspector.i18n.messages import Message
     from inspector.store import missing_folder
+    from inspector.store.paths import special_file
 
     path = database_path(option)
     refused = missing_folder(path)
     if refused is not None:
         raise UsageError(refused)
     try:
-        mode = os.stat(path).st_mode
+        os.stat(path)
     except OSError as exc:  # not there yet (it is made), or not to be looked at: opening it says why
         if exc.errno in (errno.ENAMETOOLONG, errno.ELOOP):  # nothing can look at it: said before any command
             from inspector.store.paths import unusable
 
             raise UsageError(unusable(path, exc)) from None
         return
-    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        kind = N_("it is a device, not a regular file")
-    elif stat.S_ISFIFO(mode):
-        kind = N_("it is a named pipe, not a regular file")
-    elif stat.S_ISSOCK(mode):
-        kind = N_("it is a socket, not a regular file")
-    else:
-        return
-    raise UsageError(Message(N_("The run database {path} cannot be opened: {reason}. Choose another file with --db "
-                                "or RUN_INSPECTOR_DB."), {"path": path, "reason": Message(kind)}))
+    refused = special_file(path)
+    if refused is not None:
+        raise UsageError(refused)
 
 
 def open_store(option: str | None, lock_wait_s: float | None = None) -> RunStore:

@@ -84,7 +84,9 @@ def _run(app: QApplication, db_option: str | None, *, open_file: str | os.PathLi
     from .widgets.plain_text import plain_tooltip
 
     # A database that cannot be used is a dialog (a window started from a menu has no terminal).
-    opened = open_or_ask(database_path(db_option, settings.database_path), choose or ask_with_dialog,
+    path = database_path(db_option, settings.database_path)
+    from_settings = path if settings.database_path and path == Path(settings.database_path).expanduser() else None
+    opened = open_or_ask(path, choose or (lambda problem, asked: ask_with_dialog(problem, asked, from_settings)),
                          lambda store, path: open_window(store, path, settings, opening_file=open_file is not None))
     if opened is None:
         return EXIT_BAD_DATABASE

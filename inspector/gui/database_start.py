@@ -102,13 +102,15 @@ def say_damaged_log(window: QWidget, path: Path, store: RunStore) -> None:
     notice_box(window, _("Run Inspector: run database"), translate(damaged_log_sentence(path, damage)), "damaged-log")
 
 
-def ask_with_dialog(problem: StoreError, path: Path) -> tuple[DatabaseChoice, Path | None]:
-    """The window's chooser: the problem dialog, then a file dialog for another database."""
+def ask_with_dialog(problem: StoreError, path: Path, settings_path: Path | None = None) -> tuple[DatabaseChoice,
+                                                                                              Path | None]:
+    """The window's chooser: the problem dialog, then a file dialog for another database. ``settings_path``:
+    the run database the settings name, when they chose the one opened (the dialog then says where)."""
     from PySide6.QtWidgets import QFileDialog
 
     from .dialogs.database_dialog import DatabaseProblemDialog
 
-    dialog = DatabaseProblemDialog(problem, path)
+    dialog = DatabaseProblemDialog(problem, path, from_settings=settings_path == path)
     dialog.exec()
     if dialog.choice is not DatabaseChoice.OTHER:
         return dialog.choice, None

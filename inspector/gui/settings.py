@@ -17,7 +17,7 @@ from typing import Any
 from PySide6.QtCore import QByteArray, QSettings
 
 from inspector.i18n import _
-from inspector.mcp import DEFAULT_BUDGET_SECONDS, parse_budget
+from inspector.mcp import DEFAULT_BUDGET_SECONDS, MAXIMUM_BUDGET_SECONDS, read_budget
 
 from .settings_size import MAX_REMEMBERED_ARGUMENTS_CHARS, not_a_file, oversized, stand_in_settings, user_settings_file
 
@@ -69,6 +69,14 @@ def unreadable_settings_note(qsettings: QSettings, copy: Path) -> str:
              "A copy of the file as it was is kept at {copy}.").format(path=qsettings.fileName(), copy=copy)
 
 
+def read_default_budget(value: object) -> float | None:
+    """The default budget ``value`` sets (the 20-second default when empty), ``None`` when it sets none the
+    window can use: no positive number, or more than a week, which the settings dialog and ``--budget``
+    refuse (a budget of 1e308 s overflowed every operation's countdown, and no tool was listed)."""
+    reading = read_budget(value)
+    return reading.seconds if reading.usable and reading.seconds <= MAXIMUM_BUDGET_SECONDS else None
+
+
 def read_port(text: str) -> int | None:
     """The port ``text`` names (1 to 65535), ``None`` when it names none."""
     try:
@@ -88,7 +96,8 @@ class AppSettings:
 
     @property
     def default_budget_s(self) -> float:
-        return parse_budget(self.qsettings.value("operations/default_budget_s", DEFAULT_BUDGET_SECONDS))
+        seconds = read_default_budget(self.qsettings.value("operations/default_budget_s", DEFAULT_BUDGET_SECONDS))
+        return DEFAULT_BUDGET_SECONDS if seconds is None else seconds
 
     @default_budget_s.setter
     def default_budget_s(self, seconds: float) -> None:
@@ -105,7 +114,7 @@ class AppSettings:
 
     @property
     def demo_autostart(self) -> bool:
-        return _bool(self.qsettings.value("demo/autostart", True))
+        return _bool(self.qsettings.value("demo/autostart", True), True)
 
     @demo_autostart.setter
     def demo_autostart(self, on: bool) -> None:
@@ -123,7 +132,7 @@ class AppSettings:
     @property
     def allow_sampling(self) -> bool:
         """May servers use the model below (each request is still confirmed)?"""
-        return _bool(self.qsettings.value("sampling/allow", False))
+        return _bool(self.qsettings.value("sampling/allow", False), False)
 
     @allow_sampling.setter
     def allow_sampling(self, on: bool) -> None:
@@ -185,7 +194,7 @@ class AppSettings:
     @property
     def receiver_autostart(self) -> bool:
         """Start the OTLP trace receiver as the window opens?"""
-        return _bool(self.qsettings.value("receiver/autostart", False))
+        return _bool(self.qsettings.value("receiver/autostart", False), False)
 
     @receiver_autostart.setter
     def receiver_autostart(self, on: bool) -> None:
@@ -240,7 +249,16 @@ def _arguments_key(server_url: str, tool: str) -> str:
     return f"arguments/{safe}"
 
 
-def _bool(value: Any) -> bool:
+def read_switch(text: str) -> bool | None:
+    """On or off as ``text`` says it (Qt writes "true" and "false"; 1/0, yes/no, on/off by hand), ``None``
+    when it says neither."""
+    word = text.strip().lower()
+    return True if word in ("1", "true", "yes", "on") else False if word in ("0", "false", "no", "off") else None
+
+
+def _bool(value: Any, default: bool) -> bool:
+    """A switch's setting; ``default`` when it says neither on nor off ("abc" turned the demo server off)."""
     if isinstance(value, str):
-        return value.strip().lower() in ("1", "true", "yes", "on")
+        switch = read_switch(value)
+        return default if switch is None else switch
     return bool(value)

@@ -14,7 +14,7 @@ from inspector.i18n.os_reasons import os_reason
 
 from .errors import NewerSchemaError, StoreError
 from .faults import is_read_only, read_only, set_lock_wait, store_fault
-from .paths import missing_folder, unusable
+from .paths import missing_folder, special_file, unusable
 from .read_only_disk import on_read_only_disk, open_unchanging
 from .schema import MIGRATIONS, SCHEMA_VERSION
 from .transactions import rollback
@@ -66,7 +66,8 @@ def open_database(path: str | os.PathLike[str], lock_wait_s: float = LOCK_WAIT_S
     Only the user data folder is made when it is missing: a folder the user named (``--db``,
     ``RUN_INSPECTOR_DB``, the window's settings) that does not exist is refused with
     :func:`missing_folder`'s sentence, since a mistyped folder would otherwise become a new,
-    empty database the user never looks at.
+    empty database the user never looks at. A device, a named pipe or a socket is refused with
+    :func:`special_file`'s.
 
     A database from a newer version is refused before anything is written to it. A damaged
     database, or one another program keeps locked for longer than ``lock_wait_s``, is refused
@@ -80,7 +81,7 @@ def open_database(path: str | os.PathLike[str], lock_wait_s: float = LOCK_WAIT_S
     if folder_there:
         raise StoreError(Message(N_("The run database path {path} is a folder, not a file. Choose another file "
                                     "with --db or RUN_INSPECTOR_DB."), {"path": path}))
-    refused = missing_folder(path)
+    refused = missing_folder(path) or special_file(path)
     if refused is not None:
         raise refused
     try:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import stat
 from pathlib import Path
 
 import platformdirs
@@ -52,3 +53,24 @@ def unusable(path: str | os.PathLike[str], error: OSError) -> StoreError:
     """The refusal of a database path the system cannot even look at (a name too long, a loop of links)."""
     return StoreError(Message(N_("The run database {path} cannot be used: {reason}. Name another file with --db or "
                                  "RUN_INSPECTOR_DB."), {"path": path, "reason": os_reason(error)}))
+
+
+def special_file(path: str | os.PathLike[str]) -> StoreError | None:
+    """The refusal of a database path at a device, a named pipe or a socket (a link followed), where SQLite
+    says only "disk I/O error" or, for a device such as /dev/null, opens it and makes its log and index
+    files beside it; ``None`` for a regular file, a folder or nothing there (said elsewhere). Nothing is
+    opened."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:  # not there yet (it is made), or not to be looked at: opening it says why
+        return None
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        kind = N_("it is a device, not a regular file")
+    elif stat.S_ISFIFO(mode):
+        kind = N_("it is a named pipe, not a regular file")
+    elif stat.S_ISSOCK(mode):
+        kind = N_("it is a socket, not a regular file")
+    else:
+        return None
+    return StoreError(Message(N_("The run database {path} cannot be opened: {reason}. Choose another file with --db "
+                                 "or RUN_INSPECTOR_DB."), {"path": path, "reason": Message(kind)}))

@@ -214,3 +214,69 @@ def test_a_damaged_write_ahead_log_is_said_in_a_box_over_the_window(qtbot, tmp_p
     (kept,) = tmp_path.glob("runs.db-wal.damaged-*")
     assert seen["text"].startswith(f"The write-ahead log of the run database {path} was damaged: only ")
     assert str(kept) in seen["text"] and seen["format"] == Qt.TextFormat.PlainText
+
+
+@pytest.mark.parametrize(("kind", "reason"), [("fifo", "it is a named pipe, not a regular file"),
+                                              ("socket", "it is a socket, not a regular file")])
+def test_a_run_database_in_the_settings_that_is_a_special_file_is_named_so(qtbot, tmp_path: Path, kind: str,
+                                                                           reason: str, monkeypatch) -> None:
+    """The Settings' run database at a named pipe or a socket (the commands refused it already): the window
+    asked with SQLite's "disk I/O error" or "unable to open database file", and SQLite tried it; a device
+    such as /dev/null it opened, making its log files beside it. Now the window names what is there."""
+    import os
+    import socket
+
+    from inspector.gui.settings import AppSettings
+
+    path = tmp_path / "runs.db"
+    listening = socket.socket(socket.AF_UNIX)
+    try:
+        if kind == "fifo":
+            os.mkfifo(path)
+        else:
+            listening.bind(str(path))
+        AppSettings().database_path = str(path)
+        monkeypatch.delenv("RUN_INSPECTOR_DB")  # which would win over the settings
+        chooser = Chooser((DatabaseChoice.QUIT, None))
+        assert run_window(None, choose=chooser) == 2
+    finally:
+        listening.close()
+    ((problem, asked_for),) = chooser.asked
+    assert asked_for == path
+    assert str(problem) == (f"The run database {path} cannot be opened: {reason}. Choose another file with --db "
+                            "or RUN_INSPECTOR_DB.")
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith("runs.db")] == ["runs.db"]  # nothing beside it
+
+
+def answer_the_dialog_with_quit(seen: dict[str, str]) -> None:
+    """Note what the start-up's database dialog says once it shows (its note on the settings, if any), then Quit."""
+    dialogs = [w for w in QApplication.topLevelWidgets() if isinstance(w, DatabaseProblemDialog) and w.isVisible()]
+    if not dialogs:
+        QTimer.singleShot(50, lambda: answer_the_dialog_with_quit(seen))
+        return
+    from PySide6.QtWidgets import QLabel
+
+    note = dialogs[0].findChild(QLabel, "from-settings")
+    seen["note"] = note.text() if note is not None else ""
+    dialogs[0].buttons[DatabaseChoice.QUIT].click()
+
+
+@pytest.mark.parametrize("from_settings", [True, False])
+def test_a_run_database_of_the_settings_that_cannot_be_used_says_where_it_is_changed(
+        qtbot, tmp_path: Path, monkeypatch, from_settings: bool) -> None:
+    """The Settings' run database a folder: the dialog said "Choose another file with --db or
+    RUN_INSPECTOR_DB", which the settings' choice does not come from, and every start asked again. It
+    now says the file is the one chosen in File › Settings…; --db's own (or the variable's) is not."""
+    from inspector.gui.settings import AppSettings
+
+    folder = tmp_path / "a folder"
+    folder.mkdir()
+    if from_settings:
+        AppSettings().database_path = str(folder)
+        monkeypatch.delenv("RUN_INSPECTOR_DB")  # which would win over the settings
+    else:
+        monkeypatch.setenv("RUN_INSPECTOR_DB", str(folder))
+    seen: dict[str, str] = {}
+    QTimer.singleShot(50, lambda: answer_the_dialog_with_quit(seen))
+    assert run_window(None) == 2
+    assert ("File › Settings…" in seen["note"]) is from_settings, seen

@@ -78,3 +78,25 @@ def test_values_that_cannot_be_used_are_named_and_kept_in_the_file(qtbot, tmp_pa
     kept = _isolated_settings.read_text(encoding="utf-8")
     assert "default_budget_s=abc" in kept and "language=xx" in kept
     assert not list(tmp_path.glob("settings.ini.unreadable-*"))
+
+
+def test_switches_and_token_counts_that_cannot_be_read_are_named_and_their_defaults_apply(
+        _isolated_settings: Path) -> None:
+    """A switch of "abc" was read as off (the demo server did not start, its default being on) and a token
+    count of "lots" fell back to 1,024, both without a word."""
+    from inspector.agent.sampling import DEFAULT_MAX_TOKENS
+    from inspector.gui.settings import AppSettings
+    from inspector.gui.settings_check import unusable_values
+
+    _isolated_settings.write_text("[demo]\nautostart=abc\n[sampling]\nallow=maybe\nmax_tokens=lots\n"
+                                  "[receiver]\nautostart=off\n", encoding="utf-8")
+    settings = AppSettings()
+    assert (settings.demo_autostart, settings.allow_sampling, settings.receiver_autostart) == (True, False, False)
+    assert settings.sampling_max_tokens == DEFAULT_MAX_TOKENS
+    assert unusable_values(settings.qsettings) == ['demo/autostart = "abc"', 'sampling/allow = "maybe"',
+                                                   'sampling/max_tokens = "lots"']
+    _isolated_settings.write_text("[demo]\nautostart=false\n[sampling]\nallow=true\nmax_tokens=5000000\n"
+                                  "[receiver]\nautostart=1\n", encoding="utf-8")
+    settings = AppSettings()  # as Qt writes them, and by hand: used, none named
+    assert (settings.demo_autostart, settings.allow_sampling, settings.receiver_autostart) == (False, True, True)
+    assert unusable_values(settings.qsettings) == []

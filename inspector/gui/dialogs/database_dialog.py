@@ -42,9 +42,12 @@ def choice_label(choice: DatabaseChoice) -> str:
 class DatabaseProblemDialog(QDialog):
     """Says why the run database at ``path`` cannot be used and offers :func:`choices_for` it.
 
-    ``choice`` holds the button pressed (``QUIT`` when the dialog is closed otherwise)."""
+    ``choice`` holds the button pressed (``QUIT`` when the dialog is closed otherwise). ``from_settings``:
+    ``path`` is the run database of the settings, which the sentence's --db and RUN_INSPECTOR_DB do not
+    change, and it is said where it is changed for good (else each start asks again)."""
 
-    def __init__(self, problem: StoreError, path: Path, parent: QWidget | None = None) -> None:
+    def __init__(self, problem: StoreError, path: Path, parent: QWidget | None = None, *,
+                 from_settings: bool = False) -> None:
         super().__init__(parent)
         self.setWindowTitle(_("Run Inspector: the run database cannot be used"))
         self.choice = DatabaseChoice.QUIT
@@ -67,6 +70,14 @@ class DatabaseProblemDialog(QDialog):
             note.setTextFormat(Qt.TextFormat.PlainText)
             note.setWordWrap(True)
             layout.addWidget(note)
+        if from_settings:
+            where = QLabel(_("This is the run database chosen in File › Settings…: once the window is open, "
+                             "choose another there, or leave it empty for the default, so that the next start "
+                             "does not ask again."))
+            where.setObjectName("from-settings")
+            where.setTextFormat(Qt.TextFormat.PlainText)
+            where.setWordWrap(True)
+            layout.addWidget(where)
         buttons = QDialogButtonBox()
         self.buttons: dict[DatabaseChoice, QPushButton] = {}
         for position, choice in enumerate(choices_for(problem)):

@@ -28,10 +28,12 @@ from inspector.store.secrets import SecretKeeper, system_secret_keeper
 
 from ..language import on_language_changed, switch_language, translated, translated_item
 from ..settings import AppSettings
+from ..settings_saving import unsaved_settings_note
 from ..team_settings import TeamSettings
 from ..widgets.accessibility import label_combo
 from ..widgets.budget_field import BudgetField
 from ..widgets.hints import PROBLEM_STYLE, mark_hint, readable_placeholders
+from ..widgets.notice_box import notice_box
 from .form_dialog import finish_form, fit_form, form_width
 from .sampling_tokens import SamplingTokensField
 from .team_fields import TeamFields
@@ -225,6 +227,9 @@ class SettingsDialog(QDialog):
         self._settings.receiver_autostart = self.receiver_autostart.isChecked()
         self._settings.sync()
         super().accept()
+        note = unsaved_settings_note(self._settings.qsettings)
+        if note is not None:  # over the window: this dialog is closed
+            notice_box(self.parentWidget() or self, _("Run Inspector: settings"), note, "settings-unsaved")
 
 
 def _buddy(message: Callable[[], str], control: QWidget) -> QLabel:
