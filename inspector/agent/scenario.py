@@ -28,8 +28,8 @@ DEMO_SERVER_NAME = SaidName(N_("Fresh demo server"))
 DEFAULT_FINAL = N_("I am done.")
 DEFAULT_GIVE_UP = N_("I stop here: a tool did not give me what I needed.")
 REACTIONS = ("continue", "retry", "stop")
-#: The deepest nesting of a call's arguments: the trace importer's limit (``inspector.traces.format.MAX_DEPTH``),
-#: as for ``call --args``: what is played is stored and exported, and must read back.
+#: The deepest nesting of a call's arguments, as for ``call --args`` (``inspector.traces.format.MAX_VALUE_DEPTH``,
+#: which the importer's limits have room for): what is played is stored and exported, and must read back.
 MAX_ARGUMENT_DEPTH = 100
 #: The most extra tools of the demo server's long catalogue (``inspector.demo.options.MAX_CATALOGUE_SIZE``).
 MAX_CATALOGUE_SIZE = 10_000

@@ -211,10 +211,10 @@ def parse_arguments(raw: str) -> dict[str, Any]:
     def refuse(constant: str) -> None:
         raise ValueError(Message(NOT_A_NUMBER, {"constant": constant}))
 
-    from inspector.traces.format import MAX_DEPTH, TraceProblem, check_nesting
+    from inspector.traces.format import MAX_VALUE_DEPTH, TraceProblem, check_nesting
 
     too_deep = Message(N_("--args is nested deeper than {depth} levels (the limit for what is stored and "
-                          "exported); nothing was sent"), {"depth": MAX_DEPTH})
+                          "exported); nothing was sent"), {"depth": MAX_VALUE_DEPTH})
     try:
         value = json.loads(raw, parse_constant=refuse)
     except RecursionError:
@@ -229,8 +229,8 @@ def parse_arguments(raw: str) -> dict[str, Any]:
     except ValueError as exc:  # NaN or Infinity: our sentence, said in the reader's language
         reason = exc.args[0] if exc.args and isinstance(exc.args[0], Message) else str(exc)
         raise UsageError(Message(N_("--args is not valid JSON: {reason}"), {"reason": reason})) from None
-    try:  # the importer's limit: what is sent is stored, and must read back
-        check_nesting(value, (), MAX_DEPTH)
+    try:  # what is sent is stored, and must read back: the importer's limits have room for it
+        check_nesting(value, (), MAX_VALUE_DEPTH)
     except TraceProblem:
         raise UsageError(too_deep) from None
     if not isinstance(value, dict):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from inspector.runs.comparing import RunComparison, StepFacts, compare_steps, step_facts
@@ -11,8 +12,11 @@ from inspector.runs.timeline import step_outcome
 from .ending_legs import ending_legs
 from .run_store import RunStore
 
-#: Rows fetched from SQLite at a time while a run's steps are read.
+#: Rows read from SQLite at a time while a run's steps are read, and the most of their payloads' text
+#: read at a time: a scenario's model step holds the conversation so far (a step of a 1,500-round run,
+#: 700 kB), so 1,000 of them took gigabytes once parsed. A payload larger than this is a batch of its own.
 FETCH_ROWS = 1_000
+FETCH_BYTES = 4_000_000
 
 
 def _payload(text: object) -> dict[str, Any]:
@@ -36,7 +40,7 @@ def run_step_facts(store: RunStore, run_id: int) -> list[StepFacts]:
     cursor = store.db.conn.execute(
         "SELECT id, sequence, payload FROM steps WHERE run_id = ? ORDER BY started_at, sequence", (run_id,))
     facts = []
-    while rows := cursor.fetchmany(FETCH_ROWS):
+    for rows in _batches(cursor):
         parsed = [(step_id, sequence, _payload(payload)) for step_id, sequence, payload in rows]
         legs = ending_legs(store, [step_id for step_id, _sequence, payload in parsed
                                    if step_outcome(payload) == "failed"])
@@ -44,6 +48,23 @@ def run_step_facts(store: RunStore, run_id: int) -> list[StepFacts]:
                                 legs=legs.get(step_id, ()))
                      for step_id, sequence, payload in parsed)
     return facts
+
+
+def _batches(rows: Iterable[tuple[int, int, object]]) -> Iterator[list[tuple[int, int, object]]]:
+    """``rows`` (step id, sequence, payload text) in batches of at most :data:`FETCH_ROWS` rows and, but
+    for a batch of one, :data:`FETCH_BYTES` of payload text."""
+    batch: list[tuple[int, int, object]] = []
+    size = 0
+    for row in rows:
+        text = row[2]
+        length = len(text) if isinstance(text, (str, bytes)) else 0
+        if batch and (len(batch) == FETCH_ROWS or size + length > FETCH_BYTES):
+            yield batch
+            batch, size = [], 0
+        batch.append(row)
+        size += length
+    if batch:
+        yield batch
 
 
 def compare_stored_runs(store: RunStore, first_id: int, second_id: int) -> RunComparison:

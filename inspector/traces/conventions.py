@@ -44,7 +44,7 @@ PLUMBING_NAMES = frozenset({"ResponseStreamWriter", "RequestStreamWriter"})
 _TRACELOOP_TOOL_KINDS = frozenset({"tool"})
 _MAX_PARSED = 1_000_000  # characters of a JSON string attribute parsed for arguments or a result
 # Levels a parsed value may nest: it lands inside a step payload (raw.otlp... is three levels
-# down), which an export writes and an import reads again under MAX_DEPTH (100).
+# down), which an export writes and an import reads again under MAX_DEPTH.
 _MAX_PARSED_DEPTH = 80
 _MAX_WHOLE = 2**63 - 1  # what the JSON reader of an import (yajl) reads: -2^63 is too much for it
 

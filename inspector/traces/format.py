@@ -32,8 +32,18 @@ MAX_RECORD_BYTES = 32_000_000
 160 per list or object, 48 per string plus its characters, 8 per object key plus its characters.
 A 5 MB string fits; half a million tiny objects do not."""
 
-MAX_DEPTH = 100
-"""Deepest nesting of lists and objects allowed anywhere in an imported file."""
+MAX_VALUE_DEPTH = 100
+"""Deepest nesting of a value a run stores from what it was given: a call's arguments (``call --args``,
+a scenario's calls). What is stored is exported, and must be imported again: the limits below are
+this one plus the levels our own formats put around it."""
+
+MAX_PAYLOAD_DEPTH = MAX_VALUE_DEPTH + 3
+"""Deepest nesting of a step's payload (an OTLP span's ``run_inspector.step.payload``, counted from the
+payload): a call's arguments sit 3 levels in, at ``requestedToolCalls[k].arguments``."""
+
+MAX_DEPTH = MAX_PAYLOAD_DEPTH + 5
+"""Deepest nesting of lists and objects allowed anywhere in an imported file: a step's payload sits
+5 levels in, at ``runs[i].steps[j].payload``."""
 
 MAX_UID_CHARS = 256
 

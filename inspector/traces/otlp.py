@@ -27,7 +27,7 @@ from inspector.runs.times import to_stored_time
 from inspector.runs.trace_ids import span_id, trace_id
 
 from .format import (
-    MAX_DEPTH,
+    MAX_PAYLOAD_DEPTH,
     NOT_FINITE_TEXTS,
     Path,
     RunHeader,
@@ -597,7 +597,7 @@ def our_step(span: Span, path: Path) -> TraceStep:
         raise TraceProblem(where, said(N_("a step span needs {sequence} and {payload}"),
                                        sequence=repr(STEP_SEQUENCE), payload=repr(STEP_PAYLOAD)))
     text = read_text(attrs[STEP_PAYLOAD], (*where, STEP_PAYLOAD))
-    payload = load_embedded_json(text, (*where, STEP_PAYLOAD), MAX_DEPTH)
+    payload = load_embedded_json(text, (*where, STEP_PAYLOAD), MAX_PAYLOAD_DEPTH)
     return TraceStep(
         sequence=read_sequence(attrs[STEP_SEQUENCE], (*where, STEP_SEQUENCE)),
         started_at=read_time(attrs.get(STEP_STARTED_AT), (*where, STEP_STARTED_AT)),

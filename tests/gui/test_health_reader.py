@@ -122,12 +122,12 @@ def test_the_health_says_no_answer_yet_beside_counts_of_failures_not_that_none_c
     from inspector.store.servers import ServerRecord
 
     new = ServerRecord("http://127.0.0.1:9/mcp", "Nine", None, (), None, None, 0, 0, 0)
-    assert health_text(new).splitlines()[1] == "No completed operation yet."
+    assert health_text(new).splitlines()[0] == "No completed operation yet."
     refused = replace(new, failed_count=1)
-    assert health_text(refused).splitlines()[1:] == ["No operation got an answer from this server yet.",
-                                                     "0\u00a0ok · 1\u00a0failed · 0\u00a0cancelled"]
+    assert health_text(refused).splitlines() == ["No operation got an answer from this server yet.",
+                                                 "0\u00a0ok · 1\u00a0failed · 0\u00a0cancelled"]
     cancelled = replace(new, cancelled_count=2)  # a cancel is no contact either
-    assert health_text(cancelled).splitlines()[1] == "No operation got an answer from this server yet."
+    assert health_text(cancelled).splitlines()[0] == "No operation got an answer from this server yet."
 
 
 def test_a_servers_sparkline_leaves_out_runs_imported_from_a_trace(tmp_path) -> None:

@@ -12,6 +12,7 @@ from PySide6.QtCore import QPoint, QRect
 from PySide6.QtWidgets import QAbstractButton, QLabel, QLineEdit, QScrollArea, QWidget
 
 from inspector.gui.language import switch_language
+from inspector.gui.widgets.fitted_label import FittedLabel
 from inspector.gui.workbench.sparkline import Sparkline
 
 #: (language, font size in points or None for the usual one, the window's size)
@@ -82,4 +83,28 @@ def test_the_servers_panel_s_lines_never_lie_over_each_other(qtbot, make_window,
         assert panel.view.height() >= 2 * panel.view.fontMetrics().lineSpacing()
     finally:
         window.proxies.stop_selected()
+        switch_language("en")
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_a_server_s_long_address_never_widens_the_window(qtbot, make_window, language) -> None:
+    """An address with a token in its path (some services put the key there) was one unbreakable word in
+    the panel's health, in the Tools tab's "could not reach" and in the server log: the window could not
+    be narrower than 3,400 px. The panel says it on a line of its own, shortened (the whole as its tip);
+    the wrapped sentences break it anywhere, as they draw it."""
+    address = "https://mcp.example.invalid/api/" + "a1b2c3d4" * 24 + "/mcp"
+    window = make_window((address, ""))  # unreachable: the tools and the log say so with the address
+    panel = window.servers
+    qtbot.waitUntil(lambda: panel.current() is not None and address in window.workbench.tools.findChild(
+        FittedLabel).text(), timeout=20000)
+    switch_language(language)
+    try:
+        window.resize(1000, 700)
+        qtbot.wait(100)
+        assert window.width() == 1000, (window.minimumSizeHint(), panel.minimumSizeHint())
+        assert panel.name_line.text() == address and panel.name_line.toolTip() == address
+        shown = panel.name_line.shown_text()
+        assert shown.startswith("https://mcp.example.invalid/") and shown.endswith("…/mcp") and len(shown) < 60, shown
+        assert address not in panel.health.text()
+    finally:
         switch_language("en")

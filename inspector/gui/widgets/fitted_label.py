@@ -4,11 +4,15 @@ text is the label's tooltip (and stays its text, for a screen reader and for cop
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QRect, Qt
+from PySide6.QtCore import QEvent, QRect, QSize, Qt
 from PySide6.QtGui import QPainter, QPaintEvent, QResizeEvent, QTextLayout, QTextOption
 from PySide6.QtWidgets import QLabel, QWidget
 
 from .plain_text import plain_tooltip
+
+#: The most characters of one word that set the label's least width: a longer word (an address with a
+#: token in it) is broken anywhere, as the label draws it, and never widens the window.
+LONGEST_WORD_CHARS = 24
 
 
 class FittedLabel(QLabel):
@@ -37,6 +41,14 @@ class FittedLabel(QLabel):
             margins = self.contentsMargins()
             self.setMaximumHeight(self._max_lines * self.fontMetrics().lineSpacing() + margins.top()
                                   + margins.bottom())
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 - Qt's name
+        """QLabel's least size, its width at most :data:`LONGEST_WORD_CHARS` characters' (an address of
+        195 characters in a sentence made the window 1,500 px wide at least)."""
+        hint = super().minimumSizeHint()
+        margins = self.contentsMargins()
+        most = self.fontMetrics().averageCharWidth() * LONGEST_WORD_CHARS + margins.left() + margins.right()
+        return QSize(min(hint.width(), most), hint.height())
 
     def setText(self, text: str) -> None:  # noqa: N802 - Qt's spelling
         super().setText(text)

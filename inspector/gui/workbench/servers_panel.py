@@ -21,6 +21,7 @@ from inspector.i18n.formatting import format_datetime, format_duration, format_t
 from inspector.store import ServerRecord
 
 from ..language import on_language_changed, translated
+from ..widgets.elided_label import ElidedLabel
 from ..widgets.fitted_scroll import FittedScroll
 from ..widgets.tab_stops import chain_after, stops_in
 from ..widgets.whole_row_list import WholeRowList
@@ -79,6 +80,10 @@ class ServersPanel(QWidget):
         buttons = WrappingRow()  # one above the other where the panel is narrow (a large font)
         buttons.addWidget(self.edit_button)
         buttons.addWidget(self.remove_button)
+        # The selected server's name or address on a line of its own, shortened where it does not fit (the
+        # whole as its tip): an address with a long token in it made the window 3,400 px wide.
+        self.name_line = ElidedLabel()
+        translated(self.name_line, "setAccessibleName", lambda: _("Server"))
         self.health = QLabel()
         self.health.setTextFormat(Qt.TextFormat.PlainText)
         self.health.setWordWrap(True)
@@ -95,6 +100,7 @@ class ServersPanel(QWidget):
         self._below.setContentsMargins(0, 0, 0, 0)
         self._below.addLayout(buttons)
         self._below.addWidget(self.test_button)
+        self._below.addWidget(self.name_line)
         self._below.addWidget(self.health)
         self._below.addWidget(self.sparkline)
         self._below.addWidget(self.test_result)
@@ -108,9 +114,16 @@ class ServersPanel(QWidget):
         on_language_changed(self, self.retranslate)
 
     def retranslate(self) -> None:
-        record = self.current()
-        self.health.setText(unbroken(_("No server selected. Add one with +.")) if record is None
-                            else health_text(record))
+        self._show_health(self.current())
+
+    def _show_health(self, record: ServerRecord | None) -> None:
+        self.name_line.setVisible(record is not None)
+        if record is None:
+            self.health.setText(unbroken(_("No server selected. Add one with +.")))
+            return
+        name = server_label(record)
+        self.name_line.set_text_shortening(name, *address_middle(name))
+        self.health.setText(health_text(record))
 
     def set_records(self, records: list[ServerRecord], select_url: str | None = None, *,
                     select_first: bool = True) -> None:
@@ -166,10 +179,7 @@ class ServersPanel(QWidget):
         record = self.current()
         for button in (self.edit_button, self.remove_button, self.test_button):
             button.setEnabled(record is not None)
-        if record is None:
-            self.health.setText(unbroken(_("No server selected. Add one with +.")))
-        else:
-            self.health.setText(health_text(record))
+        self._show_health(record)
         url = record.url if record is not None else None
         if url != self._current_url:
             # A refresh of the health (after every operation) is not a new selection.
@@ -178,8 +188,16 @@ class ServersPanel(QWidget):
             self.server_selected.emit(record)
 
 
+def address_middle(name: str) -> tuple[int, int]:
+    """The part of a server's name or address shortened first where it does not fit: an address's path
+    and query between its host and its last part ("https://host/…/mcp"), else the whole name."""
+    host = name.find("/", name.find("://") + 3) if "://" in name else -1
+    last = name.rfind("/")
+    return (host + 1, last) if 0 <= host < last else (0, len(name))
+
+
 def health_text(record: ServerRecord) -> str:
-    """Last contact, last latency and the counts of one server, in words."""
+    """Last contact, last latency and the counts of one server, in words (its name is on a line above)."""
     if record.last_contact_at is None:
         # A failure to reach it or a cancel is no contact: below, its counts may say there were some.
         tried = record.ok_count + record.failed_count + record.cancelled_count
@@ -190,5 +208,4 @@ def health_text(record: ServerRecord) -> str:
         when = format_time(local) if same_day else format_datetime(local, "short")
         contact = _("Last contact {when} (answered in {duration}).").format(
             when=when, duration=format_duration((record.last_latency_ms or 0) / 1000))
-    return _("{name}\n{contact}\n{counts}").format(name=server_label(record), contact=unbroken(contact),
-                                                  counts=shown_health_line(record))
+    return f"{unbroken(contact)}\n{shown_health_line(record)}"
