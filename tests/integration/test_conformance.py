@@ -157,7 +157,7 @@ FAULTS = [
 def test_tools_call_failure(profile, fault, kind, fragment):
     with FaultServer(profile, work=fault) as server:
         endpoint = ServerEndpoint(server.url, era="handshake")
-        ran = only(operate(endpoint, budget_s=5))
+        ran = only(operate(endpoint, budget_s=10))
         # A corrupt compressed body may fairly be called malformed or a broken connection.
         kinds = (ErrorKind.MALFORMED, ErrorKind.UNREACHABLE) if fragment is None and kind is ErrorKind.MALFORMED \
             else ()
@@ -165,7 +165,8 @@ def test_tools_call_failure(profile, fault, kind, fragment):
         assert error.method == "tools/call"
         assert server.rpc_methods == ["initialize", "notifications/initialized", "tools/call"]
         assert [leg.method for leg in ran.recorder.legs] == server.rpc_methods
-        assert ran.elapsed_s < 3
+        # Ended by the fault, well before the budget (2 MiB of events read took 3.7 s beside the suite at load 7).
+        assert ran.elapsed_s < 6
         # The failed leg still reports what it saw on the wire.
         assert ran.recorder.legs[-1].http_status == [s for m, s in server.statuses if m == "tools/call"][-1]
         assert ran.recorder.legs[-1].error_kind == error.kind.value
