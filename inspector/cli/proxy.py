@@ -10,7 +10,7 @@ from inspector.i18n import N_, _, ngettext
 from inspector.i18n.messages import Message, translate
 
 from .common import EXIT_OK, UsageError, database_path, wait_until_stopped
-from .demos import _seconds
+from .operations import parse_budget_option
 
 
 def run(args: argparse.Namespace) -> int:
@@ -21,7 +21,9 @@ def run(args: argparse.Namespace) -> int:
     if not args.to:
         raise UsageError(Message(N_("proxy needs the server to forward to: proxy --to URL, its MCP address, e.g. "
                                     "proxy --to http://127.0.0.1:8000/mcp")))
-    budget = _seconds("--budget", args.budget)
+    # Read as every command reads --budget: one of more than a week is refused (1e308 s recorded no run).
+    reading = parse_budget_option(args.budget)
+    budget = reading.seconds if reading else None
     as_json = bool(getattr(args, "json", False))
     try:
         host, port = parse_listen(args.listen)

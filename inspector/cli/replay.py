@@ -13,9 +13,12 @@ from __future__ import annotations
 import argparse
 import json
 import shlex
+import sys
 
-from inspector.i18n import N_
+from inspector.i18n import N_, _
+from inspector.i18n.formatting import format_seconds
 from inspector.i18n.messages import Message
+from inspector.mcp import bounded_budget
 from inspector.mcp.server import STDIO_KEY_PREFIX
 from inspector.runs.replaying import NotReplayable, ReplayPlan, plan_replay
 from inspector.store import RunStore, ServerRegistry, StoreError
@@ -55,7 +58,12 @@ def run(args: argparse.Namespace) -> int:
         args.url = plan.server
     args.command, args.tool, args.args, args.task = "call", plan.tool, json.dumps(plan.arguments), False
     if args.budget is None and plan.budget_s is not None:
-        args.budget = format(plan.budget_s, "g")
+        if bounded_budget(plan.budget_s) is None:  # an imported trace's 1e308 s: said, not taken for --budget
+            print(_("run-inspector: the step's budget, {stored} s, is more than a week: the replay gets the "
+                    "server's budget or the default (--budget gives another).").format(
+                        stored=format_seconds(plan.budget_s)), file=sys.stderr)
+        else:
+            args.budget = format(plan.budget_s, "g")
     args.replay_of = plan.link
     args.replayed_run = run_id
     from . import operations

@@ -14,10 +14,12 @@ import shlex
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from inspector.i18n import N_, _
+from inspector.i18n.formatting import format_seconds
 from inspector.i18n.messages import Message
-from inspector.mcp import ServerEndpoint, public_url
+from inspector.mcp import ServerEndpoint, bounded_budget, public_url
 from inspector.mcp.server import STDIO_KEY_PREFIX, InvalidServerError, scheme_missing
 from inspector.mcp.server_command import InvalidCommandError, ServerCommand, parse_command_line, parse_env_assignment
 
@@ -179,7 +181,7 @@ def choose_server(registry: object | None, args: argparse.Namespace, budget_s: f
             return Chosen(server, budget_s)
         return Chosen(ServerEndpoint.for_command(server.command, name=configured.name,  # type: ignore[arg-type]
                                                  era=_era(args, configured)),
-                      budget_s if budget_s is not None else configured.budget_s, configured.roots)
+                      _budget(budget_s, configured), configured.roots)
     if is_address(args.url):
         _no_command_options(args)
         return _address(registry, args.url, args, budget_s, headers)
@@ -192,8 +194,21 @@ def choose_server(registry: object | None, args: argparse.Namespace, budget_s: f
     if args.sse or args.header:
         raise UsageError(Message(N_("{name} is a command server: --sse and --header are for servers at an "
                                     "address (its process gets --env NAME=VALUE)."), {"name": one_line(args.url)}))
-    return Chosen(_configured_command(registry, configured, args),
-                  budget_s if budget_s is not None else configured.budget_s, configured.roots)
+    return Chosen(_configured_command(registry, configured, args), _budget(budget_s, configured), configured.roots)
+
+
+def _budget(given: float | None, configured: Any) -> float | None:
+    """``--budget``, else the server's stored budget; one that cannot be used (a database of an older version
+    may keep 1e308 s, whose legs' whole seconds cannot be stored) is said, and the default applies."""
+    if given is not None or configured.budget_s is None:
+        return given
+    seconds = bounded_budget(configured.budget_s)
+    if seconds is None:
+        print(_("run-inspector: the budget stored for {server}, {stored} s, cannot be used (a budget is positive "
+                "and at most a week); the default applies. Set another with servers set --budget.").format(
+                    server=one_line(configured.name or configured.url), stored=format_seconds(configured.budget_s)),
+              file=sys.stderr)
+    return seconds
 
 
 def _era(args: argparse.Namespace, configured: object | None) -> str:
@@ -227,7 +242,7 @@ def _address(registry: object | None, url: str, args: argparse.Namespace, budget
         url, secret_query = _with_kept_query(registry, configured, url)
         _keyring_gave(registry, configured.url, configured.name or configured.url, given)
         name, roots = configured.name, configured.roots
-        budget_s = budget_s if budget_s is not None else configured.budget_s
+        budget_s = _budget(budget_s, configured)
         if configured.transport == "sse":
             transport = "sse"
     try:

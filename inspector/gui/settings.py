@@ -17,7 +17,7 @@ from typing import Any
 from PySide6.QtCore import QByteArray, QSettings
 
 from inspector.i18n import _
-from inspector.mcp import DEFAULT_BUDGET_SECONDS, MAXIMUM_BUDGET_SECONDS, read_budget
+from inspector.mcp import DEFAULT_BUDGET_SECONDS, bounded_budget
 
 from .settings_size import MAX_REMEMBERED_ARGUMENTS_CHARS, not_a_file, oversized, stand_in_settings, user_settings_file
 
@@ -73,8 +73,7 @@ def read_default_budget(value: object) -> float | None:
     """The default budget ``value`` sets (the 20-second default when empty), ``None`` when it sets none the
     window can use: no positive number, or more than a week, which the settings dialog and ``--budget``
     refuse (a budget of 1e308 s overflowed every operation's countdown, and no tool was listed)."""
-    reading = read_budget(value)
-    return reading.seconds if reading.usable and reading.seconds <= MAXIMUM_BUDGET_SECONDS else None
+    return bounded_budget(value)
 
 
 def read_port(text: str) -> int | None:

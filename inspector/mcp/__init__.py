@@ -56,6 +56,7 @@ _WHERE = {
     "ToolArgument": "results",
     "ToolCallResult": "results",
     "ToolCatalogue": "results",
+    "bounded_budget": "deadline",
     "defaults_content": "elicitation",
     "form_fields": "elicitation",
     "parse_budget": "deadline",
@@ -91,6 +92,7 @@ if TYPE_CHECKING:
                            BudgetReading,
                            BudgetVerdict,
                            OperationDeadline,
+                           bounded_budget,
                            parse_budget,
                            read_budget,
     )
@@ -129,6 +131,6 @@ __all__ = [
     "McpTransportError", "MonotonicClock", "NullObserver", "OperationDeadline", "OperationFinished",
     "OperationObserver", "OperationRecorder", "OperationStarted", "PingResult", "ProgressSeen", "REDACTED",
     "RequestRefused", "Root", "Secrets", "ServerEndpoint", "ServerRequestHandler", "ServerRequestSeen",
-    "ToolArgument", "ToolCallResult", "ToolCatalogue", "defaults_content", "form_fields", "parse_budget",
-    "public_url", "read_budget", "tool_arguments",
+    "ToolArgument", "ToolCallResult", "ToolCatalogue", "bounded_budget", "defaults_content", "form_fields",
+    "parse_budget", "public_url", "read_budget", "tool_arguments",
 ]

@@ -73,6 +73,15 @@ def read_budget(value: object) -> BudgetReading:
     return BudgetReading(seconds, seconds, BudgetVerdict.AS_GIVEN)
 
 
+def bounded_budget(value: object) -> float | None:
+    """The seconds a budget kept somewhere (a server's, the settings', a stored step's) lets an operation run,
+    read as :func:`read_budget` reads it; ``None`` when it is no positive number, or more than a week, which
+    ``--budget`` and the window's fields refuse (a budget of 1e308 s overflowed the window's countdown, and
+    its legs' whole seconds could not be stored)."""
+    reading = read_budget(value)
+    return reading.seconds if reading.usable and reading.seconds <= MAXIMUM_BUDGET_SECONDS else None
+
+
 def parse_budget(value: object) -> float:
     """Turn a configured budget into seconds, leniently (see :func:`read_budget`)."""
     return read_budget(value).seconds

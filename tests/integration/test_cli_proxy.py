@@ -146,7 +146,7 @@ def test_proxy_refuses_what_it_cannot_do(capsys, tmp_path: Path) -> None:
     assert main(["proxy", "--to", "ftp://example.org/", "--db", db]) == 2
     assert "must be an http:// or https:// URL" in capsys.readouterr().err
     assert main(["proxy", "--to", "http://127.0.0.1:9/mcp", "--budget", "soon", "--db", db]) == 2
-    assert "--budget must be a number of seconds" in capsys.readouterr().err
+    assert "--budget must be a positive number of seconds" in capsys.readouterr().err
     taken = socket.socket()
     taken.bind(("127.0.0.1", 0))
     taken.listen()

@@ -73,9 +73,13 @@ def effective_sentence(given: float | None, default_s: float) -> str:
                  seconds=seconds, floor=floor, limit=limit)
 
 
-def budget_label(budget_s: object) -> str:
-    """The workbench's short line for a server's budget: the seconds the client uses, and why if raised."""
+def budget_label(budget_s: object, stored: float | None = None) -> str:
+    """The workbench's short line for a server's budget: the seconds the client uses, and why if raised;
+    ``stored``: the budget kept for the server, when it cannot be used (the default applies)."""
     reading = read_budget(budget_s)
+    if stored is not None:
+        return _("Budget: {seconds} s, the default (this server's stored {stored} s cannot be used)").format(
+            seconds=format_seconds(reading.seconds), stored=format_seconds(stored))
     if reading.verdict is BudgetVerdict.RAISED and reading.requested is not None:
         return _("Budget: {seconds} s ({given} s raised to the {floor}-second floor)").format(
             seconds=format_seconds(reading.seconds), given=format_seconds(reading.requested),

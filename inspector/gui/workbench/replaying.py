@@ -9,14 +9,16 @@ configured server to use.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from typing import TYPE_CHECKING
 
 from PySide6.QtWidgets import QTabWidget
 
 from inspector.i18n import _
+from inspector.i18n.formatting import format_seconds
 from inspector.i18n.messages import translate
-from inspector.mcp import InvalidServerError, ServerEndpoint
+from inspector.mcp import InvalidServerError, ServerEndpoint, bounded_budget
 from inspector.mcp.server import STDIO_KEY_PREFIX
 from inspector.runs.replaying import ReplayPlan
 from inspector.store import ServerRecord
@@ -30,6 +32,20 @@ if TYPE_CHECKING:
 
 def replay_step(room: Workbench, plan: ReplayPlan) -> OperationTask | None:
     """Start the replay, or ask which server first (then ``None``: the replay starts once chosen)."""
+    if plan.budget_s is None or bounded_budget(plan.budget_s) is not None:
+        return _replay_step(room, plan)
+    # An imported trace's 1e308 s: no operation can run by it (its countdown overflowed). Said before a server
+    # is asked for, and again once the replay runs (its start says the operations running).
+    note = _("The step's budget, {stored} s, is more than a week: the replay gets the server's budget or the "
+             "default.").format(stored=format_seconds(plan.budget_s))
+    room.admin.say(note)
+    task = _replay_step(room, dataclasses.replace(plan, budget_s=None))
+    if task is not None:
+        room.admin.say(note)
+    return task
+
+
+def _replay_step(room: Workbench, plan: ReplayPlan) -> OperationTask | None:
     # A command server listed by its health only (`call --stdio` started it) has nothing to start: not one to use.
     servers = [server for server in room.admin.registry.all() if server.transport != "stdio" or server.command]
     record = next((server for server in servers if plan.server and server.url == plan.server), None)

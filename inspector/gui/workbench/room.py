@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.i18n import _
+from inspector.mcp import bounded_budget
 from inspector.runs.replaying import ReplayPlan
 from inspector.store import ServerRecord
 
@@ -186,7 +187,11 @@ class Workbench(QSplitter):
 
     def show_budget(self, record: ServerRecord | None) -> None:
         # What the client enforces (the floor applied), as the budget bar's deadline says it.
-        self.budget_label.setText("" if record is None else budget_label(self.admin.budget_for(record)))
+        if record is None:
+            self.budget_label.setText("")
+            return
+        unusable = record.budget_s if record.budget_s and bounded_budget(record.budget_s) is None else None
+        self.budget_label.setText(budget_label(self.admin.budget_for(record), unusable))
 
     def load_tools(self, reuse: bool = False) -> OperationTask | None:
         """List the selected server's tools; ``reuse``: show the catalogue kept while it is fresh."""

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from inspector.i18n.messages import translate
-from inspector.mcp import InvalidServerError, ServerEndpoint
+from inspector.mcp import InvalidServerError, ServerEndpoint, bounded_budget
 from inspector.mcp.address_query import with_query
 from inspector.mcp.server_command import InvalidCommandError
 from inspector.mcp.signin.model import SignInVault
@@ -91,7 +91,10 @@ class ServerEndpoints:
         self._endpoints.pop(url, None)
 
     def budget_for(self, record: ServerRecord) -> float:
-        return record.budget_s if record.budget_s else self.settings.default_budget_s
+        """The server's budget, else the settings' default (as well for one that cannot be used: a database of an
+        older version may keep 1e308 s, which overflowed the countdown)."""
+        stored = bounded_budget(record.budget_s) if record.budget_s else None
+        return stored if stored is not None else self.settings.default_budget_s
 
 
 __all__ = ["ServerEndpoints"]
