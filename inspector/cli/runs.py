@@ -12,8 +12,9 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from inspector.i18n import N_, _
+from inspector.i18n import N_, _, ngettext
 from inspector.i18n.details import disagreement_said
+from inspector.i18n.formatting import format_number
 from inspector.i18n.leg_findings import with_findings
 from inspector.i18n.messages import Message
 from inspector.i18n.recovery import status_with_recovery
@@ -211,7 +212,18 @@ def _list(store: RunStore, args: argparse.Namespace) -> int:
     for run, at_text, status_text, title in zip(runs, started, statuses, titles, strict=True):
         print(one_line(f"{run.id:>6}  {at_text:<{at}}  {status_text:<{status}}  "
                        f"{source_word(run.source):<{source}}  {title}"))
+    if len(runs) == args.limit:  # the limit may have cut the list: say how much of it shows
+        total = store.count_runs(outcome=args.outcome, server=args.server, made_here=made_here)
+        if total > len(runs):
+            print(_limited_line(len(runs), total))
     return EXIT_OK
+
+
+def _limited_line(shown: int, total: int) -> str:
+    """Under a list its ``--limit`` cut: how many runs it lists of how many match."""
+    return ngettext("The newest {shown} of {count} run are listed; --limit N lists more.",
+                    "The newest {shown} of {count} runs are listed; --limit N lists more.", total).format(
+        shown=format_number(shown), count=format_number(total))
 
 
 def entry_dict(run: RunRecord, stored: StoredStep, has_rounds: bool = True) -> dict[str, Any]:
