@@ -24,6 +24,10 @@ from inspector.store.span_tree import DEEPEST_INDENT, TreeRows, run_span_tree
 
 from .terminal_width import display_width, fit
 
+#: The steps of a run that have a note (as the index steps_with_note reads them; a damaged payload has none).
+_NOTED_STEPS = ("SELECT id FROM steps WHERE run_id = ? AND instr(payload, '\"note\":') > 0"
+                " AND CASE WHEN json_valid(payload) THEN json_extract(payload, '$.note') END != ''")
+
 #: Spaces per level of nesting.
 INDENT = "  "
 
@@ -39,6 +43,15 @@ class RunLayout:
         self.hidden = self.rows.hidden_plumbing if self.rows is not None else 0
         #: The steps nested deeper than the indent goes.
         self.too_deep = sum(1 for depth in self.rows.depths if depth > DEEPEST_INDENT) if self.rows else 0
+        #: The plumbing steps left out that have a note (written with the plumbing shown, here or elsewhere).
+        self.hidden_notes = self._hidden_notes() if self.hidden else 0
+
+    def _hidden_notes(self) -> int:
+        assert self.rows is not None
+        step_ids = self.rows.tree.nodes.step_ids
+        listed = {step_ids[number] for number in self.rows.rows}
+        noted = self.store.db.conn.execute(_NOTED_STEPS, (self.run.id,)).fetchall()
+        return sum(1 for (step_id,) in noted if step_id not in listed)
 
     def __iter__(self) -> Iterator[tuple[StoredStep, int]]:
         """Each listed step and its depth (0 for a root, and for every step of a flat run)."""
@@ -102,4 +115,13 @@ def too_deep_line(layout: RunLayout) -> str:
         count=format_number(layout.too_deep), deepest=DEEPEST_INDENT)
 
 
-__all__ = ["RunLayout", "counts_line", "details_cell", "nested", "too_deep_line"]
+def hidden_notes_line(layout: RunLayout) -> str:
+    """What hiding the plumbing leaves unsaid (``""``: nothing): how many of its steps have a note."""
+    if not layout.hidden_notes:
+        return ""
+    return ngettext("{count} step of the hidden plumbing has a note: --plumbing lists it with its note.",
+                    "{count} steps of the hidden plumbing have a note: --plumbing lists them with their notes.",
+                    layout.hidden_notes).format(count=format_number(layout.hidden_notes))
+
+
+__all__ = ["RunLayout", "counts_line", "details_cell", "hidden_notes_line", "nested", "too_deep_line"]

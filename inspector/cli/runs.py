@@ -48,7 +48,7 @@ from .list_fit import fit_list
 from .notes import write_note
 from .results import step_extra_lines
 from .run_choice import resolve_run
-from .run_layout import RunLayout, counts_line, details_cell, too_deep_line
+from .run_layout import RunLayout, counts_line, details_cell, hidden_notes_line, too_deep_line
 from .safe_text import one_line
 from .terminal_width import display_width, fit, pad, terminal_columns
 from .words import (
@@ -332,6 +332,8 @@ def _show(store: RunStore, run_id: int, as_json: bool, show_plumbing: bool = Fal
             out.write(extra + "\n")
     if layout.too_deep:
         out.write("\n" + too_deep_line(layout) + "\n")
+    if layout.hidden_notes:
+        out.write("\n" + hidden_notes_line(layout) + "\n")
     return EXIT_OK
 
 
