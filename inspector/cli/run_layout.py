@@ -20,13 +20,10 @@ from inspector.i18n.formatting import format_number
 from inspector.runs.timeline import MAX_DETAILS_CHARS
 from inspector.store import RunRecord, RunStore, StoredStep
 from inspector.store.browse import StepFilter
+from inspector.store.notes import plumbing_notes
 from inspector.store.span_tree import DEEPEST_INDENT, TreeRows, run_span_tree
 
 from .terminal_width import display_width, fit
-
-#: The steps of a run that have a note (as the index steps_with_note reads them; a damaged payload has none).
-_NOTED_STEPS = ("SELECT id FROM steps WHERE run_id = ? AND instr(payload, '\"note\":') > 0"
-                " AND CASE WHEN json_valid(payload) THEN json_extract(payload, '$.note') END != ''")
 
 #: Spaces per level of nesting.
 INDENT = "  "
@@ -44,14 +41,7 @@ class RunLayout:
         #: The steps nested deeper than the indent goes.
         self.too_deep = sum(1 for depth in self.rows.depths if depth > DEEPEST_INDENT) if self.rows else 0
         #: The plumbing steps left out that have a note (written with the plumbing shown, here or elsewhere).
-        self.hidden_notes = self._hidden_notes() if self.hidden else 0
-
-    def _hidden_notes(self) -> int:
-        assert self.rows is not None
-        step_ids = self.rows.tree.nodes.step_ids
-        listed = {step_ids[number] for number in self.rows.rows}
-        noted = self.store.db.conn.execute(_NOTED_STEPS, (self.run.id,)).fetchall()
-        return sum(1 for (step_id,) in noted if step_id not in listed)
+        self.hidden_notes = plumbing_notes(store, run.id, self.rows.tree.nodes) if self.rows and self.hidden else 0
 
     def __iter__(self) -> Iterator[tuple[StoredStep, int]]:
         """Each listed step and its depth (0 for a root, and for every step of a flat run)."""
