@@ -20,6 +20,7 @@ from inspector.i18n.formatting import format_number
 from inspector.runs.timeline import MAX_DETAILS_CHARS
 from inspector.store import RunRecord, RunStore, StoredStep
 from inspector.store.browse import StepFilter
+from inspector.store.notes import plumbing_notes
 from inspector.store.span_tree import DEEPEST_INDENT, TreeRows, run_span_tree
 
 from .terminal_width import display_width, fit
@@ -39,6 +40,8 @@ class RunLayout:
         self.hidden = self.rows.hidden_plumbing if self.rows is not None else 0
         #: The steps nested deeper than the indent goes.
         self.too_deep = sum(1 for depth in self.rows.depths if depth > DEEPEST_INDENT) if self.rows else 0
+        #: The plumbing steps left out that have a note (written with the plumbing shown, here or elsewhere).
+        self.hidden_notes = plumbing_notes(store, run.id, self.rows.tree.nodes) if self.rows and self.hidden else 0
 
     def __iter__(self) -> Iterator[tuple[StoredStep, int]]:
         """Each listed step and its depth (0 for a root, and for every step of a flat run)."""
@@ -102,4 +105,13 @@ def too_deep_line(layout: RunLayout) -> str:
         count=format_number(layout.too_deep), deepest=DEEPEST_INDENT)
 
 
-__all__ = ["RunLayout", "counts_line", "details_cell", "nested", "too_deep_line"]
+def hidden_notes_line(layout: RunLayout) -> str:
+    """What hiding the plumbing leaves unsaid (``""``: nothing): how many of its steps have a note."""
+    if not layout.hidden_notes:
+        return ""
+    return ngettext("{count} step of the hidden plumbing has a note: --plumbing lists it with its note.",
+                    "{count} steps of the hidden plumbing have a note: --plumbing lists them with their notes.",
+                    layout.hidden_notes).format(count=format_number(layout.hidden_notes))
+
+
+__all__ = ["RunLayout", "counts_line", "details_cell", "hidden_notes_line", "nested", "too_deep_line"]

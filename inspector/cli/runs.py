@@ -12,8 +12,9 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from inspector.i18n import N_, _
+from inspector.i18n import N_, _, ngettext
 from inspector.i18n.details import disagreement_said
+from inspector.i18n.formatting import format_number
 from inspector.i18n.leg_findings import with_findings
 from inspector.i18n.messages import Message
 from inspector.i18n.recovery import status_with_recovery
@@ -47,7 +48,7 @@ from .list_fit import fit_list
 from .notes import write_note
 from .results import step_extra_lines
 from .run_choice import resolve_run
-from .run_layout import RunLayout, counts_line, details_cell, too_deep_line
+from .run_layout import RunLayout, counts_line, details_cell, hidden_notes_line, too_deep_line
 from .safe_text import one_line
 from .terminal_width import display_width, fit, pad, terminal_columns
 from .words import (
@@ -211,7 +212,18 @@ def _list(store: RunStore, args: argparse.Namespace) -> int:
     for run, at_text, status_text, title in zip(runs, started, statuses, titles, strict=True):
         print(one_line(f"{run.id:>6}  {at_text:<{at}}  {status_text:<{status}}  "
                        f"{source_word(run.source):<{source}}  {title}"))
+    if len(runs) == args.limit:  # the limit may have cut the list: say how much of it shows
+        total = store.count_runs(outcome=args.outcome, server=args.server, made_here=made_here)
+        if total > len(runs):
+            print(_limited_line(len(runs), total))
     return EXIT_OK
+
+
+def _limited_line(shown: int, total: int) -> str:
+    """Under a list its ``--limit`` cut: how many runs it lists of how many match."""
+    return ngettext("The newest {shown} of {count} run are listed; --limit N lists more.",
+                    "The newest {shown} of {count} runs are listed; --limit N lists more.", total).format(
+        shown=format_number(shown), count=format_number(total))
 
 
 def entry_dict(run: RunRecord, stored: StoredStep, has_rounds: bool = True) -> dict[str, Any]:
@@ -320,6 +332,8 @@ def _show(store: RunStore, run_id: int, as_json: bool, show_plumbing: bool = Fal
             out.write(extra + "\n")
     if layout.too_deep:
         out.write("\n" + too_deep_line(layout) + "\n")
+    if layout.hidden_notes:
+        out.write("\n" + hidden_notes_line(layout) + "\n")
     return EXIT_OK
 
 

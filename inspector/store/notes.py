@@ -9,6 +9,7 @@ from __future__ import annotations
 from inspector.i18n import N_
 from inspector.i18n.messages import Count, Message
 
+from .browse import SpanNodes
 from .errors import StoreError, UnknownRunError
 from .run_store import RunStore
 from .step_range import in_range, no_such_step
@@ -64,6 +65,20 @@ def step_note(store: RunStore, step_id: int) -> str:
     row = store.db.execute("SELECT CASE WHEN json_valid(payload) THEN json_extract(payload, '$.note') END"
                            " FROM steps WHERE id = ?", (step_id,)).fetchone()
     return row[0] if row and isinstance(row[0], str) else ""
+
+
+#: The steps of a run that have a note (the index steps_with_note's condition; a damaged payload has none).
+_NOTED_STEPS = ("SELECT id FROM steps WHERE run_id = ? AND instr(payload, '\"note\":') > 0"
+                " AND CASE WHEN json_valid(payload) THEN json_extract(payload, '$.note') END != ''")
+
+
+def plumbing_notes(store: RunStore, run_id: int, nodes: SpanNodes) -> int:
+    """How many of the plumbing steps of run ``run_id`` (its span tree's ``nodes``) have a note: steps
+    hidden unless the plumbing is shown, whose notes (written with it shown, here or where the run was
+    exported) would otherwise go unseen."""
+    noted = {step_id for (step_id,) in store.db.execute(_NOTED_STEPS, (run_id,)).fetchall()}
+    return sum(1 for step_id, plumbing in zip(nodes.step_ids, nodes.plumbing, strict=True)
+               if plumbing and step_id in noted) if noted else 0
 
 
 def step_id_of(store: RunStore, run_id: int, sequence: int) -> int:

@@ -252,26 +252,17 @@ class RunStore:
                   limit: int | None = 50, run_ids: Sequence[int] | None = None,
                   made_here: bool = False) -> list[RunRecord]:
         """Newest first. ``outcome`` filters by the run's status; ``made_here`` leaves imported runs out."""
-        where, params = [], []
-        if outcome:
-            where.append("status = ?")
-            params.append(outcome)
-        if server:
-            where.append("server = ?")
-            params.append(server)
-        if made_here:
-            where.append("source != 'imported'")
-        if run_ids is not None:
-            where.append(f"id IN ({','.join('?' * len(run_ids))})" if run_ids else "0")
-            params.extend(run_ids)
-        sql = f"SELECT {_RUN_COLUMNS}, NULL FROM runs"
-        if where:
-            sql += " WHERE " + " AND ".join(where)
-        sql += " ORDER BY started_at DESC, id DESC"
+        where, params = _run_filter(outcome, server, made_here, run_ids)
+        sql = f"SELECT {_RUN_COLUMNS}, NULL FROM runs{where} ORDER BY started_at DESC, id DESC"
         if limit is not None:
             sql += " LIMIT ?"
             params.append(limit)
         return [_run(row) for row in self._conn.execute(sql, params)]
+
+    def count_runs(self, *, outcome: str | None = None, server: str | None = None, made_here: bool = False) -> int:
+        """How many runs :meth:`list_runs` would list without its limit."""
+        where, params = _run_filter(outcome, server, made_here)
+        return self._conn.execute(f"SELECT COUNT(*) FROM runs{where}", params).fetchone()[0]
 
     # -- steps ---------------------------------------------------------------------------
 
@@ -416,6 +407,25 @@ def stored_exchange(text: object) -> dict[str, Any] | None:
 
 
 _RUN_COLUMNS = "id, uid, title, source, server, status, started_at, finished_at, origin, note"
+
+
+def _run_filter(outcome: str | None, server: str | None, made_here: bool,
+                run_ids: Sequence[int] | None = None) -> tuple[str, list[Any]]:
+    """The ``WHERE`` clause (``""`` for none) and its values that choose the runs :meth:`RunStore.list_runs` lists."""
+    where: list[str] = []
+    params: list[Any] = []
+    if outcome:
+        where.append("status = ?")
+        params.append(outcome)
+    if server:
+        where.append("server = ?")
+        params.append(server)
+    if made_here:
+        where.append("source != 'imported'")
+    if run_ids is not None:
+        where.append(f"id IN ({','.join('?' * len(run_ids))})" if run_ids else "0")
+        params.extend(run_ids)
+    return (" WHERE " + " AND ".join(where) if where else ""), params
 
 
 def _run(row: Sequence[Any]) -> RunRecord:

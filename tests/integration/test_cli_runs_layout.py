@@ -125,3 +125,25 @@ def test_a_failed_imported_run_says_why_in_runs_show_and_runs_list(tmp_path: Pat
         assert all("  ok  " in line and "(" not in line for line in listed[1:] if line.split()[0] != "1")
     german = cli("--lang", "de", "--db", db, "runs", "list").stdout
     assert "fehlgeschlagen (2 von 4 Tool-Aufrufen schlugen fehl)  importiert" in german
+
+
+def test_runs_show_says_that_a_hidden_plumbing_step_has_a_note(tmp_path: Path) -> None:
+    """A support engineer listed the plumbing, wrote a note on a stream writer and exported the run; the
+    colleague's `runs show` hid that step and said nothing of the note. A line under the table says how
+    many hidden steps have a note and how to list them; with --plumbing the note is under its step."""
+    db = imported(tmp_path, "traceloop")
+    assert "hidden plumbing" not in shown(db, "1")  # no note yet: nothing more is said
+    writer = next(line.split()[0] for line in shown(db, "1", "--plumbing").splitlines()
+                  if line.endswith("ResponseStreamWriter"))
+    done = cli("--db", db, "runs", "note", "1", "--step", writer, "the proxy drops this chunk")
+    assert done.returncode == 0, done.stderr
+    assert shown(db, "1").splitlines()[-1] == ("1 step of the hidden plumbing has a note: --plumbing lists it "
+                                               "with its note.")
+    assert shown(db, "1", language="de").splitlines()[-1] == (
+        "1 ausgeblendeter Infrastruktur-Span hat eine Notiz: --plumbing listet ihn mit seiner Notiz auf.")
+    every = shown(db, "1", "--plumbing")
+    assert "    note: the proxy drops this chunk" in every and "hidden plumbing" not in every
+    # A note on a step that shows is said under it, and not counted as hidden.
+    assert cli("--db", db, "runs", "note", "1", "--step", writer, "--clear").returncode == 0
+    assert cli("--db", db, "runs", "note", "1", "--step", "14", "seen").returncode == 0
+    assert "hidden plumbing" not in shown(db, "1")

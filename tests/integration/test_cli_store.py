@@ -295,3 +295,24 @@ def test_the_servers_table_stays_aligned_beside_a_long_address(tmp_path: Path, c
     column = heading.index("Transport")
     assert sorted(row[column:].split()[:2] for row in rows) == [["http", "auto"], ["http", "handshake"]]
     assert any(row.startswith(long + "  ") for row in rows)
+
+
+def test_runs_list_says_how_many_runs_its_limit_left_out(tmp_path: Path) -> None:
+    """A customer's trace of 60 runs: `runs list` showed 50 of them and said nothing of the other 10, while
+    the window listed all 60. A line under the table says how many match and how to list more; a list the
+    limit did not cut says nothing more."""
+    db = tmp_path / "runs.db"
+    with RunStore.open(db) as store:
+        for number in range(60):
+            store.start_run(f"run {number}", "imported", status="failed" if number % 3 == 0 else "ok")
+    listed = cli("runs", "list", "--db", str(db)).stdout.splitlines()
+    assert len(listed) == 1 + 50 + 1
+    assert listed[-1] == "The newest 50 of 60 runs are listed; --limit N lists more."
+    failed = cli("runs", "list", "--outcome", "failed", "--limit", "5", "--db", str(db)).stdout.splitlines()
+    assert failed[-1] == "The newest 5 of 20 runs are listed; --limit N lists more."
+    german = cli("--lang", "de", "runs", "list", "--limit", "5", "--db", str(db)).stdout.splitlines()
+    assert german[-1] == "Aufgeführt sind die neuesten 5 von 60 Läufen; --limit N führt mehr auf."
+    for whole in (("--limit", "60"), ("--outcome", "failed", "--limit", "20")):
+        rows = cli("runs", "list", *whole, "--db", str(db)).stdout.splitlines()
+        assert rows[-1].split()[-2:] == ["run", "0"], rows[-1]  # the table ends the output: nothing was left out
+    assert len(json.loads(cli("runs", "list", "--json", "--db", str(db)).stdout)["runs"]) == 50

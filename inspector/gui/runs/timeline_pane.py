@@ -293,6 +293,7 @@ class TimelinePane(QWidget):
         # A run without rounds (one operation, a trace) would show a column of dashes: its room goes to the details.
         self.view.setColumnHidden(COLUMNS.index("round"), run is not None and not self.model.has_rounds)
         self.plumbing_toggle.setVisible(self.model.plumbing_count > 0)
+        self.tree_controls.count_hidden_notes(run, recount)
         self.note_button.setEnabled(run is not None)
         self.run_note.show_note(run.note if run is not None else "")
         filtered = self.step_filter() != StepFilter()

@@ -12,6 +12,9 @@ from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QCheckBox
 
 from inspector.i18n import _, ngettext
+from inspector.i18n.formatting import format_number
+from inspector.store import RunRecord
+from inspector.store.notes import plumbing_notes
 
 from ..language import on_language_changed, translated
 from ..widgets.accessibility import announce
@@ -30,11 +33,10 @@ class SpanTreeControls(QObject):
         # Instrumentation-internal spans (Traceloop's stream writers) are hidden until asked for.
         self.plumbing_toggle = QCheckBox()
         self._toggle_short = False
+        #: How many hidden plumbing steps have a note: the toggle says so, or they would go unseen.
+        self.hidden_notes = 0
         self._name_toggle()
         on_language_changed(self.plumbing_toggle, self._name_toggle)
-        translated(self.plumbing_toggle, "setAccessibleName", lambda: _("Show plumbing"))
-        translated(self.plumbing_toggle, "setToolTip", lambda: _(
-            "Show the spans an instrumentation makes for its own work (stream writers), under their parents"))
         self.plumbing_toggle.hide()
         self.plumbing_toggle.toggled.connect(self._plumbing_toggled)
         pane.view.installEventFilter(self)
@@ -45,14 +47,43 @@ class SpanTreeControls(QObject):
         pane.model.rowsRemoved.connect(self._rows_folded)
 
     def _name_toggle(self) -> None:
-        self.plumbing_toggle.setText(_("Plumbing") if self._toggle_short else _("Show plumbing"))
+        toggle, notes = self.plumbing_toggle, self.hidden_notes
+        toggle.setText(self._short_text() if self._toggle_short else self._long_text())
+        tip = _("Show the spans an instrumentation makes for its own work (stream writers), under their parents")
+        if notes:
+            tip += "\n" + ngettext("{count} of them has a note.", "{count} of them have a note.", notes).format(
+                count=format_number(notes))
+        toggle.setToolTip(tip)
+        toggle.setAccessibleName(self._long_text())
+
+    def _long_text(self) -> str:
+        return ngettext("Show plumbing ({count} note)", "Show plumbing ({count} notes)", self.hidden_notes).format(
+            count=format_number(self.hidden_notes)) if self.hidden_notes else _("Show plumbing")
+
+    def _short_text(self) -> str:
+        return ngettext("Plumbing ({count} note)", "Plumbing ({count} notes)", self.hidden_notes).format(
+            count=format_number(self.hidden_notes)) if self.hidden_notes else _("Plumbing")
+
+    def count_hidden_notes(self, run: RunRecord | None, recount: bool = True) -> None:
+        """Say on the toggle how many of ``run``'s hidden plumbing steps have a note (none while the plumbing
+        shows); ``recount=False`` (a change of language) keeps the count read last."""
+        model = self.pane.model
+        if run is None or model.tree is None or model.show_plumbing or not model.plumbing_count:
+            count = 0
+        elif recount:
+            count = plumbing_notes(self.pane.store, run.id, model.tree.tree.nodes)
+        else:
+            return
+        if count != self.hidden_notes:
+            self.hidden_notes = count
+            self._name_toggle()
 
     def fit_toggle(self, room: int) -> None:
         """"Show plumbing" where ``room`` px hold it, else "Plumbing": the heading beside it keeps its
         counts whole (in German they were cut at 1,280 px: "… (7 Infrastruktur-Spans ausgeblen…")."""
         toggle = self.plumbing_toggle
         box = toggle.sizeHint().width() - toggle.fontMetrics().horizontalAdvance(toggle.text())
-        short = box + toggle.fontMetrics().horizontalAdvance(_("Show plumbing")) > room
+        short = box + toggle.fontMetrics().horizontalAdvance(self._long_text()) > room
         if short != self._toggle_short:
             self._toggle_short = short
             self._name_toggle()
