@@ -60,6 +60,12 @@ once would only add to what it has to write. The same for a request whose write 
 locked by another program for longer than the store's lock wait (10 s)."""
 READ_TIMEOUT_S = 30.0
 """A connection that sends nothing for this long is closed."""
+SAID_REFUSALS = frozenset({400, 403, 413, 415})
+"""The refusals of a whole request said on the receiver's side too (:meth:`TraceReceiver.refused`), not only in the
+answer: a body it cannot read (400), a web page's request (403), one over its limits (413), a content type or
+encoding it does not take (415). An exporter may show no more than the status (the OpenTelemetry Python SDK's
+logs the code and its reason phrase, ``Unsupported Media Type``), so its spans would be missing without a word of
+why. Load (503) is not: the exporter sends the request again."""
 
 
 class ReceiverError(Exception):
@@ -185,10 +191,10 @@ class TraceReceiver:
         return writer.submit(spans, self.answer_wait_s)
 
     def refused(self, count: int | None, reason: Message) -> None:
-        """Say that ``count`` spans of a request were refused (None: the whole request, too large), and the
-        first reason: the answer says it to the exporter, but an exporter may not show it (the OpenTelemetry
-        Python SDK's neither reads nor logs ``partial_success``, and logs a 413 by its status code alone), so
-        the spans would be missing without the receiver's limit said."""
+        """Say that ``count`` spans of a request were refused (None: the whole request, see
+        :data:`SAID_REFUSALS`), and the first reason: the answer says it to the exporter, but an exporter may not
+        show it (the OpenTelemetry Python SDK's neither reads nor logs ``partial_success``, and logs a 413 or 415
+        by its status code alone), so the spans would be missing without the receiver's reason said."""
         sentence = (Message(N_("A request was refused: {reason}"), {"reason": reason}) if count is None else
                     NP_("{count} span of a request was refused: {reason}",
                         "{count} spans of a request were refused: {reason}", {"count": Count(count), "reason": reason},
@@ -315,6 +321,8 @@ class _Handler(BaseHTTPRequestHandler):
         if refusal is not None:
             status, sentence, close = refusal
             self._answer(status, answer_type, otlp_body.status_body(answer_type, str(sentence)), close=close)
+            if status in SAID_REFUSALS:
+                self.server.receiver.refused(None, sentence)
             return
         gate = self.server.receiver.gate
         refused: list[Message] = []
@@ -332,7 +340,7 @@ class _Handler(BaseHTTPRequestHandler):
             self._answer(bad.status, answer_type, otlp_body.status_body(answer_type, str(bad.sentence),
                                                                         14 if busy else 3),
                          retry_after_s=BUSY_RETRY_AFTER_S if busy else None)
-            if bad.status == 413:  # over one of the receiver's limits: a batch its exporter should make smaller
+            if bad.status in SAID_REFUSALS:
                 self.server.receiver.refused(None, bad.sentence)
             return
         try:

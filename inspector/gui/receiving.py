@@ -170,7 +170,8 @@ class ReceiverSwitch(QObject):
 
 
 def _log_refused(sentence: Message) -> None:
-    """Spans of a request refused (said to the exporter in ``partial_success``, which it may not read):
+    """Spans of a request refused (said to the exporter in ``partial_success``, which it may not read), or a request
+    refused whole (its exporter may show only the status):
     a line in the log file, from the request's thread."""
     from inspector.logfile import log_message
 
