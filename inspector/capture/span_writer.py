@@ -10,7 +10,7 @@ calls :meth:`~concurrent.futures.Future.cancel`, the writer
 request whose spans the writer began in the meantime waits for them and is answered as they were
 written.
 
-A write the database refuses because another program holds it locked for longer than the store's
+A write the database refuses because another program holds it locked for longer than the receiver's
 lock wait raises :class:`DatabaseLocked` in the request (answered 503 too: the spans are kept
 neither in the database nor in memory, see :meth:`.LiveTraces.add`), and ``on_problem`` is told once
 while the database stays locked, and once when a write succeeds again.
@@ -71,7 +71,7 @@ class ReceiverBusy(Exception):
 
 
 class DatabaseLocked(Exception):
-    """Another program held the database for longer than the store's lock wait; nothing of the request is stored."""
+    """Another program held the database for longer than the lock wait; nothing of the request is stored."""
 
 
 class SpanWriter:
@@ -136,7 +136,7 @@ class SpanWriter:
                         continue
                     if done.cancel():  # not begun: withdrawn, the writer skips it
                         raise ReceiverBusy from None
-                    return done.result()  # begun meanwhile (a write waits at most the store's lock wait)
+                    return done.result()  # begun meanwhile (a write waits at most the lock wait)
         except CancelledError:  # the writer stopped before it came to them
             raise ReceiverBusy from None
 

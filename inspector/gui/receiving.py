@@ -119,7 +119,8 @@ class ReceiverSwitch(QObject):
         receiver = TraceReceiver(self._db_path, ReceiverOptions(port=self._settings.receiver_port),
                                  on_run=self.received.emit, on_problem=self.problem_heard.emit,
                                  on_refused=_log_refused)
-        receiver.lock_wait_s = self.lock_wait_s
+        if self.lock_wait_s is not None:
+            receiver.lock_wait_s = self.lock_wait_s
         if self.answer_wait_s is not None:
             receiver.answer_wait_s = self.answer_wait_s
         try:
