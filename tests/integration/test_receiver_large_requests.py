@@ -10,27 +10,26 @@ import sqlite3
 from pathlib import Path
 
 from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
-from opentelemetry.sdk.trace import TracerProvider
-from opentelemetry.sdk.trace.export import SimpleSpanProcessor, SpanExportResult
-from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+from opentelemetry.sdk.trace.export import SpanExportResult
+from opentelemetry.trace import Tracer
 
 from inspector.capture import ReceiverOptions, RunReceived, TraceReceiver
 from inspector.capture.span_writer import SLICE_SPANS, slices
 from inspector.traces.span_batch import HeldSpan
+from tests.support.refused_spans import sdk_spans
 
 
 def test_a_trace_sent_in_one_large_request_is_written_once(tmp_path: Path) -> None:
-    kept = InMemorySpanExporter()
-    provider = TracerProvider()
-    provider.add_span_processor(SimpleSpanProcessor(kept))
-    tracer = provider.get_tracer("agent")
-    with tracer.start_as_current_span("invoke_agent big-agent"):
-        for number in range(SLICE_SPANS + 1_000):
-            tracer.start_span(f"step {number}").end()
+    def agent(tracer: Tracer) -> None:
+        with tracer.start_as_current_span("invoke_agent big-agent"):
+            for number in range(SLICE_SPANS + 1_000):
+                tracer.start_span(f"step {number}").end()
+
+    spans = sdk_spans(agent)
     written: list[RunReceived] = []
     with TraceReceiver(tmp_path / "runs.db", ReceiverOptions(port=0, quiet_s=600), on_run=written.append) as receiver:
         exporter = OTLPSpanExporter(endpoint=receiver.url, timeout=120)
-        assert exporter.export(list(kept.get_finished_spans())) == SpanExportResult.SUCCESS
+        assert exporter.export(spans) == SpanExportResult.SUCCESS
         exporter.shutdown()
         assert [(run.status, run.created) for run in written] == [("running", True)]  # once, not once per slice
     with sqlite3.connect(tmp_path / "runs.db") as connection:

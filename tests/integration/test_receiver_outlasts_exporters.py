@@ -16,23 +16,22 @@ import time
 from pathlib import Path
 
 from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
-from opentelemetry.sdk.trace import TracerProvider
-from opentelemetry.sdk.trace.export import SimpleSpanProcessor, SpanExportResult
-from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+from opentelemetry.sdk.trace.export import SpanExportResult
+from opentelemetry.trace import Tracer
 
 from inspector.store.database import LOCK_WAIT_S as STORES_OWN_WAIT_S
 from tests.support.receiver_turns import wait_until
+from tests.support.refused_spans import sdk_spans
 
 HELD_S = STORES_OWN_WAIT_S + 1.5
 
 
 def test_spans_sent_while_the_database_is_held_past_the_exporters_deadline_are_kept(tmp_path: Path) -> None:
-    kept = InMemorySpanExporter()
-    provider = TracerProvider()
-    provider.add_span_processor(SimpleSpanProcessor(kept))
-    tracer = provider.get_tracer("agent")
-    with tracer.start_as_current_span("invoke_agent patient-agent"):
-        tracer.start_span("execute_tool lookup").end()
+    def agent(tracer: Tracer) -> None:
+        with tracer.start_as_current_span("invoke_agent patient-agent"):
+            tracer.start_span("execute_tool lookup").end()
+
+    spans = sdk_spans(agent)
     db = tmp_path / "runs.db"
     process = subprocess.Popen([sys.executable, "-m", "inspector", "receive", "--port", "0", "--quiet-after", "0.3",
                                 "--json", "--db", str(db)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -42,7 +41,7 @@ def test_spans_sent_while_the_database_is_held_past_the_exporters_deadline_are_k
         other.execute("BEGIN EXCLUSIVE")
         held = time.monotonic()
         exporter = OTLPSpanExporter(endpoint=url, timeout=2)  # the SDK's deadline (10 s by default), shorter
-        assert exporter.export(list(kept.get_finished_spans())) == SpanExportResult.FAILURE  # it gave up
+        assert exporter.export(spans) == SpanExportResult.FAILURE  # it gave up
         exporter.shutdown()
         time.sleep(max(0.0, HELD_S - (time.monotonic() - held)))  # held past the store's own wait
         other.execute("ROLLBACK")
