@@ -10,12 +10,14 @@ spans are written, so the time from the first request to the last answer is the 
   every run has settled (the receiver's quiet period, ``--quiet-after``, counted from the last span).
 - ``one growing trace``: one trace of ``--big`` spans arriving 512 at a time: each request maps
   the whole trace again (the price of "the same as an import of all its spans").
+- ``one large request``: ``--large`` spans of one trace in a single request (an exporter told to send
+  large batches); the writer takes it in slices, each trace's spans in one of them.
 
 Target: at least 2,000 spans per second of the receiver's CPU time for many traces (its CPU time, from
 /proc, does not depend on what else the machine runs; the wall-clock rate is reported beside it).
 Writes ``otlp_receiver.json`` (see ``_common.RESULTS_DIR``); exit status 0 when the target is met.
 
-    .venv/bin/python benchmarks/otlp_receiver.py [--spans N] [--big N]
+    .venv/bin/python benchmarks/otlp_receiver.py [--spans N] [--big N] [--large N]
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ from _common import RESULTS_DIR  # noqa: E402
 FIXTURE = ROOT / "tests" / "fixtures" / "otel" / "mcp_sdk.jsonl"
 SPANS = 20_000
 BIG = 5_000
+LARGE = 15_000
 BATCH = 512
 QUIET_S = 1.0
 TARGET_SPANS_PER_S = 2_000
@@ -70,8 +73,8 @@ def _copies(spans: int, one_trace: bool) -> list[tuple[dict[str, Any], dict[str,
     return out[:spans]
 
 
-def _bodies(spans: list[tuple[dict[str, Any], dict[str, Any], dict[str, Any]]]) -> list[bytes]:
-    """Protobuf requests of at most BATCH spans, each span under its own resource and scope."""
+def _bodies(spans: list[tuple[dict[str, Any], dict[str, Any], dict[str, Any]]], batch: int = BATCH) -> list[bytes]:
+    """Protobuf requests of at most ``batch`` spans, each span under its own resource and scope."""
     from google.protobuf.json_format import ParseDict
     from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
 
@@ -79,9 +82,9 @@ def _bodies(spans: list[tuple[dict[str, Any], dict[str, Any], dict[str, Any]]]) 
         return base64.b64encode(bytes.fromhex(value)).decode()
 
     bodies = []
-    for start in range(0, len(spans), BATCH):
+    for start in range(0, len(spans), batch):
         groups: dict[str, dict[str, Any]] = {}
-        for resource, scope, span in spans[start:start + BATCH]:
+        for resource, scope, span in spans[start:start + batch]:
             key = json.dumps([resource, scope], sort_keys=True)
             group = groups.setdefault(key, {"resource": resource, "scopeSpans": [{"scope": scope, "spans": []}]})
             span = {**span, "traceId": b64(span["traceId"]), "spanId": b64(span["spanId"])}
@@ -145,11 +148,14 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--spans", type=int, default=SPANS)
     parser.add_argument("--big", type=int, default=BIG)
+    parser.add_argument("--large", type=int, default=LARGE)
     args = parser.parse_args()
     results = []
     with tempfile.TemporaryDirectory() as folder:
-        for name, spans, one_trace in (("many traces", args.spans, False), ("one growing trace", args.big, True)):
-            results.append(_run(name, _bodies(_copies(spans, one_trace)), spans, Path(folder)))
+        for name, spans, one_trace, batch in (("many traces", args.spans, False, BATCH),
+                                              ("one growing trace", args.big, True, BATCH),
+                                              ("one large request", args.large, True, max(args.large, 1))):
+            results.append(_run(name, _bodies(_copies(spans, one_trace), batch), spans, Path(folder)))
     print(f"{'scenario':<20} {'spans':>7} {'requests':>9} {'stored s':>9} {'spans/s':>8} {'spans/cpu s':>12} "
           f"{'settled s':>10} {'runs':>6} {'steps':>7}")
     for row in results:

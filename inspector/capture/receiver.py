@@ -49,6 +49,16 @@ DEFAULT_PORT = 4318
 TRACES_PATH = "/v1/traces"
 ANSWER_WAIT_S = 60.0
 """How long a request waits for its spans to be written before it is answered 503 (retry later)."""
+LOCK_WAIT_S = ANSWER_WAIT_S
+"""How long a write waits while another program holds the database locked before its request is answered 503
+(``--lock-wait``): as long as a request waits for the writer, not the store's own 10 s. An exporter gives up on
+its own deadline (the OpenTelemetry Python SDK's: 10 s for an export, its retries included), so a 503 it could
+still read is followed by retries that fail too, and one after its deadline is read by no one: either way the
+batch was lost whenever the lock outlasted 10 s. A write that waits the lock out keeps it, though the exporter
+logs a failure. Measured with the SDK's exporter and a batch processor, 20 spans a second, the database held by
+``BEGIN EXCLUSIVE`` in another process: 15 s held, 98 of 690 spans lost with the store's 10 s wait (98 of 689
+answered 503 within a second with ``Retry-After: 1``), none with 60 s; 30 s held, 392 of 983 lost (378 of 985),
+none."""
 BUSY_RETRY_AFTER_S = 1
 """The ``Retry-After`` (seconds) of a 503 for a request that found every connection or every turn to read a
 body taken: one is free as soon as a body is read, which takes a moment (OTLP/HTTP lets a 503 or 429 say
@@ -57,9 +67,15 @@ WRITER_RETRY_AFTER_S = 10
 """The ``Retry-After`` (seconds) of a 503 for a request whose spans the writer did not take within
 :data:`ANSWER_WAIT_S`: it is that far behind (a flood of spans ahead of them), and an exporter retrying at
 once would only add to what it has to write. The same for a request whose write found the database
-locked by another program for longer than the store's lock wait (10 s)."""
+locked by another program for longer than the lock wait (:data:`LOCK_WAIT_S`)."""
 READ_TIMEOUT_S = 30.0
 """A connection that sends nothing for this long is closed."""
+SAID_REFUSALS = frozenset({400, 403, 413, 415})
+"""The refusals of a whole request said on the receiver's side too (:meth:`TraceReceiver.refused`), not only in the
+answer: a body it cannot read (400), a web page's request (403), one over its limits (413), a content type or
+encoding it does not take (415). An exporter may show no more than the status (the OpenTelemetry Python SDK's
+logs the code and its reason phrase, ``Unsupported Media Type``), so its spans would be missing without a word of
+why. Load (503) is not: the exporter sends the request again."""
 
 
 class ReceiverError(Exception):
@@ -111,9 +127,8 @@ class TraceReceiver:
         self.connections = ConnectionSlots()
         #: How long a request waits for the writer to take its spans before it is answered 503.
         self.answer_wait_s = ANSWER_WAIT_S
-        #: How long a write waits for another program's lock on the database (read by :meth:`start`;
-        #: None: the store's own wait, 10 s).
-        self.lock_wait_s: float | None = None
+        #: How long a write waits for another program's lock on the database (read by :meth:`start`).
+        self.lock_wait_s = LOCK_WAIT_S
         #: The ``Retry-After`` (whole seconds) of a 503 for a request the writer did not take within
         #: :attr:`answer_wait_s`, or whose write found the database locked (:data:`WRITER_RETRY_AFTER_S`).
         self.writer_retry_after_s = WRITER_RETRY_AFTER_S
@@ -185,10 +200,10 @@ class TraceReceiver:
         return writer.submit(spans, self.answer_wait_s)
 
     def refused(self, count: int | None, reason: Message) -> None:
-        """Say that ``count`` spans of a request were refused (None: the whole request, too large), and the
-        first reason: the answer says it to the exporter, but an exporter may not show it (the OpenTelemetry
-        Python SDK's neither reads nor logs ``partial_success``, and logs a 413 by its status code alone), so
-        the spans would be missing without the receiver's limit said."""
+        """Say that ``count`` spans of a request were refused (None: the whole request, see
+        :data:`SAID_REFUSALS`), and the first reason: the answer says it to the exporter, but an exporter may not
+        show it (the OpenTelemetry Python SDK's neither reads nor logs ``partial_success``, and logs a 413 or 415
+        by its status code alone), so the spans would be missing without the receiver's reason said."""
         sentence = (Message(N_("A request was refused: {reason}"), {"reason": reason}) if count is None else
                     NP_("{count} span of a request was refused: {reason}",
                         "{count} spans of a request were refused: {reason}", {"count": Count(count), "reason": reason},
@@ -315,6 +330,8 @@ class _Handler(BaseHTTPRequestHandler):
         if refusal is not None:
             status, sentence, close = refusal
             self._answer(status, answer_type, otlp_body.status_body(answer_type, str(sentence)), close=close)
+            if status in SAID_REFUSALS:
+                self.server.receiver.refused(None, sentence)
             return
         gate = self.server.receiver.gate
         refused: list[Message] = []
@@ -332,7 +349,7 @@ class _Handler(BaseHTTPRequestHandler):
             self._answer(bad.status, answer_type, otlp_body.status_body(answer_type, str(bad.sentence),
                                                                         14 if busy else 3),
                          retry_after_s=BUSY_RETRY_AFTER_S if busy else None)
-            if bad.status == 413:  # over one of the receiver's limits: a batch its exporter should make smaller
+            if bad.status in SAID_REFUSALS:
                 self.server.receiver.refused(None, bad.sentence)
             return
         try:

@@ -10,7 +10,7 @@ calls :meth:`~concurrent.futures.Future.cancel`, the writer
 request whose spans the writer began in the meantime waits for them and is answered as they were
 written.
 
-A write the database refuses because another program holds it locked for longer than the store's
+A write the database refuses because another program holds it locked for longer than the receiver's
 lock wait raises :class:`DatabaseLocked` in the request (answered 503 too: the spans are kept
 neither in the database nor in memory, see :meth:`.LiveTraces.add`), and ``on_problem`` is told once
 while the database stays locked, and once when a write succeeds again.
@@ -35,7 +35,10 @@ TICK_S = 0.2
 """How often the writer looks for traces that have gone quiet."""
 SLICE_SPANS = 5_000
 """The most spans of one request the writer takes at once (about a second of its work): a request of
-200,000 tiny spans would otherwise keep every other exporter waiting for a minute."""
+200,000 tiny spans would otherwise keep every other exporter waiting for a minute. A trace's spans of one
+request stay in one slice, however many (at most a trace's limit, 20,000): each slice maps its traces again
+whole, so a trace cut over slices was mapped and written once per slice (a 15,000-span request of one trace:
+5,000, 10,000, then 15,000 spans, twice the work of mapping it once, 11 s instead of 5)."""
 
 _log = logging.getLogger(__name__)
 #: What ``on_problem`` is told when another program holds the database locked (once while it lasts) ...
@@ -46,12 +49,29 @@ LOCKED = N_("The run database {path} is locked by another program (a sqlite3 she
 UNLOCKED = N_("The run database {path} is no longer locked: the spans received are stored again.")
 
 
+def slices(spans: list[Any]) -> list[list[Any]]:
+    """A request's spans in slices of about :data:`SLICE_SPANS`, each trace's spans of it in one slice, in the
+    order they came (a request within the size is one slice, as it came)."""
+    if len(spans) <= SLICE_SPANS:
+        return [spans]
+    by_trace: dict[object, list[Any]] = {}
+    for held in spans:
+        trace_id = held.span.get("traceId")
+        by_trace.setdefault(trace_id if isinstance(trace_id, str | bytes) else repr(trace_id), []).append(held)
+    out: list[list[Any]] = [[]]
+    for trace in by_trace.values():
+        if out[-1] and len(out[-1]) + len(trace) > SLICE_SPANS:
+            out.append([])
+        out[-1].extend(trace)
+    return out
+
+
 class ReceiverBusy(Exception):
     """The writer did not begin a request's spans within its wait; they were withdrawn, nothing is stored."""
 
 
 class DatabaseLocked(Exception):
-    """Another program held the database for longer than the store's lock wait; nothing of the request is stored."""
+    """Another program held the database for longer than the lock wait; nothing of the request is stored."""
 
 
 class SpanWriter:
@@ -98,8 +118,8 @@ class SpanWriter:
         later slice refused for a lock leaves the slices before it stored; the exporter's resend replaces
         their spans, it does not add to them.)"""
         rejected, reason = 0, None
-        for start in range(0, max(len(spans), 1), SLICE_SPANS):
-            taken = self._slice(spans[start:start + SLICE_SPANS], wait_s if start == 0 else None)
+        for number, piece in enumerate(slices(spans)):
+            taken = self._slice(piece, wait_s if number == 0 else None)
             rejected, reason = rejected + taken.rejected, reason or taken.reason
         return Taken(rejected, reason)
 
@@ -116,7 +136,7 @@ class SpanWriter:
                         continue
                     if done.cancel():  # not begun: withdrawn, the writer skips it
                         raise ReceiverBusy from None
-                    return done.result()  # begun meanwhile (a write waits at most the store's lock wait)
+                    return done.result()  # begun meanwhile (a write waits at most the lock wait)
         except CancelledError:  # the writer stopped before it came to them
             raise ReceiverBusy from None
 

@@ -354,9 +354,9 @@ def _receive_command(commands: argparse._SubParsersAction) -> None:
                                 "address requires a token, printed once at the start"))
     receive.add_argument("--quiet-after", default="5", metavar=_("SECONDS"),
                          help=_("a trace counts as finished this long after its last span (default 5)"))
-    receive.add_argument("--lock-wait", default="10", metavar=_("SECONDS"),
+    receive.add_argument("--lock-wait", default="60", metavar=_("SECONDS"),
                          help=_("how long a write waits while another program holds the database locked, "
-                                "before its request is answered 503, retry later (default 10)"))
+                                "before its request is answered 503, retry later (default 60)"))
     receive.add_argument("--json", action="store_true",
                          help=_("print one JSON object per line: the address, then one per run received"))
     _db_option(receive)

@@ -2,7 +2,7 @@
 
 One line per run received or updated (with ``--json``: one JSON object per line, see
 ``docs/cli-json.md``): the run's number, title, status and steps. A database another program holds
-locked for longer than ``--lock-wait`` (the spans received meanwhile are refused, 503) is said on
+locked for longer than ``--lock-wait`` (a minute; the spans received meanwhile are refused, 503) is said on
 stderr, and again when it is free.
 """
 

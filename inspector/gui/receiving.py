@@ -119,7 +119,8 @@ class ReceiverSwitch(QObject):
         receiver = TraceReceiver(self._db_path, ReceiverOptions(port=self._settings.receiver_port),
                                  on_run=self.received.emit, on_problem=self.problem_heard.emit,
                                  on_refused=_log_refused)
-        receiver.lock_wait_s = self.lock_wait_s
+        if self.lock_wait_s is not None:
+            receiver.lock_wait_s = self.lock_wait_s
         if self.answer_wait_s is not None:
             receiver.answer_wait_s = self.answer_wait_s
         try:
@@ -170,7 +171,8 @@ class ReceiverSwitch(QObject):
 
 
 def _log_refused(sentence: Message) -> None:
-    """Spans of a request refused (said to the exporter in ``partial_success``, which it may not read):
+    """Spans of a request refused (said to the exporter in ``partial_success``, which it may not read), or a request
+    refused whole (its exporter may show only the status):
     a line in the log file, from the request's thread."""
     from inspector.logfile import log_message
 

@@ -43,7 +43,7 @@ def test_a_locked_run_database_is_said_in_the_status_bar_and_so_is_its_end(qtbot
     switch_language(language)
     short, locked_words, advice, free_words = WORDS[language]
     switch = window.receiving
-    switch.lock_wait_s = 0.3  # the store's own wait is 10 s
+    switch.lock_wait_s = 0.3  # the receiver's own wait is a minute
     switch.answer_wait_s = 5.0
     start_receiving(window)
     qtbot.waitUntil(switch.label.isVisible)

@@ -218,7 +218,7 @@ def test_a_database_locked_longer_than_the_wait_is_a_503_and_nothing_is_kept(
 
 
 def test_the_command_says_the_database_is_locked_on_stderr(tmp_path: Path) -> None:
-    """The command waits ``--lock-wait`` for the lock (the store's own 10 s unless given); German, as a user
+    """The command waits ``--lock-wait`` for the lock (a minute unless given); German, as a user
     reads it."""
     db = tmp_path / "cli.db"
     process = subprocess.Popen([sys.executable, "-m", "inspector", "--lang", "de", "receive", "--port", "0",

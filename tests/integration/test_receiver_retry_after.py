@@ -1,6 +1,6 @@
 """The OTLP receiver's refusals for load say when to retry (``Retry-After``, as OTLP/HTTP allows for 503):
 a second when every turn to read a body is taken, ten when its writer cannot store a request's spans
-(another program holds the database for longer than the lock wait: 10 s, half a second here; or the
+(another program holds the database for longer than the lock wait: a minute, half a second here; or the
 writer does not take them within a minute, see test_receiver_503_stores_nothing.py). The OpenTelemetry
 SDK's own exporter waits what it is told.
 
@@ -32,7 +32,7 @@ SPAN = (b'{"resourceSpans": [{"scopeSpans": [{"spans": [{"traceId": "%032x", "sp
 @pytest.fixture
 def receiver(tmp_path: Path) -> Iterator[TraceReceiver]:
     running = TraceReceiver(tmp_path / "received.db", ReceiverOptions(port=0, quiet_s=0.4))
-    running.lock_wait_s = 0.5  # the store's own wait is 10 s
+    running.lock_wait_s = 0.5  # the receiver's own wait is a minute
     with running:
         running.gate = CountedGate(wait_s=0.5, deadline_s=5.0)
         running.answer_wait_s = 0.5

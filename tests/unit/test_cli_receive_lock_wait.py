@@ -7,14 +7,16 @@ from __future__ import annotations
 
 import pytest
 
+from inspector.capture.receiver import ANSWER_WAIT_S, LOCK_WAIT_S, TraceReceiver
 from inspector.cli.parser import build_parser
-from inspector.store.database import LOCK_WAIT_S
 from tests.support.cli_process import cli_here
 
 
-def test_the_default_is_the_stores_own_wait() -> None:
+def test_the_default_is_as_long_as_a_request_waits_for_the_writer(tmp_path) -> None:
+    """Not the store's own 10 s, the OpenTelemetry Python SDK exporter's whole deadline: a lock outlasting it lost
+    the batch (tests/integration/test_receiver_outlasts_exporters.py); the window's receiver waits as long."""
     args = build_parser().parse_args(["receive"])
-    assert float(args.lock_wait) == LOCK_WAIT_S
+    assert float(args.lock_wait) == LOCK_WAIT_S == ANSWER_WAIT_S == TraceReceiver(tmp_path / "runs.db").lock_wait_s
 
 
 @pytest.mark.parametrize("given", ["0", "-1", "3601", "soon", "nan"])
