@@ -26,10 +26,15 @@ ORGANIZATION = "run-inspector"
 APPLICATION = "Run Inspector"
 
 
+def _named_file() -> Path | None:
+    """The INI file ``RUN_INSPECTOR_SETTINGS`` names, "~" expanded as in ``RUN_INSPECTOR_DB``; ``None`` when unset."""
+    path = os.environ.get(SETTINGS_ENV, "").strip()
+    return Path(path).expanduser() if path else None
+
+
 def settings_file() -> Path:
     """The INI file of ``RUN_INSPECTOR_SETTINGS``, else the user's (found without reading it)."""
-    path = os.environ.get(SETTINGS_ENV, "").strip()
-    return Path(path) if path else user_settings_file(ORGANIZATION, APPLICATION)
+    return _named_file() or user_settings_file(ORGANIZATION, APPLICATION)
 
 
 def open_qsettings() -> QSettings:
@@ -37,9 +42,9 @@ def open_qsettings() -> QSettings:
     to be settings or is no file at all (it is then never read nor written)."""
     if oversized(settings_file()) is not None or not_a_file(settings_file()):
         return stand_in_settings()
-    path = os.environ.get(SETTINGS_ENV, "").strip()
-    if path:
-        return QSettings(path, QSettings.Format.IniFormat)
+    named = _named_file()
+    if named is not None:
+        return QSettings(str(named), QSettings.Format.IniFormat)
     return QSettings(QSettings.Format.IniFormat, QSettings.Scope.UserScope, ORGANIZATION, APPLICATION)
 
 

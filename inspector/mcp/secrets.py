@@ -30,9 +30,12 @@ REDACTED = "[REDACTED]"
 MIN_SECRET_CHARS = 4
 
 # Header names whose values are credentials by their name (as in ``inspector.store.secrets``,
-# which this layer may not import).
-_SECRET_HEADER = re.compile(r"(authorization|cookie|token|secret|api[-_]?key|password|credential|session)",
-                            re.IGNORECASE)
+# which this layer may not import): the words of credentials, and the names collectors give theirs
+# (from their documentation): a name ending in "-key" or "_key" (Instana's x-instana-key, SigNoz's
+# signoz-ingestion-key), a DSN holding a token (Uptrace's uptrace-dsn) and Honeycomb's
+# x-honeycomb-team (its API key).
+_SECRET_HEADER = re.compile(r"(authorization|cookie|token|secret|api[-_]?key|password|credential|session"
+                            r"|[-_]key$|dsn|honeycomb-team)", re.IGNORECASE)
 # An authorization scheme in front of the credential: "Bearer abc" is sent, "abc" may come back alone.
 _SCHEME = re.compile(r"^(?:bearer|basic|token|digest|bot|jwt|apikey)\s+(\S.*)$", re.IGNORECASE)
 

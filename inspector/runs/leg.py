@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from .outcome import ToolOutcome
-from .sentences import N_, SaidError, said
+from .sentences import N_, SaidError, describe, said
 
 #: The most a leg's stored exchange may take as JSON text (a stranger's file may hold any size; the
 #: recorder keeps 64 KB of bodies, plus heads and escaping).
@@ -68,23 +68,24 @@ class Leg:
 
     def __post_init__(self) -> None:
         if not isinstance(self.method, str) or not self.method:
-            raise InvalidLegError(said(N_("method must be a non-empty string, got {value}"), value=repr(self.method)))
+            raise InvalidLegError(said(N_("method must be a non-empty string, got {value}"),
+                                       value=describe(self.method)))
         if self.granted_s is not None and (not _is_int(self.granted_s) or self.granted_s < 0):
             raise InvalidLegError(said(N_("grantedS must be a non-negative whole number of seconds, got {value}"),
-                                       value=repr(self.granted_s)))
+                                       value=describe(self.granted_s)))
         if self.elapsed_ms is not None:
             if not _is_finite_non_negative(self.elapsed_ms):
                 raise InvalidLegError(said(N_("elapsedMs must be a finite non-negative number, got {value}"),
-                                           value=repr(self.elapsed_ms)))
+                                           value=describe(self.elapsed_ms)))
             object.__setattr__(self, "elapsed_ms", float(self.elapsed_ms))
         if self.http_status is not None and (
             not _is_int(self.http_status) or not 100 <= self.http_status <= 599
         ):
             raise InvalidLegError(said(N_("httpStatus must be an HTTP status (100-599), got {value}"),
-                                       value=repr(self.http_status)))
+                                       value=describe(self.http_status)))
         if self.outcome not in self.OUTCOMES:
             raise InvalidLegError(said(N_("outcome must be one of {choices}, got {value}"),
-                                       choices=str(list(self.OUTCOMES)), value=repr(self.outcome)))
+                                       choices=str(list(self.OUTCOMES)), value=describe(self.outcome)))
         # Normalise a str subclass (e.g. a ToolOutcome member) to plain str so
         # equality with a leg read back from storage holds.
         object.__setattr__(self, "outcome", str.__str__(self.outcome))
@@ -117,7 +118,7 @@ class Leg:
             if leg is not None:
                 return leg
         if not isinstance(data, Mapping):
-            raise InvalidLegError(said(N_("a leg must be a mapping, got {type}"), type=type(data).__name__))
+            raise InvalidLegError(said(N_("a leg must be an object, got {value}"), value=describe(data)))
         for key in ("method", "outcome"):
             if key not in data:
                 raise InvalidLegError(said(N_("a leg needs the key {key}"), key=repr(key)))
@@ -135,7 +136,7 @@ def _check_exchange(exchange: Any) -> None:
     """An exchange is a JSON object of plain values, about :data:`MAX_EXCHANGE_CHARS` as text at most
     (counted without quotes and separators: a little under its JSON text). Iterative: any depth."""
     if not isinstance(exchange, Mapping):
-        raise InvalidLegError(said(N_("exchange must be an object, got {type}"), type=type(exchange).__name__))
+        raise InvalidLegError(said(N_("exchange must be an object, got {value}"), value=describe(exchange)))
     size = 0
     pending: list[Any] = [exchange]
     while pending:

@@ -46,6 +46,28 @@ def at(place: str, problem: Sentence | str) -> Sentence:
     return Sentence("{place}: {problem}", {"place": place, "problem": problem})
 
 
+def describe(value: Any) -> Sentence:
+    """A JSON value as a refusal names what it found ("null", "the number -5", "a list"): its type in
+    JSON's words, and a scalar's value, never Python's (``None``, ``int``). A phrase of its own, filled
+    into the problem's sentence; a value held frozen (a tuple, a read-only mapping) is the list or
+    object it was read from."""
+    if value is None:
+        return said(N_("null"))
+    if isinstance(value, bool):
+        return said(N_("the boolean true")) if value else said(N_("the boolean false"))
+    if isinstance(value, (int, float)):
+        return said(N_("the number {number}"), number=f"{value!r:.40}")
+    if isinstance(value, str):
+        if len(value) > 60:
+            return said(N_("a string ({count} characters)"), count=len(value))
+        return said(N_("the string {text}"), text=repr(value))
+    if isinstance(value, Mapping):
+        return said(N_("an object"))
+    if isinstance(value, (list, tuple)):
+        return said(N_("a list"))
+    return said("{name}", name=type(value).__name__)
+
+
 class SaidError(ValueError):
     """An error of the run model that keeps its sentence: ``sentence`` is a :class:`Sentence` (or
     plain English text, from a caller that gave one), ``str()`` the English sentence."""
@@ -67,4 +89,4 @@ class SaidError(ValueError):
         return self.sentence.params if isinstance(self.sentence, Sentence) else {}
 
 
-__all__ = ["N_", "SaidError", "Sentence", "at", "said"]
+__all__ = ["N_", "SaidError", "Sentence", "at", "describe", "said"]

@@ -21,7 +21,7 @@ from ._frozen import _PLAIN_SCALARS, NotJsonError, NotPlainError, freeze, freeze
 from .leg import InvalidLegError, Leg, _plain_leg
 from .outcome import ToolOutcome
 from .progress import NOTE_SHAPE, is_progress_note
-from .sentences import N_, SaidError, Sentence, at, said
+from .sentences import N_, SaidError, Sentence, at, describe, said
 from .wire import MAX_STEP_LINES, SPOKEN_ERAS, TRANSPORTS, is_lines
 
 JsonList = tuple[Any, ...]
@@ -171,9 +171,8 @@ def _is_finite_non_negative(value: object) -> bool:
 
 
 def _wrong(field: _Field, value: object) -> InvalidStepError:
-    return InvalidStepError(said(N_("{key} ({attr}) must be {shape}, got {type} {value}"),
-                                 key=field.key, attr=field.attr, shape=_SHAPE_SAID[field.shape],
-                                 type=type(value).__name__, value=f"{value!r:.80}"))
+    return InvalidStepError(said(N_("{key} must be {shape}, got {value}"),
+                                 key=field.key, shape=_SHAPE_SAID[field.shape], value=describe(value)))
 
 
 def _normalise(field: _Field, value: Any) -> Any:
@@ -319,14 +318,14 @@ class RunStep:
             kind = None
         if kind is None:
             raise InvalidStepError(said(N_("kind must be one of {choices}, got {value}"),
-                                        choices=str([k.value for k in StepKind]), value=repr(self.kind)))
+                                        choices=str([k.value for k in StepKind]), value=describe(self.kind)))
         object.__setattr__(self, "kind", kind)
         if not _is_int(self.round) or self.round < 0:
             raise InvalidStepError(said(N_("round must be a non-negative whole number, got {value}"),
-                                        value=repr(self.round)))
+                                        value=describe(self.round)))
         if not _is_finite_non_negative(self.duration_ms):
-            raise InvalidStepError(said(N_("durationMs (duration_ms) must be a finite non-negative number, "
-                                           "got {value}"), value=repr(self.duration_ms)))
+            raise InvalidStepError(said(N_("durationMs must be a finite non-negative number, got {value}"),
+                                        value=describe(self.duration_ms)))
         object.__setattr__(self, "duration_ms", float(self.duration_ms))
         for field in _OPTIONAL_FIELDS:
             value = getattr(self, field.attr)
@@ -351,10 +350,12 @@ class RunStep:
                 raise InvalidStepError(said(N_("toolIsError={flag} contradicts toolOutcome '{outcome}': "
                                                "toolIsError must be true exactly when the outcome is not ok"),
                                             flag=str(self.tool_is_error).lower(), outcome=outcome.value))
+        if self.cancelled_in_flight is not None and outcome is None:
+            raise InvalidStepError(said(N_("cancelledInFlight is only for a step whose toolOutcome is "
+                                           "'cancelled', and this step has no toolOutcome")))
         if self.cancelled_in_flight is not None and outcome is not ToolOutcome.CANCELLED:
             raise InvalidStepError(said(N_("cancelledInFlight is only for a step whose toolOutcome is "
-                                           "'cancelled', got toolOutcome {value}"),
-                                        value=repr(outcome.value if outcome else None)))
+                                           "'cancelled', got toolOutcome {value}"), value=repr(outcome.value)))
 
     def to_payload(self, *, legs: bool = True) -> dict[str, Any]:
         """Return the stored form: camelCase keys, absent (``None``) fields left out.
@@ -398,8 +399,7 @@ class RunStep:
             if step is not None:
                 return step
         if not isinstance(payload, Mapping):
-            raise InvalidStepError(said(N_("a step payload must be a mapping, got {type}"),
-                                        type=type(payload).__name__))
+            raise InvalidStepError(said(N_("a step payload must be an object, got {value}"), value=describe(payload)))
         for key in ("kind", "round", "durationMs"):
             if payload.get(key) is None:
                 raise InvalidStepError(said(N_("a step payload needs the key {key}"), key=repr(key)))

@@ -36,17 +36,36 @@ def resolve_db_path(option: str | os.PathLike[str] | None = None) -> Path:
 
 def missing_folder(path: str | os.PathLike[str]) -> StoreError | None:
     """The refusal of a database whose folder does not exist, unless that folder is the user data
-    folder (made on the first start); ``None`` when the folder is there or may be made."""
+    folder (made on the first start), or that is a link to a place whose folder does not exist;
+    ``None`` when the folder is there or may be made."""
     path = Path(path)
     folder = path.parent
     try:
         if folder.exists() or folder == default_db_path().parent:
-            return None
+            return _dangling_link(path) if path.is_symlink() else None
     except OSError as exc:  # a name too long for the system (Python 3.11's exists() raises it)
         return unusable(path, exc)
     return StoreError(Message(N_("The run database {path} cannot be used: its folder {folder} does not exist. "
                                  "Create the folder, or name another file with --db or RUN_INSPECTOR_DB."),
                               {"path": path, "folder": folder}))
+
+
+def _dangling_link(path: Path) -> StoreError | None:
+    """The refusal of a link (through any links) to a place that does not exist, in a folder that does not
+    exist either, where SQLite said only "unable to open database file"; ``None`` when the place's folder
+    is there (the database is made at the place, as for a path that is not a link). A loop of links is
+    said by :func:`unusable`."""
+    try:
+        os.stat(path)
+    except FileNotFoundError:
+        target = Path(os.path.realpath(path))
+        if target.parent.exists():
+            return None
+        return StoreError(Message(N_("The run database {path} is a link to {target}, which does not exist, and "
+                                     "its folder {folder} does not exist either. Correct the link, or name another "
+                                     "file with --db or RUN_INSPECTOR_DB."),
+                                  {"path": path, "target": target, "folder": target.parent}))
+    return None
 
 
 def unusable(path: str | os.PathLike[str], error: OSError) -> StoreError:

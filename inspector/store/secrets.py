@@ -7,8 +7,13 @@ from typing import Protocol
 
 from .keyring_entries import KeyringEntries, usable_keyring
 
-_SECRET_HEADER = re.compile(r"(authorization|cookie|token|secret|api[-_]?key|password|credential|session)",
-                            re.IGNORECASE)
+# Header names whose values are credentials by their name (as in ``inspector.mcp.secrets``, which
+# this layer may not import): the words of credentials, and the names collectors give theirs (from
+# their documentation): a name ending in "-key" or "_key" (Instana's x-instana-key, SigNoz's
+# signoz-ingestion-key), a DSN holding a token (Uptrace's uptrace-dsn) and Honeycomb's
+# x-honeycomb-team (its API key).
+_SECRET_HEADER = re.compile(r"(authorization|cookie|token|secret|api[-_]?key|password|credential|session"
+                            r"|[-_]key$|dsn|honeycomb-team)", re.IGNORECASE)
 
 
 #: The keyring entry of a model's API key, beside its completions address (``agent`` and the Play tab).

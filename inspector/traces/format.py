@@ -17,6 +17,7 @@ from typing import Any
 from inspector.i18n import N_
 from inspector.i18n.messages import Count, Message, kept_sentence
 from inspector.runs import RUN_STATUSES, InvalidStepError, RunStep
+from inspector.runs.sentences import describe
 from inspector.runs.step import PAYLOAD_KEYS, StoredPayload
 from inspector.runs.times import UnstorableTimeError, to_stored_time
 
@@ -146,26 +147,6 @@ def _steps(parts: list[str | int], inner: bool = False) -> str:
     for part in parts:
         text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text or inner else part)
     return text
-
-
-def describe(value: Any) -> Message:
-    """A short name of a JSON value's type for messages ("an object", "the number 5"): a phrase
-    of its own, filled into the problem's sentence (``str()`` is the English phrase)."""
-    if value is None:
-        return said(N_("null"))
-    if isinstance(value, bool):
-        return said(N_("the boolean true")) if value else said(N_("the boolean false"))
-    if isinstance(value, (int, float)):
-        return said(N_("the number {number}"), number=f"{value!r:.40}")
-    if isinstance(value, str):
-        if len(value) > 60:
-            return said(N_("a string ({count} characters)"), count=len(value))
-        return said(N_("the string {text}"), text=repr(value))
-    if isinstance(value, Mapping):
-        return said(N_("an object"))
-    if isinstance(value, list):
-        return said(N_("a list"))
-    return said("{name}", name=type(value).__name__)
 
 
 # -- times -----------------------------------------------------------------------------------------

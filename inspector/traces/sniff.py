@@ -188,6 +188,9 @@ def check_format_field(key: str, value: Any) -> None:
 
     Used while sniffing, and again by the trace reader as it walks the whole document.
     """
+    if key == "format" and not isinstance(value, str):
+        raise TraceProblem(("format",), said(N_("must be the string {expected}, got {value}"),
+                                             expected=repr(FORMAT_NAME), value=describe(value)))
     if key == "format" and value != FORMAT_NAME:
         raise TraceProblem(("format",), said(N_("unknown format {found} (expected {expected})"),
                                              found=f"{value!r:.60}", expected=repr(FORMAT_NAME)))

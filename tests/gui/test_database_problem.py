@@ -248,6 +248,29 @@ def test_a_run_database_in_the_settings_that_is_a_special_file_is_named_so(qtbot
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith("runs.db")] == ["runs.db"]  # nothing beside it
 
 
+def test_a_run_database_in_the_settings_that_is_a_link_to_nowhere_is_named_so(qtbot, tmp_path: Path,
+                                                                              monkeypatch) -> None:
+    """The Settings' run database a link to a place whose folder is gone (a database moved away): the window
+    asked with SQLite's "unable to open database file". Now it names the link and where it points."""
+    from inspector.gui.settings import AppSettings
+
+    path, target = tmp_path / "runs.db", tmp_path / "moved away" / "runs.db"
+    path.symlink_to(target)
+    AppSettings().database_path = str(path)
+    monkeypatch.delenv("RUN_INSPECTOR_DB")  # which would win over the settings
+    chooser = Chooser((DatabaseChoice.QUIT, None))
+    assert run_window(None, choose=chooser) == 2
+    ((problem, asked_for),) = chooser.asked
+    assert asked_for == path
+    assert str(problem) == (f"The run database {path} is a link to {target}, which does not exist, and its folder "
+                            f"{target.parent} does not exist either. Correct the link, or name another file with --db "
+                            "or RUN_INSPECTOR_DB.")
+    dialog = DatabaseProblemDialog(problem, path, from_settings=True)
+    qtbot.addWidget(dialog)
+    assert f"is a link to {target}" in dialog.sentence.text().replace("\u200b", "")
+    assert not target.parent.exists()
+
+
 def answer_the_dialog_with_quit(seen: dict[str, str]) -> None:
     """Note what the start-up's database dialog says once it shows (its note on the settings, if any), then Quit."""
     dialogs = [w for w in QApplication.topLevelWidgets() if isinstance(w, DatabaseProblemDialog) and w.isVisible()]

@@ -22,6 +22,7 @@ from inspector.runs.times import to_stored_time, utc_now
 from inspector.store import RunStore, resolve_db_path
 from inspector.store.secrets import NoSecretKeeper
 from tests.gui.test_screenshots import save
+from tests.support.collector_headers import COLLECTOR_SECRET_HEADERS
 from tests.support.otlp_collector import Answer, running_collector
 from tests.support.sample_runs import mixed_run
 from tests.support.trace_backends import fixture_trace, fixture_trace_ids, trace_backend
@@ -165,6 +166,30 @@ def test_the_settings_keep_a_secret_header_out_of_the_settings_file(qtbot, _isol
     kept = TeamSettings(settings.qsettings, NoSecretKeeper())
     assert kept.header_rows() == [("X-Api-Key", "very-secret-value", True)]  # this session only
     assert kept.push_setting().enabled and kept.query_url == "http://127.0.0.1:16686"
+
+
+@pytest.mark.parametrize("name", COLLECTOR_SECRET_HEADERS)
+def test_a_collectors_own_credential_header_is_marked_secret_as_it_is_typed(qtbot, _isolated_settings,
+                                                                           name: str) -> None:
+    """Honeycomb's x-honeycomb-team, Uptrace's uptrace-dsn, Instana's x-instana-key, SigNoz's
+    signoz-ingestion-key: typed as a push header, the secret box stayed unticked and the key went to the
+    settings file in clear."""
+    dialog = _settings_dialog(qtbot)
+    team = dialog.team
+    team.push.setChecked(True)
+    team.endpoint.setText("http://127.0.0.1:4318")
+    row = team.add_header()
+    row.name.textEdited.emit(name)  # as typed
+    row.name.setText(name)
+    row.value.setText("collector-key-4711")
+    assert row.secret.isChecked()
+    dataset = team.add_header("x-honeycomb-dataset", "runs")
+    assert not dataset.secret.isChecked()
+    dialog.accept()
+    assert dialog.result() == SettingsDialog.DialogCode.Accepted
+    AppSettings().sync()
+    assert "collector-key-4711" not in _isolated_settings.read_text()
+    assert "x-honeycomb-dataset" in _isolated_settings.read_text()
 
 
 def test_a_password_in_the_collectors_address_becomes_a_secret_header_not_text_in_the_settings_file(

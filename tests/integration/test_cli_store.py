@@ -188,6 +188,32 @@ def test_a_named_folder_that_does_not_exist_is_refused_by_every_command(tmp_path
     assert (data / "run-inspector" / "runs.db").is_file()
 
 
+def test_a_database_that_is_a_link_to_nowhere_is_named_so_by_every_command(tmp_path: Path) -> None:
+    """--db a link (through another) to a place whose folder is gone: writing commands said only SQLite's
+    "unable to open database file", reading ones "does not exist yet". The link and where it points are said."""
+    target = tmp_path / "moved away" / "runs.db"
+    (tmp_path / "middle.db").symlink_to(target)
+    db = tmp_path / "runs.db"
+    db.symlink_to(tmp_path / "middle.db")
+    said = (f"The run database {db} is a link to {target}, which does not exist, and its folder {target.parent} "
+            "does not exist either. Correct the link, or name another file with --db or RUN_INSPECTOR_DB.")
+    trace = tmp_path / "trace.json"
+    trace.write_text(json.dumps({"format": "run-inspector-trace", "version": 1, "runs": []}))
+    for command in (["import", str(trace)], ["runs", "list"], ["servers"], ["servers", "set", "http://127.0.0.1:9/mcp"]):
+        done = cli(*command, "--json", "--db", str(db))
+        assert done.returncode == 2, (command, done.stdout, done.stderr)
+        assert json.loads(done.stdout)["error"] == {"kind": "usage", "message": said}, command
+    german = cli("--lang", "de", "import", str(trace), env={"RUN_INSPECTOR_DB": str(db)})
+    assert german.returncode == 2
+    assert (f"Die Laufdatenbank {db} ist eine symbolische Verknüpfung auf {target}, das es nicht gibt, und auch "
+            f"dessen Ordner {target.parent} existiert nicht.") in german.stderr, german.stderr
+    assert not target.parent.exists()
+    # A link to a file yet to be made in a folder that is there is a database like any other: made there.
+    target.parent.mkdir()
+    assert cli("import", str(trace), "--db", str(db)).returncode == 0
+    assert target.is_file()
+
+
 def test_runs_alone_names_its_sub_commands(tmp_path: Path) -> None:
     done = cli("runs")
     assert done.returncode == 2

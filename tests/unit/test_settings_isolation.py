@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from inspector.gui.settings import SETTINGS_ENV, AppSettings, open_qsettings
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -43,3 +45,26 @@ def test_a_process_a_test_starts_uses_the_tests_settings(_isolated_run_database:
     done = subprocess.run([sys.executable, "-c", SHOWN], capture_output=True, text=True, timeout=60, cwd=ROOT, env=env)
     assert done.returncode == 0, done.stderr
     assert Path(done.stdout.strip()).is_relative_to(_isolated_run_database.parent)
+
+
+def test_a_settings_file_named_from_the_home_folder_is_there_as_the_database_is(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """RUN_INSPECTOR_SETTINGS=~/ri.ini made a folder named "~" in the working folder and kept the settings
+    there, where RUN_INSPECTOR_DB=~/runs.db is the home folder's: "~" is the home folder in both."""
+    from inspector.gui.settings import settings_file
+    from inspector.store import resolve_db_path
+
+    home, here = tmp_path / "home", tmp_path / "here"
+    home.mkdir()
+    here.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.chdir(here)
+    monkeypatch.setenv(SETTINGS_ENV, "~/ri.ini")
+    monkeypatch.setenv("RUN_INSPECTOR_DB", "~/runs.db")
+    settings = AppSettings()
+    settings.language = "de"
+    settings.qsettings.sync()
+    assert settings_file() == Path(settings.qsettings.fileName()) == home / "ri.ini"
+    assert resolve_db_path() == home / "runs.db"
+    assert (home / "ri.ini").is_file() and list(here.iterdir()) == []
+    assert AppSettings().language == "de"

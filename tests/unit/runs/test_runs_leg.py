@@ -103,5 +103,5 @@ def test_from_dict_needs_method_and_outcome(key):
 
 
 def test_from_dict_needs_a_mapping():
-    with pytest.raises(InvalidLegError, match="a leg must be a mapping"):
+    with pytest.raises(InvalidLegError, match="a leg must be an object, got a list"):
         Leg.from_dict(["m", "ok"])  # type: ignore[arg-type]

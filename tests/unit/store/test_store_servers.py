@@ -7,6 +7,7 @@ from pathlib import Path
 
 from inspector.store import RunStore, ServerRegistry
 from inspector.store.secrets import is_secret_header
+from tests.support.collector_headers import COLLECTOR_PLAIN_HEADERS, COLLECTOR_SECRET_HEADERS
 
 
 class MemoryKeeper:
@@ -81,10 +82,27 @@ def test_without_a_keyring_secrets_are_asked_for(tmp_path: Path) -> None:
 
 
 def test_secret_header_names() -> None:
-    for name in ("Authorization", "Proxy-Authorization", "Cookie", "X-API-Key", "X-Auth-Token", "api_key"):
+    for name in ("Authorization", "Proxy-Authorization", "Cookie", "X-API-Key", "X-Auth-Token", "api_key",
+                 *COLLECTOR_SECRET_HEADERS):
         assert is_secret_header(name), name
-    for name in ("Accept", "X-Tenant", "User-Agent"):
+    for name in ("Accept", "X-Tenant", "User-Agent", *COLLECTOR_PLAIN_HEADERS):
         assert not is_secret_header(name), name
+
+
+def test_a_collectors_credential_header_is_kept_out_of_the_database_by_its_name(tmp_path: Path) -> None:
+    """x-honeycomb-team, uptrace-dsn, x-instana-key and signoz-ingestion-key were written to the database in
+    clear, the secret box left unticked: their names said nothing the rule knew."""
+    path = tmp_path / "runs.db"
+    headers = {name: f"VALUE-{number}-4711" for number, name in enumerate(COLLECTOR_SECRET_HEADERS)}
+    with RunStore.open(path) as store:
+        registry = ServerRegistry(store.db, MemoryKeeper())
+        registry.save_server("http://a/mcp", headers={**headers, "x-honeycomb-dataset": "shown"})
+        server = registry.get("http://a/mcp")
+        assert [(h.name, h.secret) for h in server.headers] == [
+            *((name, True) for name in headers), ("x-honeycomb-dataset", False)]
+        assert registry.headers_for("http://a/mcp") == {**headers, "x-honeycomb-dataset": "shown"}
+    for file in tmp_path.iterdir():
+        assert b"-4711" not in file.read_bytes(), file.name
 
 
 def test_a_header_marked_secret_is_kept_out_whatever_its_name(tmp_path: Path) -> None:

@@ -25,6 +25,10 @@ from inspector.transfer import TraceExportError, TraceImportError, export, impor
 ENGLISH_WORDS = (" must ", " got ", " needs ", "non-negative", "whole number", " a string", " leg ", " step ",
                  "refused", "contradicts", "Cannot import", "Nothing was imported")
 
+#: Python's words for what a file held, which a refusal must say in JSON's ("null", "the number 5", "a list").
+PYTHON_WORDS = ("None", "True", "False", "got int", "got str", "got float", "got bool", "got list", "got dict",
+                "got tuple", "mapping")
+
 
 def _payload(**changes: Any) -> dict[str, Any]:
     payload = copy.deepcopy(TOOL_PAYLOAD)
@@ -40,8 +44,25 @@ def _payload(**changes: Any) -> dict[str, Any]:
 CASES = {
     "leg_outcome": (
         _payload(legs=[{"method": "tools/call", "outcome": "exploded"}]), ".legs[0]",
-        "outcome must be one of ['ok', 'failed', 'not_sent', 'cancelled'], got 'exploded'",
-        "outcome muss einer der Werte ['ok', 'failed', 'not_sent', 'cancelled'] sein, erhalten: 'exploded'"),
+        "outcome must be one of ['ok', 'failed', 'not_sent', 'cancelled'], got the string 'exploded'",
+        "outcome muss einer der Werte ['ok', 'failed', 'not_sent', 'cancelled'] sein, erhalten: die Zeichenkette "
+        "'exploded'"),
+    "leg_method": (
+        _payload(legs=[{"method": None, "outcome": "ok"}]), ".legs[0]",
+        "method must be a non-empty string, got null",
+        "method muss eine nicht leere Zeichenkette sein, erhalten: null"),
+    "leg_seconds": (
+        _payload(legs=[{"method": "tools/call", "outcome": "ok", "grantedS": -5}]), ".legs[0]",
+        "grantedS must be a non-negative whole number of seconds, got the number -5",
+        "grantedS muss eine nicht negative ganze Zahl von Sekunden sein, erhalten: die Zahl -5"),
+    "leg_not_an_object": (
+        _payload(legs=[[None]]), ".legs[0]",
+        "a leg must be an object, got a list",
+        "eine Etappe muss ein Objekt sein, erhalten: eine Liste"),
+    "exchange": (
+        _payload(legs=[{"method": "tools/call", "outcome": "ok", "exchange": [None]}]), ".legs[0]",
+        "exchange must be an object, got a list",
+        "exchange muss ein Objekt sein, erhalten: eine Liste"),
     "leg_key": (
         _payload(legs=[{"method": "tools/call", "grantedS": 20}]), ".legs[0]",
         "a leg needs the key 'outcome'",
@@ -56,16 +77,34 @@ CASES = {
         "den Rohdaten eines Schritts fehlt der Schlüssel 'round'"),
     "round": (
         _payload(round=-1), ".round",
-        "round must be a non-negative whole number, got -1",
-        "round muss eine nicht negative ganze Zahl sein, erhalten: -1"),
+        "round must be a non-negative whole number, got the number -1",
+        "round muss eine nicht negative ganze Zahl sein, erhalten: die Zahl -1"),
+    "duration": (
+        _payload(durationMs="5"), ".durationMs",
+        "durationMs must be a finite non-negative number, got the string '5'",
+        "durationMs muss eine endliche, nicht negative Zahl sein, erhalten: die Zeichenkette '5'"),
+    "kind": (
+        _payload(kind=True), ".kind",
+        "kind must be one of ['request', 'llm', 'tool', 'assembled', 'context', 'dropped', 'tool_write'], "
+        "got the boolean true",
+        "kind muss einer der Werte ['request', 'llm', 'tool', 'assembled', 'context', 'dropped', 'tool_write'] "
+        "sein, erhalten: der Wahrheitswert true"),
+    "tokens": (
+        _payload(promptTokens=-5), ".promptTokens",
+        "promptTokens must be a non-negative whole number, got the number -5",
+        "promptTokens muss eine nicht negative ganze Zahl sein, erhalten: die Zahl -5"),
+    "tool_name": (
+        _payload(toolName=[None]), ".toolName",
+        "toolName must be a string, got a list",
+        "toolName muss eine Zeichenkette sein, erhalten: eine Liste"),
     "tool_result": (
         _payload(toolResult=5), ".toolResult",
-        "toolResult (tool_result) must be a string, got int 5",
-        "toolResult (tool_result) muss eine Zeichenkette sein, erhalten: int 5"),
+        "toolResult must be a string, got the number 5",
+        "toolResult muss eine Zeichenkette sein, erhalten: die Zahl 5"),
     "tool_outcome": (
         _payload(toolOutcome="exploded"), ".toolOutcome",
-        "toolOutcome (tool_outcome) must be one of ['ok', 'failed', 'cancelled'], got str 'exploded'",
-        "toolOutcome (tool_outcome) muss einer der Werte ['ok', 'failed', 'cancelled'] sein, erhalten: str "
+        "toolOutcome must be one of ['ok', 'failed', 'cancelled'], got the string 'exploded'",
+        "toolOutcome muss einer der Werte ['ok', 'failed', 'cancelled'] sein, erhalten: die Zeichenkette "
         "'exploded'"),
     "contradiction": (
         _payload(toolIsError=True), ".toolIsError",
@@ -77,12 +116,16 @@ CASES = {
         "cancelledInFlight is only for a step whose toolOutcome is 'cancelled', got toolOutcome 'ok'",
         "cancelledInFlight gibt es nur bei einem Schritt, dessen toolOutcome 'cancelled' ist, erhalten: "
         "toolOutcome 'ok'"),
+    "in_flight_without_outcome": (
+        _payload(cancelledInFlight=True, toolOutcome=None, toolIsError=None), ".cancelledInFlight",
+        "cancelledInFlight is only for a step whose toolOutcome is 'cancelled', and this step has no toolOutcome",
+        "cancelledInFlight gibt es nur bei einem Schritt, dessen toolOutcome 'cancelled' ist, und dieser Schritt hat "
+        "kein toolOutcome"),
     "progress": (
         _payload(progress=[{"atMs": -1}]), ".progress",
-        "progress (progress) must be a list of progress notes ({atMs, progress, total, message}), got list "
-        "[{'atMs': -1}]",
-        "progress (progress) muss eine Liste von Fortschrittsmeldungen ({atMs, progress, total, message}) sein, "
-        "erhalten: list [{'atMs': -1}]"),
+        "progress must be a list of progress notes ({atMs, progress, total, message}), got a list",
+        "progress muss eine Liste von Fortschrittsmeldungen ({atMs, progress, total, message}) sein, "
+        "erhalten: eine Liste"),
 }
 
 
@@ -99,6 +142,7 @@ def test_the_run_model_s_problem_is_said_in_german_and_its_english_is_unchanged(
     error = _refused(path)
     location = f"runs[0].steps[0].payload{where}"
     assert (error.location, error.problem) == (location, english)
+    assert not [word for word in PYTHON_WORDS if word in english]
     assert str(error) == f"Cannot import {name}.json: {location}: {english}. Nothing was imported."
     set_language("de")
     said = translate(error)
@@ -117,11 +161,12 @@ def test_an_otlp_file_s_step_is_refused_in_german_too(tmp_path: Path) -> None:
                 attributes=[attr("run_inspector.span", "step"), attr("run_inspector.step.sequence", 1),
                             attr("run_inspector.step.payload", json.dumps(_payload(round=-1)))])
     error = _refused(write_json(tmp_path / "otlp.json", otlp_doc(run, step)))
-    assert error.problem == "round must be a non-negative whole number, got -1"
+    assert error.problem == "round must be a non-negative whole number, got the number -1"
     set_language("de")
     said = translate(error)
-    assert said.endswith(": round muss eine nicht negative ganze Zahl sein, erhalten: -1. Es wurde nichts importiert.")
-    assert str(error).endswith(": round must be a non-negative whole number, got -1. Nothing was imported.")
+    assert said.endswith(": round muss eine nicht negative ganze Zahl sein, erhalten: die Zahl -1. Es wurde nichts "
+                         "importiert.")
+    assert str(error).endswith(": round must be a non-negative whole number, got the number -1. Nothing was imported.")
 
 
 def test_the_command_line_says_it_in_german_and_its_json_is_unchanged(
@@ -161,9 +206,10 @@ def test_a_step_the_database_holds_damaged_is_said_in_german_where_the_export_re
     conn.close()
     with RunStore.open(db) as store, pytest.raises(TraceExportError) as caught:
         export(store, [run_id], None, tmp_path / "out.json", "trace")
-    assert "is damaged in the database: round must be a non-negative whole number, got -1. " in str(caught.value)
+    assert "is damaged in the database: round must be a non-negative whole number, got the number -1. " in str(
+        caught.value)
     set_language("de")
-    assert "round muss eine nicht negative ganze Zahl sein, erhalten: -1" in translate(caught.value)
+    assert "round muss eine nicht negative ganze Zahl sein, erhalten: die Zahl -1" in translate(caught.value)
     assert "round must be" in str(caught.value)
 
 
@@ -177,11 +223,11 @@ def test_a_nested_leg_problem_keeps_the_leg_s_sentence_inside_the_step_s() -> No
     with pytest.raises(InvalidStepError) as caught:
         RunStep.from_payload(_payload(legs=[{"method": "tools/call", "outcome": "x"}]))
     error = caught.value
-    assert str(error) == "legs[0]: outcome must be one of ['ok', 'failed', 'not_sent', 'cancelled'], got 'x'"
+    assert str(error) == "legs[0]: outcome must be one of ['ok', 'failed', 'not_sent', 'cancelled'], got the string 'x'"
     assert error.template == "{place}: {problem}" and error.params["place"] == "legs[0]"
     set_language("de")
     assert translate(error) == ("legs[0]: outcome muss einer der Werte ['ok', 'failed', 'not_sent', 'cancelled'] sein, "
-                                "erhalten: 'x'")
+                                "erhalten: die Zeichenkette 'x'")
 
 
 def test_an_error_given_plain_text_is_that_text_in_every_language() -> None:
@@ -191,5 +237,5 @@ def test_an_error_given_plain_text_is_that_text_in_every_language() -> None:
     assert translate(error) == "something {odd}"
     with pytest.raises(InvalidLegError) as caught:
         Leg("", None, None, None, "ok")
-    assert str(caught.value) == "method must be a non-empty string, got ''"
-    assert translate(caught.value) == "method muss eine nicht leere Zeichenkette sein, erhalten: ''"
+    assert str(caught.value) == "method must be a non-empty string, got the string ''"
+    assert translate(caught.value) == "method muss eine nicht leere Zeichenkette sein, erhalten: die Zeichenkette ''"

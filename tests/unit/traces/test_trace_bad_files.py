@@ -36,7 +36,7 @@ EXPECTED = {
     "truncated.json": ("byte ", "truncated"),
     "top_level_string.json": ("the top level", "a trace is a JSON object or list"),
     "unknown_format.json": ("format", "unknown format 'other-trace'"),
-    "format_is_an_object.json": ("format", "unknown format {"),
+    "format_is_an_object.json": ("format", "must be the string 'run-inspector-trace', got an object"),
     "newer_version.json": ("version", "version 99, written by a newer Run Inspector"),
     "missing_runs.json": ("the top level", "no 'runs'"),
     "missing_version.json": ("the top level", "no 'version'"),
