@@ -11,7 +11,6 @@ from datetime import timedelta
 
 import pytest
 
-from inspector.gui.language import switch_language
 from inspector.i18n import set_language
 from inspector.i18n.recovery import recovery_text, status_with_recovery
 from inspector.i18n.words import outcome_word
@@ -19,7 +18,7 @@ from inspector.runs import RunTrace, ToolResult
 from inspector.store import RunStore, resolve_db_path
 from inspector.store.recovery import page_reasons
 from inspector.transfer.importing import import_trace
-from tests.gui.test_runs_span_detail import open_run
+from tests.gui.test_run_unrecorded_reason import window_says
 from tests.support.cli_process import cli_here
 from tests.support.sample_runs import T0
 from tests.unit.traces.test_otel_agents import FIXTURES
@@ -50,14 +49,7 @@ def test_runs_list_show_compare_and_the_window_say_the_cancelled_call_apart(qtbo
         other = _run(store, "ok", [ToolResult.text("yes")])
     compared = cli_here("--lang", language, "--db", db, "compare", str(run_id), str(other)).stdout.splitlines()
     assert f"({SAID[language]}, 7 " in compared[0], compared[0]
-    _window, tab = open_run(qtbot, make_window, run_id)
-    switch_language(language)
-    try:
-        assert f" — {SAID[language]}" in tab.timeline_pane.heading.text(), tab.timeline_pane.heading.text()
-        assert tab.runs.status_text(tab.runs.run(tab.runs.row_of(run_id))) == SAID[language]
-        assert SAID[language] in tab.runs.reason_texts()  # the Status column widens to the words it shows
-    finally:
-        switch_language("en")
+    window_says(qtbot, make_window, run_id, language, SAID[language])
 
 
 def _run(store: RunStore, status: str, results: list[ToolResult]) -> int:
