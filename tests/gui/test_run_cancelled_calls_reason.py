@@ -11,9 +11,12 @@ from datetime import timedelta
 
 import pytest
 
+from inspector.gui.play.room import _recovery
+from inspector.gui.play.run_state import PlayRow, PlayRun
+from inspector.gui.play.worker import Mailbox
 from inspector.i18n import set_language
 from inspector.i18n.recovery import recovery_text, status_with_recovery
-from inspector.i18n.words import outcome_word
+from inspector.i18n.words import marked_outcome_text, outcome_word
 from inspector.runs import RunTrace, ToolResult
 from inspector.store import RunStore, resolve_db_path
 from inspector.store.recovery import page_reasons
@@ -95,5 +98,30 @@ def test_the_cancels_follow_the_failed_calls_however_they_are_said(language: str
     set_language(language)
     try:
         assert [recovery_text(2, 5, True, None, 1), recovery_text(2, 5, False, "timed_out", 3)] == said
+    finally:
+        set_language("en")
+
+
+
+@pytest.mark.parametrize(("language", "said"), [
+    ("en", ["✓ ok (1 of 3 tool calls cancelled)",
+            "✗ failed (1 of 3 tool calls failed, 1 cancelled; the model still gave its answer)"]),
+    ("de", ["✓ ok (1 von 3 Tool-Aufrufen abgebrochen)",
+            "✗ fehlgeschlagen (1 von 3 Tool-Aufrufen schlug fehl, 1 abgebrochen; das Modell gab trotzdem "
+            "seine Antwort)"]),
+])
+def test_the_play_tab_says_a_played_runs_cancelled_calls_as_the_runs_tab_does(qapp, language: str,
+                                                                               said: list[str]) -> None:
+    """A played run whose call was cancelled on its own went on (inspector/agent/loop.py): ok, or failed by
+    another call; the Play tab's line over the run says its cancel as the Runs tab will."""
+    played = []
+    for status, states in (("ok", ["ok", "cancelled", "ok"]), ("failed", ["failed", "cancelled", "ok"])):
+        run = PlayRun(Mailbox(), "scenario")
+        run.status, run.final_answer = status, "done"
+        run.rows = [PlayRow("tool", round_number, state=state) for round_number, state in enumerate(states, start=1)]
+        played.append(run)
+    set_language(language)
+    try:
+        assert [status_with_recovery(marked_outcome_text(run.status), _recovery(run)) for run in played] == said
     finally:
         set_language("en")
