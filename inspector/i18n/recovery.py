@@ -9,16 +9,28 @@ from .formatting import format_number
 
 #: A run's reason as :func:`recovery_text` takes it: failed calls, all calls, whether the model still
 #: answered, and how every failed call ended where known (:meth:`inspector.store.recovery.Recovery.said`).
-Reason = tuple[int, int] | tuple[int, int, bool] | tuple[int, int, bool, str | None]
+Reason = (tuple[int, int] | tuple[int, int, bool] | tuple[int, int, bool, str | None]
+          | tuple[int, int, bool, str | None, int])
 
 
-def recovery_text(failed: int, calls: int, answered: bool = True, kind: str | None = None) -> str:
+def recovery_text(failed: int, calls: int, answered: bool = True, kind: str | None = None,
+                  cancelled: int = 0) -> str:
     """"1 of 4 tool calls failed; the model still gave its answer" ("the tool call failed…", "all 3
     tool calls failed…" when every call failed); without ``answered`` (a run that stopped at its
     failure), the counts alone: "2 of 4 tool calls failed". ``kind``: how every failed call ended, where
-    known, said in place of "failed": "the tool call timed out", "2 of 4 tool calls were not sent"."""
-    if kind in _KINDS:
+    known, said in place of "failed": "the tool call timed out", "2 of 4 tool calls were not sent".
+    ``cancelled``: how many of the other calls were cancelled, said apart (a cancel is never a failure):
+    "2 of 4 tool calls failed, 1 cancelled"; with no call failed, "1 of 3 tool calls cancelled"."""
+    if cancelled and not failed:
+        return _ended_calls(cancelled, calls, "cancelled")
+    if cancelled:
+        # Translators: why a run failed, its failed calls and (apart) its cancelled ones, e.g. "2 of 4 tool
+        # calls failed, 1 cancelled".
+        said = ngettext("{calls}, {cancelled} cancelled", "{calls}, {cancelled} cancelled", cancelled).format(
+            calls=recovery_text(failed, calls, False, kind), cancelled=format_number(cancelled))
+    elif kind in _KINDS:
         said = _ended_calls(failed, calls, kind)
+    if cancelled or kind in _KINDS:
         # Translators: why a run failed, e.g. "the tool call timed out; the model still gave its answer".
         return _("{calls}; the model still gave its answer").format(calls=said) if answered else said
     if not answered:
@@ -64,15 +76,24 @@ _KINDS = {
                                           "all {calls} tool calls have no outcome recorded", count),
                    lambda count: ngettext("{failed} of {calls} tool calls has no outcome recorded",
                                           "{failed} of {calls} tool calls have no outcome recorded", count)),
+    # A run none of whose calls failed but some were cancelled (an agent's run that carried on after a cancel):
+    # "ok (1 of 3 tool calls cancelled)", as each such step's Outcome cell says "cancelled".
+    # Translators: an ok run whose tool call was cancelled, "ok (the tool call was cancelled)".
+    "cancelled": (lambda count: ngettext("the tool call was cancelled", "all {calls} tool calls were cancelled", count),
+                  # Translators: {failed} is how many of the run's calls were cancelled: "ok (1 of 3 tool calls
+                  # cancelled)".
+                  lambda count: ngettext("{failed} of {calls} tool calls cancelled",
+                                         "{failed} of {calls} tool calls cancelled", count)),
 }
 
 
 def status_with_recovery(status: str, recovery: Reason | None) -> str:
     """A run's status as said (``status``: "failed", "✗ failed"), with why beside it for a failed run
     whose tool calls failed (``recovery``: its failed calls, all its calls, whether the model still
-    answered and how the calls ended, :meth:`inspector.store.recovery.Recovery.said`), and for an ok run
-    some of whose calls have no outcome recorded ("ok (the tool call has no outcome recorded)"), else as
-    it is."""
+    answered, how the calls ended and how many others were cancelled,
+    :meth:`inspector.store.recovery.Recovery.said`), and for an ok run some of whose calls have no outcome
+    recorded or were cancelled ("ok (the tool call has no outcome recorded)", "ok (1 of 3 tool calls
+    cancelled)"), else as it is."""
     if recovery is None:
         return status
     # Translators: a run's status and why, e.g. "failed (1 of 4 tool calls failed; the model still gave its answer)".

@@ -20,7 +20,12 @@ names it: "failed (the tool call timed out)".
 
 An ok run whose tool calls (counted so) include some with no outcome recorded says how many, in the same
 shape: "ok (the tool call has no outcome recorded)" (kind :data:`UNRECORDED`): a trace's call whose client
-stopped waiting and recorded no error (an agent's run its caller cancelled) leaves the run ok."""
+stopped waiting and recorded no error (an agent's run its caller cancelled) leaves the run ok.
+
+A cancelled call is never a failed one, and is said apart where a reason is said: "failed (2 of 4 tool calls
+failed, 1 cancelled)"; an ok run some of whose calls were cancelled says so: "ok (1 of 3 tool calls
+cancelled)". A failed run none of whose calls failed, and a cancelled run, say no reason (their cancelled
+calls are not why)."""
 
 from __future__ import annotations
 
@@ -42,16 +47,18 @@ UNRECORDED = "unrecorded"
 class Recovery:
     """``failed`` of the run's ``calls`` tool calls failed, and (``answered``) the model still gave its
     answer; a run that stopped at its failure says only the counts (``answered`` false). ``kind``: how
-    every failed call ended, where its stored steps tell it ("timed_out", "refused"), else ``None``."""
+    every failed call ended, where its stored steps tell it ("timed_out", "refused"), else ``None``.
+    ``cancelled``: how many of the calls were cancelled (never counted as failed; said apart)."""
 
     failed: int
     calls: int
     answered: bool = True
     kind: str | None = None
+    cancelled: int = 0
 
-    def said(self) -> tuple[int, int, bool, str | None]:
+    def said(self) -> tuple[int, int, bool, str | None, int]:
         """What :func:`inspector.i18n.recovery.recovery_text` takes."""
-        return self.failed, self.calls, self.answered, self.kind
+        return self.failed, self.calls, self.answered, self.kind, self.cancelled
 
 
 #: Of some runs (a JSON array of their ids), those whose last step is a model's answer (a model's step that
@@ -66,7 +73,7 @@ last AS (
                 THEN json_array_length(steps.payload, '$.requestedToolCalls') END AS asked
     FROM listed JOIN steps ON steps.id = (
         SELECT id FROM steps WHERE steps.run_id = listed.run_id ORDER BY sequence DESC LIMIT 1))
-SELECT last.run_id, COUNT(*), COALESCE(SUM(tools.outcome = 'failed'), 0)
+SELECT last.run_id, COUNT(*), COALESCE(SUM(tools.outcome = 'failed'), 0), COALESCE(SUM(tools.outcome = 'cancelled'), 0)
 FROM last JOIN steps AS tools ON tools.run_id = last.run_id AND tools.kind = 'tool'
 WHERE last.kind = 'llm' AND last.finish IS NOT 'error' AND NOT COALESCE(last.asked, 0)
 GROUP BY last.run_id
@@ -84,7 +91,7 @@ def _answered(store: RunStore, run_ids: Sequence[int]) -> dict[int, Recovery]:
     if not run_ids:
         return {}
     rows = store.db.conn.execute(_ANSWERED, (json.dumps(list(run_ids)),)).fetchall()
-    return {run_id: Recovery(failed, calls) for run_id, calls, failed in rows if failed}
+    return {run_id: Recovery(failed, calls, cancelled=cancelled) for run_id, calls, failed, cancelled in rows if failed}
 
 
 #: The tool steps of some runs, counted in SQL where their spans cannot change the count, listed where they
@@ -114,9 +121,10 @@ sorted AS (
     SELECT run_id, sequence, outcome, marks,
            CASE WHEN (run_id, parent) IN near OR (run_id, span) IN near THEN 1 ELSE 0 END AS listed
     FROM spans)
-SELECT run_id, NULL, COUNT(*), COALESCE(SUM(outcome = {counted}), 0) FROM sorted WHERE NOT listed GROUP BY run_id
+SELECT run_id, NULL, COUNT(*), COALESCE(SUM(outcome = {counted}), 0), COALESCE(SUM(outcome = 'cancelled'), 0)
+FROM sorted WHERE NOT listed GROUP BY run_id
 UNION ALL
-SELECT run_id, marks, sequence, outcome FROM (SELECT * FROM sorted WHERE listed ORDER BY run_id, sequence)
+SELECT run_id, marks, sequence, outcome, NULL FROM (SELECT * FROM sorted WHERE listed ORDER BY run_id, sequence)
 """
 #: A tool step: its outcome, span, parent span and tool.
 _Call = tuple[str, str | None, str | None, str | None]
@@ -126,31 +134,36 @@ _Call = tuple[str, str | None, str | None, str | None]
 _COUNTED = {"failed": "'failed'", UNRECORDED: "''"}
 
 
-def failed_calls(store: RunStore, run_ids: Sequence[int], outcome: str = "failed") -> dict[int, Recovery]:
+def failed_calls(store: RunStore, run_ids: Sequence[int], outcome: str = "failed", *,
+                 cancelled: bool = False) -> dict[int, Recovery]:
     """How many tool calls failed, of how many, in each of these runs (read from a trace or made here; one
     query a few hundred runs: a page of ``runs list`` costs no query per run); a run none of whose calls
     failed is left out. ``outcome``: :data:`UNRECORDED` counts the calls with no outcome recorded instead
-    (kind :data:`UNRECORDED`)."""
+    (kind :data:`UNRECORDED`). Each counts its cancelled calls too; ``cancelled``: a run with cancelled
+    calls and none counted is kept too (``failed`` 0)."""
     counted: dict[int, list[int]] = {}
     near: dict[int, list[_Call]] = {}
     ids = list(run_ids)
     for start in range(0, len(ids), 500):
         chunk = ids[start:start + 500]
-        for run_id, marks, calls_or_sequence, failed_or_outcome in _tool_calls(store, chunk, _COUNTED[outcome]):
-            if marks is None:  # the calls no span can leave out: how many, how many failed
-                total = counted.setdefault(run_id, [0, 0])
+        for run_id, marks, calls_or_sequence, failed_or_outcome, cancels in _tool_calls(
+                store, chunk, _COUNTED[outcome]):
+            if marks is None:  # the calls no span can leave out: how many, how many failed, how many cancelled
+                total = counted.setdefault(run_id, [0, 0, 0])
                 total[0] += calls_or_sequence
                 total[1] += failed_or_outcome
+                total[2] += cancels
             else:  # a call near a linked one, in order
                 near.setdefault(run_id, []).append((failed_or_outcome or "", *_spans(marks)))
     for run_id, steps in near.items():
-        failed, calls = _counted(steps, outcome)
-        total = counted.setdefault(run_id, [0, 0])
-        total[0] += calls
-        total[1] += failed
+        outer = _outer(steps)
+        total = counted.setdefault(run_id, [0, 0, 0])
+        total[0] += len(outer)
+        total[1] += outer.count("failed" if outcome == "failed" else "")
+        total[2] += outer.count("cancelled")
     kind = UNRECORDED if outcome == UNRECORDED else None
-    return {run_id: Recovery(failed, calls, answered=False, kind=kind)
-            for run_id, (calls, failed) in counted.items() if failed}
+    return {run_id: Recovery(failed, calls, answered=False, kind=kind, cancelled=cancels)
+            for run_id, (calls, failed, cancels) in counted.items() if failed or (cancelled and cancels)}
 
 
 def _tool_calls(store: RunStore, run_ids: list[int], counted: str) -> list[tuple[Any, ...]]:
@@ -169,6 +182,12 @@ def _tool_calls(store: RunStore, run_ids: list[int], counted: str) -> list[tuple
 def _counted(steps: list[_Call], outcome: str = "failed") -> tuple[int, int]:
     """How many of these tool steps (a run's, in order) ended as ``outcome`` says (failed, or with none
     recorded) and how many are calls of their own."""
+    outer = _outer(steps)
+    return outer.count("failed" if outcome == "failed" else ""), len(outer)
+
+
+def _outer(steps: list[_Call]) -> list[str]:
+    """The outcomes of those of these tool steps (a run's, in order) that are calls of their own."""
     heads = _cycle_heads(steps)
     tools = {span: tool for _outcome, span, _parent, tool in steps if span is not None}
     # A call under a tool span of the same tool (or of none named) is that span's call: the outer one
@@ -177,10 +196,9 @@ def _counted(steps: list[_Call], outcome: str = "failed") -> tuple[int, int]:
     # outer keeps its own outcome, so the inner's failure is counted here or nowhere. A span that
     # names itself as its parent, or one where a hostile file's parents go round in a cycle, is under
     # no other: one of each cycle is counted (the span tree shows one as a root).
-    outer = [outcome for outcome, span, parent, tool in steps
-             if parent is None or parent not in tools or parent == span or span in heads
-             or (tools[parent] is not None and tools[parent] != tool)]
-    return outer.count("failed" if outcome == "failed" else ""), len(outer)
+    return [outcome for outcome, span, parent, tool in steps
+            if parent is None or parent not in tools or parent == span or span in heads
+            or (tools[parent] is not None and tools[parent] != tool)]
 
 
 def _cycle_heads(steps: list[_Call]) -> set[str]:
@@ -229,7 +247,7 @@ def page_reasons(store: RunStore, runs: Sequence[RunRecord]) -> dict[int, Recove
     """:func:`run_reason` of each of ``runs`` (a page of a list: ``runs list``, the window's Runs list)
     that has one, asked for the page at once: one query for the runs their model got over, one for the
     failed calls of the others, one for how the failed calls ended, one for the ok runs' calls with no
-    outcome recorded, none per run."""
+    outcome recorded or cancelled, none per run (each counts the cancelled calls as it goes)."""
     failed = [run for run in runs if run.status == "failed"]
     found = _answered(store, [run.id for run in failed])
     stopped = [run.id for run in failed if run.id not in found]
@@ -237,7 +255,7 @@ def page_reasons(store: RunStore, runs: Sequence[RunRecord]) -> dict[int, Recove
     kinds = failure_kinds(store, list(found)) if found else {}
     reasons = {run_id: replace(reason, kind=kinds.get(run_id)) for run_id, reason in found.items()}
     ok = [run.id for run in runs if run.status == "ok"]
-    reasons.update(failed_calls(store, ok, UNRECORDED) if ok else {})
+    reasons.update(failed_calls(store, ok, UNRECORDED, cancelled=True) if ok else {})
     return reasons
 
 

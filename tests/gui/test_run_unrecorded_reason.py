@@ -40,7 +40,7 @@ def test_the_reason_counts_the_call_once_and_only_in_that_run(fixture: str) -> N
         calls = [step for step in store.iter_steps(run_id) if step.payload["kind"] == "tool"]
         assert len(calls) == 2 and {step.outcome for step in calls} == {""}  # the agent's span over the SDK's
         reasons = page_reasons(store, [store.get_run(each) for each in (run_id, *others)])
-    assert {key: value.said() for key, value in reasons.items()} == {run_id: (1, 1, False, UNRECORDED)}
+    assert {key: value.said() for key, value in reasons.items()} == {run_id: (1, 1, False, UNRECORDED, 0)}
 
 
 @pytest.mark.parametrize("language", ["en", "de"])
@@ -52,12 +52,19 @@ def test_runs_list_runs_show_and_the_window_say_it(qtbot, make_window, language:
     listed = cli_here("--lang", language, "--db", db, "runs", "list", env={"COLUMNS": "250"}).stdout.splitlines()
     assert [line for line in listed if SAID[language] in line] == [
         line for line in listed if line.split()[:1] == [str(run_id)]]
+    tab = window_says(qtbot, make_window, run_id, language, SAID[language])
+    assert tab.runs.status_text(tab.runs.run(tab.runs.row_of(others[0]))) == "ok"  # the file's other ok runs: plain
+
+
+def window_says(qtbot, make_window, run_id: int, language: str, said: str):
+    """The Runs tab open on ``run_id``, having said its status as ``said`` in ``language`` in the heading over
+    its timeline and in the run list's Status cell (and widened the column to it); back in English."""
     _window, tab = open_run(qtbot, make_window, run_id)
     switch_language(language)
     try:
-        assert f" — {SAID[language]}, " in tab.timeline_pane.heading.text(), tab.timeline_pane.heading.text()
-        assert tab.runs.status_text(tab.runs.run(tab.runs.row_of(run_id))) == SAID[language]
-        assert SAID[language] in tab.runs.reason_texts()  # the Status column widens to the words it shows
-        assert tab.runs.status_text(tab.runs.run(tab.runs.row_of(others[0]))) == "ok"  # the file's other ok runs: plain
+        assert f" — {said}," in tab.timeline_pane.heading.text(), tab.timeline_pane.heading.text()
+        assert tab.runs.status_text(tab.runs.run(tab.runs.row_of(run_id))) == said
+        assert said in tab.runs.reason_texts()  # the Status column widens to the words it shows
     finally:
         switch_language("en")
+    return tab

@@ -29,7 +29,7 @@ def test_the_heading_says_why_a_failed_imported_run_failed_in_the_command_lines_
             run = store.get_run(run_id)
             assert recovery_of(store, run) is None  # no model answered after the failures
             reason = run_reason(store, run)
-            assert reason is not None and reason.said() == (2, 4, False, None)
+            assert reason is not None and reason.said() == (2, 4, False, None, 0)
             try:
                 for language, said in (("en", "failed (2 of 4 tool calls failed)"),
                                        ("de", "fehlgeschlagen (2 von 4 Tool-Aufrufen schlugen fehl)")):

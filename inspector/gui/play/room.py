@@ -304,7 +304,8 @@ class PlayRoom(QWidget):
         if run.run_id is None:  # cancelled while the demo server started, or it did not start
             said = _("{outcome} before the run was stored").format(outcome=outcome)
         else:
-            # A failed run whose tool calls failed says why, as the Runs tab and `runs show` say it.
+            # A failed run whose tool calls failed says why (an ok run its cancelled calls), as the Runs tab and
+            # `runs show` say it.
             said = _("{run}: {outcome}").format(run=number, outcome=status_with_recovery(outcome, _recovery(run)))
         if run.error:
             # A sentence after the outcome: in brackets, a reason with brackets of its own ended in "))".
@@ -330,16 +331,21 @@ def _recovery(run: PlayRun) -> Reason | None:
     """The failed tool calls and all the calls of a failed run, whether its model still gave its answer
     (a run is failed when a call of it failed, even one the model got over: seed ADR-191), and how every
     failed call ended where their bars agree on a kind the stored steps tell too (timed out, not sent):
-    what the Runs tab says of the run once stored."""
+    what the Runs tab says of the run once stored. Its cancelled calls are said apart, and an ok run's too
+    (a call cancelled on its own, the run went on): "ok (1 of 3 tool calls cancelled)"."""
+    calls = [row for row in run.rows if row.kind == "tool"]
+    cancelled = sum(row.state == "cancelled" for row in calls)
+    if run.status == "ok" and cancelled:
+        return 0, len(calls), False, None, cancelled
     if run.status != "failed":
         return None
-    calls = [row for row in run.rows if row.kind == "tool"]
     failed = [row for row in calls if row.state == "failed"]
     if not failed:
         return None
     endings = {row.bar.ending if row.bar is not None else None for row in failed}
     kind = endings.pop() if len(endings) == 1 else None
-    return len(failed), len(calls), run.final_answer is not None, kind if kind in ("timed_out", "refused") else None
+    return (len(failed), len(calls), run.final_answer is not None, kind if kind in ("timed_out", "refused") else None,
+            cancelled)
 
 
 def _bar_titles(row: PlayRow) -> tuple[str, str]:
