@@ -92,7 +92,7 @@ def _as_text(value: Any) -> str:
 
 def _content_text(value: Any) -> str | None:
     """A message's ``content``: a string, or a list of content parts whose texts are joined."""
-    value = parse_json_text(value, stored=False) if isinstance(value, str) and value[:1] == "[" else value
+    value = parse_json_text(value) if isinstance(value, str) and value[:1] == "[" else value
     if isinstance(value, str):
         return value
     if isinstance(value, list):
@@ -112,7 +112,7 @@ def _genai_part(part: Any) -> ChatPart | None:
         return ChatPart("text", _cut(part["content"]))
     if kind == "tool_call":
         name = part.get("name")
-        return ChatPart("tool_call", _as_text(parse_json_text(part.get("arguments", {}), stored=False)),
+        return ChatPart("tool_call", _as_text(parse_json_text(part.get("arguments", {}))),
                         name if isinstance(name, str) else "")
     if kind == "tool_call_response":
         called, tool = part.get("id"), part.get("name")
@@ -125,7 +125,7 @@ def _genai_part(part: Any) -> ChatPart | None:
 def _genai_messages(value: Any, role: str = "") -> ChatSide | None:
     """``gen_ai.input.messages`` / ``.output.messages`` (or ``gen_ai.system_instructions``: parts, said as
     ``role``)."""
-    value = parse_json_text(value, stored=False)
+    value = parse_json_text(value)
     if not isinstance(value, list):
         return None
     if role:  # a list of parts: one message
@@ -186,7 +186,7 @@ def _flat_side(attributes: Mapping[str, Any], prefix: str, inner: str) -> ChatSi
         call = "tool_call.function." if inner else ""
         for _, found in sorted(_numbered(fields, f"{inner}tool_calls.").items())[:MAX_PARTS]:
             name = found.get(f"{call}name")
-            arguments = parse_json_text(found.get(f"{call}arguments", {}), stored=False)
+            arguments = parse_json_text(found.get(f"{call}arguments", {}))
             parts.append(ChatPart("tool_call", _as_text(arguments), name if isinstance(name, str) else ""))
         role = fields.get(f"{inner}role")
         messages.append(ChatMessage(role if isinstance(role, str) else "", tuple(parts)))

@@ -46,7 +46,6 @@ _MAX_PARSED = 1_000_000  # characters of a JSON string attribute parsed for argu
 # Levels a parsed value may nest: it lands inside a step payload (raw.otlp... is three levels
 # down), which an export writes and an import reads again under MAX_DEPTH.
 _MAX_PARSED_DEPTH = 80
-_MAX_WHOLE = 2**63 - 1  # what the JSON reader of an import (yajl) reads: -2^63 is too much for it
 
 
 @dataclass(frozen=True)
@@ -89,18 +88,16 @@ def span_kind(kind: int | str) -> int:
     return kind
 
 
-def parse_json_text(value: Any, *, stored: bool = True) -> Any:
+def parse_json_text(value: Any) -> Any:
     """A JSON string attribute as the value it spells; anything else (bad JSON, a value nested
     deeper than a file may be, see ``MAX_DEPTH``, one holding ``NaN``, ``Infinity`` or a number
-    too big for a float, which no JSON reader after us would take) as it is. A value ``stored`` in a
-    step holding a whole number beyond 64 bits stays text too: the run's export in our format would
-    hold a number our import cannot read (a value only shown takes it). A lone surrogate
+    too big for a float, which no JSON reader after us would take) as it is. A whole number beyond
+    64 bits is read as it is: an import reads it back from the run's export exactly. A lone surrogate
     the text spells (``"\\ud800"``) is read as U+FFFD, as a server's answer is: the value is
     stored and printed as UTF-8."""
     if isinstance(value, str) and len(value) <= _MAX_PARSED and value[:1] in ("{", "["):
         try:
-            parsed = json.loads(value, parse_constant=_not_a_number, parse_float=_finite,
-                                parse_int=_whole if stored else int)
+            parsed = json.loads(value, parse_constant=_not_a_number, parse_float=_finite)
         except (ValueError, RecursionError):
             return value
         if not _depth_within(parsed, _MAX_PARSED_DEPTH):
@@ -120,13 +117,6 @@ def _finite(text: str) -> float:
     number = float(text)
     if not math.isfinite(number):
         raise ValueError(f"{text} is too big for a float")
-    return number
-
-
-def _whole(text: str) -> int:
-    number = int(text)
-    if not -_MAX_WHOLE <= number <= _MAX_WHOLE:
-        raise ValueError(f"{text} is beyond 64 bits")
     return number
 
 

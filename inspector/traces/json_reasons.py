@@ -30,6 +30,9 @@ _OURS: dict[str, str] = {
     "probable comment found in input text, comments are not enabled": N_("a comment (JSON has none)"),
     "invalid bytes in UTF8 string": N_("bytes inside a string that are not UTF-8 text"),
     "integer overflow": N_("a whole number too large to read (more than 64 bits)"),
+    "numeric (floating point) overflow": N_("a number too large for a floating-point number (such as 1e999)"),
+    # json_stream's own, of a file read exactly (whole numbers of any size; Python's int() reads 4,300 digits):
+    "whole number too long": N_("more than 4,300 digits in a row (a whole number too long to read)"),
     # Cut at the backslash the message quotes:
     "inside a string, '": N_("a backslash inside a string before a character it cannot escape"),
     "invalid (non-hex) character occurs after '": N_("a \\u escape inside a string without four hex digits"),

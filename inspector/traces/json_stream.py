@@ -16,7 +16,9 @@ with the content are raised as :class:`TraceProblem`, naming the place in the do
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Callable, Iterator, Mapping
+from decimal import Decimal
 from pathlib import Path as FilePath
 from typing import Any
 
@@ -79,18 +81,98 @@ class QuietBytes:
             raise TraceProblem((), _ENDLESS_TOKEN)
 
 
-def event_parser() -> tuple[list[tuple[str, Any]], Any]:
+def event_parser(exact: bool = False) -> tuple[list[tuple[str, Any]], Any]:
     """A fresh parser: the list its events collect in, and the coroutine to send bytes to.
 
     It accepts several values one after the other, so that more than one is reported by
     :class:`Walker` (or the sniffer) with a clear message rather than as a syntax error.
+
+    yajl reads whole numbers of at most 64 bits (``integer overflow``, see :data:`OVERFLOW`). An
+    ``exact`` parser reads one of any size as an ``int`` (JSON allows it, and a live call's arguments
+    or a server's answer may hold one) and any other number as a :class:`~decimal.Decimal`, which the
+    walker makes the float it spells (:func:`exact_float`); a run of more digits than Python reads as
+    a whole number (4,300) is bad JSON to it. The importer reads a file so only after the quick parser
+    met such a number (see :func:`~inspector.transfer.importing.import_trace`).
     """
     if ijson.backend == "yajl2_c":
         events: list[tuple[str, Any]] = []
         target: Any = _AppendTo(events)
     else:
         events = target = sendable_list()
-    return events, ijson.basic_parse_coro(target, use_float=True, multiple_values=True)
+    coro = ijson.basic_parse_coro(target, use_float=not exact, multiple_values=True)
+    return events, _DigitGuard(coro) if exact else coro
+
+
+OVERFLOW = "integer overflow"
+"""yajl's reason (see :func:`json_error_reason`) for a whole number beyond 64 bits."""
+
+_TOO_MANY_DIGITS = "whole number too long"
+_DIGIT_MARKS = bytes.maketrans(b"0123456789", b"0000000000")
+
+
+class _DigitGuard:
+    """An exact parser's coroutine, refusing a run of more digits than ``int()`` reads before the parser
+    sees it: ijson's C backend fails on such a number in ways no caller can handle (a ``SystemError``, an
+    event without a value, an error left pending). A run inside a string is refused too."""
+
+    def __init__(self, coro: Any) -> None:
+        self._coro = coro
+        self._limit = sys.get_int_max_str_digits() or None
+        self._run = 0  # digits at the end of what was sent so far
+
+    def send(self, data: bytes) -> None:
+        long_run = self._long_run(data) if self._limit is not None else None
+        if long_run is None:
+            self._coro.send(data)
+            return
+        if long_run:
+            self._coro.send(data[:long_run])  # its events: the sniffer may know the kind of file from them
+        raise ijson.JSONError(f"parse error: {_TOO_MANY_DIGITS}")
+
+    def close(self) -> None:
+        self._coro.close()
+
+    def _long_run(self, data: bytes) -> int | None:
+        """Where in ``data`` a run of too many digits (with those sent before) begins, or None."""
+        limit = self._limit
+        marked = data.translate(_DIGIT_MARKS)  # every digit a "0"
+        leading = len(marked) - len(marked.lstrip(b"0"))
+        if self._run + leading > limit:
+            return 0
+        if leading == len(marked):
+            self._run += leading
+            return None
+        found = marked.find(b"0" * (limit + 1))
+        if found >= 0:
+            return found
+        self._run = len(marked) - len(marked.rstrip(b"0"))
+        return None
+
+
+def exact_float(number: Decimal) -> float:
+    """The float a number with a fraction or an exponent spells (correctly rounded, as yajl reads it);
+    raises :class:`ValueError` for one too large for a float (``1e999``), which yajl refused too."""
+    value = float(number)
+    if value in (_INFINITY, -_INFINITY):
+        raise ValueError(number)
+    return value
+
+
+def float_at(number: Decimal, path: Path) -> float:
+    """:func:`exact_float` of the number at ``path``; one too large is a :class:`TraceProblem` there."""
+    try:
+        return exact_float(number)
+    except ValueError:
+        raise TraceProblem(path, too_large(number)) from None
+
+
+_INFINITY = float("inf")
+_TOO_LARGE = N_("the number {number} is too large for a floating-point number")
+
+
+def too_large(number: Decimal) -> Message:
+    """The problem with a number :func:`exact_float` refuses."""
+    return said(_TOO_LARGE, number=f"{number!s:.40}")
 
 
 class _AppendTo:
@@ -106,16 +188,20 @@ class _AppendTo:
 class BadJson(Exception):
     """The parser refused the bytes fed between ``good`` and ``bad`` (file offsets)."""
 
-    def __init__(self, reason: str | Message, start: int, good: int, bad: int, line: int | None = None) -> None:
+    def __init__(self, reason: str | Message, start: int, good: int, bad: int, line: int | None = None, *,
+                 exact: bool = False, overflow: bool = False) -> None:
         super().__init__(str(reason))
         self.reason, self.start, self.good, self.bad, self.line = reason, start, good, bad, line
+        #: Read by an ``exact`` parser (see :func:`event_parser`); ``overflow``: a whole number beyond 64 bits.
+        self.exact, self.overflow = exact, overflow
 
 
 class ValueParser:
     """One JSON value (the document, or one line) fed in pieces to yajl and on to a walker."""
 
-    def __init__(self, walker: Walker, start: int, line: int | None = None) -> None:
-        self._events, self._coro = event_parser()
+    def __init__(self, walker: Walker, start: int, line: int | None = None, exact: bool = False) -> None:
+        self._events, self._coro = event_parser(exact)
+        self._exact = exact
         self._walker = walker
         self._start = start
         self._line = line
@@ -161,14 +247,15 @@ class ValueParser:
         try:
             self._coro.send(piece)
         except JSON_ERRORS as error:
-            raise BadJson(json_error_reason(error), self._start, self._fed, self._fed + len(data),
-                          self._line) from None
+            raise BadJson(json_error_reason(error), self._start, self._fed, self._fed + len(data), self._line,
+                          exact=self._exact, overflow=is_overflow(error)) from None
 
     def close(self) -> None:
         try:
             self._coro.close()
         except JSON_ERRORS as error:
-            raise BadJson(json_error_reason(error), self._start, self._fed, self._fed, self._line) from None
+            raise BadJson(json_error_reason(error), self._start, self._fed, self._fed, self._line,
+                          exact=self._exact, overflow=is_overflow(error)) from None
         self._pass_on()
 
     def _pass_on(self) -> None:
@@ -179,6 +266,11 @@ class ValueParser:
                 problem.line = problem.line or self._line
                 raise
             del self._events[:]
+
+
+def is_overflow(error: Exception) -> bool:
+    """True when the parser refused a whole number beyond 64 bits (an ``exact`` one reads it)."""
+    return f"error: {OVERFLOW}" in str(error)
 
 
 def json_error_reason(error: Exception) -> str | Message:
@@ -198,7 +290,7 @@ def locate_bad_json(source: FilePath, bad: BadJson) -> tuple[Message, Message]:
 
     Returns the location (``byte …`` or, for JSON Lines, ``line …``) and the problem to report.
     """
-    events, coro = event_parser()
+    events, coro = event_parser(bad.exact)
     offset = bad.bad
     with source.open("rb") as file:
         file.seek(bad.start)
@@ -337,6 +429,11 @@ class Walker:
                 continue
             if event == "number":
                 budget -= 24
+                if type(value) is Decimal:
+                    try:
+                        value = exact_float(value)
+                    except ValueError:
+                        self._fail(stack, current, is_dict, key, too_large(value))
             elif event == "string":
                 size = len(value)
                 budget -= size + 48
@@ -432,6 +529,8 @@ class Walker:
             self._begin(shape.item, (*path, index), event, value)
 
     def _begin(self, shape: Any, path: Path, event: str, value: Any) -> None:
+        if type(value) is Decimal:
+            value = float_at(value, path)
         opens = event in _STARTS
         if opens and len(self._frames) + 1 > MAX_DEPTH:
             raise TraceProblem(path, nested_too_deep(MAX_DEPTH))

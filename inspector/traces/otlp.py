@@ -93,9 +93,9 @@ _DIGITS = re.compile(r"-?[0-9]+")
 _JSON_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")
 _STATUS_NAMES = {"STATUS_CODE_UNSET": 0, "STATUS_CODE_OK": 1, "STATUS_CODE_ERROR": 2}
 _MAX_NANOS = 2**64 - 1
-_MAX_INT64 = 2**63 - 1
-"""An AnyValue's intValue is protobuf's int64; our JSON reader (yajl) reads whole numbers of at most this size
-either way (-2^63 too is "integer overflow" to it), so an intValue is kept within ±(2^63-1)."""
+_MIN_INT64, _MAX_INT64 = -(2**63), 2**63 - 1
+"""An AnyValue's intValue is protobuf's int64: one beyond it is no OTLP (and a number our trace export
+would write for other readers that no int64 holds)."""
 _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 
 
@@ -422,9 +422,9 @@ def _any_value(value: Any, path: Path) -> Any:
         return item
     if name == "intValue":
         number = _integer(item, where)
-        if not -_MAX_INT64 <= number <= _MAX_INT64:  # else our trace export would write a number no import reads
+        if not _MIN_INT64 <= number <= _MAX_INT64:
             raise TraceProblem(where, said(N_("must be a whole number of 64 bits ({low} to {high}), got {number}"),
-                                           low=str(-_MAX_INT64), high=str(_MAX_INT64), number=str(number)))
+                                           low=str(_MIN_INT64), high=str(_MAX_INT64), number=str(number)))
         return number
     if name == "doubleValue":
         if isinstance(item, (int, float)) and not isinstance(item, bool) and math.isfinite(item):

@@ -20,7 +20,7 @@ _HEX_32 = re.compile(r"[0-9a-fA-F]{32}").fullmatch
 _HEX_16 = re.compile(r"[0-9a-fA-F]{16}").fullmatch
 _MAX_NANOS = 2**64 - 1
 _MAX_COUNT = 2**32
-_MAX_INT64 = 2**63 - 1
+_MIN_INT64, _MAX_INT64 = -(2**63), 2**63 - 1
 _STATUS_NAMES = {"STATUS_CODE_UNSET": 0, "STATUS_CODE_OK": 1, "STATUS_CODE_ERROR": 2}
 _NOT_QUICK = object()
 
@@ -67,7 +67,7 @@ def quick_attributes(value: Any) -> dict[str, Any] | None:
                     if type(found) is not str or not (0 < len(found) <= 20 and found.isascii() and found.isdigit()):
                         return None
                     found = int(found)
-                if found > _MAX_INT64 or found < -_MAX_INT64:
+                if found > _MAX_INT64 or found < _MIN_INT64:
                     return None  # beyond int64: the full reader refuses it
             elif name == "boolValue":
                 if type(found) is not bool:

@@ -385,7 +385,7 @@ def read_file(source: FilePath, kind: FileKind, reader: TraceReader, meter: Prog
     on (a file a program keeps appending to would be read for ever)."""
     digest = hashlib.sha256()
     lines = kind.layout == "lines"
-    parser = None if lines else ValueParser(Walker(reader.shape), kind.start)
+    parser = None if lines else ValueParser(Walker(reader.shape), kind.start, exact=kind.exact)
     # A whole line in the chunk may go the quick way (see fast_lines); a chunk ends at the end of a line
     # unless the line is longer than the quick way takes (that line is streamed).
     quick = getattr(reader, "quick_line", None) if lines else None
@@ -412,7 +412,7 @@ def read_file(source: FilePath, kind: FileKind, reader: TraceReader, meter: Prog
                         if newline >= 0 and quick is not None and quick(piece, line):
                             line, line_start, position = line + 1, offset + newline + 1, newline + 1
                             continue
-                        parser = ValueParser(Walker(reader.shape), line_start, line)
+                        parser = ValueParser(Walker(reader.shape), line_start, line, kind.exact)
                     if parser is not None and piece:
                         parser.feed(piece)
                     if newline < 0:

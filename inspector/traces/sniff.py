@@ -10,13 +10,22 @@ is refused before anything else.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from decimal import Decimal
 from pathlib import Path as FilePath
 from typing import Any
 
 from inspector.i18n import N_
 
 from .format import FORMAT_NAME, FORMAT_VERSION, TraceProblem, describe, said
-from .json_stream import JSON_ERRORS, READ_CHUNK, BadJson, QuietBytes, event_parser, json_error_reason
+from .json_stream import (
+    JSON_ERRORS,
+    READ_CHUNK,
+    BadJson,
+    QuietBytes,
+    event_parser,
+    is_overflow,
+    json_error_reason,
+)
 
 _BOM = b"\xef\xbb\xbf"
 _LONGEST_CHUNK = 16 * 1024 * 1024
@@ -38,10 +47,12 @@ class FileKind:
     name: str          # "trace", "payloads" or "otlp"
     start: int         # where the JSON begins (after a byte order mark)
     layout: str        # "document", "array" (OTLP objects in a list) or "lines" (JSON Lines)
+    exact: bool = False  # whole numbers beyond 64 bits read (json_stream.event_parser)
 
 
-def sniff(source: FilePath) -> FileKind:
-    """Look at the start of the file (as little as possible) to tell which kind it is."""
+def sniff(source: FilePath, exact: bool = False) -> FileKind:
+    """Look at the start of the file (as little as possible) to tell which kind it is; ``exact``: with
+    a parser that reads whole numbers beyond 64 bits (see :func:`.json_stream.event_parser`)."""
     with source.open("rb") as file:
         head = file.read(6)
         wide = next((encoding for begins, encoding in _WIDE_STARTS if head.startswith(begins)), None)
@@ -54,7 +65,7 @@ def sniff(source: FilePath) -> FileKind:
                                            "the trace inside"), packing=packed))
         start = len(_BOM) if head.startswith(_BOM) else 0
         file.seek(start)
-        events, coro = event_parser()
+        events, coro = event_parser(exact)
         sniffer = _Sniffer()
         position, seen_text, quiet, size = start, False, QuietBytes(), READ_CHUNK
         while chunk := file.read(size):
@@ -67,7 +78,8 @@ def sniff(source: FilePath) -> FileKind:
                 decided = sniffer.feed(events)
                 if decided:
                     break
-                raise BadJson(json_error_reason(error), start, position, position + len(chunk)) from None
+                raise BadJson(json_error_reason(error), start, position, position + len(chunk), exact=exact,
+                              overflow=is_overflow(error)) from None
             position += len(chunk)
             quiet.parsed(len(chunk), bool(events))
             # Inside a long token, chunks twice as long (yajl reads the unfinished token again with each).
@@ -81,13 +93,14 @@ def sniff(source: FilePath) -> FileKind:
             try:
                 coro.close()
             except JSON_ERRORS as error:
-                raise BadJson(json_error_reason(error), start, position, position) from None
+                raise BadJson(json_error_reason(error), start, position, position, exact=exact,
+                              overflow=is_overflow(error)) from None
             decided = sniffer.feed(events) or sniffer.at_end()
     if decided == "otlp-object":
-        return FileKind("otlp", start, "lines" if _first_line_is_whole(source, start) else "document")
+        return FileKind("otlp", start, "lines" if _first_line_is_whole(source, start, exact) else "document", exact)
     if decided == "otlp-array":
-        return FileKind("otlp", start, "array")
-    return FileKind(decided, start, "document")
+        return FileKind("otlp", start, "array", exact)
+    return FileKind(decided, start, "document", exact)
 
 
 class _Sniffer:
@@ -109,6 +122,8 @@ class _Sniffer:
         return None
 
     def _event(self, event: str, value: Any) -> str | None:
+        if type(value) is Decimal:  # a number with a fraction (json_stream.event_parser): only named here
+            value = float(value)
         opens, closes = event in ("start_map", "start_array"), event in ("end_map", "end_array")
         if self._root is None:
             if not opens:
@@ -150,9 +165,9 @@ class _Sniffer:
                                        "nor 'resourceSpans' (OTLP); its first keys: {keys}"), keys=keys))
 
 
-def _first_line_is_whole(source: FilePath, start: int) -> bool:
+def _first_line_is_whole(source: FilePath, start: int, exact: bool) -> bool:
     """True when the first line with text holds a whole JSON value: the file is JSON Lines."""
-    events, coro = event_parser()
+    events, coro = event_parser(exact)
     seen_text, quiet, size = False, QuietBytes(), READ_CHUNK
     with source.open("rb") as file:
         file.seek(start)

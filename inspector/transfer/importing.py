@@ -136,19 +136,14 @@ def import_trace(store: RunStore, path: str | FilePath, progress: Progress | Non
     name = source.name or str(source)  # "." and "/" have no name of their own
     given = os.fspath(path)
     try:
-        with _without_cyclic_gc(), SpillArea() as area:
-            total = _regular_file_size(source, given)
-            meter = ProgressMeter(progress, 2 * total, PROGRESS_INTERVAL_S)
-            kind = sniff(source)
-            # CACHE_BUDGET read here, so a test or benchmark can set it
-            with closing(_CheckingPlan(CACHE_BUDGET, area.table)) as plan:
-                reader = reader_for(kind, plan, checking=True, title=source.stem, new_table=area.table,
-                                    stored_payloads=True)
-                first_hash = read_file(source, kind, reader, meter, total)
-                report = _write(store, source, kind, plan, first_hash, meter, area, total)
-                if reader.repeats is not None:
-                    report = replace(report, spans_repeated=reader.repeats.repeated,
-                                     spans_clashing=reader.repeats.clashing)
+        try:
+            report = _import(store, source, given, progress, exact=False)
+        except BadJson as bad:
+            if not bad.overflow:
+                raise
+            # A whole number beyond 64 bits (a live call's argument may be one): the file again, read exactly,
+            # which the quick parser cannot (nothing was written: the check of the whole file comes first).
+            report = _import(store, source, given, progress, exact=True)
     except TraceProblem as problem:
         if problem.path is None:  # the file's as a whole (its note for a step stored here already)
             raise TraceImportError(name, said(WHOLE_FILE), problem.sentence) from None
@@ -163,6 +158,24 @@ def import_trace(store: RunStore, path: str | FilePath, progress: Progress | Non
                                                                   reason=os_reason(error))) from None
     except sqlite3.Error as error:
         raise _not_written(store, name, error) from None
+    return report
+
+
+def _import(store: RunStore, source: FilePath, given: str, progress: Progress | None, *, exact: bool) -> ImportReport:
+    """:func:`import_trace`'s work; ``exact``: numbers read so (see :func:`.json_stream.event_parser`)."""
+    with _without_cyclic_gc(), SpillArea() as area:
+        total = _regular_file_size(source, given)
+        meter = ProgressMeter(progress, 2 * total, PROGRESS_INTERVAL_S)
+        kind = sniff(source, exact)
+        # CACHE_BUDGET read here, so a test or benchmark can set it
+        with closing(_CheckingPlan(CACHE_BUDGET, area.table)) as plan:
+            reader = reader_for(kind, plan, checking=True, title=source.stem, new_table=area.table,
+                                stored_payloads=True)
+            first_hash = read_file(source, kind, reader, meter, total)
+            report = _write(store, source, kind, plan, first_hash, meter, area, total)
+            if reader.repeats is not None:
+                report = replace(report, spans_repeated=reader.repeats.repeated,
+                                 spans_clashing=reader.repeats.clashing)
     return report
 
 

@@ -76,7 +76,7 @@ def test_a_lone_content_block_spelling_a_lone_surrogate_imports(tmp_path: Path,
     assert _imported_step(tmp_path, path, capsys)["toolResult"] == "\U0001f600 and \ufffd alone"
 
 
-@pytest.mark.parametrize("number", ["NaN", "Infinity", "-Infinity", "1e999", "9223372036854775808", "-" + "9" * 30])
+@pytest.mark.parametrize("number", ["NaN", "Infinity", "-Infinity", "1e999"])
 def test_arguments_holding_a_number_json_cannot_write_stay_text(tmp_path: Path, number: str,
                                                                 capsys: pytest.CaptureFixture[str]) -> None:
     request = '{"method":"tools/call","params":{"name":"t","arguments":{"n":%s}}}' % number
@@ -102,13 +102,15 @@ def test_a_tool_call_with_a_whole_number_beyond_64_bits_comes_back_from_our_own_
         tmp_path: Path, number: str, capsys: pytest.CaptureFixture[str]) -> None:
     """An agent's tool call whose arguments or result hold an id beyond 64 bits: read as JSON, the number went
     into the step, our trace format's export wrote it, and its import stopped ("invalid JSON: a whole number too
-    large to read (more than 64 bits)"). Such text stays text, as NaN does; the attribute keeps it as written."""
+    large to read (more than 64 bits)"). Kept as text for that, the arguments were then said to be unrecorded
+    (the window: "The trace this step came from does not record its arguments."). The import reads such a file
+    exactly now: the arguments are the call's, exactly, and come back from the export."""
     arguments, result = '{"id": %s, "q": "x"}' % number, '{"next": %s}' % number
     path = _trace(tmp_path, "their-lib", "execute_tool t",
                   [_attr("gen_ai.tool.name", "t"), _attr("gen_ai.tool.call.arguments", arguments),
                    _attr("gen_ai.tool.call.result", result)])
     payload = _imported_step(tmp_path, path, capsys)
-    assert "toolArguments" not in payload and payload["toolResult"] == result
+    assert payload["toolArguments"] == {"id": int(number), "q": "x"}
     assert payload["raw"]["otlp"]["attributes"]["gen_ai.tool.call.arguments"] == arguments
     out = tmp_path / "again.trace.json"
     assert main(["export", "--all", "-o", str(out), "--db", str(tmp_path / "runs.db")]) == 0
@@ -116,7 +118,7 @@ def test_a_tool_call_with_a_whole_number_beyond_64_bits_comes_back_from_our_own_
     capsys.readouterr()
     assert main(["runs", "show", "1", "--json", "--db", str(tmp_path / "second.db")]) == 0
     again = _strict(capsys.readouterr().out)["timeline"][0]["payload"]
-    assert again["raw"]["otlp"]["attributes"]["gen_ai.tool.call.arguments"] == arguments
+    assert again == payload
 
 
 def _tool_span(span_id: str, parent: str, start: int) -> dict[str, Any]:

@@ -249,7 +249,8 @@ def test_no_problem_or_malformed_detail_is_a_bare_english_string() -> None:
     ('["\\u12x4"]', "a \\u escape inside a string without four hex digits"),
     ('[1.]', "a number without a digit after its decimal point"),
     ('[1] // note', "a comment (JSON has none)"),
-    ('[99999999999999999999999999]', "a whole number too large to read (more than 64 bits)"),
+    ('[' + '9' * 4301 + ']', "more than 4,300 digits in a row (a whole number too long to read)"),
+    ('[1e999]', "a number too large for a floating-point number (such as 1e999)"),
 ])
 def test_the_json_parser_s_complaint_is_said_in_words_of_ours(tmp_path: Path, shouting: None, text: str,
                                                              ours: str) -> None:

@@ -69,8 +69,7 @@ def test_traceloops_flattened_prompt_and_completion_bounded() -> None:
 
 
 def test_a_conversation_with_a_whole_number_beyond_64_bits_is_still_said() -> None:
-    """Only shown, never stored: an id beyond 64 bits in a model's messages is read (a tool's arguments that go
-    into a step stay text instead, so that the run's export can be imported again)."""
+    """An id beyond 64 bits in a model's messages is read and said as it is."""
     said = read_conversation({"gen_ai.output.messages": json.dumps([{"role": "assistant", "parts": [
         {"type": "tool_call", "name": "lookup", "arguments": {"id": 2**64}}]}])})
     assert said.answered.messages[0].parts == (ChatPart("tool_call", '{"id":18446744073709551616}', "lookup"),)
