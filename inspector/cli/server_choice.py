@@ -208,7 +208,8 @@ def _budget(given: float | None, configured: Any) -> float | None:
                 "and at most a week); the default applies. Set another with servers set --budget.").format(
                     server=one_line(configured.name or configured.url), stored=format_seconds(configured.budget_s)),
               file=sys.stderr)
-    return seconds
+        return None
+    return configured.budget_s  # as kept: one under a second is raised by the operation, which says so
 
 
 def _era(args: argparse.Namespace, configured: object | None) -> str:

@@ -93,8 +93,9 @@ class ServerEndpoints:
     def budget_for(self, record: ServerRecord) -> float:
         """The server's budget, else the settings' default (as well for one that cannot be used: a database of an
         older version may keep 1e308 s, which overflowed the countdown)."""
-        stored = bounded_budget(record.budget_s) if record.budget_s else None
-        return stored if stored is not None else self.settings.default_budget_s
+        usable = bool(record.budget_s) and bounded_budget(record.budget_s) is not None
+        # As kept: one under a second is raised by the operation, which says so (the header too).
+        return record.budget_s if usable else self.settings.default_budget_s
 
 
 __all__ = ["ServerEndpoints"]
