@@ -57,15 +57,19 @@ def _lines(count: int) -> list[LogEntry]:
             for number in range(count)]
 
 
-def test_a_log_in_use_grows_a_row_a_line_up_to_its_most_and_keeps_the_users_height(qtbot, make_window) -> None:
-    from inspector.gui.workbench.log_dock import FITTED_MOST_PX
-
+def _empty_log(qtbot, make_window):
+    """A window of 1,024 by 768 pixels, its Server log dock, the dock's height empty and a row's height."""
     window = make_window(wait_tools=False)
     window.resize(1024, 768)
     dock = window.log_dock
     _settled(qtbot, window)
-    empty = dock.height()
-    row = dock.view.table.verticalHeader().defaultSectionSize()
+    return window, dock, dock.height(), dock.view.table.verticalHeader().defaultSectionSize()
+
+
+def test_a_log_in_use_grows_a_row_a_line_up_to_its_most_and_keeps_the_users_height(qtbot, make_window) -> None:
+    from inspector.gui.workbench.log_dock import FITTED_MOST_PX
+
+    window, dock, empty, row = _empty_log(qtbot, make_window)
     dock.add_entries(_lines(2))
     _settled(qtbot, window)
     assert dock.height() == empty + 2 * row
@@ -96,12 +100,7 @@ def test_the_first_lines_fit_the_log_whenever_qt_lays_the_window_out(qtbot, make
     (40 lines: not 150), and cleared it did not go back to its column heads."""
     from inspector.gui.workbench.log_dock import FITTED_MOST_PX
 
-    window = make_window(wait_tools=False)
-    window.resize(1024, 768)
-    dock = window.log_dock
-    _settled(qtbot, window)
-    empty = dock.height()
-    row = dock.view.table.verticalHeader().defaultSectionSize()
+    window, dock, empty, row = _empty_log(qtbot, make_window)
     dock.add_entries(_lines(count))
     for _turn in range(laid_out):  # the layout's turns (not the fit's: a timer) before the fit's
         QApplication.sendPostedEvents()
