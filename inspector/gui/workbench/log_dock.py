@@ -86,6 +86,11 @@ class ServerLogDock(QDockWidget):
         if self._sized_by_user_now():
             self.sized_by_user = True
             return
+        # The view's least height (grown or shrunk with its lines) given to the dock now, not in the layouts'
+        # next turns: the dock kept its old least, and Qt gave it the fit's height a turn late, which was
+        # taken for a height the user gave it (a log of two lines cleared, then: it no longer grew).
+        self.view.layout().activate()
+        self.layout().activate()
         least = self.minimumSizeHint().height()
         wanted = least - self.view.minimumSizeHint().height() + self.view.fitted_height()
         wanted = max(least, min(wanted, FITTED_MOST_PX, int(window.height() * FITTED_SHARE)))
@@ -103,13 +108,21 @@ class ServerLogDock(QDockWidget):
         """Another height than the last fit's while the window kept its height: the separator was dragged."""
         window = self.parentWidget()
         return (not self._fitting and self._fitted is not None and self.isVisible() and self.height() != self._fitted
-                and window is not None and window.height() == self._window_height)
+                and not self._raised_to_least() and window is not None and window.height() == self._window_height)
+
+    def _raised_to_least(self) -> bool:
+        """Qt gave the dock its least height, grown past the last fit's: the log's first lines raise it (to two
+        of them, :meth:`ServerLogView._fit_least`), which Qt may lay out before the next fit (on a busy machine)."""
+        return self._fitted is not None and self._fitted < self.height() == self.minimumSizeHint().height()
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt's name
         super().resizeEvent(event)
         # Told now, before a change of the window's height would make the user's height look like Qt's.
-        if not self.sized_by_user and event.size().height() != event.oldSize().height() and self._sized_by_user_now():
-            self.sized_by_user = True
+        if not self.sized_by_user and event.size().height() != event.oldSize().height():
+            if self._sized_by_user_now():
+                self.sized_by_user = True
+            elif not self._fitting and self._raised_to_least():
+                self._fit_soon.start()  # as high as its lines want, now that its least is known
         if event.size().width() != event.oldSize().width():
             self._fit_soon.start()  # the state line wraps anew
 
