@@ -450,8 +450,13 @@ class ForeignTrace:
     #: its root is not its server (a client's trace that names no server names none).
     _request_seen: bool = False
 
-    def add(self, span: Span, service: str | None, meaning: Meaning | None = None) -> None:
-        """Account for one more span of this trace (``meaning``: what it was read as)."""
+    def add(self, span: Span, service: str | None, meaning: Meaning | None = None,
+            ended: Ending | None = None) -> None:
+        """Account for one more span of this trace (``meaning``: what it was read as; ``ended``: how it
+        ended, when read). A span that ended cancelled (``error.type`` cancelled, a cancellation as its
+        exception) fails nothing, though its status says error: cancelled is never failed; a root span
+        so ended makes the run cancelled."""
+        cancelled = ended is not None and ended.outcome == CANCELLED
         if self.count == 0:
             self.first_name = span.name
         self.count += 1
@@ -461,11 +466,11 @@ class ForeignTrace:
         if not span.parent_id and self.root_name is None:
             self.root_name, self.service = span.name, service
             self.root_unfinished = span.end_ns is None
-            self.cancelled_root = span.attributes.get("error.type") == "cancelled"
+            self.cancelled_root = cancelled or span.attributes.get("error.type") == "cancelled"
         if span.start_ns and (self.start_ns is None or span.start_ns < self.start_ns):
             self.start_ns = span.start_ns
         self.end_ns = max(self.end_ns, span.end_ns or 0)
-        self.error = self.error or span.status_code == STATUS_ERROR
+        self.error = self.error or (span.status_code == STATUS_ERROR and not cancelled)
         note = span.attributes.get(RUN_NOTE)
         if isinstance(note, str) and note and not self.note:
             self.note = note

@@ -145,7 +145,7 @@ class SpanSorter:
         if trace is None:
             trace = ForeignTrace(span.trace_id, path, line)
         side = read_side(span, resource, scope)
-        trace.add(span, resource.service, side.meaning)
+        trace.add(span, resource.service, side.meaning, side.ending)
         self.foreign[span.trace_id] = trace  # stored again: a table on disk holds a copy
         held = _Held(trace.count, side, path, size)
         trace_id, meaning = span.trace_id, side.meaning
