@@ -114,7 +114,8 @@ def test_runs_list_fits_an_80_column_terminal_cutting_titles_then_reasons(db: st
         assert any(row.endswith("invoke_agen…") for row in rows), rows  # the title gives way first
         failed = [row for row in rows if word in row]
         assert failed and all("…" in row.split(word, 1)[1].split("  ")[0] for row in failed), failed
-        # Wide enough, nothing is cut; piped, the rows are as wide as ever (German's 137 columns: the reason says the cancelled call too).
+        # Wide enough, nothing is cut; piped, the rows are as wide as ever (German's 137 columns: the
+        # reason says the cancelled call too).
         assert not any("…" in row for row in here_at_terminal(200, "--lang", language, "--db", db, "runs", "list"))
     assert max(map(len, piped("--lang", "de", "--db", db, "runs", "list"))) == 137
 
