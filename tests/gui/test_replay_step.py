@@ -33,6 +33,17 @@ def _replays_tab_shown(detail) -> bool:
     return not detail.replays.isHidden() and not detail.replays.other.isHidden()
 
 
+def _stored_tool_step(window, title: str, source: str, server: str, step: RunStep):
+    """A stored ok run of one tool ``step`` (``source``, on ``server``), the Runs tab shown: the tab and the run id."""
+    with RunStore.open(resolve_db_path()) as store:
+        run_id = store.start_run(title, source, server)
+        store.append_step(run_id, step)
+        store.finish_run(run_id, "ok")
+    tab = window.runs_tab
+    window.tabs.setCurrentWidget(tab)
+    return tab, run_id
+
+
 def test_a_step_is_replayed_and_shown_beside_its_replay(qtbot, make_window, demo_server) -> None:
     window = make_window((demo_server.url, "Demo"), wait_tools=False)
     endpoint = ServerEndpoint(demo_server.url, name="Demo")
@@ -74,14 +85,9 @@ def test_a_step_is_replayed_and_shown_beside_its_replay(qtbot, make_window, demo
 
 def test_several_replays_are_chosen_from_and_a_difference_is_named(qtbot, make_window, demo_server) -> None:
     window = make_window((demo_server.url, "Demo"), wait_tools=False)
-    with RunStore.open(resolve_db_path()) as store:
-        run_id = store.start_run("tools/call fail", "live", demo_server.url)
-        store.append_step(run_id, RunStep(kind=StepKind.TOOL, round=0, duration_ms=3.0, tool_name="echo",
-                                          tool_arguments={"text": "today's answer"}, tool_result="yesterday's answer",
-                                          tool_is_error=False, budget_s=4))
-        store.finish_run(run_id, "ok")
-    tab = window.runs_tab
-    window.tabs.setCurrentWidget(tab)
+    tab, run_id = _stored_tool_step(window, "tools/call fail", "live", demo_server.url, RunStep(
+        kind=StepKind.TOOL, round=0, duration_ms=3.0, tool_name="echo", tool_arguments={"text": "today's answer"},
+        tool_result="yesterday's answer", tool_is_error=False, budget_s=4))
     for text in ("first", "second"):
         _select_step(qtbot, tab, run_id)
         with qtbot.waitSignal(window.engine.submitted, timeout=5000) as submitted:
@@ -101,13 +107,9 @@ def test_several_replays_are_chosen_from_and_a_difference_is_named(qtbot, make_w
 
 def _replay_asks(qtbot, window, source: str, server: str, arguments: dict, result: str):
     """A stored run (``source``, on ``server``) of one ``add`` step; Replay pressed: its server dialog."""
-    with RunStore.open(resolve_db_path()) as store:
-        run_id = store.start_run(f"{source} run", source, server)
-        store.append_step(run_id, RunStep(kind=StepKind.TOOL, round=0, duration_ms=510.0, tool_name="add",
-                                          tool_arguments=arguments, tool_result=result, tool_is_error=False))
-        store.finish_run(run_id, "ok")
-    tab = window.runs_tab
-    window.tabs.setCurrentWidget(tab)
+    tab, run_id = _stored_tool_step(window, f"{source} run", source, server, RunStep(
+        kind=StepKind.TOOL, round=0, duration_ms=510.0, tool_name="add", tool_arguments=arguments,
+        tool_result=result, tool_is_error=False))
     _select_step(qtbot, tab, run_id)
     tab.detail.replay.click()
     dialog = window.workbench.replay_dialog
@@ -194,13 +196,9 @@ def test_a_cancelled_step_is_replayed_and_the_replay_cancelled_too(qtbot, make_w
 def test_a_step_whose_server_is_no_address_says_so_in_the_readers_language(qtbot, make_window) -> None:
     """The status line said "'ftp://…' is not a server address: …" in English in a German window."""
     window = make_window(wait_tools=False)
-    with RunStore.open(resolve_db_path()) as store:
-        run_id = store.start_run("tools/call add", "live", "ftp://customer.example/mcp")
-        store.append_step(run_id, RunStep(kind=StepKind.TOOL, round=0, duration_ms=510.0, tool_name="add",
-                                          tool_arguments={"a": 1}, tool_result="1", tool_is_error=False))
-        store.finish_run(run_id, "ok")
-    tab = window.runs_tab
-    window.tabs.setCurrentWidget(tab)
+    tab, run_id = _stored_tool_step(window, "tools/call add", "live", "ftp://customer.example/mcp", RunStep(
+        kind=StepKind.TOOL, round=0, duration_ms=510.0, tool_name="add", tool_arguments={"a": 1}, tool_result="1",
+        tool_is_error=False))
     _select_step(qtbot, tab, run_id)
     switch_language("de")
     try:

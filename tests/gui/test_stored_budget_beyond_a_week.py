@@ -9,9 +9,8 @@ from PySide6.QtCore import Qt
 
 from inspector.mcp import DEFAULT_BUDGET_SECONDS
 from inspector.runs import RunStep, StepKind
-from inspector.store import RunStore, resolve_db_path
 from tests.gui.test_main_window import choose, finished
-from tests.gui.test_replay_step import _select_step
+from tests.gui.test_replay_step import _select_step, _stored_tool_step
 
 
 def test_a_servers_stored_budget_beyond_a_week_gives_way_to_the_default(qtbot, make_window, demo_server) -> None:
@@ -29,14 +28,9 @@ def test_a_servers_stored_budget_beyond_a_week_gives_way_to_the_default(qtbot, m
 def test_a_step_recorded_with_a_budget_beyond_a_week_is_replayed_with_the_default(qtbot, make_window,
                                                                                   demo_server) -> None:
     window = make_window((demo_server.url, "Demo"), wait_tools=False)
-    with RunStore.open(resolve_db_path()) as store:
-        run_id = store.start_run("tools/call echo", "live", demo_server.url)
-        store.append_step(run_id, RunStep(kind=StepKind.TOOL, round=0, duration_ms=3.0, tool_name="echo",
-                                          tool_arguments={"text": "again"}, tool_result="again",
-                                          tool_is_error=False, budget_s=1e308))
-        store.finish_run(run_id, "ok")
-    tab = window.runs_tab
-    window.tabs.setCurrentWidget(tab)
+    tab, run_id = _stored_tool_step(window, "tools/call echo", "live", demo_server.url, RunStep(
+        kind=StepKind.TOOL, round=0, duration_ms=3.0, tool_name="echo", tool_arguments={"text": "again"},
+        tool_result="again", tool_is_error=False, budget_s=1e308))
     _select_step(qtbot, tab, run_id)
     with qtbot.waitSignal(window.engine.submitted, timeout=5000) as submitted:
         tab.detail.replay.click()
