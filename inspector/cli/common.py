@@ -243,9 +243,13 @@ def wait_until_stopped(stop: threading.Event) -> None:
     Ctrl-C stops it, finishing what it holds, instead of ending at once."""
     import signal
 
-    previous = signal.signal(signal.SIGTERM, lambda number, frame: stop.set())
+    # The handler only notes the signal: it runs in this thread, which may hold ``stop``'s lock inside
+    # ``stop.wait`` just then, and ``stop.set()`` there waited for that lock for ever (a killed window's
+    # demo server, told by stdin's end and SIGTERM at once, stayed up with both threads on the lock).
+    terminated: list[int] = []
+    previous = signal.signal(signal.SIGTERM, lambda number, frame: terminated.append(number))
     try:
-        while not stop.wait(0.5):
+        while not terminated and not stop.wait(0.5):
             pass
     except KeyboardInterrupt:
         pass
