@@ -18,7 +18,8 @@ SHOTS = Path(__file__).parent / "screenshots"
 
 def save(widget, name: str, *, grey: bool = False) -> Path:
     SHOTS.mkdir(exist_ok=True)
-    QApplication.processEvents()  # pending layout requests: the picture shows the settled window
+    for _ in range(3):  # pending layout requests, and those they post: the picture shows the settled window
+        QApplication.processEvents()
     image = widget.grab().toImage()
     path = SHOTS / f"{name}.png"
     assert image.save(str(path))

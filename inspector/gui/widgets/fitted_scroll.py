@@ -4,11 +4,17 @@ rather than laying its word-wrapped lines over each other or cutting them off.
 Where the room is there it is as high as its content at its width (heightForWidth: the wrapped lines
 each get theirs) and shows no scroll bar, as a plain layout would; where it is not, it gives way down
 to :data:`LEAST_LINES` lines of text and the rest is a scroll away. (:mod:`.up_down_scroll` holds a
-pane at its least height, which a wrapped label's height for its width does not enter.)"""
+pane at its least height, which a wrapped label's height for its width does not enter.)
+
+It sizes its content itself rather than leaving that to ``QScrollArea.setWidgetResizable``: that one
+decides on the scroll bar at the width the viewport has at the moment, so a bar shown once (the window
+low for a moment while it opened) made the content's lines at the narrower width too high to fit, and
+the bar stayed, with the content left at the full width behind it, its words cut off on the right; or
+the content was given less than its lines' height, and they lay over each other."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject, QSize, Qt
+from PySide6.QtCore import QEvent, QObject, QSize, Qt, QTimer
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QFrame, QScrollArea, QSizePolicy, QStyle, QWidget
 
@@ -23,7 +29,8 @@ class FittedScroll(QScrollArea):
         super().__init__(parent)
         self.setFrameShape(QFrame.Shape.NoFrame)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.setWidgetResizable(True)
+        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)  # shown by _fit where needed
+        self.setWidgetResizable(False)  # sized by _fit
         self.setWidget(content)
         content.setAutoFillBackground(False)  # the panel's own background, as before (setWidget set it)
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
@@ -31,10 +38,40 @@ class FittedScroll(QScrollArea):
         content.installEventFilter(self)  # its height changed (a new text, a hidden part): wish anew
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
-        if watched is self.widget() and (event.type() == QEvent.Type.LayoutRequest or (
-                isinstance(event, QResizeEvent) and event.size().width() != event.oldSize().width())):
-            self.updateGeometry()  # another text, or its lines wrap anew: another height wished
+        if watched is self.widget():
+            if event.type() == QEvent.Type.LayoutRequest:
+                self.updateGeometry()  # another text: another height wished,
+                QTimer.singleShot(0, self, self._fit)  # and fitted once the room is given (or stays what it was)
+            elif isinstance(event, QResizeEvent) and event.size().width() != event.oldSize().width():
+                self.updateGeometry()  # its lines wrap anew: another height wished
         return super().eventFilter(watched, event)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt's name
+        super().resizeEvent(event)
+        self._fit()
+
+    def _fit(self) -> None:
+        """The content as wide as the room (less the scroll bar, where its lines need more height than the
+        room has) and as high as its lines at that width, at least the room's height."""
+        content = self.widget()
+        room = self.contentsRect()
+        width, height = room.width(), room.height()
+        bar = self.content_least_height(width) > height
+        if bar:
+            width -= self.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent, None, self)
+        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOn if bar
+                                        else Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        width = max(width, content.minimumSizeHint().width(), content.minimumWidth())
+        size = QSize(width, max(self.content_least_height(width), height))
+        if content.size() != size:
+            content.resize(size)
+
+    def content_least_height(self, width: int) -> int:
+        """The least height the content can have at ``width``: its wrapped lines each as high as their words
+        need, its other parts at their least."""
+        content = self.widget()
+        least = max(content.minimumSizeHint().height(), content.minimumHeight())
+        return max(content.heightForWidth(width), least) if content.hasHeightForWidth() else least
 
     def content_height(self, width: int) -> int:
         """The content's height at ``width`` (its wrapped lines each as high as their words need)."""
@@ -46,9 +83,8 @@ class FittedScroll(QScrollArea):
     def sizeHint(self) -> QSize:  # noqa: N802 - Qt's name
         content = self.widget()
         frame = 2 * self.frameWidth()
-        # At the width the content has now: while the scroll bar shows, the narrower one (wished there,
-        # the bar goes, the content widens and wishes the height it needs at the full width).
-        width = content.width() if self.isVisible() else content.sizeHint().width()
+        # At the width the content has without a scroll bar (shown, the bar goes once that height is given).
+        width = self.contentsRect().width() if self.isVisible() else content.sizeHint().width()
         return QSize(content.sizeHint().width() + frame, self.content_height(width) + frame)
 
     def minimumSizeHint(self) -> QSize:  # noqa: N802 - Qt's name
