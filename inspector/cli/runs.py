@@ -14,7 +14,7 @@ from typing import Any
 
 from inspector.i18n import N_, _, ngettext
 from inspector.i18n.details import disagreement_said
-from inspector.i18n.formatting import format_number
+from inspector.i18n.formatting import format_number, one_day
 from inspector.i18n.leg_findings import with_findings
 from inspector.i18n.messages import Message
 from inspector.i18n.recovery import status_with_recovery
@@ -36,6 +36,7 @@ from inspector.runs.ending import TIMED_OUT_MARK
 from inspector.runs.loopback import names_this_machine
 from inspector.runs.replaying import ReplayLink
 from inspector.store import RunRecord, RunStore, ServerRegistry, StoredStep, UnknownRunError
+from inspector.store.browse import run_span
 from inspector.store.outbox import Outbox, OutboxEntry
 from inspector.store.recovery import page_reasons, run_reason
 from inspector.store.replays import replays_by_step
@@ -284,7 +285,10 @@ def _show(store: RunStore, run_id: int, as_json: bool, show_plumbing: bool = Fal
     if run.note:
         out.write(one_line(_("  note: {note}").format(note=run.note)) + "\n")
     out.write("\n")
-    at = step_time_width_between(run.started_at, run.finished_at)
+    # A run over more than one day (its steps as the window's time axis spans them) says each step's date too.
+    first, last = run_span(store, run)
+    dated = not one_day(first, last)
+    at = step_time_width_between(first, last, dated)
     outcome = step_outcome_width(_has_failed_legs(store, run_id))
     heading = (_("Time"), _("Source"), _("Kind"), _("Round"), _("Duration"), _("Outcome"), _("Details"))
     # The window's words: who made the step (the MCP client or the agent) and its kind, translated.
@@ -305,7 +309,7 @@ def _show(store: RunStore, run_id: int, as_json: bool, show_plumbing: bool = Fal
         payload = stored.payload  # built from the step each time it is asked for: once a step here
         # A service named in wide characters takes two columns a character: padded and cut by columns.
         maker = pad(fit(one_line(step_source_word(kind, _service(payload))), source), source)
-        line = (f"{stored.sequence:>{number}}  {step_time(stored.started_at):<{at}}  {maker}  "
+        line = (f"{stored.sequence:>{number}}  {step_time(stored.started_at, dated):<{at}}  {maker}  "
                 f"{kind_word(kind):<{kind_width}}  "
                 f"{round_:>5}  {_step_duration(stored, payload):>13}  "
                 f"{step_outcome_text(kind, stored.outcome, stored.step.legs, payload) or '-':<{outcome}}  ")

@@ -105,18 +105,22 @@ def when_width() -> int:
     return len(when(datetime(2000, 12, 31, 23, 59, 59, tzinfo=UTC)))
 
 
-def step_time(moment: datetime | None) -> str:
+def step_time(moment: datetime | None, dated: bool = False) -> str:
     """A step's start as the window's timeline says it: the time of day to the millisecond
-    ("12:31:45.123 AM" / "00:31:45,123"); "-" if none."""
-    return "-" if moment is None else _terminal(format_time(moment, milliseconds=True))
+    ("12:31:45.123 AM" / "00:31:45,123"), with its date where ``dated`` (a run over more than one day:
+    steps two days apart read the same time of day); "-" if none."""
+    if moment is None:
+        return "-"
+    return _terminal(format_datetime(moment, milliseconds=True) if dated else format_time(moment, milliseconds=True))
 
 
-def step_time_width_between(start: datetime | None, end: datetime | None) -> int:
-    """The width of a column of :func:`step_time` for instants from ``start`` to ``end`` (``None``: the
-    start alone): wider where one of them is said with its zone (a clock set back between them, an
-    end said in UTC)."""
-    widest = max(len(_terminal(format_time(datetime(2000, 12, 31, hour, 59, 59, 999_000, tzinfo=UTC), zone=UTC,
-                                           milliseconds=True))) for hour in (12, 23))
+def step_time_width_between(start: datetime | None, end: datetime | None, dated: bool = False) -> int:
+    """The width of a column of :func:`step_time` (``dated`` as it says them) for instants from ``start``
+    to ``end`` (``None``: the start alone): wider where one of them is said with its zone (a clock set
+    back between them, an end said in UTC)."""
+    say = format_datetime if dated else format_time
+    widest = max(len(_terminal(say(datetime(2000, 12, 31, hour, 59, 59, 999_000, tzinfo=UTC), zone=UTC,
+                                   milliseconds=True))) for hour in (12, 23))
     if start is None:
         return widest
     # A run not finished (interrupted, or still running) is measured by its start: one at the zone's

@@ -333,6 +333,15 @@ def zone_marks_between(start: Instant, end: Instant, zone: tzinfo | None = None)
     return sorted({mark for mark in marks if mark})
 
 
+def one_day(start: Instant | None, end: Instant | None, zone: tzinfo | None = None) -> bool:
+    """Whether ``start`` and ``end`` fall on one calendar day as they are said in ``zone`` (default: the
+    computer's): then a time of day names an instant between them, else only a date with it does. True
+    when either is unknown."""
+    placed = [_local(value, zone) for value in (start, end) if value is not None and value != ""]
+    days = {moment.date() for moment, _mark in filter(None, placed)}
+    return len(days) <= 1
+
+
 def zoned_width(mark: str) -> int:
     """How many characters ``mark`` adds to a time it is said beside."""
     return len(_zoned("", mark))
@@ -479,6 +488,7 @@ __all__ = [
     "format_size",
     "format_time",
     "joined",
+    "one_day",
     "with_zone",
     "zone_mark",
     "zone_marks_between",

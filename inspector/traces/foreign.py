@@ -137,10 +137,16 @@ _SIDE_WORDS = {
 
 def _side_words(side: Side, since_ns: int, left: int | None = None) -> Message:
     """What one side did, timed from ``since_ns`` (the client's start: both sides on one clock); for a
-    client that stopped waiting ``left`` ms before its server's side ended, that (its span says no more)."""
+    client that stopped waiting ``left`` ms before its server's side ended, that (its span says no more).
+
+    A side that starts before ``since_ns`` (a server whose clock is behind its client's: on one clock a
+    request is received after it is sent) is timed from its own start: from the client's it read "the
+    server failed after -1492 ms"."""
     result = side.ending
     if result is None:
         return Message(_SIDE_WORDS["unfinished"])
+    if 0 < side.start_ns < since_ns:
+        since_ns = side.start_ns
     ms = round(((side.end_ns or since_ns) - since_ns) / 1_000_000)
     if left is not None:
         return Message(_SIDE_WORDS["left_first"], {"ms": ms, "left": left})

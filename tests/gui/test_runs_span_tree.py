@@ -4,6 +4,7 @@ visible. The traces are the real fixtures of tests/fixtures/otel/."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -191,7 +192,7 @@ def test_a_span_tree_survives_what_a_hostile_file_can_say(store: RunStore) -> No
 
 
 def test_the_time_axis_has_round_ticks_in_the_readers_format() -> None:
-    assert tick_step(1.8, 4) == 0.5 and tick_step(0.0009, 3) == 0.0005 and tick_step(600, 5) == 200
+    assert tick_step(1.8, 4) == 0.5 and tick_step(0.0009, 3) == 0.0005 and tick_step(600, 5) == 120
     ticks = axis_ticks(2.0, 400, lambda label: 7.0 * len(label))
     assert [label for _x, _s, label in ticks] == ["0", "0.5 s", "1 s", "1.5 s", "2 s"]
     assert [label for _x, _s, label in axis_ticks(0.05, 400, lambda label: 7.0 * len(label))] == [
@@ -207,6 +208,25 @@ def test_the_time_axis_has_round_ticks_in_the_readers_format() -> None:
         assert tick_label(0.0005, 0.0001) == "0,5 ms" and tick_label(1.5, 0.5) == "1,5 s"
     finally:
         switch_language("en")
+
+
+_UNIT_S = {"d": 86400, "h": 3600, "min": 60, "s": 1}
+
+
+@pytest.mark.parametrize("span", [700, 3599.9999, 5000, 20000, 86400, 90000, 172800, 356400, 86400 * 400])
+@pytest.mark.parametrize("width", [150, 300, 600, 1200])
+def test_each_tick_of_minutes_hours_and_days_is_labelled_with_its_own_time(span: float, width: int) -> None:
+    """Steps of 10,000 s and 100,000 s put ticks at 2 h 46 min 40 s and at 1 d 3 h 46 min 40 s, labelled "2 h
+    47 min" and "1 d 4 h" (a duration said in two units): a step 17 minutes wide of where the label put it.
+    Clock steps (1 min, 15 min, 1 h, 6 h, 1 d) are said exactly."""
+    ticks = axis_ticks(span, width, lambda label: 7.0 * len(label))
+    assert len(ticks) >= 2
+    for _x, seconds, label in ticks[1:]:
+        parts = re.fullmatch(r"(\d+) (d|h|min|s)(?: (\d+) (h|min|s))?", label.replace(",", ""))
+        assert parts is not None, label
+        said = sum(int(number) * _UNIT_S[unit] for number, unit in zip(parts.groups()[::2], parts.groups()[1::2],
+                                                                        strict=True) if number)
+        assert said == seconds, (label, seconds)
 
 
 def test_a_tenth_of_a_millisecond_still_shows(qapp) -> None:

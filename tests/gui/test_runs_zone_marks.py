@@ -34,12 +34,18 @@ def in_st_johns(monkeypatch: pytest.MonkeyPatch):
 
 def set_back_run(tmp_path: Path) -> int:
     """Steps at 00:59:59 and 01:00:00.5 UTC on 2026-10-25: both "2:…" in Berlin, an hour apart on its walls."""
+    return two_steps_run(tmp_path, "set-back", "across the set-back",
+                         ("2026-10-25T00:59:59Z", "2026-10-25T01:00:00.5Z"), "2026-10-25T01:00:01.5Z")
+
+
+def two_steps_run(tmp_path: Path, uid: str, title: str, starts: tuple[str, str], finished: str) -> int:
+    """A run of two model steps starting at ``starts``, imported: its id."""
     steps = [{"sequence": number, "started_at": started,
               "payload": {"kind": "llm", "round": 0, "durationMs": 999.6, "content": "step"}}
-             for number, started in ((1, "2026-10-25T00:59:59Z"), (2, "2026-10-25T01:00:00.5Z"))]
-    run = {"uid": "set-back", "title": "across the set-back", "source": "live", "server": None, "status": "ok",
-           "started_at": "2026-10-25T00:59:59Z", "finished_at": "2026-10-25T01:00:01.5Z", "steps": steps}
-    return imported_run(tmp_path / "set-back.json", run)
+             for number, started in enumerate(starts, 1)]
+    run = {"uid": uid, "title": title, "source": "live", "server": None, "status": "ok",
+           "started_at": starts[0], "finished_at": finished, "steps": steps}
+    return imported_run(tmp_path / f"{uid}.json", run)
 
 
 def imported_run(path: Path, run: dict) -> int:
@@ -92,3 +98,34 @@ def test_a_two_digit_hour_fits_where_the_computers_zone_put_the_sample_on_one(qt
         run_id = import_trace(store, path).run_ids[0]
     shows_whole(qtbot, runs_tab_showing, run_id, "en", "Oct 24, 2026, 11:29:59\u202fPM", ["11:29:59.000\u202fPM"],
                 "runs-two-digit-hour-en")
+
+
+def across_midnight_run(tmp_path: Path) -> int:
+    """Steps at 22:59:50 and 23:00:10.5 UTC on 2026-12-04: 23:59:50 and 00:00:10.5 the next day in Berlin."""
+    return two_steps_run(tmp_path, "midnight", "across midnight", ("2026-12-04T22:59:50Z", "2026-12-04T23:00:10.5Z"),
+                         "2026-12-04T23:00:11.5Z")
+
+
+@pytest.mark.parametrize(("language", "started", "times"), [
+    ("en", "Dec 4, 2026, 11:59:50\u202fPM", ["Dec 4, 2026, 11:59:50.000\u202fPM", "Dec 5, 2026, 12:00:10.500\u202fAM"]),
+    ("de", "04.12.2026, 23:59:50", ["04.12.2026, 23:59:50,000", "05.12.2026, 00:00:10,500"]),
+])
+def test_steps_of_a_run_across_midnight_say_their_date(qtbot, runs_tab_showing, tmp_path, in_berlin, language,
+                                                       started, times) -> None:
+    """A run over two days said its steps' times of day alone: a step of the next day read earlier than the
+    one before it, and steps two days apart read the same time. Each says its date, in a column wide enough."""
+    shows_whole(qtbot, runs_tab_showing, across_midnight_run(tmp_path), language, started, times,
+                f"runs-across-midnight-{language}")
+
+
+def test_a_run_of_one_day_after_one_over_two_says_times_alone_in_a_narrower_column(qtbot, runs_tab_showing, tmp_path,
+                                                                                   in_berlin) -> None:
+    across, one_day = across_midnight_run(tmp_path), set_back_run(tmp_path)
+    shown = runs_tab_showing(across, steps=2)
+    view, time_column = shown.tab.timeline_view, timeline_model.COLUMNS.index("time")
+    dated_width = view.columnWidth(time_column)
+    shown.select(one_day, steps=2)
+    assert shown.tab.timeline.data(shown.tab.timeline.index(0, time_column)) == "2:59:59.000\u202fAM (UTC+2)"
+    assert view.columnWidth(time_column) < dated_width
+    shown.select(across, steps=2)  # wider still: the zones seen are kept (the set-back's "(UTC+2)")
+    assert view.columnWidth(time_column) >= dated_width

@@ -17,9 +17,14 @@ STEP = {"sequence": 1, "started_at": "", "payload": {"kind": "tool", "round": 0,
                                                       "toolOutcome": "cancelled"}}
 
 
-def _shown(tmp_path: Path, started_at: str, finished_at: str, tz: str, *options: str) -> list[str]:
+def _shown(tmp_path: Path, started_at: str, finished_at: str, tz: str, *options: str,
+           starts: tuple[str, ...] = ()) -> list[str]:
+    """``runs show``'s lines of a run from ``started_at`` to ``finished_at`` read in ``tz``: one step at its
+    start, or one at each of ``starts``."""
+    steps = [{**STEP, "sequence": number, "started_at": started} for number, started in enumerate(starts or
+                                                                                             (started_at,), 1)]
     run = {"uid": "a0" * 16, "title": "tools/call hang", "source": "live", "server": None, "status": "cancelled",
-           "started_at": started_at, "finished_at": finished_at, "steps": [{**STEP, "started_at": started_at}]}
+           "started_at": started_at, "finished_at": finished_at, "steps": steps}
     trace = tmp_path / "customer.json"
     trace.write_text(json.dumps({"format": "run-inspector-trace", "version": 1, "runs": [run]}), encoding="utf-8")
     db = str(tmp_path / "support.db")
@@ -65,3 +70,30 @@ def test_a_run_past_the_zones_calendar_says_its_times_are_in_utc(tmp_path: Path,
 
     at = next(index for index, line in enumerate(lines) if "9999" in line and "(UTC)" in line)
     assert lines[at + 1] == said
+
+
+def _steps_shown(tmp_path: Path, starts: list[str], tz: str, *options: str) -> list[str]:
+    """``runs show``'s rows of a run whose steps start at ``starts``: its heading row and the lines under it."""
+    lines = _shown(tmp_path, starts[0], starts[-1], tz, *options, starts=tuple(starts))
+    heading = next(index for index, line in enumerate(lines) if line.startswith("#  "))
+    return lines[heading:]
+
+
+@pytest.mark.parametrize(("language", "times"), [
+    ("en", ["Time", "Dec 1, 2026, 11:00:00.000 AM", "Dec 3, 2026, 11:00:00.000 AM", "Dec 4, 2026, 12:30:00.250 AM"]),
+    ("de", ["Zeit", "01.12.2026, 11:00:00,000", "03.12.2026, 11:00:00,000", "04.12.2026, 00:30:00,250"]),
+])
+def test_the_steps_of_a_run_over_days_say_their_date(tmp_path: Path, language: str, times: list[str]) -> None:
+    """Steps two days apart read "11:00:00.000 AM" both, and one after midnight earlier than the ones before it."""
+    rows = _steps_shown(tmp_path, ["2026-12-01T10:00:00Z", "2026-12-03T10:00:00Z", "2026-12-03T23:30:00.25Z"],
+                        "Europe/Berlin", "--lang", language)
+    at = len("#  ")
+    assert [row[at:at + len(text)] for row, text in zip(rows, times, strict=False)] == times
+    # The next column begins at one place on every row and the heading, past the widest date and time.
+    assert len({len(row) - len(row[at:].split("  ", 1)[1].lstrip()) for row in rows[:4]}) == 1
+
+
+def test_the_steps_of_a_run_within_one_day_say_the_time_alone(tmp_path: Path) -> None:
+    """In UTC the same run's last steps are 13.5 hours apart on one day: their times of day tell them apart."""
+    rows = _steps_shown(tmp_path, ["2026-12-03T10:00:00Z", "2026-12-03T23:30:00.25Z"], "UTC")
+    assert [row[3:20] for row in rows[1:3]] == ["10:00:00.000 AM  ", "11:30:00.250 PM  "]

@@ -17,9 +17,28 @@ from inspector.i18n import _, formatting
 CELL_MARGIN_PX = 4
 
 
+#: Round steps of a clock from a minute to a day, in seconds: each tick's time is said exactly in the units
+#: :func:`~inspector.i18n.formatting.format_duration` says (a step of 10,000 s put a tick at 2 h 46 min 40 s
+#: labelled "2 h 47 min", and one of 100,000 s one at 1 d 3 h 46 min labelled "1 d 4 h").
+_CLOCK_STEPS = (60, 120, 300, 600, 900, 1200, 1800, 3600, 7200, 10800, 21600, 43200, 86400)
+_DAY_S = 86400
+
+
 def tick_step(span_s: float, ticks: int) -> float:
-    """A round step (1, 2 or 5 times a power of ten seconds) that puts at most ``ticks`` steps on ``span_s``."""
+    """A round step that puts at most ``ticks`` steps on ``span_s``: 1, 2 or 5 times a power of ten seconds
+    below a minute, a clock's round step from a minute to a day (5 min, 15 min, 1 h, 6 h), and 1, 2 or 5 times
+    a power of ten days beyond."""
     raw = max(span_s, 1e-9) / max(ticks, 1)
+    step = _decimal_step(raw)
+    if step < _CLOCK_STEPS[0]:
+        return step
+    if raw > _DAY_S:
+        return _DAY_S * _decimal_step(raw / _DAY_S)
+    return next(clock for clock in _CLOCK_STEPS if clock >= raw * (1 - 1e-9))
+
+
+def _decimal_step(raw: float) -> float:
+    """The least of 1, 2 or 5 times a power of ten that is ``raw`` or more."""
     power = 10 ** math.floor(math.log10(raw))
     for factor in (1, 2, 5, 10):
         if factor * power >= raw * (1 - 1e-9):

@@ -38,9 +38,13 @@ def step_source(kind: str, service: str = "") -> str:
     return step_source_word(kind, service)
 
 
-def format_time(moment: datetime | None, zone: tzinfo | None = None) -> str:
-    """A step's start in the reader's time zone (or ``zone``) and language, to the millisecond."""
-    return "" if moment is None else formatting.format_time(moment, zone=zone, milliseconds=True)
+def format_time(moment: datetime | None, zone: tzinfo | None = None, dated: bool = False) -> str:
+    """A step's start in the reader's time zone (or ``zone``) and language, to the millisecond; with its
+    date where ``dated`` (a run over more than one day: steps two days apart read the same time of day)."""
+    if moment is None:
+        return ""
+    say = formatting.format_datetime if dated else formatting.format_time
+    return say(moment, zone=zone, milliseconds=True)
 
 
 def shown_details(step: TimelineRow) -> str:
@@ -98,7 +102,7 @@ class TimelineCells:
     def _text(self, step: TimelineRow, column: str) -> str:
         if column == "time":
             self.model.zone_marks.note(step.started_at)
-            return format_time(step.started_at)
+            return format_time(step.started_at, dated=self.model.dated)
         if column == "source":
             return cell_text(step_source(step.kind, step.service), 40)
         if column == "kind":

@@ -17,6 +17,7 @@ from datetime import datetime
 from PySide6.QtCore import QModelIndex, Qt, Signal
 from PySide6.QtGui import QColor
 
+from inspector.i18n import formatting
 from inspector.runs import Leg
 from inspector.store import RunRecord, RunStore
 from inspector.store.browse import (
@@ -274,6 +275,11 @@ class TimelineModel(SpanTreeRows, NamedColumnsModel):
             if 0 <= row < self._count:
                 self.dataChanged.emit(self.index(row, 0), self.index(row, len(COLUMNS) - 1),
                                       [Qt.ItemDataRole.BackgroundRole, MatchRole])
+
+    @property
+    def dated(self) -> bool:
+        """Whether the step times say their date: the run's time axis spans more than one day here."""
+        return not formatting.one_day(self.start, self.end)
 
     @property
     def span_s(self) -> float:

@@ -32,7 +32,7 @@ from ..widgets.font_follower import FontFollower, font_scale
 from ..widgets.keep_in_view import KeepCurrentInView, top_row_whole
 from ..widgets.outcomes import outcome_icon, outcome_word
 from ..widgets.tab_stops import one_tab_stop
-from .columns import column_width, compact_rows, fit_columns, view_chrome
+from .columns import column_width, compact_rows, fit_column, fit_columns, view_chrome
 from .find_in_run import FindInRun
 from .notes import NoteLabel
 from .outcome_cell import OutcomeCellDelegate
@@ -56,6 +56,7 @@ from .waterfall import WaterfallDelegate
 STEP_OUTCOMES = ("ok", "failed", "cancelled", "")
 #: The columns' least widths; :meth:`TimelinePane.fit_columns` widens them for longer words (German).
 TIMELINE_WIDTHS = (94, 46, 44, 40, 60, 96, 160, 100)
+TIME_COLUMN = COLUMNS.index("time")
 #: How much wider than for its usual words the Outcome column grows for "failed: timed out" at most:
 #: where the whole words need more (German's "fehlgeschlagen: Zeitüberschreitung"), its cells say the
 #: kind of failure alone and the details keep their room, at any width of the window.
@@ -79,6 +80,8 @@ class TimelinePane(QWidget):
         super().__init__(parent)
         self.store = store
         self.model = TimelineModel(store)
+        #: Whether the Time column was last fitted to times with their date (a run over more than one day).
+        self._dated_fitted = False
         self.titled = TimelineHeading(store, self.model)
         self.heading, self.identity = self.titled.label, self.titled.identity
         self.run_note = NoteLabel(lambda: _("Note on the run"))
@@ -181,12 +184,16 @@ class TimelinePane(QWidget):
         least = [*TIMELINE_WIDTHS[:WATERFALL_COLUMN], round(TIMELINE_WIDTHS[WATERFALL_COLUMN]
                                                              * max(font_scale(self.view), 1.0))]
         fit_columns(self.view, least, {
-            COLUMNS.index("time"): self.model.zone_marks.samples(lambda at: format_time(at, UTC)),
+            TIME_COLUMN: self._time_samples(),
             COLUMNS.index("source"): [step_source("tool"), step_source("model")],
             COLUMNS.index("kind"): [kind.value for kind in StepKind if len(kind.value) <= 8],
             COLUMNS.index("duration"): [_("unfinished"), format_duration(3599)],
         })
         self.fit_outcome_column()
+
+    def _time_samples(self) -> list[str]:
+        dated = self._dated_fitted = self.model.dated
+        return self.model.zone_marks.samples(lambda at: format_time(at, UTC, dated))
 
     def fit_outcome_column(self) -> None:
         """The Outcome column as wide as its words in the run shown ("failed: timed out" is longer than
@@ -290,6 +297,8 @@ class TimelinePane(QWidget):
         language) reuses the count of the run's steps read last; ``total``: that count, read already."""
         shown = self.model.step_count
         self.view.horizontalHeader().viewport().update()  # the time axis: the run's length may have changed
+        if self.model.dated != self._dated_fitted:  # a run over more than one day says its steps' dates
+            fit_column(self.view, TIME_COLUMN, TIMELINE_WIDTHS[TIME_COLUMN], self._time_samples())
         # A run without rounds (one operation, a trace) would show a column of dashes: its room goes to the details.
         self.view.setColumnHidden(COLUMNS.index("round"), run is not None and not self.model.has_rounds)
         self.plumbing_toggle.setVisible(self.model.plumbing_count > 0)

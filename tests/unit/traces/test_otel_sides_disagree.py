@@ -85,14 +85,15 @@ def test_a_tool_error_the_client_received_is_no_disagreement(store: RunStore, fi
 
 
 def _call(tmp_path: Path, *, client_end_ms: int, server_end_ms: int, client_status: dict[str, Any] | None = None,
-          error_type: str = "tool_error") -> Path:
-    """A call's two sides: the client's span over 0..client_end_ms, the server's 1..server_end_ms, the server
-    failed with ``error_type``."""
+          error_type: str = "tool_error", server_start_ms: int = 1) -> Path:
+    """A call's two sides: the client's span over 0..client_end_ms, the server's server_start_ms..server_end_ms,
+    the server failed with ``error_type``."""
     client = span(span_id="aaaaaaaaaaaaaaa1", name="MCP send tools/call fail", kind=3, start=str(T0),
                   end=str(T0 + client_end_ms * 1_000_000), status=client_status or {},
                   attributes=[attr("mcp.method.name", "tools/call"), attr("jsonrpc.request.id", "4")])
     server = span(span_id="aaaaaaaaaaaaaaa2", parent="aaaaaaaaaaaaaaa1", name="tools/call fail", kind=2,
-                  start=str(T0 + 1_000_000), end=str(T0 + server_end_ms * 1_000_000), status={"code": 2},
+                  start=str(T0 + server_start_ms * 1_000_000), end=str(T0 + server_end_ms * 1_000_000),
+                  status={"code": 2},
                   attributes=[attr("mcp.method.name", "tools/call"), attr("gen_ai.tool.name", "fail"),
                               attr("error.type", error_type)])
     path = tmp_path / "call.json"
@@ -124,3 +125,15 @@ def test_sides_that_differ_otherwise_still_disagree(store: RunStore, tmp_path: P
                                        error_type=error_type), "fail")
     assert fail["raw"]["otlp"]["disagreement"]["text"] == (
         f"{client_words}; the server failed after 290 ms ({error_type})")
+
+
+def test_a_server_whose_clock_is_behind_is_timed_from_its_own_start(store: RunStore, tmp_path: Path) -> None:
+    """The server's clock 2 s behind its client's: its span (100 ms long) starts and ends before the client's
+    starts on the file's times. Timed from the client's start it "failed after -1900 ms"; a request is
+    received after it is sent, so the server's side is timed from its own start."""
+    (fail,) = _tool_steps(store, _call(tmp_path, client_end_ms=300, server_end_ms=-1900, server_start_ms=-2000,
+                                       client_status={"code": 1}), "fail")
+    assert fail["raw"]["otlp"]["disagreement"]["text"] == (
+        "the client finished ok after 300 ms; the server failed after 100 ms (tool_error)")
+    i18n.set_language("de")
+    assert disagreement_said(fail) == "der Client endete nach 300 ms erfolgreich; der Server scheiterte nach 100 ms"
