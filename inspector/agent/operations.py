@@ -77,6 +77,7 @@ def wording_of(said: Said | Message | str, operation: str | None = None) -> dict
     head = said.head if isinstance(said, Said) else said if isinstance(said, Message) else None
     if head is None:
         return None
+    # The template inspector.i18n.operation_names.OPERATION_SAID: a reader says "sign-in" in its language.
     return note_of(head if operation is None else Message("{operation}: {said}", {"operation": operation,
                                                                                    "said": head}))
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from inspector.i18n import _, ngettext
+from inspector.i18n.operation_names import OPERATION_SAID, own_operation
 
 
 @dataclass(frozen=True)
@@ -179,6 +180,8 @@ def message_from_note(note: Any, depth: int = 0) -> Message | str:
         return text  # the plural form is chosen by a whole number
     if count is not None:  # a count of things: written as the reader's locale writes numbers
         values[count] = Count(values[count])
+    if template == OPERATION_SAID and (own := own_operation(values.get("operation"))):
+        values["operation"] = Message(own)  # "sign-in: …" said "Anmeldung: …"
     return Message(template, values, plural=plural, count=count)
 
 

@@ -1,7 +1,9 @@
 """With large fonts on a small screen, the Settings and Compare dialogs fit the screen: OK, Cancel
 and Close stay on it (a form wider than the screen scrolls sideways). At 16 pt the settings (a check
 box's words do not wrap) were 1503 px wide in German and 1177 px in English, OK beyond a 1024 or 1280 px
-screen; Compare opened at 1100 × 680 whatever the screen, Close below a 600 px one.
+screen; Compare opened at 1100 × 680 whatever the screen, Close below a 600 px one. In German its steps'
+Differences column was left 100 px, most of it beyond the table's edge (the runs' columns 284 px each for
+"fehlgeschlagen: Zeitüberschreitung · 0,5 s"): it keeps its floor, within the table or a scroll away.
 
 The screen is real to Qt: a process of its own opens the dialogs on an offscreen screen of that size,
 with the application font set as a user's desktop sets it."""
@@ -16,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from inspector.gui.runs.compare_dialog import DIFFERENCES_FLOOR_PX
 from tests.support.screens import offscreen_platform
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -67,6 +70,10 @@ compare.ready.connect(loop.quit)
 QTimer.singleShot(20000, loop.quit)
 loop.exec()
 found["compare"] = measured(compare)
+header, column = compare.view.horizontalHeader(), compare.model.COLUMNS.index("differences")
+found["compare"]["differences"] = {"width": header.sectionSize(column), "end": header.sectionPosition(column)
+                                   + header.sectionSize(column), "room": compare.view.viewport().width(),
+                                   "sideways": compare.view.horizontalScrollBar().maximum()}
 compare.close()
 store.close()
 print(json.dumps(found))
@@ -92,10 +99,19 @@ def test_settings_and_compare_fit_a_small_screen_at_16_points(size, language, tm
         assert dialog["buttons off the screen"] == [], (name, dialog)
     # The check box's words that do not fit are one scroll away, not cut off.
     assert found["settings"]["sideways"] > 0, found["settings"]
+    # The steps' differences too.
+    differences = found["compare"]["differences"]
+    assert differences["width"] >= DIFFERENCES_FLOOR_PX, differences
+    assert differences["end"] <= differences["room"] + differences["sideways"], differences
 
 
-def test_at_the_default_font_the_settings_need_no_sideways_scrolling(tmp_path) -> None:
-    found = dialogs_on_screen("1024x600", "de", 10, tmp_path)
+@pytest.mark.parametrize("language", ["de", "en"])
+def test_at_the_default_font_the_settings_and_the_differences_need_no_sideways_scrolling(tmp_path, language) -> None:
+    found = dialogs_on_screen("1024x600", language, 10, tmp_path)
     assert found["settings"]["inside"], found["settings"]
     assert found["settings"]["sideways"] == 0, found["settings"]
     assert found["compare"]["size"][0] <= 1024 and found["compare"]["size"][1] <= 600, found["compare"]
+    # The steps' differences whole in the table, at least their floor wide: no scrolling to read them.
+    differences = found["compare"]["differences"]
+    assert differences["width"] >= DIFFERENCES_FLOOR_PX, differences
+    assert differences["end"] <= differences["room"] and differences["sideways"] == 0, differences

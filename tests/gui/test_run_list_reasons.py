@@ -2,7 +2,9 @@
 for the same database ("failed (2 of 4 tool calls failed)"), from the same source, in English and German:
 a run read from a trace, and a played run the model got over. The cell shows the whole words where the
 column has the room, else the status word alone; its tooltip and what a screen reader says are whole.
-The reasons of a page are asked for at once, and sorting and filtering by status are as before."""
+Where the column is narrower than the whole words (a 1280 px window) the cell shows the counts, the reason
+cut after a whole word. The reasons of a page are asked for at once, and sorting and filtering by status are
+as before."""
 
 from __future__ import annotations
 
@@ -100,6 +102,32 @@ def test_the_run_list_says_why_an_imported_run_failed_as_runs_list_does(qtbot, m
         tab.run_list.view.sortByColumn(STATUS, Qt.SortOrder.AscendingOrder)
         assert [tab.runs.run(row).status for row in range(4)] == ["failed", "ok", "ok", "ok"]
         assert tab.runs.index(0, STATUS).data() == whole
+    finally:
+        switch_language("en")
+
+
+@pytest.mark.parametrize(("language", "counts"), [("en", "failed (2 of 4 "), ("de", "fehlgeschlagen (2 von 4 ")])
+def test_a_1280_px_window_shows_the_counts_of_a_long_reason(qtbot, make_window, language: str, counts: str) -> None:
+    """The Logfire agent's run, "failed (2 of 4 tool calls failed, 1 cancelled)": at 1280 px the title keeps its
+    room and the Status column is narrower than the reason; the cell said "failed" alone, and now says the
+    counts, cut after a whole word; its tooltip and what a screen reader says stay whole."""
+    imported = cli_here("import", str(FIXTURE.parent / "logfire.jsonl"), "--db", str(resolve_db_path()))
+    assert imported.returncode == 0, imported.stderr
+    window, tab = runs_tab(qtbot, make_window, 1)
+    try:
+        switch_language(language)
+        window.resize(1280, 760)
+        QApplication.processEvents()
+        view, cell = tab.run_list.view, tab.runs.index(0, STATUS)
+        whole = cell.data()
+        assert whole.startswith(counts) and "1 " in whole.removeprefix(counts)
+        assert view.columnWidth(STATUS) < view.fontMetrics().horizontalAdvance(whole)  # the whole does not fit
+        shown = shown_text(view, 0)
+        assert shown.startswith(counts) and shown.endswith("…"), shown
+        kept = shown.removesuffix("…")
+        assert whole.startswith(kept) and (whole[len(kept)] in " ," or kept.endswith("-")), (kept, whole)
+        assert whole in cell.data(Qt.ItemDataRole.ToolTipRole)
+        assert cell.data(Qt.ItemDataRole.AccessibleTextRole) == whole
     finally:
         switch_language("en")
 

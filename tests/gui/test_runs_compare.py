@@ -249,6 +249,8 @@ def test_a_failed_sides_outcome_and_duration_fit_their_column_in_german(qtbot, m
             assert view.columnWidth(number) >= needed, (column, text, view.columnWidth(number), needed)
         # Its legs tell it timed out: said as the timeline and `runs show` say it.
         assert cells(model, "first")[0].startswith("fehlgeschlagen: Zeitüberschreitung · ")
+        # Whole in its tooltip too, where a narrow dialog cuts the cell (the differences keep their room).
+        assert cells(model, "first")[0] in cells(model, "first", Qt.ItemDataRole.ToolTipRole)[0]
         # Cancelled after 0.3 s is not "0,7 s schneller" than timed out after 1 s: the outcome
         # change alone, each side's cell saying its own duration.
         assert cells(model, "differences") == ["fehlgeschlagen → abgebrochen und anderes Resultat"]

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import QAbstractItemView, QLabel, QLineEdit, QPlainTextEd
 
 from inspector.gui.dialogs.signin_view import FOLLOWING_SIZE, SignInView
 from inspector.gui.language import switch_language
+from inspector.gui.runs.timeline_model import COLUMNS as TIMELINE_COLUMNS
 from inspector.mcp.signin.discovery import canonical_resource
 from inspector.mcp.signin.model import MemoryVault
 from inspector.store import RunStore, ServerRegistry, resolve_db_path
@@ -29,6 +30,7 @@ from inspector.store.signin_vault import ProcessVault
 from tests.support import follow_redirect
 from tests.support.auth_config import PRE_REGISTERED_ID, PRE_REGISTERED_SECRET, WRITE_SCOPE, AuthConfig, pre_registered
 from tests.support.auth_server import AuthServer, serve_auth_server
+from tests.support.runs_tab import RunsShown
 
 from .test_models_and_accessibility import _unnamed
 
@@ -356,7 +358,18 @@ def test_signing_in_from_the_servers_panel_is_a_run_of_its_own(qtbot, open_windo
         [step] = list(store.iter_steps(run.id))
         assert [leg.method for leg in step.step.legs] == ["sign-in: resource metadata", "sign-in: authorization server",
                                                           "sign-in: client", "sign-in: browser", "sign-in: token"]
+        assert step.step.content.startswith(f"sign-in: signed in with {auth.issuer} as client ")
     assert_no_secret(auth, window, view)
+    # Read in German, the step says its operation in German too (it said "sign-in:" before the German sentence);
+    # the stored text stays English.
+    switch_language("de")
+    try:
+        window.runs_tab.show_me()
+        RunsShown(qtbot, window).select(run.id, steps=1)
+        details = window.runs_tab.timeline.index(0, TIMELINE_COLUMNS.index("details")).data()
+        assert details.startswith(f"Anmeldung: angemeldet bei {auth.issuer} als Client "), details
+    finally:
+        switch_language("en")
 
 
 def test_a_sign_in_kept_in_the_keyring_is_there_in_the_next_window_and_never_in_the_database(

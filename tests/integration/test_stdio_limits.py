@@ -73,6 +73,31 @@ def test_a_message_over_the_limit_that_answers_nothing_fails_no_request(mode: st
     assert problems == [TOO_LARGE]
 
 
+def test_a_line_over_the_limit_on_stderr_is_said_and_its_beginning_kept() -> None:
+    # It was read and dropped without a word: the server's log went on at the next line as if nothing was there.
+    async def scenario() -> tuple[dict, list[str], list[str]]:
+        problems: list[str] = []
+        logged: list[str] = []
+        process = await StdioProcess.start(limits("big-stderr"), on_stderr=logged.append,
+                                           on_problem=lambda sentence: problems.append(str(sentence)))
+        try:
+            await asyncio.wait_for(process.request(INITIALIZE), 20)
+            answer = await asyncio.wait_for(process.request(CALL), 20)
+            for _ in range(100):  # stderr is read beside stdout: its next line may come a moment after the answer
+                if "after the big line" in logged:
+                    break
+                await asyncio.sleep(0.05)
+            return answer, problems, logged
+        finally:
+            await process.close(grace_s=0.5)
+
+    answer, problems, logged = asyncio.run(scenario())
+    assert answer["id"] == 7
+    assert problems == ["the server wrote a line of 20 MB on stderr, over the 16 MB limit; only its first 2,000 "
+                        "characters were kept"]
+    assert logged == ["begins " + "y" * 1993, "after the big line"]
+
+
 # What the server breaks off: half of its answer, half of a notification, or a banner without its newline.
 HALF_ANSWER = answer_line({**CALL, "id": 2})[:len(answer_line({**CALL, "id": 2})) // 2]
 HALF_NOTE = '{"jsonrpc": "2.0", "method": "notifications/mess'

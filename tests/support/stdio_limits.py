@@ -13,6 +13,8 @@ other request with ``{"echo": params}``, except where its mode says otherwise:
   waits ``HALF_PAUSE_S``, then writes the whole answer on a line of its own;
 - ``half-note``: the same, but what it breaks off is a notification (the answer that follows is whole);
 - ``banner-glued``: at such a request it prints "Loading..." without a newline, then the answer;
+- ``big-stderr``: at such a request it first writes a 20 MB line on stderr ("begins yyy…"), then a short
+  one, then answers normally;
 - ``lingers``: as the plain server, but it says "lingers PID" on stderr and, after the end of its
   stdin, lives on (a server that ignores EOF) until SIGTERM, which ends it at once;
 - ``silent-probe``: the plain server, but it says nothing to ``server/discover``.
@@ -74,6 +76,9 @@ def main(mode: str) -> None:
         if mode == "big-note":
             write(json.dumps({"jsonrpc": "2.0", "method": "notifications/message",
                               "params": {"level": "info", "data": "x" * BIG}}) + "\n")
+        if mode == "big-stderr":
+            sys.stderr.write("begins " + "y" * BIG + "\nafter the big line\n")
+            sys.stderr.flush()
         if mode == "big-request":
             write(json.dumps({"jsonrpc": "2.0", "id": request["id"], "method": "sampling/createMessage",
                               "params": {"messages": [{"role": "user", "content": {"type": "text",

@@ -38,13 +38,19 @@ from ..language import on_language_changed, translated
 from ..widgets.outcomes import outcome_word
 from ..widgets.plain_text import label_text
 from ..widgets.tab_stops import one_tab_stop
-from .columns import compact_rows
+from .columns import RoomyColumn, compact_rows
 from .compare_model import CompareModel
 from .compare_sides import CompareSides
 from .runs_model import format_started
 
-#: The columns' widths where they do not stretch: mark, round, step, the two runs (differences stretch).
+#: The columns' widths before the differences: mark, round, step, the two runs (differences take the room left).
 COMPARE_WIDTHS = (28, 64, 220, 170, 170)
+#: The differences take the room the other columns leave, never less than this: before that the step's
+#: name, then the two runs' cells give up room they would want (each down to its floor, its tooltip whole),
+#: then the table scrolls sideways. German runs' cells ("fehlgeschlagen: Zeitüberschreitung · 0,5 s", 284 px)
+#: left the differences 100 px on a 1024 × 600 screen, most of it beyond the dialog's edge.
+DIFFERENCES_FLOOR_PX = 200
+STEP_FLOOR_PX = 140
 #: The size the dialog opens at, where the screen has room for it.
 SIZE = QSize(1100, 680)
 
@@ -112,7 +118,11 @@ class CompareDialog(QDialog):
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         for column, width in enumerate(COMPARE_WIDTHS):
             self.view.setColumnWidth(column, width)
-        header.setStretchLastSection(True)
+        header.setStretchLastSection(False)
+        columns = CompareModel.COLUMNS
+        self._differences_room = RoomyColumn(self.view, columns.index("differences"), DIFFERENCES_FLOOR_PX, {
+            columns.index("step"): STEP_FLOOR_PX, columns.index("first"): COMPARE_WIDTHS[columns.index("first")],
+            columns.index("second"): COMPARE_WIDTHS[columns.index("second")]})
         self.view.selectionModel().currentRowChanged.connect(self._row_chosen)
         self.sides = CompareSides(self.store)
         split = QSplitter(Qt.Orientation.Vertical)
@@ -200,7 +210,7 @@ class CompareDialog(QDialog):
         two runs' columns at least as wide as their cells: an outcome that differs is bold, and German
         "✗ fehlgeschlagen · 3,0 s" in bold is wider than the columns' first width."""
         header = self.view.horizontalHeader()
-        for column, least in enumerate(COMPARE_WIDTHS[:-1]):  # the last takes the room left
+        for column, least in enumerate(COMPARE_WIDTHS):  # the differences take the room left
             self.view.setColumnWidth(column, max(least, header.sectionSizeHint(column)))
         for column in (CompareModel.COLUMNS.index("first"), CompareModel.COLUMNS.index("second")):
             self.view.setColumnWidth(column, max(self.view.columnWidth(column), self.view.sizeHintForColumn(column)))

@@ -66,7 +66,8 @@ class CompareModel(NamedColumnsModel):
         side = row.first if column == "first" else row.second if column == "second" else None
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.AccessibleTextRole):
             return self._text(row, column, side, spoken=role == Qt.ItemDataRole.AccessibleTextRole)
-        if role == Qt.ItemDataRole.ToolTipRole and column in ("mark", "step", "differences"):
+        # Whole in the tooltip where a narrow dialog cuts the cell (compare_dialog.DIFFERENCES_FLOOR_PX).
+        if role == Qt.ItemDataRole.ToolTipRole and column in ("mark", "step", "first", "second", "differences"):
             return plain_tooltip(self._text(row, column, side, spoken=True))
         if role == Qt.ItemDataRole.DecorationRole and side is not None and side.outcome:
             return outcome_icon(side.outcome)

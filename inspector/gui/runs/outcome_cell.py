@@ -2,12 +2,18 @@
 or, where the column is too narrow for them, the kind of failure alone beside the failed icon ("timed
 out"): a word is never cut. The whole words stay the cell's tooltip and what a screen reader says.
 The Runs list's Status cell is painted so too: "failed (2 of 4 tool calls failed)" as ``runs list`` says
-it, or "failed" alone beside the icon."""
+it; where the column is narrower, its reason cut after a whole word as ``runs list`` cuts it at a narrow
+terminal ("failed (2 of 4 tool calls…"), so that the counts show while there is room for them; else
+"failed" alone beside the icon."""
 
 from __future__ import annotations
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtWidgets import QApplication, QStyle, QStyledItemDelegate, QStyleOptionViewItem
+
+#: The words of a reason a cut cell keeps at least ("2 of…"): fewer say nothing the status word does not.
+LEAST_REASON_WORDS = 2
+ELLIPSIS = "…"
 
 #: The model's role for a step's kind of failure alone, or a run's status word without its reason ("" or
 #: ``None``: it has none, its whole words are all it says).
@@ -16,14 +22,36 @@ FailureRole = Qt.ItemDataRole.UserRole + 7  # after the timeline's own (timeline
 
 def fitting_text(option: QStyleOptionViewItem, failure: str | None) -> str:
     """The text the cell of ``option`` (initialised for its index) shows: its whole text where it fits,
-    else ``failure`` where there is one."""
+    else, for a run's status and its reason ("failed (2 of 4 tool calls failed)", ``failure`` "failed"), the
+    reason cut after the last whole word that fits, else ``failure`` where there is one."""
     if not failure:
         return option.text
     style = option.widget.style() if option.widget is not None else QApplication.style()
     room = style.subElementRect(QStyle.SubElement.SE_ItemViewItemText, option, option.widget).width()
     # The style draws the text this far in from each side of its rectangle (Qt's item view text margin).
     margin = style.pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, option, option.widget) + 1
-    return option.text if option.fontMetrics.horizontalAdvance(option.text) <= room - 2 * margin else failure
+
+    def fits(text: str) -> bool:
+        return option.fontMetrics.horizontalAdvance(text) <= room - 2 * margin
+
+    if fits(option.text):
+        return option.text
+    return next((cut for cut in cut_reasons(option.text, failure) if fits(cut)), failure)
+
+
+def cut_reasons(text: str, word: str) -> list[str]:
+    """``text``, a status ``word`` and its reason in brackets ("failed (2 of 4 tool calls failed, 1 cancelled)"),
+    cut after each whole word of the reason with "…", the longest first, each keeping at least
+    :data:`LEAST_REASON_WORDS` words ("failed (2 of…"); none for any other text (a step's "failed: timed out")."""
+    opening = f"{word} ("
+    if not text.startswith(opening):
+        return []
+    reason = text[len(opening):]
+    # After a space, or after the hyphen of a compound ("Tool-…" of German "Tool-Aufrufe"), as `runs list` cuts.
+    ends = [at for at, letter in enumerate(reason) if letter == " "] + \
+           [at + 1 for at, letter in enumerate(reason) if letter == "-"]
+    return [opening + reason[:end].rstrip(" ,;") + ELLIPSIS for end in sorted(set(ends), reverse=True)
+            if len(reason[:end].split()) >= LEAST_REASON_WORDS]
 
 
 class OutcomeCellDelegate(QStyledItemDelegate):
@@ -35,4 +63,4 @@ class OutcomeCellDelegate(QStyledItemDelegate):
         option.text = fitting_text(option, index.data(FailureRole))
 
 
-__all__ = ["FailureRole", "OutcomeCellDelegate", "fitting_text"]
+__all__ = ["FailureRole", "OutcomeCellDelegate", "cut_reasons", "fitting_text"]

@@ -18,7 +18,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QLineEdit, QVBoxLayout, QWidget
 
 from inspector.i18n import _, current_locale
-from inspector.i18n.formatting import format_number, format_seconds
+from inspector.i18n.formatting import HUGE_SECONDS, format_number, format_seconds
 from inspector.mcp import MAXIMUM_BUDGET_SECONDS, MINIMUM_LEG_SECONDS, BudgetVerdict, read_budget
 
 from ..language import on_language_changed, translated
@@ -88,9 +88,14 @@ def budget_label(budget_s: object, stored: float | None = None) -> str:
 
 
 def budget_text(seconds: float | None) -> str:
-    """A budget as the field shows it: the language's decimal sign, no grouping (it must read back)."""
+    """A budget as the field shows it: the language's decimal sign, no grouping (it must read back). One far
+    beyond a week (a database of an older version may keep 1e308 s) is written as the labels write it,
+    "1E308": it reads back, and is refused with the largest allowed (:func:`read_entry`), as ``--budget`` is;
+    written out it had 309 digits, and from 1e19 s on the dialog did not open (decimal.InvalidOperation)."""
     if seconds is None:
         return ""
+    if math.isfinite(seconds) and seconds >= HUGE_SECONDS:
+        return format_seconds(seconds)
     return babel_numbers.format_decimal(seconds, format="0.#########", locale=current_locale())
 
 

@@ -24,10 +24,11 @@ from collections import deque
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from ..messages import N_, Message, Number, system_reason
+from ..messages import N_, Message, Number, system_reason, whole
 from ..server_command import ServerCommand
 from ..text import load_wire_json
-from .line_faults import LineFault, not_json, too_long
+from .line_faults import LineFault, megabytes, not_json, too_long
+from .line_glimpse import EDGE_BYTES
 from .multiplex import Multiplexer
 from .pipe_lines import UNENDED_S, PipeLines, TooLong, Unended
 
@@ -240,8 +241,9 @@ class StdioProcess:
         assert stream is not None
         while True:
             raw = await _read_line(stream)
-            if raw is DROPPED:
-                continue
+            cut = raw if isinstance(raw, TooLong) else None
+            if cut is not None:
+                raw = cut.head  # its beginning, as any long line is shown; the rest was read, not kept
             if not raw:
                 self._stderr_ended.set()
                 return
@@ -249,6 +251,11 @@ class StdioProcess:
             self.stderr_tail.append(text)
             if self._on_stderr is not None:
                 self._on_stderr(text)
+            if cut is not None:
+                self._problem(Message(N_("the server wrote a line of {size} MB on stderr, over the {most} MB limit; "
+                                         "only its first {shown} characters were kept"), {
+                    "size": megabytes(cut.size), "most": whole(MAX_LINE_BYTES // 2**20),
+                    "shown": Number(STDERR_LINE_CHARS, f"{STDERR_LINE_CHARS:,}")}))
 
     def _problem(self, sentence: Message) -> None:
         if self._on_problem is not None:
@@ -380,24 +387,26 @@ def _signal_name(number: int) -> str:
         return str(number)
 
 
-#: What :func:`_read_line` gives for a line over the limit (read to its end and dropped).
-DROPPED = b"\n(dropped)"
-
-
-async def _read_line(stream: asyncio.StreamReader) -> bytes:
-    """The next line (with its newline; empty at the end of the stream), or :data:`DROPPED` for a
-    line longer than the stream's limit, which is read to its end without being kept."""
-    dropped = False
+async def _read_line(stream: asyncio.StreamReader) -> bytes | TooLong:
+    """The next line (with its newline; empty at the end of the stream), or for a line longer than the
+    stream's limit its size and its first :data:`~.line_glimpse.EDGE_BYTES` (:class:`~.pipe_lines.TooLong`,
+    its ``tail`` left empty): it is read to its end, a limit's worth at a time, without being kept."""
+    dropped: TooLong | None = None
     while True:
         try:
             line = await stream.readuntil(b"\n")
         except asyncio.IncompleteReadError as end:
-            return b"" if dropped else end.partial
+            line = end.partial
+            if dropped is None:
+                return line
         except asyncio.LimitOverrunError as overrun:
-            await stream.readexactly(overrun.consumed)  # a limit's worth at most: dropped
-            dropped = True
+            part = await stream.readexactly(overrun.consumed)  # a limit's worth at most: dropped
+            head = dropped.head if dropped else part[:EDGE_BYTES]
+            dropped = TooLong((dropped.size if dropped else 0) + len(part), head, b"")
             continue
-        return DROPPED if dropped else line
+        if dropped is None:
+            return line
+        return TooLong(dropped.size + len(line.rstrip(b"\r\n")), dropped.head, b"")
 
 
 __all__ = ["BASE_ENVIRONMENT", "ChannelError", "ProcessExited", "StdioProcess", "server_environment"]
