@@ -182,14 +182,19 @@ def test_events_are_timed_from_the_span_start_with_links_and_a_bounded_stack_tra
         {"name": "retry <b>now</b>", "timeUnixNano": str(start + 12_300_000), "attributes": {"attempt": 2}},
         {"name": "exception", "timeUnixNano": str(start + 1_500_000_000), "attributes": {
             "exception.type": "ValueError", "exception.message": "bad\x1b[31m input",
-            "exception.stacktrace": "\n".join(f"line {number}" for number in range(1000))}}],
+            "exception.stacktrace": "\n".join(f"line {number}" for number in range(1000))}},
+        {"name": "still waiting", "timeUnixNano": str(start + 3 * 3600 * 10**9), "attributes": {}},
+        {"name": "clock behind", "timeUnixNano": str(start - 250_000_000), "attributes": {}},
+        {"name": "far behind", "timeUnixNano": str(start - 2 * 10**9), "attributes": {}}],
         "links": [{"traceId": "ab" * 16, "spanId": "cd" * 8, "attributes": {"why": "retry of"}}],
         "server": {"startTimeUnixNano": str(start + 1_000_000), "events": [
             {"name": "log", "timeUnixNano": str(start + 3_000_000), "attributes": {}}]}}
     text = events_text(otlp)
     lines = text.splitlines()
     assert lines[0] == "+12.3 ms  retry <b>now</b>" and lines[1] == "    attempt = 2"
-    assert "+1,500.0 ms  exception ValueError" in text and "message: bad\u241b[31m input" in text
+    # From a second on, as every duration is said (three hours read "+10,800,000.0 ms").
+    assert "+1.5 s  exception ValueError" in text and "+3 h  still waiting" in text
+    assert "−250.0 ms  clock behind" in text and "−2.0 s  far behind" in text and "message: bad\u241b[31m input" in text
     assert "line 0" in text and f"line {STACK_LINES - 1}" in text and f"line {STACK_LINES}\n" not in text
     assert "the stack trace has" in text
     assert "+2.0 ms  server: log" in text  # the server side's, from its own start

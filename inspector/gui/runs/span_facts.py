@@ -13,7 +13,7 @@ from typing import Any
 
 from inspector.i18n import _
 from inspector.i18n.details import own_lines, side_message, side_said
-from inspector.i18n.formatting import format_fixed
+from inspector.i18n.formatting import format_duration, format_fixed
 from inspector.i18n.messages import Message, translate
 from inspector.i18n.words import outcome_word
 
@@ -107,12 +107,16 @@ def _nanos(value: Any) -> int | None:
 
 
 def offset_text(at_ns: Any, start_ns: Any) -> str:
-    """When something happened, from the span's start: "+12.3 ms" (locale's digits)."""
+    """When something happened, from the span's start: "+12.3 ms" (locale's digits); from a second on
+    as every duration is said ("+1.5 s", "+3 h": not "+10,800,000.0 ms")."""
     at, start = _nanos(at_ns), _nanos(start_ns)
     if at is None or start is None:
         return "?"
     ms = (at - start) / 1_000_000
-    return ("+" if ms >= 0 else "−") + _("{ms} ms").format(ms=format_fixed(abs(ms), 1))
+    sign = "+" if ms >= 0 else "−"
+    if abs(ms) >= 1000:
+        return sign + format_duration(abs(ms) / 1000)
+    return sign + _("{ms} ms").format(ms=format_fixed(abs(ms), 1))
 
 
 def duration_ms(side: Mapping[str, Any]) -> float | None:
