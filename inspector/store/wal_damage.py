@@ -72,7 +72,11 @@ def check_log(path: Path, moment: datetime | None = None) -> LogDamage | None:
     if readable is None:
         return None
     kept = _kept_name(log, moment or datetime.now())
-    shutil.copyfile(log, kept)
+    try:
+        shutil.copyfile(log, kept)
+    except OSError:
+        kept.unlink(missing_ok=True)  # a copy cut short (a full disk) keeps nothing: each try left one
+        raise
     return LogDamage(log, readable, size, kept)
 
 

@@ -147,3 +147,23 @@ def test_a_log_a_full_disk_cut_short_before_a_commit_is_not_damaged(tmp_path: Pa
     assert done.returncode == 0 and done.stderr == "", done.stderr
     assert "written before the disk was full" in done.stdout and "call echo 0" in done.stdout
     assert list(tmp_path.glob("*.damaged-*")) == []
+
+
+def test_a_damaged_log_that_cannot_be_copied_leaves_no_part_of_a_copy(tmp_path: Path) -> None:
+    """A full disk (the file size limit, 4 KiB) stops the copy: the database stays closed, as said, and each try
+    left an empty or partial runs.db-wal.damaged-… beside it, on the disk that had no room."""
+    import resource
+
+    path = left_in_the_log(tmp_path)
+    log = Path(f"{path}-wal")
+    cut_short(log)
+    damaged = log.read_bytes()
+
+    def no_room() -> None:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (4096, 4096))
+
+    for _ in range(2):
+        done = subprocess.run([sys.executable, "-m", "inspector", "runs", "list", "--db", str(path), "--lang", "en"],
+                              capture_output=True, text=True, timeout=60, cwd=ROOT, preexec_fn=no_room)
+        assert done.returncode == 2 and "could not be copied aside" in done.stderr, done.stderr
+    assert list(tmp_path.glob("*.damaged-*")) == [] and log.read_bytes() == damaged
