@@ -30,7 +30,7 @@ from .redact import redact, redact_text
 from .span_groups import SpanGroups
 
 __all__ = ["FORMATS", "RunToWrite", "StepToWrite", "existing_mode", "is_part_of", "replacing", "write_otlp",
-           "write_trace"]
+           "write_trace", "written_at"]
 
 FORMATS = ("trace", "otlp")
 
@@ -90,6 +90,13 @@ def existing_mode(target: Path) -> int | None:
 _PART = ".part"
 
 
+def written_at(target: Path) -> Path:
+    """The file a user's write to ``target`` replaces: the one a symbolic link there names (the link is kept, as
+    a shell's ``>`` keeps it), else ``target``. Not for files of our own naming in a shared folder, where a
+    link someone else put there would send the write to a file of their choosing."""
+    return Path(os.path.realpath(target)) if os.path.islink(target) else target
+
+
 def is_part_of(target: Path, path: object) -> bool:
     """Whether ``path`` (an error's file name, say) is the file :func:`replacing` writes beside
     ``target`` before it becomes ``target``."""
@@ -103,7 +110,8 @@ def is_part_of(target: Path, path: object) -> bool:
 def replacing(target: Path) -> Iterator[IO[str]]:
     """A text file that becomes ``target`` only if the block completes.
 
-    Only a regular file (or nothing) may be at ``target``; a file replaced keeps its mode.
+    Only a regular file (or nothing) may be at ``target``; a file replaced keeps its mode. A
+    symbolic link at ``target`` is replaced (pass :func:`written_at` to write the file it names).
     """
     mode = existing_mode(target)
     temporary: str | None = None
