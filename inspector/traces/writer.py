@@ -73,7 +73,8 @@ def existing_mode(target: Path) -> int | None:
     """The permission bits of an existing regular ``target`` (None when there is none yet).
 
     Anything else that exists there is refused: the rename that makes a write atomic would
-    replace a device node, a named pipe or a socket by a plain file.
+    replace a device node, a named pipe or a socket by a plain file; and so is a file this user
+    may not write (``chmod a-w``), which the rename would replace as well, where ``>`` or ``cp`` stop.
     """
     try:
         found = os.stat(target)
@@ -84,7 +85,16 @@ def existing_mode(target: Path) -> int | None:
             raise OSError(code, reason)
     if not stat.S_ISREG(found.st_mode):
         raise OSError(errno.EINVAL, N_("it is not a regular file"))
+    if not os.access(target, os.W_OK) and not _on_read_only_disk(target):  # (there the rename says so)
+        raise OSError(errno.EACCES, N_("the file is write-protected"))
     return stat.S_IMODE(found.st_mode)
+
+
+def _on_read_only_disk(target: Path) -> bool:
+    try:
+        return bool(os.statvfs(target).f_flag & os.ST_RDONLY)
+    except OSError:
+        return False
 
 
 _PART = ".part"

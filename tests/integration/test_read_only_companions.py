@@ -4,22 +4,20 @@ The permissions are real; root, which passes them, runs the commands without tha
 
 from __future__ import annotations
 
-import os
 import stat
 import subprocess
 import sys
 from pathlib import Path
 
 from tests.integration.test_damaged_database import filled_database
+from tests.support.cli_process import BOUND_BY_PERMISSIONS
 
 ROOT = Path(__file__).resolve().parents[2]
 TRACE = ROOT / "tests" / "fixtures" / "otel" / "fastmcp.jsonl"
-UNPRIVILEGED = (["setpriv", "--bounding-set=-dac_override,-dac_read_search",
-                 "--inh-caps=-dac_override,-dac_read_search"] if os.geteuid() == 0 else [])
 
 
 def cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([*UNPRIVILEGED, sys.executable, "-m", "inspector", *args, "--lang", "en"],
+    return subprocess.run([*BOUND_BY_PERMISSIONS, sys.executable, "-m", "inspector", *args, "--lang", "en"],
                           capture_output=True, text=True, timeout=60, cwd=ROOT)
 
 

@@ -105,6 +105,29 @@ def test_a_link_to_a_missing_folder_names_that_folder(store: RunStore, tmp_path:
     assert link.is_symlink() and not (tmp_path / "gone").exists()
 
 
+@pytest.mark.parametrize("language, said", [("en", "(the file is write-protected)"),
+                                             ("de", "(die Datei ist schreibgeschützt)")])
+def test_a_write_protected_file_is_not_replaced(tmp_path: Path, language: str, said: str) -> None:
+    """A file made read-only (``chmod a-w``) so that nothing replaces it was replaced all the same: the rename
+    needs only its folder to be writable. ``>`` and ``cp`` refuse it; so does export now."""
+    import subprocess
+    import sys
+
+    from tests.support.cli_process import BOUND_BY_PERMISSIONS
+
+    db = tmp_path / "runs.db"
+    with RunStore.open(db) as opened:
+        fill(opened)
+    target = tmp_path / "kept.json"
+    target.write_text("kept")
+    target.chmod(0o444)
+    done = subprocess.run([*BOUND_BY_PERMISSIONS, sys.executable, "-m", "inspector", "--lang", language, "export",
+                           "--all", "-o", str(target), "--db", str(db)],
+                          capture_output=True, text=True, cwd=Path(__file__).resolve().parents[3], timeout=60)
+    assert done.returncode == 2 and said in done.stderr and done.stderr.count("\n") == 1, done.stderr
+    assert target.read_text() == "kept" and sorted(tmp_path.iterdir()) == [tmp_path / "kept.json", db]
+
+
 def test_a_new_file_is_private(store: RunStore, tmp_path: Path) -> None:
     target = tmp_path / "new.json"
     export(store, None, None, target)
