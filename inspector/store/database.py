@@ -12,6 +12,7 @@ from inspector.i18n import N_
 from inspector.i18n.messages import Message
 from inspector.i18n.os_reasons import os_reason
 
+from .companion_modes import match_companions
 from .errors import NewerSchemaError, StoreError
 from .faults import is_read_only, read_only, set_lock_wait, store_fault
 from .paths import missing_folder, special_file, unusable
@@ -90,6 +91,7 @@ def open_database(path: str | os.PathLike[str], lock_wait_s: float = LOCK_WAIT_S
         raise StoreError(Message(N_("The run database cannot be created in {folder}: {reason}. Choose another "
                                     "place with --db or RUN_INSPECTOR_DB."),
                                  {"folder": path.parent, "reason": os_reason(exc)})) from None
+    match_companions(path)
     log_damage = _kept_log(path)
     conn: sqlite3.Connection | None = None
     unchanging = False

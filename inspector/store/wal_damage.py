@@ -6,7 +6,9 @@ there, and the next opening reads them. Where that log is damaged (cut short, or
 frames were), SQLite reads it up to the damage, drops the rest without a word, and then deletes the
 file: the changes after the damage were lost, and nothing said so. Here the log is read as SQLite
 reads it (its frames' salts and running checksums) before the database is opened; when some of it
-cannot be read, the file is copied beside the database first, and the opener says so.
+cannot be read, the file is copied beside the database first, and the opener says so. A log that
+ends part way through a frame that commits nothing is not damaged: a full disk stopped a change before
+its commit, which SQLite drops as it drops any change not committed: nothing committed is lost.
 
 The log is only read when no process has the database open (its ``-shm`` file neither locked by another
 process nor open in this one): a log a connection is writing is not damaged, merely growing.
@@ -70,7 +72,11 @@ def check_log(path: Path, moment: datetime | None = None) -> LogDamage | None:
     if readable is None:
         return None
     kept = _kept_name(log, moment or datetime.now())
-    shutil.copyfile(log, kept)
+    try:
+        shutil.copyfile(log, kept)
+    except OSError:
+        kept.unlink(missing_ok=True)  # a copy cut short (a full disk) keeps nothing: each try left one
+        raise
     return LogDamage(log, readable, size, kept)
 
 
@@ -91,6 +97,8 @@ def _readable(log: Path) -> int | None:
             if struct.unpack(">2I", head[8:16]) != (salt1, salt2):
                 return None  # the log's end: what follows is left from an earlier log
             page = source.read(page_size)
+            if len(head) == _FRAME_HEADER and len(page) < page_size and not _commits(head):
+                return None  # the log's end: a write cut short in a change never committed (a full disk)
             if len(head) < _FRAME_HEADER or len(page) < page_size:
                 return offset  # a frame of this log, cut short
             number, _commit, _salt1, _salt2, frame1, frame2 = struct.unpack(">6I", head)
@@ -98,6 +106,11 @@ def _readable(log: Path) -> int | None:
             if number == 0 or sums != (frame1, frame2):
                 return offset  # a frame of this log that does not read back
             offset += _FRAME_HEADER + page_size
+
+
+def _commits(head: bytes) -> bool:
+    """Does the frame with header ``head`` end a change (a commit, the database's size after it)?"""
+    return struct.unpack(">I", head[4:8])[0] != 0
 
 
 def _page_size(size: int) -> bool:

@@ -30,7 +30,7 @@ from .redact import redact, redact_text
 from .span_groups import SpanGroups
 
 __all__ = ["FORMATS", "RunToWrite", "StepToWrite", "existing_mode", "is_part_of", "replacing", "write_otlp",
-           "write_trace"]
+           "write_trace", "written_at"]
 
 FORMATS = ("trace", "otlp")
 
@@ -73,7 +73,8 @@ def existing_mode(target: Path) -> int | None:
     """The permission bits of an existing regular ``target`` (None when there is none yet).
 
     Anything else that exists there is refused: the rename that makes a write atomic would
-    replace a device node, a named pipe or a socket by a plain file.
+    replace a device node, a named pipe or a socket by a plain file; and so is a file this user
+    may not write (``chmod a-w``), which the rename would replace as well, where ``>`` or ``cp`` stop.
     """
     try:
         found = os.stat(target)
@@ -84,10 +85,26 @@ def existing_mode(target: Path) -> int | None:
             raise OSError(code, reason)
     if not stat.S_ISREG(found.st_mode):
         raise OSError(errno.EINVAL, N_("it is not a regular file"))
+    if not os.access(target, os.W_OK) and not _on_read_only_disk(target):  # (there the rename says so)
+        raise OSError(errno.EACCES, N_("the file is write-protected"))
     return stat.S_IMODE(found.st_mode)
 
 
+def _on_read_only_disk(target: Path) -> bool:
+    try:
+        return bool(os.statvfs(target).f_flag & os.ST_RDONLY)
+    except OSError:
+        return False
+
+
 _PART = ".part"
+
+
+def written_at(target: Path) -> Path:
+    """The file a user's write to ``target`` replaces: the one a symbolic link there names (the link is kept, as
+    a shell's ``>`` keeps it), else ``target``. Not for files of our own naming in a shared folder, where a
+    link someone else put there would send the write to a file of their choosing."""
+    return Path(os.path.realpath(target)) if os.path.islink(target) else target
 
 
 def is_part_of(target: Path, path: object) -> bool:
@@ -103,7 +120,8 @@ def is_part_of(target: Path, path: object) -> bool:
 def replacing(target: Path) -> Iterator[IO[str]]:
     """A text file that becomes ``target`` only if the block completes.
 
-    Only a regular file (or nothing) may be at ``target``; a file replaced keeps its mode.
+    Only a regular file (or nothing) may be at ``target``; a file replaced keeps its mode. A
+    symbolic link at ``target`` is replaced (pass :func:`written_at` to write the file it names).
     """
     mode = existing_mode(target)
     temporary: str | None = None

@@ -19,7 +19,7 @@ from inspector.i18n.os_reasons import os_reason
 from inspector.store import RunRecord, RunStore, StoredStep, UnknownRunError
 from inspector.traces.format import TraceError
 from inspector.traces.progress import PROGRESS_INTERVAL_S, ProgressMeter
-from inspector.traces.writer import FORMATS, existing_mode, is_part_of, replacing, write_otlp, write_trace
+from inspector.traces.writer import FORMATS, existing_mode, is_part_of, replacing, write_otlp, write_trace, written_at
 
 __all__ = ["FORMATS", "ExportReport", "Progress", "TraceDestinationError", "TraceExportError", "export"]
 
@@ -58,8 +58,9 @@ def export(store: RunStore, run_ids: Sequence[int] | None, outcome: str | None,
     if format not in FORMATS:
         raise ValueError(f"unknown export format {format!r}; use one of {list(FORMATS)}")
     target = Path(destination)
+    place = written_at(target)  # a link's file (the link stays)
     try:
-        existing_mode(target)  # checked again when writing; this is to refuse before any work
+        existing_mode(place)  # checked again when writing; this is to refuse before any work
     except OSError as error:
         raise TraceDestinationError(Message(N_("The trace cannot be written to {path} ({reason}). Choose a file "
                                                "name; nothing was written there."),
@@ -69,22 +70,22 @@ def export(store: RunStore, run_ids: Sequence[int] | None, outcome: str | None,
         meter = ProgressMeter(progress, sum(store.count_steps(run.id) for run in runs), PROGRESS_INTERVAL_S)
         write = write_trace if format == "trace" else write_otlp
         try:
-            with replacing(target) as out:
+            with replacing(place) as out:
                 steps = write(out, lambda run: _readable(store.iter_steps(run.id)), runs, meter)
                 meter.done()  # before the rename: a callback that cancels now still leaves nothing
         except OSError as error:
-            if is_part_of(target, error.filename):
+            if is_part_of(place, error.filename):
                 # The file is written beside the target first: its folder would not take one
                 # (/proc/version is there, but /proc makes no new files: "no such file" misled).
-                if isinstance(error, FileNotFoundError) and target.parent.is_dir():
+                if isinstance(error, FileNotFoundError) and place.parent.is_dir():
                     raise TraceExportError(Message(N_(
                         "The trace could not be written to {path}: its folder {folder} is there but takes no new "
                         "files (the trace is written beside the file first, then put in its place). Choose another "
-                        "place; nothing was written there."), {"path": target, "folder": target.parent})) from None
+                        "place; nothing was written there."), {"path": target, "folder": place.parent})) from None
                 raise TraceExportError(Message(N_(
                     "The trace could not be written to {path}: no new file can be made in its folder {folder} "
                     "({reason}). Choose another place; nothing was written there."),
-                    {"path": target, "folder": target.parent, "reason": os_reason(error)})) from None
+                    {"path": target, "folder": place.parent, "reason": os_reason(error)})) from None
             raise TraceExportError(Message(N_("The trace could not be written to {path} ({reason}). Choose another "
                                               "place; nothing was written there."),
                                            {"path": target, "reason": os_reason(error)})) from None

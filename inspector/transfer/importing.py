@@ -37,7 +37,7 @@ from inspector.runs.times import normal_stored_time
 from inspector.store import RunStore, StepRow, StoreError, step_row
 from inspector.store.bulk_runs import BATCH as RUN_BATCH
 from inspector.store.bulk_runs import NewRun, drop_first_rows, first_rows_left, insert_runs, stored_uids
-from inspector.store.faults import database_file, is_lock
+from inspector.store.faults import database_file, is_lock, is_read_only
 from inspector.traces.format import (
     WHOLE_FILE,
     Path,
@@ -181,13 +181,18 @@ def _import(store: RunStore, source: FilePath, given: str, progress: Progress | 
 
 def _not_written(store: RunStore, name: str, error: sqlite3.Error) -> StoreError:
     """The sentence for runs the database did not take: which file, why, and (for a lock, the
-    usual cause) what to do."""
+    usual cause, and a file that can only be read) what to do."""
     path = database_file(store.db.conn)
     if is_lock(error):
         return StoreError(Message(N_(
             "The runs of {name} could not be written: the run database {path} stayed locked by another program "
             "(for example a sqlite3 shell, or another tool holding a transaction open). Nothing was imported. "
             "Close that program, or wait until it is done, and try again."), {"name": name, "path": path}))
+    if is_read_only(error):
+        return StoreError(Message(N_(
+            "The runs of {name} could not be written: the run database {path} can only be read (the file, its "
+            "folder or its disk is read-only). Nothing was imported. Make it writable, and import the file again."),
+            {"name": name, "path": path}))
     return StoreError(Message(N_("The runs of {name} could not be written to the run database {path} ({reason}). "
                                  "Nothing was imported."), {"name": name, "path": path, "reason": error}))
 

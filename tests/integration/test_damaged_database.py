@@ -23,6 +23,7 @@ import pytest
 from inspector.demo import DemoServer
 from inspector.runs import RunTrace, ToolResult
 from inspector.store import RunStore, ServerRegistry
+from tests.support.cli_process import BOUND_BY_PERMISSIONS
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = 4096
@@ -228,12 +229,10 @@ def test_a_database_in_a_folder_that_can_only_be_read_says_so(tmp_path: Path) ->
     folder.mkdir()
     path = filled_database(folder / "runs.db")
     before = path.read_bytes()
-    unprivileged = (["setpriv", "--bounding-set=-dac_override,-dac_read_search",
-                     "--inh-caps=-dac_override,-dac_read_search"] if os.geteuid() == 0 else [])
     folder.chmod(0o555)
     try:
-        done = subprocess.run([*unprivileged, sys.executable, "-m", "inspector", "runs", "list", "--db", str(path),
-                               "--lang", "en"], capture_output=True, text=True, timeout=60, cwd=ROOT)
+        done = subprocess.run([*BOUND_BY_PERMISSIONS, sys.executable, "-m", "inspector", "runs", "list", "--db",
+                               str(path), "--lang", "en"], capture_output=True, text=True, timeout=60, cwd=ROOT)
     finally:
         folder.chmod(0o755)
     assert done.returncode == 2 and done.stdout == "" and done.stderr.count("\n") == 1, done.stderr

@@ -27,6 +27,27 @@ for number in range(3):
 os._exit(0)
 """
 
+#: Writes a run, then a bigger change the disk cannot take (the file size limit stands for a full disk): the
+#: log's write stops part way through a frame, the change is not committed, and the process ends without
+#: a checkpoint (on a full disk the checkpoint at closing fails too: the log stays).
+FULL_DISK_WRITER = """
+import os, resource, sqlite3, sys
+conn = sqlite3.connect(sys.argv[1], isolation_level=None)
+conn.execute("PRAGMA wal_autocheckpoint=0")
+insert = "INSERT INTO runs (uid, title, source, status, started_at) VALUES (?, ?, 'live', 'ok', '2026-12-05T10:00:00Z')"
+conn.execute(insert, ("before", "written before the disk was full"))
+log = sys.argv[1] + "-wal"
+resource.setrlimit(resource.RLIMIT_FSIZE, (os.path.getsize(log) + 10000, resource.RLIM_INFINITY))
+conn.execute("BEGIN")
+for number in range(200):
+    conn.execute(insert, (f"lost-{number}", "x" * 1000))
+try:
+    conn.execute("COMMIT")
+except sqlite3.OperationalError:
+    os._exit(0 if (os.path.getsize(log) - 32) % (24 + 4096) else 3)  # cut inside a frame
+os._exit(4)
+"""
+
 #: Opens the database, says so, and keeps it open until its standard input closes.
 HOLDER = """
 import sqlite3, sys
@@ -114,3 +135,35 @@ def test_a_log_another_process_has_open_is_not_read(tmp_path: Path) -> None:
     finally:
         holder.communicate(timeout=10)
     assert done.returncode == 0 and done.stderr == "" and list(tmp_path.glob("*.damaged-*")) == []
+
+
+def test_a_log_a_full_disk_cut_short_before_a_commit_is_not_damaged(tmp_path: Path) -> None:
+    """The import the disk could not take said so ("Nothing was imported"); the next command said the log was
+    damaged as well, and with the disk still full refused to open the database at all. Nothing committed is lost:
+    nothing is said, nothing copied."""
+    path = filled_database(tmp_path / "runs.db", runs=1)
+    subprocess.run([sys.executable, "-c", FULL_DISK_WRITER, str(path)], check=True, timeout=30)
+    done = runs_list(path)
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    assert "written before the disk was full" in done.stdout and "call echo 0" in done.stdout
+    assert list(tmp_path.glob("*.damaged-*")) == []
+
+
+def test_a_damaged_log_that_cannot_be_copied_leaves_no_part_of_a_copy(tmp_path: Path) -> None:
+    """A full disk (the file size limit, 4 KiB) stops the copy: the database stays closed, as said, and each try
+    left an empty or partial runs.db-wal.damaged-… beside it, on the disk that had no room."""
+    import resource
+
+    path = left_in_the_log(tmp_path)
+    log = Path(f"{path}-wal")
+    cut_short(log)
+    damaged = log.read_bytes()
+
+    def no_room() -> None:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (4096, 4096))
+
+    for _ in range(2):
+        done = subprocess.run([sys.executable, "-m", "inspector", "runs", "list", "--db", str(path), "--lang", "en"],
+                              capture_output=True, text=True, timeout=60, cwd=ROOT, preexec_fn=no_room)
+        assert done.returncode == 2 and "could not be copied aside" in done.stderr, done.stderr
+    assert list(tmp_path.glob("*.damaged-*")) == [] and log.read_bytes() == damaged

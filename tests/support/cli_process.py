@@ -18,6 +18,12 @@ from unittest.mock import patch
 ROOT = Path(__file__).resolve().parents[2]
 
 
+#: Put before a command, runs it as a user whom file permissions bind: root passes them, so it runs without
+#: that power (nothing is put before it for any other user).
+BOUND_BY_PERMISSIONS = (["setpriv", "--bounding-set=-dac_override,-dac_read_search",
+                         "--inh-caps=-dac_override,-dac_read_search"] if os.geteuid() == 0 else [])
+
+
 def cli(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
     """Run ``run-inspector ARGS`` with this environment; its exit status, stdout and stderr as text."""
     return subprocess.run([sys.executable, "-m", "inspector", *args], capture_output=True, text=True,

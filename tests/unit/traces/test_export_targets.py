@@ -1,5 +1,6 @@
 """Export writes only regular files: a device, a named pipe, a socket or a folder at the
-destination is refused in one sentence and left as it was; a file replaced keeps its mode."""
+destination is refused in one sentence and left as it was; a file replaced keeps its mode, a link
+there stays (the file it names is replaced)."""
 
 from __future__ import annotations
 
@@ -77,6 +78,54 @@ def test_a_replaced_file_keeps_its_mode(store: RunStore, tmp_path: Path) -> None
     export(store, None, None, target)
     assert stat.S_IMODE(os.stat(target).st_mode) == 0o644
     assert target.read_text().startswith('{"format"')
+
+
+def test_a_link_stays_and_the_file_it_names_is_replaced(store: RunStore, tmp_path: Path) -> None:
+    """``latest.json -> kept/2026.json``: the export replaced the link by a new file and left the file it
+    named as it was; the link is kept now (as a shell's ``>`` keeps it), and so is that file's mode."""
+    named = tmp_path / "kept" / "2026.json"
+    named.parent.mkdir()
+    named.write_text("old")
+    os.chmod(named, 0o640)
+    link = tmp_path / "latest.json"
+    link.symlink_to(Path("kept") / "2026.json")
+    export(store, None, None, link)
+    assert link.is_symlink() and os.readlink(link) == str(Path("kept") / "2026.json")
+    assert named.read_text().startswith('{"format"') and stat.S_IMODE(os.stat(named).st_mode) == 0o640
+    assert sorted(path.name for path in named.parent.iterdir()) == ["2026.json"]  # nothing left beside it
+
+
+def test_a_link_to_a_missing_folder_names_that_folder(store: RunStore, tmp_path: Path) -> None:
+    """A link to a file in a folder that is not there: the folder said is that one, not the link's."""
+    link = tmp_path / "latest.json"
+    link.symlink_to(Path("gone") / "2026.json")
+    with pytest.raises(TraceExportError) as caught:
+        export(store, None, None, link)
+    assert f"no new file can be made in its folder {tmp_path / 'gone'} (no such file or folder)" in str(caught.value)
+    assert link.is_symlink() and not (tmp_path / "gone").exists()
+
+
+@pytest.mark.parametrize("language, said", [("en", "(the file is write-protected)"),
+                                             ("de", "(die Datei ist schreibgeschützt)")])
+def test_a_write_protected_file_is_not_replaced(tmp_path: Path, language: str, said: str) -> None:
+    """A file made read-only (``chmod a-w``) so that nothing replaces it was replaced all the same: the rename
+    needs only its folder to be writable. ``>`` and ``cp`` refuse it; so does export now."""
+    import subprocess
+    import sys
+
+    from tests.support.cli_process import BOUND_BY_PERMISSIONS
+
+    db = tmp_path / "runs.db"
+    with RunStore.open(db) as opened:
+        fill(opened)
+    target = tmp_path / "kept.json"
+    target.write_text("kept")
+    target.chmod(0o444)
+    done = subprocess.run([*BOUND_BY_PERMISSIONS, sys.executable, "-m", "inspector", "--lang", language, "export",
+                           "--all", "-o", str(target), "--db", str(db)],
+                          capture_output=True, text=True, cwd=Path(__file__).resolve().parents[3], timeout=60)
+    assert done.returncode == 2 and said in done.stderr and done.stderr.count("\n") == 1, done.stderr
+    assert target.read_text() == "kept" and sorted(tmp_path.iterdir()) == [tmp_path / "kept.json", db]
 
 
 def test_a_new_file_is_private(store: RunStore, tmp_path: Path) -> None:
