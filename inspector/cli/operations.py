@@ -116,14 +116,19 @@ def run(args: argparse.Namespace) -> int:
             handler.roots = roots_from_uris(chosen.roots)
         early = EarlyInterrupt()
         with early.held():
-            if (args.command, getattr(args, "offering", None)) == ("resources", "subscribe"):
-                from .subscribe import watch  # updates until stopped, on a listening session
+            try:
+                if (args.command, getattr(args, "offering", None)) == ("resources", "subscribe"):
+                    from .subscribe import watch  # updates until stopped, on a listening session
 
-                return asyncio.run(watch(args, chosen.server, chosen.budget_s, store, handler, early))
-            return asyncio.run(_operate(args, chosen.server, chosen.budget_s, arguments, store, reading, early,
-                                        handler))
+                    return asyncio.run(watch(args, chosen.server, chosen.budget_s, store, handler, early))
+                return asyncio.run(_operate(args, chosen.server, chosen.budget_s, arguments, store, reading, early,
+                                            handler))
+            finally:
+                if store is not None:  # closed while held: a Ctrl-C now changes nothing (the end is decided)
+                    store.close()
+                    store = None
     finally:
-        if store is not None:
+        if store is not None:  # the command ended before its operation began
             store.close()
 
 
@@ -294,6 +299,7 @@ async def _operate(args: argparse.Namespace, server: ServerEndpoint, budget: flo
         # after a Ctrl-C a shorter one, so that the command is gone within half a second.
         groups.closing = True
         await client.close(0.15 if cancel.fired else 1.0)
+        early.after_end()
 
 
 async def _operate_and_report(args: argparse.Namespace, client: McpClient, server: ServerEndpoint,
@@ -413,6 +419,19 @@ class EarlyInterrupt:
         if not self.seen:
             end_echoed_line()
         self.seen = True
+
+    def after_end(self) -> None:
+        """The operation is over (its answer printed, its run stored, its servers shut down): the stop signals
+        come back from the event loop to this holder until the command ends, and a late one changes nothing.
+        The loop, closing, gave them back to Python's defaults: a Ctrl-C as the database closed was taken for
+        one before the command had done its work (exit 130 after an ok answer), and SIGTERM killed it."""
+        loop = asyncio.get_running_loop()
+        try:
+            for signum in STOP_SIGNALS:
+                if loop.remove_signal_handler(signum):
+                    signal.signal(signum, self._note)
+        except (ValueError, RuntimeError):  # not the main thread: no signals here
+            pass
 
     @contextmanager
     def held(self) -> Iterator[None]:

@@ -133,7 +133,9 @@ async def with_signin(client: McpClient, server: ServerEndpoint, cancel: CancelS
                                     cancel=cancel, observer=SignInPrinter())
         signins.append(signed)
         if signed.error is not None:
-            return dataclasses.replace(record, error=signed.error, status=signed.status), signins
+            # Its health with its status: a sign-in cancelled by Ctrl-C is a cancel, not the server's fault.
+            return dataclasses.replace(record, error=signed.error, status=signed.status,
+                                       health=signed.health), signins
         record = await attempt()
     return record, signins
 

@@ -29,8 +29,10 @@ SIGNIN_BROWSER = N_("sign-in: browser")
 SIGNIN_TOKEN = N_("sign-in: token")
 SIGNIN_IDENTITY = N_("sign-in: identity provider")
 SIGNIN_REFRESH = N_("sign-in: refresh")
+#: Where an operation the server refused until a sign-in was when it ended waiting for one (cancelled).
+SIGNIN_WAIT = N_("sign-in")
 _SIGNIN_LEGS = frozenset({SIGNIN_RESOURCE, SIGNIN_SERVER, SIGNIN_CLIENT, SIGNIN_BROWSER, SIGNIN_TOKEN, SIGNIN_IDENTITY,
-                          SIGNIN_REFRESH})
+                          SIGNIN_REFRESH, SIGNIN_WAIT})
 
 _NAMES = (RESUMED_LEG, RESENT_LEG, ROUND_LEG, INPUT_LEG)
 #: How deep names may nest ("tools/call (round 2) (resumed)" is two).
@@ -54,4 +56,4 @@ def leg_name(method: str, depth: int = 0) -> Message | str:
 
 
 __all__ = ["INPUT_LEG", "RESENT_LEG", "RESUMED_LEG", "ROUND_LEG", "SIGNIN_BROWSER", "SIGNIN_CLIENT", "SIGNIN_IDENTITY",
-           "SIGNIN_REFRESH", "SIGNIN_RESOURCE", "SIGNIN_SERVER", "SIGNIN_TOKEN", "leg_name"]
+           "SIGNIN_REFRESH", "SIGNIN_RESOURCE", "SIGNIN_SERVER", "SIGNIN_TOKEN", "SIGNIN_WAIT", "leg_name"]

@@ -400,8 +400,51 @@ def test_cancelling_the_waiting_operation_closes_the_question(qtbot, open_window
     assert not view.isVisible()  # at once: nobody waits for the sign-in any more
     with qtbot.waitSignal(listing.finished, timeout=10000):
         pass
-    assert listing.outcome.record.error.kind.value == "signin_required"
     assert not auth.requests("authorize")
+    # The user's cancel: recorded cancelled, never a failure nor the server's fault (it was "failed: sign-in
+    # required", counted failed in the server's health); its step still shows the refusal.
+    assert listing.outcome.status == "cancelled" and listing.state.ending == "cancelled"
+    assert listing.outcome.record.error.message == ("You cancelled the operation before its request reached the "
+                                                    "server Protected (during sign-in); the work was not sent.")
+    with RunStore.open(resolve_db_path()) as store:
+        assert store.get_run(listing.outcome.run_id).status == "cancelled"
+        [refused] = list(store.iter_steps(listing.outcome.run_id))
+        assert "needs a sign-in" in refused.step.content
+        health = ServerRegistry(store.db).get(auth.mcp_url)
+        assert (health.ok_count, health.failed_count, health.cancelled_count) == (0, 0, 1)
+    from inspector.i18n import set_language
+    from inspector.i18n.messages import translate
+
+    set_language("de")
+    try:
+        assert translate(listing.outcome.record.error) == (
+            "Sie haben den Vorgang abgebrochen, bevor seine Anfrage den Server Protected erreichte (während "
+            "Anmeldung); der Auftrag wurde nicht gesendet.")
+    finally:
+        set_language("en")
+
+
+def test_choosing_another_server_while_the_question_is_open_counts_nothing_against_the_first(qtbot, open_window,
+                                                                                           auth) -> None:
+    """The window set the waiting listing aside (not the user's cancel): its server's health counted it
+    failed ("0 ok · 1 failed") because its record stayed the refused attempt's."""
+    from inspector.demo import DemoServer
+
+    with DemoServer() as demo:
+        window = open_window(auth.mcp_url)
+        view = asked_view(qtbot, window)
+        listing = window.workbench.tools.task
+        ServerRegistry(window.store.db).save_server(demo.url, name="demo")
+        window.admin.reload_servers(select_url=demo.url)
+        qtbot.waitUntil(lambda: listing.outcome is not None, timeout=10000)
+        assert not view.isVisible() and listing.set_aside and listing.outcome.status == "cancelled"
+        health = ServerRegistry(window.store.db).get(auth.mcp_url)
+        assert (health.ok_count, health.failed_count, health.cancelled_count) == (0, 0, 0)
+        [step] = list(window.store.iter_steps(listing.outcome.run_id))
+        assert step.step.content == ("tools/list: The window set the tool listing aside because another server was "
+                                     "chosen, before its request reached the server Protected (during sign-in); the "
+                                     "work was not sent.")
+        window.close()  # before the demo server stops: the window listens to it
 
 
 def test_the_client_set_up_for_the_server_signs_in_and_its_secret_shows_nowhere(qtbot, open_window) -> None:

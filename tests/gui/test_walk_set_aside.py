@@ -13,14 +13,20 @@ from tests.support.cli_process import cli_here
 from tests.support.fault_server import FaultServer
 
 
+def walking(make_window, qtbot, slow_url: str, demo_url: str):
+    """The window with the two servers, the slow one selected: the window, and its catalogue walk once it runs."""
+    window = make_window((slow_url, "a slow"), (demo_url, "b demo"), wait_tools=False)
+    window.admin.reload_servers(select_url=slow_url)
+    tools = window.workbench.tools
+    qtbot.waitUntil(lambda: tools.task is not None and tools.task.server_url == slow_url
+                    and tools.task.state is not None and tools.task.started_at is not None, timeout=10000)
+    return window, tools.task
+
+
 def test_selecting_another_server_during_a_walk_counts_no_cancel(make_window, qtbot) -> None:
     with FaultServer("session", delays={"tools/list": 30}) as slow, DemoServer() as demo:
-        window = make_window((slow.url, "a slow"), (demo.url, "b demo"), wait_tools=False)
-        window.admin.reload_servers(select_url=slow.url)
+        window, walk = walking(make_window, qtbot, slow.url, demo.url)
         tools = window.workbench.tools
-        qtbot.waitUntil(lambda: tools.task is not None and tools.task.server_url == slow.url
-                        and tools.task.state is not None and tools.task.started_at is not None, timeout=10000)
-        walk = tools.task
         window.admin.reload_servers(select_url=demo.url)
         qtbot.waitUntil(lambda: walk.outcome is not None, timeout=10000)
         qtbot.waitUntil(lambda: tools.task is not None and not tools.task.running, timeout=10000)
@@ -33,6 +39,23 @@ def test_selecting_another_server_during_a_walk_counts_no_cancel(make_window, qt
         assert by_url[slow.url]["cancelled"] == 0 and by_url[demo.url]["ok"] >= 1
 
 
+def test_a_walk_the_user_cancelled_stays_the_users_cancel_when_another_server_is_chosen_at_once(make_window,
+                                                                                                 qtbot) -> None:
+    """Cancel, then another server chosen before the cancel's end reached the window: the window set the
+    walk aside over the user's cancel (the first reason did not stand), its step said the window had set it
+    aside and the server's health counted no cancel."""
+    with FaultServer("session", delays={"tools/list": 30}) as slow, DemoServer() as demo:
+        window, walk = walking(make_window, qtbot, slow.url, demo.url)
+        tools = window.workbench.tools
+        tools.cancel_button.click()  # the user's cancel
+        window.admin.reload_servers(select_url=demo.url)  # in the same turn: its end has not reached the window
+        qtbot.waitUntil(lambda: walk.outcome is not None, timeout=10000)
+        assert not walk.set_aside
+        assert walk.outcome.record.step.content.startswith("tools/list: You cancelled the operation after")
+        record = ServerRegistry(window.store.db).get(slow.url)
+        assert record is not None and (record.ok_count, record.failed_count, record.cancelled_count) == (0, 0, 1)
+
+
 def test_a_walk_set_aside_says_so_where_it_is_stored_not_that_the_user_cancelled(make_window, qtbot, capsys) -> None:
     from inspector.cli import main
     from inspector.gui.language import switch_language
@@ -40,12 +63,8 @@ def test_a_walk_set_aside_says_so_where_it_is_stored_not_that_the_user_cancelled
     from tests.gui.test_runs_block_lines import show_step
 
     with FaultServer("session", delays={"tools/list": 30}) as slow, DemoServer() as demo:
-        window = make_window((slow.url, "a slow"), (demo.url, "b demo"), wait_tools=False)
-        window.admin.reload_servers(select_url=slow.url)
+        window, walk = walking(make_window, qtbot, slow.url, demo.url)
         tools = window.workbench.tools
-        qtbot.waitUntil(lambda: tools.task is not None and tools.task.server_url == slow.url
-                        and tools.task.state is not None and tools.task.started_at is not None, timeout=10000)
-        walk = tools.task
         window.admin.reload_servers(select_url=demo.url)
         qtbot.waitUntil(lambda: walk.outcome is not None, timeout=10000)
         qtbot.waitUntil(lambda: tools.task is not None and not tools.task.running, timeout=10000)

@@ -181,26 +181,51 @@ def test_the_steps_of_a_sign_in_are_said_in_words_in_the_readers_language(capsys
     assert german[1].startswith("run-inspector: Autorisierungsserver finden: ")
 
 
+def ctrl_c_while_the_browser_is_awaited(*args: str) -> tuple[int, str, str]:
+    """Run the command (its arguments after ``-m inspector``) with a browser that never comes back,
+    press Ctrl-C once the flow waits for it; the exit status, stdout and stderr."""
+    import signal
+
+    process = subprocess.Popen([sys.executable, "-m", "inspector", *args], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True, env={**os.environ, "BROWSER": "true"})
+    assert process.stderr is not None
+    for line in process.stderr:  # the address is printed once the flow waits for the browser
+        if "open this address to sign in" in line:
+            break
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=30)
+    return process.returncode, out, err
+
+
 @pytest.mark.parametrize("as_json", [True, False])
 def test_ctrl_c_while_the_browser_is_awaited_says_the_sign_in_was_stopped(tmp_path: Path, as_json: bool):
     """`signin --json` ended by Ctrl-C printed no JSON object at all, and without --json no sentence."""
-    import signal
-
     with serve_auth_server() as auth:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "inspector", "signin", auth.mcp_url, "--db", str(tmp_path / "runs.db"),
-             "--lang", "en", *(["--json"] if as_json else [])],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-            env={**os.environ, "BROWSER": "true"})  # a browser that never comes back
-        assert process.stderr is not None
-        for line in process.stderr:  # the address is printed once the flow waits for the browser
-            if "open this address to sign in" in line:
-                break
-        process.send_signal(signal.SIGINT)
-        out, err = process.communicate(timeout=30)
-    assert process.returncode == 130
+        status, out, err = ctrl_c_while_the_browser_is_awaited(
+            "signin", auth.mcp_url, "--db", str(tmp_path / "runs.db"), "--lang", "en", *(["--json"] if as_json else []))
+    assert status == 130
     sentence = f"Cancelled (Ctrl-C): the sign-in to {auth.mcp_url} was stopped before it ended."
     if as_json:
         assert json.loads(out) == {"error": {"kind": "cancelled", "code": 1011, "message": sentence}, "step": None}
     else:
         assert out == "" and f"run-inspector: {sentence}\n" in err
+
+
+def test_ctrl_c_during_a_calls_sign_in_is_counted_as_a_cancel_not_a_failure(tmp_path: Path):
+    """The run was stored cancelled while the server's health counted it failed (the 401 that asked
+    for the sign-in): `servers` said "failed 1, cancelled 0" of a call the user cancelled."""
+    database = tmp_path / "runs.db"
+    with serve_auth_server() as auth:
+        status, _, _ = ctrl_c_while_the_browser_is_awaited(
+            "call", auth.mcp_url, "echo", "--args", '{"text": "hi"}', "--db", str(database), "--lang", "en")
+    assert status == 130
+
+    def cli_json(*args: str) -> dict:
+        done = subprocess.run([sys.executable, "-m", "inspector", *args, "--json", "--db", str(database)],
+                              capture_output=True, text=True, timeout=60, check=True)
+        return json.loads(done.stdout)
+
+    (run,) = cli_json("runs", "list")["runs"]
+    assert run["status"] == "cancelled"
+    (server,) = cli_json("servers")["servers"]
+    assert (server["failed"], server["cancelled"]) == (0, 1)

@@ -129,7 +129,7 @@ class OperationTask(QObject):
         """Cancel an operation the user did not ask for and has moved on from (a catalogue walk of the
         server selected before; ``reloaded``: one that Reload started again): it ends as a cancel, but
         not as the user's, so the server's health (which counts the user's cancels) is not touched by it."""
-        if self.outcome is None and not self.set_aside:  # the first reason stands
+        if self.outcome is None and not self.cancel_signal.fired:  # the first reason stands: the user's cancel too
             self.set_aside, self.reloaded = True, reloaded
         self.cancel()
 

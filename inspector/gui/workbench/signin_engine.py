@@ -8,7 +8,8 @@ system browser, which a user should not see happen merely on selecting a server;
 listening the sign-in starts at once, as on the command line. Several operations of one server
 wait for one sign-in. A sign-in that stood lets each run again afresh (at most
 :data:`MAX_SIGNINS` times: a server that keeps asking for more is stopped); one that failed, was
-cancelled or was declined leaves each recorded as it failed, "sign-in required".
+cancelled or was declined leaves each recorded as it failed, "sign-in required"; an operation cancelled
+while it waits is recorded cancelled.
 
 The tokens live in the vault (:mod:`.signin_tokens`), never in the database. As on the
 command line, the sign-in is stored as a step of each run that waited for it, before that
@@ -18,6 +19,7 @@ operation's own step (a sign-in the user started from the Servers panel is a run
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
@@ -25,6 +27,7 @@ from PySide6.QtCore import QObject, Qt, Signal
 
 from inspector.mcp import McpClient, ServerEndpoint
 from inspector.mcp.errors import ErrorKind, McpTransportError
+from inspector.mcp.leg_names import SIGNIN_WAIT
 from inspector.mcp.signin.discovery import canonical_resource
 from inspector.mcp.signin.model import SignInSettings, SignInVault, TokenSet
 from inspector.mcp.signin.operation import with_tokens
@@ -63,6 +66,14 @@ def signed_in_copy(signins: SignIns, server: ServerEndpoint) -> ServerEndpoint:
     """``server`` carrying its sign-in's token (for the listening session), or as it is."""
     tokens = signins.tokens(server)
     return with_tokens(server, tokens) if tokens is not None else server
+
+
+def cancelled_waiting(record: OperationRecord, server: ServerEndpoint) -> OperationRecord:
+    """``record``, refused until a sign-in, as the cancel that ended its wait for one leaves it: cancelled,
+    never a failure nor the server's fault (as the command line records a Ctrl-C during the sign-in); its
+    step still shows the refusal."""
+    error = McpTransportError.cancelled(server.label, SIGNIN_WAIT, in_flight=False)
+    return dataclasses.replace(record, error=error, status="cancelled", health="cancelled")
 
 
 def asks_signin(error: object) -> bool:
@@ -192,6 +203,8 @@ class SignIns(QObject):
             previous = kept.scope if kept is not None and error.http_status == 403 else None
             signed = await self._wait(task, error, previous)
             if signed is None:
+                if task.cancel_signal.fired:  # the user's cancel (or the window's) ended the wait
+                    record = cancelled_waiting(record, task.server)
                 break
             signins.append(signed)
             if signed.status != "ok":
