@@ -1,6 +1,7 @@
 """Credentials a call carries in shapes the rules once missed, said back by a hostile server on
 127.0.0.1 in its tool result: a key in the query of an address given on the command line (never
-configured). None of them reaches the output, ``--json``, the database or ``runs show``."""
+configured), a key in a header named ``X-Auth`` or ``Authentication``. None of them reaches the
+output, ``--json``, the database or ``runs show``."""
 
 from __future__ import annotations
 
@@ -47,3 +48,14 @@ def test_the_query_of_an_address_given_on_the_command_line_is_cut_out_of_what_th
     assert KEY not in said and KEY not in database_text(db)
     assert_nowhere([KEY], database=db)
 
+
+@pytest.mark.parametrize("header", ["X-Auth", "Authentication", "Proxy-Auth", "X-Passphrase"])
+def test_a_key_in_a_header_of_an_unusual_name_is_cut_out_of_what_the_server_says(
+        header: str, tmp_path: Path, capsys) -> None:
+    db = tmp_path / "runs.db"
+    with FaultServer("session", work=echo_request) as server:
+        said, report = called(["call", server.url, "echo", "--header", f"{header}: {KEY}"], db, capsys)
+        assert server.posts("tools/call")[0].headers[header.lower()] == KEY  # sent
+    assert f"{header.lower()}: [REDACTED]" in report["content"]
+    assert KEY not in said and KEY not in database_text(db)
+    assert_nowhere([KEY], database=db)
