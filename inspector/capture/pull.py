@@ -17,12 +17,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 import httpx
 
 from inspector.i18n import N_
 from inspector.i18n.messages import Message
 from inspector.i18n.os_reasons import os_reason
+from inspector.mcp.address_query import without_query
 from inspector.mcp.connect_reasons import connection_reason
 from inspector.mcp.server import without_user_info
 from inspector.store import RunStore
@@ -75,11 +77,17 @@ def trace_query_url(backend: str, base: str, trace_id: str) -> str:
     if backend not in BACKENDS:
         raise ValueError(f"unknown trace backend {backend!r}; use one of {list(BACKENDS)}")
     address = base.strip()
-    if not re.match(r"https?://[^/\s]+", address):
+    try:
+        parts = urlsplit(address) if re.match(r"https?://[^/\s]+", address) else None
+    except ValueError:  # an unclosed "[" of an IPv6 host
+        parts = None
+    if parts is None:
         raise PullError(Message(N_("{address} is not a query address: give the http:// or https:// address of "
                                    "the Jaeger or Tempo query service, e.g. http://127.0.0.1:16686."),
                                 {"address": repr(_shown(address)[:200])}))
-    return address.rstrip("/") + BACKENDS[backend].format(id=trace_id)
+    # The trace's path goes before a query the address carries (``?token=…``, a gateway's key), not after it.
+    path = parts.path.rstrip("/") + BACKENDS[backend].format(id=trace_id)
+    return urlunsplit((parts.scheme, parts.netloc, path, parts.query, ""))
 
 
 def cache_path(cache_dir: Path, backend: str, base: str, trace_id: str) -> Path:
@@ -189,9 +197,9 @@ def _check_status(response: httpx.Response, url: str, trace_id: str) -> None:
 
 
 def _shown(url: str) -> str:
-    """The query address as sentences name it: without a ``user:password@`` it may carry (as Run Inspector
-    names any server), so that no message, log line or dialog repeats the password."""
-    return without_user_info(url)
+    """The query address as sentences name it: without a ``user:password@`` or a query it may carry (as Run
+    Inspector names any server), so that no message, log line or dialog repeats the password or a key."""
+    return without_query(without_user_info(url))
 
 
 def _too_big(url: str, limit: int) -> PullError:

@@ -73,8 +73,8 @@ class ServerEndpoint:
     signed_in: bool = field(default=False, compare=False, repr=False)
     #: The key a DPoP-bound sign-in's requests are proved with (``signin.proofs.DpopKey``), if any.
     dpop: Any = field(default=None, compare=False, repr=False)
-    #: True when the query of ``url`` is a secret kept for the configured server (its key, say): it is
-    #: sent, scrubbed from what comes back, and never shown (``key`` and ``label`` leave it out).
+    #: True when the query of ``url`` is a secret kept for the configured server (its key, say). Any
+    #: query is sent, scrubbed from what comes back, and never shown (``key`` and ``label`` leave it out).
     secret_query: bool = field(default=False, compare=False, repr=False)
     #: Secret headers of the configured server that are not sent: no keyring kept their values (the
     #: window after a restart without one). A 401 without an OAuth challenge is then said to want them.
@@ -130,12 +130,14 @@ class ServerEndpoint:
                                                     "line"), {"name": name}))
 
     def secrets(self) -> Secrets:
-        """The credentials this server is sent (secret header values, a password in the URL, a
-        command's secret environment values), to be scrubbed from whatever it says back."""
+        """The credentials this server is sent (secret header values, a password or a query in the
+        URL, a command's secret environment values), to be scrubbed from whatever it says back."""
         if self.command is not None:
             return Secrets(self.command.secret_values())
-        kept = query_secrets(address_query(self.url) or "") if self.secret_query else []
-        return Secrets([*header_secrets(self.headers, self.secret_headers), *url_secrets(self.url), *kept])
+        # Also a query given with the address on the command line, not kept for a configured server
+        # (``call "https://host/mcp?api_key=…"``): it is never shown either, and a server may say it back.
+        query = query_secrets(address_query(self.url) or "")
+        return Secrets([*header_secrets(self.headers, self.secret_headers), *url_secrets(self.url), *query])
 
     @property
     def credentials_in_address(self) -> bool:

@@ -11,9 +11,11 @@ from .keyring_entries import KeyringEntries, usable_keyring
 # this layer may not import): the words of credentials, and the names collectors give theirs (from
 # their documentation): a name ending in "-key" or "_key" (Instana's x-instana-key, SigNoz's
 # signoz-ingestion-key), a DSN holding a token (Uptrace's uptrace-dsn) and Honeycomb's
-# x-honeycomb-team (its API key).
-_SECRET_HEADER = re.compile(r"(authorization|cookie|token|secret|api[-_]?key|password|credential|session"
-                            r"|[-_]key$|dsn|honeycomb-team)", re.IGNORECASE)
+# x-honeycomb-team (its API key); and names APIs take their keys in besides Authorization ("X-Auth",
+# "Authentication", "X-Passphrase").
+_SECRET_HEADER = re.compile(r"(authorization|authentication|cookie|token|secret|api[-_]?key|password|passwd"
+                            r"|passphrase|passcode|credential|session|(^|[-_])auth$|[-_]key$|dsn|honeycomb-team)",
+                            re.IGNORECASE)
 
 
 #: The keyring entry of a model's API key, beside its completions address (``agent`` and the Play tab).

@@ -34,6 +34,11 @@ _SECRET_NAMES = frozenset({"pwd", "pass", "session", "jwt", "bearer", "sid", "pi
 # usually a name field ({"key": "Accept", "value": ...}), which _NAME_FIELDS handles.
 _TEXT_SECRET_NAMES = frozenset({"key"})
 
+# A command line's option or a header line named "key" or ending in "-key"/"_key" ("--key abc",
+# "--access-key abc", "Ocp-Apim-Subscription-Key: abc"), as the transport's header rule takes them;
+# as an object key ("primary_key", "sortKey") such a name is usually no credential.
+_KEY_NAME = re.compile(r"(?i)(?:^|[-_])key$")
+
 # Objects shaped {"name": "Authorization", "value": "..."} (HAR files, header lists).
 # Compared without case: {"Name": "X-Api-Key", "Value": "..."} is the same shape.
 _NAME_FIELDS = frozenset({"name", "key", "header", "field"})
@@ -260,9 +265,14 @@ def _text_pair(match: re.Match[str]) -> str:
 
 
 def _secret_option(match: re.Match[str]) -> str:
-    if not is_secret_key(match.group(1)) or match.group(3) == REDACTED:
+    if not _names_a_key(match.group(1)) or match.group(3) == REDACTED:
         return match.group(0)
     return f"--{match.group(1)}{match.group(2)}{REDACTED}"
+
+
+def _names_a_key(name: str) -> bool:
+    """A header line's or an option's name that makes its value a credential."""
+    return is_secret_key(name) or _KEY_NAME.search(name) is not None
 
 
 def _xml_element(match: re.Match[str]) -> str:
@@ -280,7 +290,7 @@ def _url_parameter(match: re.Match[str]) -> str:
     return match.group(0)[:start] + REDACTED
 
 def _header_line(match: re.Match[str]) -> str:
-    if not is_secret_key(match.group(2)) or match.group(4) == REDACTED:
+    if not _names_a_key(match.group(2)) or match.group(4) == REDACTED:
         return match.group(0)
     return f"{match.group(1)}{match.group(2)}{match.group(3)}{REDACTED}"
 
@@ -291,7 +301,8 @@ def _redact_assignments(text: str) -> str:
     for match in _ASSIGNMENT.finditer(text):
         name = match.group("name")
         bare_key = not match.group("q") and name.lower() in _TEXT_SECRET_NAMES  # key=abc, not "key": "Accept"
-        if match.start() < done or not (is_secret_key(name) or bare_key):
+        key_option = name.startswith("--") and _KEY_NAME.search(name) is not None  # --access-key=abc
+        if match.start() < done or not (is_secret_key(name) or bare_key or key_option):
             continue  # inside a value already removed, or not a secret
         value = match.group("value")
         quote = "\\\"" if value.startswith("\\\"") else (value[0] if value[0] in "\"'" else "")

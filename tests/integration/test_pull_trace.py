@@ -193,3 +193,21 @@ def test_no_sentence_repeats_the_password_of_the_query_address(store: RunStore, 
         pull_trace(store, "jaeger", "http://alice:pw-4c1e9a@127.0.0.1:9", TRACE, tmp_path / "cache")
     for sentence in (refused.value, unreachable.value):
         assert "pw-4c1e9a" not in str(sentence)
+
+
+def test_a_key_in_the_query_of_the_address_is_sent_with_the_trace_path_and_never_said(
+        store: RunStore, tmp_path: Path) -> None:
+    """``http://host:16686/?token=…`` (a gateway in front of the query service taking its key in the query): the
+    trace's path went after the query (``/?token=…/api/v3/traces/…``, which no service answers) and every
+    sentence repeated the key."""
+    key = "tk-8d7c6b5a4f3e2d1c"
+    with trace_backend() as jaeger:
+        jaeger.serve_json(f"/api/v3/traces/{TRACE}?token={key}", {"result": fixture_trace(TRACE)})
+        pulled = pull_trace(store, "jaeger", f"{jaeger.base}/?token={key}", TRACE, tmp_path / "cache")
+        assert pulled.report.runs_imported >= 1
+        jaeger.routes[f"/api/v3/traces/{TRACE}?token={key}"] = Route(401, b'{"error": "bad token"}')
+        with pytest.raises(PullError) as refused:
+            pull_trace(store, "jaeger", f"{jaeger.base}?token={key}", TRACE, tmp_path / "other-cache")
+    assert jaeger.hits == {f"/api/v3/traces/{TRACE}?token={key}": 2}
+    assert str(refused.value) == (f"{jaeger.base}/api/v3/traces/{TRACE} answered HTTP 401 instead of the trace. "
+                                  "Nothing was imported.")

@@ -87,7 +87,8 @@ def test_a_servers_secrets_are_its_credential_headers_the_marked_ones_and_its_ur
 def test_the_mark_and_the_header_rule_agree_with_the_rest_of_the_program() -> None:
     assert REDACTED == TRACES_REDACTED
     for name in ("Authorization", "X-Api-Key", "api_key", "Cookie", "X-Auth-Token", "Proxy-Authorization",
-                 "X-Session", "Accept", "X-Tenant", "User-Agent", "Content-Type",
+                 "X-Session", "Accept", "X-Tenant", "User-Agent", "Content-Type", "X-Auth", "Authentication",
+                 "X-Passphrase", "X-Auth-Email", "X-Author",
                  *COLLECTOR_SECRET_HEADERS, *COLLECTOR_PLAIN_HEADERS):
         assert is_secret_header(name) == store_is_secret_header(name), name
 

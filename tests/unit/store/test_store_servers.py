@@ -105,6 +105,26 @@ def test_a_collectors_credential_header_is_kept_out_of_the_database_by_its_name(
         assert b"-4711" not in file.read_bytes(), file.name
 
 
+#: Names APIs take keys in besides Authorization, which the rule did not know: `servers set --header
+#: "X-Auth: …"` wrote the key to the database in clear.
+API_KEY_HEADERS = ("X-Auth", "Proxy-Auth", "api_auth", "Authentication", "X-Authentication", "X-Passphrase",
+                   "X-Passcode", "DB_PASSWD")
+
+
+def test_an_api_key_header_of_an_unusual_name_is_kept_out_of_the_database(tmp_path: Path) -> None:
+    headers = {name: f"VALUE-{number}-4711" for number, name in enumerate(API_KEY_HEADERS)}
+    plain = {"X-Auth-Email": "ann@example.com", "X-Author": "ann"}
+    with RunStore.open(tmp_path / "runs.db") as store:
+        registry = ServerRegistry(store.db, MemoryKeeper())
+        registry.save_server("http://a/mcp", headers={**headers, **plain})
+        server = registry.get("http://a/mcp")
+        assert [(h.name, h.secret) for h in server.headers] == [
+            *((name, True) for name in headers), *((name, False) for name in plain)]
+        assert registry.headers_for("http://a/mcp") == {**headers, **plain}
+    for file in tmp_path.iterdir():
+        assert b"-4711" not in file.read_bytes(), file.name
+
+
 def test_a_header_marked_secret_is_kept_out_whatever_its_name(tmp_path: Path) -> None:
     path = tmp_path / "runs.db"
     with RunStore.open(path) as store:

@@ -49,6 +49,9 @@ SHAPES: dict[str, object] = {
     "connection string": lambda s: f"Server=x;User Id=bob;Password={s};",
     "--token option": lambda s: f"tool --token {s} --verbose",
     "--password= option": lambda s: f"mysql --password={s} db",
+    "--key option": lambda s: f"python server.py --key {s} --verbose",
+    "--access-key= option": lambda s: f"server --access-key={s}",
+    "-Key header line": lambda s: f"Ocp-Apim-Subscription-Key: {s}",
     "mysql -p": lambda s: f"mysql -ubob -p{s} db",
     "PEM RSA key": lambda s: f"-----BEGIN RSA PRIVATE KEY-----\nMIIE{s}\nAAAA{s}\n-----END RSA PRIVATE KEY-----",
     "PEM OpenSSH key": lambda s: (f"key:\n-----BEGIN OPENSSH PRIVATE KEY-----\nb3Bl{s}\n"
@@ -135,6 +138,7 @@ def test_each_shape_is_redacted_as_a_value_and_as_text(name: str) -> None:
     "curl -u alice https://example.com", "<note>the password rules changed</note> <b>bold</b>",
     "the key to success", "run --token-count 5", '{"key": "Accept", "value": "json"}',
     "exit code=1", "https://h.example/?q=code&codec=h264&signal=up", "see https://h.example/p?id=5#code",
+    "run --monkey banana --hotkey F5", "serve --key-file /etc/tls/server.pem", "cache_key=abc",
 ])
 def test_ordinary_text_is_left_alone(harmless: str) -> None:
     kept = redact_text(harmless)
