@@ -34,7 +34,10 @@ class KeepCurrentInView(QObject):
 def top_row_whole(view: QTableView, row: int) -> None:
     """Scroll ``view`` (rows of one height, scrolled by pixels) by less than a row so that its top row
     shows whole, and ``row`` with it where it showed whole: a step centred by :meth:`scrollTo` left
-    the row above it cut in half at the top of the timeline."""
+    the row above it cut in half at the top of the timeline. A view scrolled by rows (the run list)
+    shows its top row whole already: its scroll bar counts rows, not pixels."""
+    if view.verticalScrollMode() != QAbstractItemView.ScrollMode.ScrollPerPixel:
+        return
     height, bar = view.rowHeight(0), view.verticalScrollBar()
     cut = bar.value() % height if height > 0 else 0
     if not cut:
