@@ -268,7 +268,6 @@ class MainWindow(QMainWindow):
         from .dialogs.settings_dialog import SettingsDialog  # with the sampling and agent parts it shows
 
         dialog = SettingsDialog(self.settings, str(self.db_path), self, self.team.team.secrets)
-        language = self.settings.language
         if dialog.exec() == SettingsDialog.DialogCode.Accepted:
             self.engine.default_budget_s = self.settings.default_budget_s
             self.answers.set_sampler(sampler_from_settings(self.settings))
@@ -277,8 +276,7 @@ class MainWindow(QMainWindow):
             self.engine.set_log_level(self.settings.server_log_level)
             # Only what the settings change: the budget shown; the catalogue and the chosen tool stay.
             self.workbench.show_budget(self.admin.current())
-            if self.settings.language != language:  # else `--lang` still wins for this session
-                self.apply_language()
+            # No language applied here: the dialog showed a chosen one at once; `--lang` keeps the rest.
             self.team.settings_changed()
 
     def apply_language(self) -> str:
