@@ -284,3 +284,27 @@ def test_the_selected_run_stays_in_view_when_the_run_list_gets_shorter(qtbot, ma
     window.resize(1024, 640)
     qtbot.waitUntil(lambda: view.viewport().height() < before - 4 * view.rowHeight(0))
     assert not shown(last_shown) and view.verticalScrollBar().value() >= bottom
+
+
+def test_the_last_of_a_few_runs_stays_in_view_when_the_run_list_gets_shorter(qtbot, make_window) -> None:
+    """Six runs fit the list whole (nothing to scroll) until the window is made smaller: the run shown,
+    the list's last, was then scrolled to before the list knew it could scroll, and stayed hidden."""
+    from tests.gui.test_runs_screenshots import runs_window
+
+    with RunStore.open(resolve_db_path()) as store:
+        ids = [store.start_run(f"tools/call echo {number}", "live", NAMED, started_at=T0 + timedelta(minutes=number))
+               for number in range(6)]
+    window = runs_window(make_window)
+    view = window.runs_tab.run_view
+    RunsShown(qtbot, window).select(ids[0])  # the oldest: the last row
+    row = view.currentIndex().row()
+    assert row == view.model().rowCount() - 1 and view.verticalScrollBar().maximum() == 0
+
+    def shown() -> bool:
+        rect = view.visualRect(view.model().index(row, 0))
+        return rect.top() >= 0 and rect.bottom() <= view.viewport().height()
+
+    assert shown()
+    window.resize(1024, 640)
+    qtbot.waitUntil(lambda: view.viewport().height() < 4 * view.rowHeight(0))
+    qtbot.waitUntil(shown)

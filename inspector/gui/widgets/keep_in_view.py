@@ -26,6 +26,9 @@ class KeepCurrentInView(QObject):
                 row = self.view.visualRect(current)
                 was_shown = row.isValid() and row.top() >= 0 and row.bottom() <= event.oldSize().height()
                 if was_shown and row.bottom() > event.size().height():
+                    # Its scroll range for the new height first: a list scrolled by rows that fitted
+                    # whole had none, and the row was scrolled to nowhere.
+                    self.view.updateGeometries()
                     self.view.scrollTo(current, QAbstractItemView.ScrollHint.EnsureVisible)
                     top_row_whole(self.view, current.row())
         return False
