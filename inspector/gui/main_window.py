@@ -276,7 +276,7 @@ class MainWindow(QMainWindow):
             self.engine.set_log_level(self.settings.server_log_level)
             # Only what the settings change: the budget shown; the catalogue and the chosen tool stay.
             self.workbench.show_budget(self.admin.current())
-            self.apply_language()
+            # No language applied here: the dialog showed a chosen one at once; `--lang` keeps the rest.
             self.team.settings_changed()
 
     def apply_language(self) -> str:

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from PySide6.QtGui import QColor, QImage
+import pytest
+from PySide6.QtCore import QEvent
+from PySide6.QtGui import QColor, QHelpEvent, QImage, QTextDocument
+from PySide6.QtWidgets import QApplication, QToolTip
 
 from inspector.gui.widgets.elided_label import ElidedLabel
 
@@ -111,3 +114,24 @@ def test_briefer_texts_stand_in_before_the_later_parts_are_shortened(qtbot) -> N
     assert label.text() == whole and label.toolTip() == whole
     assert label.least_width() == metrics.horizontalAdvance(brief.replace(title, "…")) + (
         label.contentsMargins().left() + label.contentsMargins().right())
+
+
+@pytest.mark.qt_log_ignore("This plugin does not support raise")  # the tooltip, offscreen
+def test_the_tip_of_a_cut_text_shows_its_characters_not_markup(qtbot) -> None:
+    # A run's title from a trace file ("<b>bold</b><img src=x>", a span's name) in the timeline's heading:
+    # cut, its tip showed the text as rich text (bold, a broken picture), as Qt guesses a tip's format.
+    label = ElidedLabel()
+    qtbot.addWidget(label)
+    whole = "Run 1: tools/call <b>bold</b><img src=x> & more " + "word " * 40
+    label.setText(whole)
+    label.resize(160, label.sizeHint().height())
+    label.show()
+    qtbot.waitExposed(label)
+    assert label.is_cut() and label.toolTip() == whole  # the whole text, as before
+    middle = label.rect().center()
+    QApplication.sendEvent(label, QHelpEvent(QEvent.Type.ToolTip, middle, label.mapToGlobal(middle)))
+    qtbot.waitUntil(QToolTip.isVisible)
+    document = QTextDocument()
+    document.setHtml(QToolTip.text())
+    assert document.toPlainText() == whole  # the characters, tags and all
+    QToolTip.hideText()

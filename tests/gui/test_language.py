@@ -149,6 +149,25 @@ def test_the_setting_switches_the_window(qtbot, make_window, german) -> None:
     assert window.apply_language() == "en"
 
 
+def test_settings_saved_keep_the_language_of_lang_for_the_session(qtbot, make_window, german, monkeypatch) -> None:
+    # `run-inspector --lang de` with no language set: File › Settings…, a new budget, OK. The language
+    # was not touched, so `--lang` still wins; the window stayed German (it switched to the system's).
+    window = make_window(wait_tools=False)
+    assert window.settings.language == ""
+    switch_language("de")  # as run_window does for --lang de
+
+    def new_budget(dialog: SettingsDialog) -> int:
+        assert dialog.language.currentData() == ""  # "System (English)": the setting, not --lang
+        dialog.budget.setText("30")
+        dialog.accept()
+        return dialog.result()
+
+    monkeypatch.setattr(SettingsDialog, "exec", new_budget)
+    window.open_settings()
+    assert window.settings.default_budget_s == 30
+    assert i18n.current_language() == "de" and window.menuBar().actions()[0].text() == "&Datei"
+
+
 @pytest.mark.parametrize("language", ["de", "en"])
 def test_screenshot_of_a_run_with_ok_failed_and_cancelled_steps(qtbot, make_window, german, language) -> None:
     window, _cancelled = window_with_mixed_run(qtbot, make_window)

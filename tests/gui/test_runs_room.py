@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QAbstractItemView, QApplication, QLabel, QWidget
 from inspector.gui.language import switch_language
 from inspector.gui.runs.outcome_cell import FailureRole
 from inspector.gui.runs.runs_model import COLUMNS as RUN_COLUMNS
+from inspector.gui.runs.runs_model import RunIdRole
 from inspector.gui.runs.timeline_model import OUTCOME_COLUMN, OutcomeRole
 from inspector.gui.workbench.servers_model import health_line
 from inspector.i18n.words import outcome_word
@@ -245,3 +246,65 @@ def test_the_selected_step_stays_in_view_when_the_timeline_gets_shorter(qtbot, m
     window.resize(window.width(), window.height() - 100)
     QApplication.processEvents()
     assert not shown(last_shown) and view.verticalScrollBar().value() == 0
+
+
+def test_the_selected_run_stays_in_view_when_the_run_list_gets_shorter(qtbot, make_window) -> None:
+    """As the timeline keeps its step: a smaller window (the detail going under the timeline, the run
+    list lower) hid the run the timeline shows; a run the reader had scrolled away from is left where
+    it is."""
+    from tests.gui.test_runs_screenshots import runs_window
+
+    with RunStore.open(resolve_db_path()) as store:
+        thirty_runs(store)
+    window = runs_window(make_window)
+    tab = window.runs_tab
+    view = tab.run_view
+    qtbot.waitUntil(lambda: view.model().rowCount() >= 30)
+    last_shown = view.rowAt(view.viewport().height() - 1) - 1  # the last row shown whole
+    assert 5 < last_shown < 25
+    run_id = view.model().index(last_shown, 0).data(RunIdRole)
+    RunsShown(qtbot, window).select(run_id)
+
+    def shown(row: int) -> bool:
+        rect = view.visualRect(view.model().index(row, 0))
+        return rect.top() >= 0 and rect.bottom() <= view.viewport().height()
+
+    assert shown(last_shown)
+    before = view.viewport().height()
+    window.resize(1024, 640)
+    qtbot.waitUntil(lambda: view.viewport().height() < before - 4 * view.rowHeight(0))
+    qtbot.waitUntil(lambda: shown(last_shown))
+    assert tab.timeline.run.id == run_id and view.verticalScrollBar().value() > 0
+    # Scrolled away from (to the end), the current run is not pulled back into view by a resize.
+    window.resize(1400, 860)
+    qtbot.waitUntil(lambda: view.viewport().height() == before)
+    view.scrollToBottom()
+    bottom = view.verticalScrollBar().value()
+    assert not shown(last_shown) and bottom > 0
+    window.resize(1024, 640)
+    qtbot.waitUntil(lambda: view.viewport().height() < before - 4 * view.rowHeight(0))
+    assert not shown(last_shown) and view.verticalScrollBar().value() >= bottom
+
+
+def test_the_last_of_a_few_runs_stays_in_view_when_the_run_list_gets_shorter(qtbot, make_window) -> None:
+    """Six runs fit the list whole (nothing to scroll) until the window is made smaller: the run shown,
+    the list's last, was then scrolled to before the list knew it could scroll, and stayed hidden."""
+    from tests.gui.test_runs_screenshots import runs_window
+
+    with RunStore.open(resolve_db_path()) as store:
+        ids = [store.start_run(f"tools/call echo {number}", "live", NAMED, started_at=T0 + timedelta(minutes=number))
+               for number in range(6)]
+    window = runs_window(make_window)
+    view = window.runs_tab.run_view
+    RunsShown(qtbot, window).select(ids[0])  # the oldest: the last row
+    row = view.currentIndex().row()
+    assert row == view.model().rowCount() - 1 and view.verticalScrollBar().maximum() == 0
+
+    def shown() -> bool:
+        rect = view.visualRect(view.model().index(row, 0))
+        return rect.top() >= 0 and rect.bottom() <= view.viewport().height()
+
+    assert shown()
+    window.resize(1024, 640)
+    qtbot.waitUntil(lambda: view.viewport().height() < 4 * view.rowHeight(0))
+    qtbot.waitUntil(shown)

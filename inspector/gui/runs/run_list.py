@@ -32,6 +32,7 @@ from ..widgets.empty_hint import EmptyHint
 from ..widgets.fitted_placeholder import fitted_placeholder
 from ..widgets.font_follower import FontFollower
 from ..widgets.hints import readable_placeholder
+from ..widgets.keep_in_view import KeepCurrentInView
 from ..widgets.outcomes import outcome_icon, outcome_word
 from ..widgets.tab_stops import one_tab_stop
 from ..widgets.wrapping_row import WrappingRow
@@ -160,6 +161,7 @@ class RunListPane(QWidget):
         self._fitted_reasons: list[str] = []
         selection = self.view.selectionModel()
         selection.currentRowChanged.connect(self._current_changed)
+        KeepCurrentInView(self.view)  # a smaller window does not hide the run the timeline shows
         selection.selectionChanged.connect(lambda *_args: self._update_buttons())
         # A new sort order reads the list anew: the selection follows the runs, not the rows.
         self._before_reset: tuple[list[int], int | None] = ([], None)

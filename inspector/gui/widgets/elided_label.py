@@ -11,9 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QFontMetrics, QPainter, QPaintEvent, QResizeEvent
-from PySide6.QtWidgets import QLabel, QWidget
+from PySide6.QtCore import QEvent, Qt
+from PySide6.QtGui import QFontMetrics, QHelpEvent, QPainter, QPaintEvent, QResizeEvent
+from PySide6.QtWidgets import QLabel, QToolTip, QWidget
+
+from .plain_text import plain_tooltip
 
 
 class ElidedLabel(QLabel):
@@ -84,6 +86,13 @@ class ElidedLabel(QLabel):
         painter = QPainter(self)
         self.style().drawItemText(painter, self.contentsRect(), int(self.alignment()), self.palette(),
                                   self.isEnabled(), self.shown_text(), self.foregroundRole())
+
+    def event(self, event: QEvent) -> bool:  # noqa: D102 - Qt's
+        if event.type() == QEvent.Type.ToolTip and isinstance(event, QHelpEvent) and self.toolTip():
+            # Shown as its characters: Qt takes a tip that looks like markup for markup (a trace's "<b>").
+            QToolTip.showText(event.globalPos(), plain_tooltip(self.toolTip()), self)
+            return True
+        return super().event(event)
 
     def _tip(self) -> None:
         self.setToolTip(self.text() if self.is_cut() else "")

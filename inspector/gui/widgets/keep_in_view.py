@@ -26,6 +26,9 @@ class KeepCurrentInView(QObject):
                 row = self.view.visualRect(current)
                 was_shown = row.isValid() and row.top() >= 0 and row.bottom() <= event.oldSize().height()
                 if was_shown and row.bottom() > event.size().height():
+                    # Its scroll range for the new height first: a list scrolled by rows that fitted
+                    # whole had none, and the row was scrolled to nowhere.
+                    self.view.updateGeometries()
                     self.view.scrollTo(current, QAbstractItemView.ScrollHint.EnsureVisible)
                     top_row_whole(self.view, current.row())
         return False
@@ -34,7 +37,10 @@ class KeepCurrentInView(QObject):
 def top_row_whole(view: QTableView, row: int) -> None:
     """Scroll ``view`` (rows of one height, scrolled by pixels) by less than a row so that its top row
     shows whole, and ``row`` with it where it showed whole: a step centred by :meth:`scrollTo` left
-    the row above it cut in half at the top of the timeline."""
+    the row above it cut in half at the top of the timeline. A view scrolled by rows (the run list)
+    shows its top row whole already: its scroll bar counts rows, not pixels."""
+    if view.verticalScrollMode() != QAbstractItemView.ScrollMode.ScrollPerPixel:
+        return
     height, bar = view.rowHeight(0), view.verticalScrollBar()
     cut = bar.value() % height if height > 0 else 0
     if not cut:
