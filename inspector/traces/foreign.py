@@ -16,7 +16,7 @@ from inspector.i18n.messages import Message, message_from_note
 from inspector.runs.ending import TIMED_OUT_MARK
 from inspector.runs.step import stored_duration
 
-from .conventions import Meaning, understand
+from .conventions import Meaning, shown_name, understand
 from .format import Path, RunHeader, TraceStep, read_note, read_payload
 from .otlp import RUN_NOTE, STATUS_ERROR, STEP_NOTE, UNFINISHED_NOTE, Span, stored_time_of
 from .outcomes import CANCELLED, FAILED, OK, UNRECORDED, Ending, ending
@@ -30,6 +30,7 @@ __all__ = ["ForeignTrace", "Side", "Wrapped", "call_payload", "foreign_kind", "f
 class Side:
     """One span read for a step: its ``raw.otlp``, meaning and ending (``None``: it never ended)."""
 
+    #: The span's name as its source shows it (:func:`~.conventions.shown_name`); ``raw["name"]`` is its own.
     name: str
     raw: dict[str, Any]
     meaning: Meaning
@@ -88,8 +89,8 @@ def read_side(span: Span, resource: Resource = NO_RESOURCE, scope: Scope = NO_SC
     # Filled as the generated __init__ would, without its object.__setattr__ per field (one side
     # per span of a file): the same object, still frozen.
     side = _new(Side)
-    side.__dict__.update(name=span.name, raw=raw, meaning=meaning, ending=result, start_ns=span.start_ns,
-                         end_ns=span.end_ns, note=note)
+    side.__dict__.update(name=shown_name(span.name, span.attributes), raw=raw, meaning=meaning, ending=result,
+                         start_ns=span.start_ns, end_ns=span.end_ns, note=note)
     return side
 
 
@@ -464,13 +465,13 @@ class ForeignTrace:
         so ended makes the run cancelled."""
         cancelled = ended is not None and ended.outcome == CANCELLED
         if self.count == 0:
-            self.first_name = span.name
+            self.first_name = shown_name(span.name, span.attributes)
         self.count += 1
         if meaning is not None and meaning.side and (self.mcp_server is None or meaning.side == "server"):
             self._request_seen = True
             self._see_server(span, service, meaning.side)
         if not span.parent_id and self.root_name is None:
-            self.root_name, self.service = span.name, service
+            self.root_name, self.service = shown_name(span.name, span.attributes), service
             self.root_unfinished = span.end_ns is None
             self.cancelled_root = cancelled or span.attributes.get("error.type") == "cancelled"
         if span.start_ns and (self.start_ns is None or span.start_ns < self.start_ns):
