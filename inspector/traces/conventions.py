@@ -18,6 +18,8 @@ Read here (and documented in ``docs/trace-format.md``, "Foreign spans"):
 - Logfire's ``instrument_mcp()`` (on ``mcp`` 1.x; scope ``logfire…``): ``MCP request: METHOD [TOOL]`` (the
   client side) and ``MCP server handle request: METHOD`` (the server side), the request and the response
   as JSON in the attributes ``request`` / ``response``.
+- Logfire's span names: ``logfire.span("calling {tool}", tool=...)`` names its span by the message template and
+  keeps the message with its values in ``logfire.msg``, which is what :func:`shown_name` shows.
 
 Nothing here changes a span: what is not understood stays a ``request`` step with all its
 attributes. No I/O, no SQLite, no Qt.
@@ -174,6 +176,16 @@ def _result(value: Any) -> tuple[str | None, ContentList | None, bool]:
 
 def _count(value: Any) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
+
+
+def shown_name(name: str, attributes: Mapping[str, Any]) -> str:
+    """The span's name as its source shows it: Logfire names a span by its message template (``calling {tool}``,
+    the same for every call) and keeps the message with its values in ``logfire.msg`` (``calling lookup``), which
+    is shown instead; any other name as it is. The span's own name is kept (``raw.otlp.name``)."""
+    message = attributes.get("logfire.msg")
+    if isinstance(message, str) and message.strip() and attributes.get("logfire.msg_template") == name:
+        return message
+    return name
 
 
 def _tool_from_name(name: str, method: str) -> str | None:

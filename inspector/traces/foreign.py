@@ -16,7 +16,7 @@ from inspector.i18n.messages import Message, message_from_note
 from inspector.runs.ending import TIMED_OUT_MARK
 from inspector.runs.step import stored_duration
 
-from .conventions import Meaning, understand
+from .conventions import Meaning, shown_name, understand
 from .format import Path, RunHeader, TraceStep, read_note, read_payload
 from .otlp import RUN_NOTE, STATUS_ERROR, STEP_NOTE, UNFINISHED_NOTE, Span, stored_time_of
 from .outcomes import CANCELLED, FAILED, OK, UNRECORDED, Ending, ending
@@ -30,6 +30,7 @@ __all__ = ["ForeignTrace", "Side", "Wrapped", "call_payload", "foreign_kind", "f
 class Side:
     """One span read for a step: its ``raw.otlp``, meaning and ending (``None``: it never ended)."""
 
+    #: The span's name as its source shows it (:func:`~.conventions.shown_name`); ``raw["name"]`` is its own.
     name: str
     raw: dict[str, Any]
     meaning: Meaning
@@ -88,8 +89,8 @@ def read_side(span: Span, resource: Resource = NO_RESOURCE, scope: Scope = NO_SC
     # Filled as the generated __init__ would, without its object.__setattr__ per field (one side
     # per span of a file): the same object, still frozen.
     side = _new(Side)
-    side.__dict__.update(name=span.name, raw=raw, meaning=meaning, ending=result, start_ns=span.start_ns,
-                         end_ns=span.end_ns, note=note)
+    side.__dict__.update(name=shown_name(span.name, span.attributes), raw=raw, meaning=meaning, ending=result,
+                         start_ns=span.start_ns, end_ns=span.end_ns, note=note)
     return side
 
 
@@ -135,7 +136,7 @@ _SIDE_WORDS = {
 }
 
 
-def _side_words(side: Side, since_ns: int, left: int | None = None) -> Message:
+def _side_words(side: Side, since_ns: int, left: float | None = None) -> Message:
     """What one side did, timed from ``since_ns`` (the client's start: both sides on one clock); for a
     client that stopped waiting ``left`` ms before its server's side ended, that (its span says no more).
 
@@ -155,21 +156,26 @@ def _side_words(side: Side, since_ns: int, left: int | None = None) -> Message:
     return Message(_SIDE_WORDS[key], {"ms": ms, "error": result.error or result.outcome})
 
 
-#: How much sooner than its server's side a client's side must end to count as having stopped
-#: waiting: a client that got its answer ends a little after the server (1–2 ms on one machine).
-LEFT_FIRST_NS = 1_000_000
+#: How much sooner than its server's side a client's side must end to count as having stopped waiting: any
+#: sooner at all. On one clock a client that got its answer ends after its server's side (the ``mcp`` SDK's server
+#: span ends as the handler returns, before the answer is sent: 0.7 ms and more in tests/fixtures/otel/), and one
+#: that stopped waiting ends before it, in the stateless era (``mcp`` 2.3's client's default) by as little as
+#: 0.9 ms: the server's work stops as the request's stream closes (with a margin of 1 ms such cancels read ok).
+LEFT_FIRST_NS = 0
 _LEFT_FIRST = N_("no outcome recorded: the client stopped waiting {ms} ms before the server's side ended, and "
                  "recorded no error (a cancel, or a client that gave up: the trace does not say which)")
 
 
-def _left_first_ms(client: Side, server: Side) -> int | None:
+def _left_first_ms(client: Side, server: Side) -> float | None:
     """How many ms before the server's side the client's ended, when it ended first with no error
-    recorded (``None`` otherwise: it waited for the answer, or said why it stopped)."""
+    recorded (``None`` otherwise: it waited for the answer, or said why it stopped): whole from 1 ms on,
+    below that to a hundredth (never "0 ms")."""
     if client.ending is None or server.ending is None or client.end_ns is None or server.end_ns is None:
         return None
     if client.ending.outcome != OK or client.ending.explicit_ok or server.end_ns - client.end_ns <= LEFT_FIRST_NS:
         return None
-    return round((server.end_ns - client.end_ns) / 1_000_000)
+    ms = (server.end_ns - client.end_ns) / 1_000_000
+    return round(ms) if ms >= 1 else max(round(ms, 2), 0.01)
 
 
 #: The ``error.type`` the MCP conventions give a ``tools/call`` whose result had ``isError``: the ``mcp``
@@ -178,7 +184,7 @@ def _left_first_ms(client: Side, server: Side) -> int | None:
 TOOL_ERROR = "tool_error"
 
 
-def _answered_tool_error(client: Side, server: Side, left: int | None) -> bool:
+def _answered_tool_error(client: Side, server: Side, left: float | None) -> bool:
     """True when the client received the answer its server marked a tool error, so both sides know the
     tool failed and they do not disagree: the server's side failed with ``error.type`` ``tool_error``
     (its ``isError`` result, sent as an answer), and the client's side ended when that answer came (not
@@ -308,7 +314,7 @@ def _wrapping_ending(client: Side, wrapped: Wrapped) -> Ending | None:
     return Ending(UNRECORDED, notes=(Message(_WRAPS_UNRECORDED, {"span": wrapped.span}),))
 
 
-def _call_ending(client: Side, server: Side | None) -> tuple[Ending | None, Message | None, int | None]:
+def _call_ending(client: Side, server: Side | None) -> tuple[Ending | None, Message | None, float | None]:
     """How a call ended: its client side's ending, or with its server side the two together (and the
     sentence of the step's own when neither side's says it, and :func:`_left_first_ms`)."""
     if server is None:
@@ -464,13 +470,13 @@ class ForeignTrace:
         so ended makes the run cancelled."""
         cancelled = ended is not None and ended.outcome == CANCELLED
         if self.count == 0:
-            self.first_name = span.name
+            self.first_name = shown_name(span.name, span.attributes)
         self.count += 1
         if meaning is not None and meaning.side and (self.mcp_server is None or meaning.side == "server"):
             self._request_seen = True
             self._see_server(span, service, meaning.side)
         if not span.parent_id and self.root_name is None:
-            self.root_name, self.service = span.name, service
+            self.root_name, self.service = shown_name(span.name, span.attributes), service
             self.root_unfinished = span.end_ns is None
             self.cancelled_root = cancelled or span.attributes.get("error.type") == "cancelled"
         if span.start_ns and (self.start_ns is None or span.start_ns < self.start_ns):

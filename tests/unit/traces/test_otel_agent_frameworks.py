@@ -1,7 +1,8 @@
 """Agent frameworks' own tool spans over MCP calls, read faithfully (tests/fixtures/otel/, recorded by
 make_traces.py from the newest releases: pydantic-ai 2.78's GenAI spans, the OpenAI Agents SDK 0.24
 instrumented by OpenInference (2.6) and by Traceloop (0.62), Google ADK 2.13's own spans, each calling the
-``mcp`` SDK 2.3 server; and Logfire 5.4's ``instrument_mcp()`` on an ``mcp`` 1.x client and server)."""
+``mcp`` SDK 2.3 server; Logfire 5.4's ``instrument_mcp()`` on an ``mcp`` 1.x client and server, and Logfire 5.4
+configured on an ``mcp`` 2.3 agent and server, the agent's own spans made with ``logfire.span``)."""
 
 from __future__ import annotations
 
@@ -182,6 +183,41 @@ def test_logfire_spans_of_other_requests_are_request_sides() -> None:
     # another scope's span of that name, or one without a request, is not read so
     assert understand("MCP request: tools/list", 1, {"request": '{"method": "tools/list"}'}, "myapp").convention == ""
     assert understand("MCP request: tools/list", 1, {}, "logfire.mcp").convention == ""
+
+
+def test_logfire_spans_named_by_their_template_show_their_message(store: RunStore) -> None:
+    """Logfire names a span by its message template: the run read "support run for {customer}" and the span of
+    each call "calling {tool}", alike for every call (as every such run in the list); Logfire shows the message
+    with its values (``logfire.msg``), and so does the step now. The span keeps its own name, written back so."""
+    import_trace(store, FIXTURES / "logfire_mcp2.jsonl")
+    (run,) = [run for run in store.list_runs(limit=None) if run.status == "failed"]
+    assert run.title == "support run for ACME"
+    steps = [dict(step.payload, outcome=step.outcome) for step in store.iter_steps(run.id)]
+    spans = [step for step in steps if step["raw"]["otlp"]["scope"]["name"] == "logfire"]
+    assert {step["raw"]["otlp"]["name"] for step in spans} == {"support run for {customer}", "calling {tool}"}
+    shown = [step["content"].splitlines()[0].split(":")[0] for step in spans]  # in timeline order: the root first
+    assert shown == ["support run for ACME", "calling lookup", "calling fail", "calling slow", "calling slow"]
+    assert spans[4]["content"].startswith("calling slow\ncancelled: asyncio.exceptions.CancelledError")
+    # the calls themselves, the mcp SDK's spans through Logfire's provider (logfire.msg beside their
+    # attributes, the same name), as without Logfire: client beside server, each outcome
+    calls = [step for step in steps if step["kind"] == "tool"]
+    assert [(step["toolName"], step["outcome"]) for step in calls] == [
+        ("lookup", "ok"), ("fail", "failed"), ("slow", "failed"), ("slow", "")]  # the cancel: not recorded
+    assert all(step["raw"]["otlp"]["server"]["service"] == "weather-mcp-server" for step in calls)
+    assert calls[0]["raw"]["otlp"]["attributes"]["logfire.msg"] == "MCP send tools/call lookup"
+    assert calls[2]["raw"]["otlp"]["timedOut"] is True
+
+
+def test_only_a_name_that_is_logfire_s_template_is_shown_as_its_message() -> None:
+    from inspector.traces.conventions import shown_name
+
+    template = {"logfire.msg_template": "calling {tool}", "logfire.msg": "calling lookup"}
+    assert shown_name("calling {tool}", template) == "calling lookup"
+    # pydantic-ai names its span by the GenAI conventions and keeps Logfire's message beside it: its name stays
+    assert shown_name("execute_tool lookup", {"logfire.msg": "running tool: lookup"}) == "execute_tool lookup"
+    assert shown_name("calling {tool}", dict(template, **{"logfire.msg": " "})) == "calling {tool}"
+    assert shown_name("calling {tool}", dict(template, **{"logfire.msg": 7})) == "calling {tool}"
+    assert shown_name("other", template) == "other"
 
 
 # -- the rules, span by span ------------------------------------------------------------------------

@@ -102,6 +102,30 @@ def test_a_client_side_that_got_its_answer_a_moment_after_the_server_is_ok(store
         assert step["outcome"] in ("ok", "failed") and "stopped waiting" not in step["toolResult"]
 
 
+def test_the_sdk_stateless_era_s_cancels_are_not_recorded_also_under_a_millisecond(store: RunStore) -> None:
+    """``mcp`` 2.3's client in its default era (stateless, ``server/discover``): a cancel closes the request's
+    stream and the server's work stops at once, its span ending about 1 ms after the client's. With a margin of
+    1 ms, the cancel whose server side ended 0.94 ms after its client side read "ok" (the file holds it)."""
+    steps = agent_steps(store, "mcp_sdk_stateless.jsonl")
+    assert steps[1]["raw"]["otlp"]["name"] == "MCP send server/discover"
+    given_up, *cancels = tool_steps(steps, "slow")
+    assert given_up["outcome"] == "failed" and given_up["raw"]["otlp"]["timedOut"] is True
+    margins = [(int(step["raw"]["otlp"]["server"]["endTimeUnixNano"]) - int(step["raw"]["otlp"]["endTimeUnixNano"]))
+               / 1_000_000 for step in cancels]
+    assert len(cancels) == 6 and 0 < min(margins) < 1 and max(margins) < 5
+    for cancelled in cancels:
+        assert cancelled["outcome"] == "" and "toolOutcome" not in cancelled
+        assert cancelled["toolResult"].startswith("no outcome recorded: the client stopped waiting ")
+    quickest = cancels[margins.index(min(margins))]
+    note = quickest["raw"]["otlp"]["outcomeNote"]
+    left = round(min(margins), 2)
+    assert note["params"]["ms"] == left  # a fraction under 1 ms, never "0 ms"
+    assert f"stopped waiting {left} ms before the server's side ended" in note["text"]
+    assert f"hörte {str(left).replace('.', ',')} ms vor dem Ende der Serverseite auf zu warten" in said_in_german(note)
+    # the calls answered in this era still read as they ended: their client sides ended after their server sides
+    assert [tool_steps(steps, name)[0]["outcome"] for name in ("lookup", "fail")] == ["ok", "failed"]
+
+
 def test_the_sdk_tool_error_is_failed_in_words_though_the_client_span_saw_none(store: RunStore) -> None:
     (fail,) = tool_steps(agent_steps(store, "mcp_sdk.jsonl"), "fail")
     assert fail["outcome"] == "failed"
