@@ -20,6 +20,7 @@ from mcp.client.session import ClientSession
 from mcp.client.streamable_http import streamable_http_client
 
 from inspector.capture.proxy import ProxyServer
+from inspector.cli import main
 from inspector.demo import DemoOptions, DemoServer
 from inspector.store import RunStore
 
@@ -413,3 +414,24 @@ def test_a_call_in_flight_shows_as_a_running_run_and_nothing_stays_running(demo,
     after = statuses()
     assert after["tools/call hang · proxy"] == "cancelled"
     assert "running" not in after.values()
+
+
+def test_a_log_message_the_server_sends_during_a_call_is_kept_with_its_words(demo, tmp_path: Path, capsys) -> None:
+    """The proxy kept a log message as its level only: `runs show` and the window said 'Server log (info): null'."""
+    db = tmp_path / "runs.db"
+
+    async def agent(url: str) -> str:
+        async with Client(url, mode="legacy") as client:
+            return (await client.call_tool("write_note", {"text": "milk"})).content[0].text
+
+    with ProxyServer(demo.url, db) as proxy:
+        assert anyio.run(agent, proxy.url) == "Note 1 written."
+    run = next(run for run in runs_of(db) if run["title"] == "tools/call write_note · proxy")
+    assert run["step"]["serverNotifications"] == [{"method": "notifications/message", "via": "tools/call",
+                                                   "level": "info", "logger": "demo",
+                                                   "data": "write_note: note 1 written."}]
+    with RunStore.open(db) as store:
+        run_id = next(found.id for found in store.list_runs(limit=None) if found.title == run["title"])
+    capsys.readouterr()
+    assert main(["--db", str(db), "--lang", "en", "runs", "show", str(run_id)]) == 0
+    assert "Server log (info, from demo): write_note: note 1 written." in capsys.readouterr().out

@@ -19,6 +19,7 @@ from inspector.agent.operations import (
     answer_head,
     catalogue_sentence,
     image_artifacts,
+    notification_entry,
     reported_error,
     wording_of,
 )
@@ -26,6 +27,7 @@ from inspector.mcp.eras import era_of_version
 from inspector.mcp.errors import UNSUPPORTED_PROTOCOL_VERSION
 from inspector.mcp.messages import N_, Message, Number
 from inspector.mcp.results import ToolCallResult
+from inspector.mcp.standalone import ServerNotification
 from inspector.runs import Leg, RunStep, RunTrace, StepKind, ToolOutcome, ToolResult
 from inspector.runs.progress import bound_progress, progress_note
 
@@ -199,11 +201,9 @@ def _heard(operation: ProxiedOperation) -> tuple[list[dict[str, Any]], list[dict
                 progress.append(progress_note(round((at_ns - start) / 1e6, 3), float(params["progress"]),
                                               float(total) if isinstance(total, (int, float)) else None,
                                               text if isinstance(text, str) else None))
-            elif len(notes) < MAX_NOTIFICATIONS:
-                entry = {"method": method, "via": "POST"}
-                if method == "notifications/message":
-                    entry["level"] = params.get("level") if isinstance(params.get("level"), str) else "info"
-                notes.append(entry)
+            elif len(notes) < MAX_NOTIFICATIONS:  # as our own calls keep them: the stream, a log's words
+                via = "GET" if leg.http_method == "GET" else leg.method
+                notes.append(notification_entry(ServerNotification(method, params, via)))
     return list(requests.values()), notes, progress
 
 
