@@ -30,6 +30,7 @@ COMPLETE = "complete"          # the answer arrived whole
 AGENT_LEFT = "agent_left"      # the agent closed its connection before the answer ended
 SERVER_BROKE = "server_broke"  # the server could not be reached, or broke off its answer
 BUDGET = "budget"              # the proxy's budget for the operation ended it (``--budget``)
+PROXY_STOPPED = "proxy_stopped"  # the proxy was stopped (Ctrl-C, Stop in the window) before the answer ended
 
 
 def rpc_messages(value: Any) -> list[dict[str, Any]]:

@@ -3,8 +3,8 @@
 The rules are those of Run Inspector's own calls (:mod:`inspector.agent.operations`): a tool's
 ``isError`` or a JSON-RPC error is *failed*, so is an answer that never came (the sentence says
 why); a call the agent cancelled (``notifications/cancelled``) or left (it closed the connection
-before the answer) is *cancelled*, never failed; the proxy's own budget ending a call is *failed*
-(timed out), and the step says that the proxy ended it.
+before the answer), or one the proxy was stopped under, is *cancelled*, never failed; the proxy's
+own budget ending a call is *failed* (timed out), and the step says that the proxy ended it.
 """
 
 from __future__ import annotations
@@ -32,12 +32,15 @@ from inspector.runs import Leg, RunStep, RunTrace, StepKind, ToolOutcome, ToolRe
 from inspector.runs.progress import bound_progress, progress_note
 
 from .book import ProxiedOperation
-from .legs import AGENT_LEFT, BUDGET, COMPLETE, SERVER_BROKE, CapturedLeg
+from .legs import AGENT_LEFT, BUDGET, COMPLETE, PROXY_STOPPED, SERVER_BROKE, CapturedLeg
 
 #: How many of the server's notifications a step keeps (as our own calls keep).
 MAX_NOTIFICATIONS = 50
 #: What a proxied run's title says after the operation, so it reads apart from calls made here.
 TITLE_MARK = "· proxy"
+#: How a leg ends whose answer the agent did not get whole, through no fault of the server's: the agent
+#: closed its connection, or the proxy was stopped (Ctrl-C, Stop in the window) under it.
+_CUT_SHORT = (AGENT_LEFT, PROXY_STOPPED)
 
 
 @dataclass(frozen=True)
@@ -60,9 +63,9 @@ class ProxiedRun:
 
 def leg_outcome(leg: CapturedLeg, operation: ProxiedOperation) -> str:
     """How one leg ended: ok, failed or cancelled."""
-    if leg.http_method in ("GET", "DELETE") and (leg.ending == AGENT_LEFT or leg.status == 405):
+    if leg.http_method in ("GET", "DELETE") and (leg.ending in _CUT_SHORT or leg.status == 405):
         return Leg.OK  # the agent closing the server's stream is its normal end; 405: no stream offered
-    if leg.ending == AGENT_LEFT and (leg.rpc_id is None or leg.answer is None):
+    if leg.ending in _CUT_SHORT and (leg.rpc_id is None or leg.answer is None):
         return Leg.CANCELLED
     if leg is operation.main and operation.cancelled_by_agent and _no_result(leg):
         return Leg.CANCELLED
@@ -141,6 +144,9 @@ def _why_unanswered(operation: ProxiedOperation, server: str) -> Message | str:
 
 
 def _cancel_sentence(operation: ProxiedOperation) -> Message:
+    if operation.main.ending == PROXY_STOPPED and not operation.cancelled_by_agent:
+        return Message(N_("The proxy was stopped before the answer to {method} came: the agent's request was "
+                          "cut off."), {"method": operation.method})
     if operation.cancelled_by_agent:
         return Message(N_("The agent cancelled {method} (notifications/cancelled) before the answer came."),
                        {"method": operation.method})
@@ -158,7 +164,7 @@ def _cancelled(operation: ProxiedOperation) -> bool:
     main = operation.main
     if operation.ended_by_budget or main.rpc_id is None:
         return False  # a stream or a session's end the agent closes has ended as it should
-    return (operation.cancelled_by_agent and _no_result(main)) or (main.ending == AGENT_LEFT and main.answer is None)
+    return (operation.cancelled_by_agent and _no_result(main)) or (main.ending in _CUT_SHORT and main.answer is None)
 
 
 def _wire(operation: ProxiedOperation) -> dict[str, Any]:
@@ -313,6 +319,8 @@ def _describe(operation: ProxiedOperation) -> Said | Message:
     if operation.method == "GET":
         if main.ending == AGENT_LEFT:
             return Message(N_("the agent closed the server's stream"))
+        if main.ending == PROXY_STOPPED:
+            return Message(N_("the proxy was stopped, and the server's stream with it"))
         return Message(N_("the server's stream ended"))
     if operation.method == "DELETE":
         return Message(N_("the session ended (HTTP {status})"), {"status": str(main.status)})
