@@ -9,6 +9,7 @@ own budget ending a call is *failed* (timed out), and the step says that the pro
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass
 from datetime import datetime
@@ -194,7 +195,7 @@ def _heard(operation: ProxiedOperation) -> tuple[list[dict[str, Any]], list[dict
     progress: list[dict[str, Any]] = []
     start = operation.legs[0].started_ns
     for leg in operation.legs:
-        for message, at_ns in zip(leg.server_messages, leg.server_message_times, strict=False):
+        for message, at_ns in leg.heard():
             method = str(message.get("method"))
             params = message.get("params") if isinstance(message.get("params"), dict) else {}
             if "id" in message:
@@ -249,6 +250,9 @@ def run_of(operation: ProxiedOperation, server_url: str, server_label: str) -> P
                        server_requests=requests or None, server_notifications=notes or None,
                        progress=bounded or None, progress_dropped=dropped or None, **wire)
         health = health_of(operation, status)
+    skipped = sum(leg.progress_skipped for leg in operation.legs)
+    if skipped:  # the middle of a long stream, which its leg did not keep either
+        step = dataclasses.replace(step, progress_dropped=(step.progress_dropped or 0) + skipped)
     return ProxiedRun(run_title(operation), server_url, step, status, health, duration, operation.started_at,
                       operation.number)
 
