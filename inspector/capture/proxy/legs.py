@@ -97,6 +97,8 @@ class CapturedLeg:
     #: when the proxy knows.
     reason: Message | None = None
     unparsed: bool = False
+    #: Not parsed because a JSON body, or one event, was larger than :data:`MAX_PARSED_BYTES`.
+    too_large: bool = False
     _recorder: WireRecorder | None = None
     _events: EventStreamParser | None = None
     _decoder: Any = None
@@ -170,7 +172,7 @@ class CapturedLeg:
             self.unparsed = True
             return
         if len(data) > room:
-            self.unparsed = True
+            self.unparsed = self.too_large = True
             return
         self._parsed += len(data)
         assert self._recorder is not None

@@ -26,14 +26,14 @@ from inspector.agent.operations import (
 )
 from inspector.mcp.eras import era_of_version
 from inspector.mcp.errors import UNSUPPORTED_PROTOCOL_VERSION
-from inspector.mcp.messages import N_, Message, Number
+from inspector.mcp.messages import N_, Message, Number, whole
 from inspector.mcp.results import ToolCallResult
 from inspector.mcp.standalone import ServerNotification
 from inspector.runs import Leg, RunStep, RunTrace, StepKind, ToolOutcome, ToolResult
 from inspector.runs.progress import bound_progress, progress_note
 
 from .book import ProxiedOperation
-from .legs import AGENT_LEFT, BUDGET, COMPLETE, PROXY_STOPPED, SERVER_BROKE, CapturedLeg
+from .legs import AGENT_LEFT, BUDGET, COMPLETE, MAX_PARSED_BYTES, PROXY_STOPPED, SERVER_BROKE, CapturedLeg
 
 #: How many of the server's notifications a step keeps (as our own calls keep).
 MAX_NOTIFICATIONS = 50
@@ -137,6 +137,10 @@ def _why_unanswered(operation: ProxiedOperation, server: str) -> Message | str:
     if leg.status is not None and leg.status >= 400:
         return Message(N_("The server {server} answered {method} with HTTP {status}."),
                        {"server": server, "method": method, "status": str(leg.status)})
+    if leg.too_large:
+        return Message(N_("The server's answer to {method} is larger than the {mib} MiB the proxy reads of it: it "
+                          "was passed on to the agent whole, but what it said is not recorded."),
+                       {"method": method, "mib": whole(MAX_PARSED_BYTES // (1024 * 1024))})
     if leg.unparsed:
         return Message(N_("The proxy could not read the server's answer to {method} (not JSON-RPC it knows)."),
                        {"method": method})
