@@ -27,6 +27,7 @@ from inspector.mcp.messages import N_, NP_, Message, Number, note_of, one_senten
 from inspector.mcp.output_schema import check_structured
 from inspector.mcp.results import NO_TEXT_SENTENCE, ToolCallResult, non_text_sentence
 from inspector.mcp.server_requests import clipped, shown_method
+from inspector.mcp.standalone import ServerNotification
 from inspector.mcp.tasks import look_up_task
 from inspector.runs import Artifact, Leg, RunStep, RunTrace, StepKind, ToolOutcome, ToolResult
 from inspector.runs.progress import bound_progress, progress_note
@@ -127,17 +128,19 @@ MAX_NOTIFICATIONS = 50
 def notifications_summary(recorder: OperationRecorder) -> tuple[dict[str, Any], ...]:
     """The server's notifications besides progress, in order, the first 50:
     ``{"method", "via", "level"?, "logger"?, "data"?}`` (log data clipped)."""
-    kept = []
-    for seen in recorder.notifications[:MAX_NOTIFICATIONS]:
-        entry: dict[str, Any] = {"method": shown_method(seen.method), "via": seen.via}
-        if seen.method == "notifications/message":
-            entry["level"] = seen.level
-            logger = seen.params.get("logger")
-            if isinstance(logger, str):
-                entry["logger"] = shown_method(logger)
-            entry["data"] = clipped(seen.params.get("data"))
-        kept.append(entry)
-    return tuple(kept)
+    return tuple(notification_entry(seen) for seen in recorder.notifications[:MAX_NOTIFICATIONS])
+
+
+def notification_entry(seen: ServerNotification) -> dict[str, Any]:
+    """One notification as a step keeps it: ``{"method", "via", "level"?, "logger"?, "data"?}``."""
+    entry: dict[str, Any] = {"method": shown_method(seen.method), "via": seen.via}
+    if seen.method == "notifications/message":
+        entry["level"] = seen.level
+        logger = seen.params.get("logger")
+        if isinstance(logger, str):
+            entry["logger"] = shown_method(logger)
+        entry["data"] = clipped(seen.params.get("data"))
+    return entry
 
 
 #: The longest command line a step keeps (characters); the rest is cut with an ellipsis.

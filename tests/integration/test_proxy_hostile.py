@@ -28,6 +28,7 @@ PING = {"jsonrpc": "2.0", "id": 1, "method": "ping"}
 CALL = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "echo", "arguments": {}}}
 AGENT = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
 SET_COOKIE = "setcookie-4b1d9e"
+LONG_STREAM_NOTES = 60_000
 
 
 class HostileServer:
@@ -90,6 +91,19 @@ class HostileServer:
             result = b"event: message\ndata: " + deep + b"\n\nevent: message\ndata: " + result + b"\n\n"
             return (b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nContent-Length: %d\r\n"
                     b"Connection: close\r\n\r\n" % len(result) + result)
+        elif self.answer == "long stream":  # 60,000 progress notes (9 MB, as a long tool's), then the result
+            notes = ({"jsonrpc": "2.0", "method": "notifications/progress",
+                      "params": {"progressToken": 1, "progress": n, "total": LONG_STREAM_NOTES, "message": "x" * 60}}
+                     for n in range(1, LONG_STREAM_NOTES + 1))
+            events = b"".join(b"event: message\ndata: " + json.dumps(note).encode() + b"\n\n" for note in notes)
+            done = json.dumps({"jsonrpc": "2.0", "id": 1, "result": {"content": [{"type": "text", "text": "all done"}],
+                                                                     "isError": False}}).encode()
+            result = events + b"event: message\ndata: " + done + b"\n\n"
+            return (b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nContent-Length: %d\r\n"
+                    b"Connection: close\r\n\r\n" % len(result) + result)
+        elif self.answer == "large":  # a tool's answer of 9 MB, more than the proxy reads
+            block = {"type": "text", "text": "y" * 9_000_000}
+            result = json.dumps({"jsonrpc": "2.0", "id": 1, "result": {"content": [block]}}).encode()
         elif self.answer == "gzip bomb":  # 200 MB of spaces after the result's first byte, 200 KB packed
             packer = zlib.compressobj(9, zlib.DEFLATED, 16 + zlib.MAX_WBITS)
             spaces = b" " * (1 << 20)
@@ -159,6 +173,42 @@ def test_a_gzip_bomb_is_passed_on_but_not_unpacked_past_what_is_parsed(
     assert peak < 40 * 1024 * 1024
     assert len(gzip.decompress(packed)) > 200 * 1024 * 1024  # passed on whole, compressed
     assert wait_for_runs(tmp_path / "runs.db", 1) == [("tools/call echo · proxy", "failed")]
+
+
+def test_a_long_stream_is_read_to_its_result_and_its_progress_notes_counted(
+        server: HostileServer, proxy: ProxyServer, tmp_path: Path) -> None:
+    """A stream was parsed for its first 8 MB only: a long tool's result after 60,000 progress notes was
+    recorded failed ('could not read the server's answer'), its last note 47,997 of 60,000."""
+    server.answer = "long stream"
+    tracemalloc.start()
+    try:
+        with httpx.Client(timeout=60) as agent, agent.stream("POST", proxy.url, json=CALL, headers=AGENT) as answer:
+            got = b"".join(answer.iter_raw())
+        assert wait_for_runs(tmp_path / "runs.db", 1) == [("tools/call echo · proxy", "ok")]
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert got.endswith(b'"all done"}], "isError": false}}\n\n') and len(got) > 8 * 1024 * 1024
+    with RunStore.open(tmp_path / "runs.db") as store:
+        step = next(store.iter_steps(store.list_runs()[0].id)).payload
+    assert step["toolResult"] == "all done"
+    assert len(step["progress"]) + step["progressDropped"] == LONG_STREAM_NOTES
+    assert step["progress"][-1]["progress"] == LONG_STREAM_NOTES
+    assert peak < 40 * 1024 * 1024  # the notes between the first and the last ones are not held
+
+
+def test_an_answer_larger_than_the_proxy_reads_is_passed_on_and_said_so(
+        server: HostileServer, proxy: ProxyServer, tmp_path: Path) -> None:
+    """It was recorded 'The proxy could not read the server's answer to tools/call (not JSON-RPC it knows).'"""
+    server.answer = "large"
+    with httpx.Client(timeout=60) as agent:
+        answer = agent.post(proxy.url, json=CALL, headers=AGENT)
+    assert answer.status_code == 200 and len(answer.json()["result"]["content"][0]["text"]) == 9_000_000
+    assert wait_for_runs(tmp_path / "runs.db", 1) == [("tools/call echo · proxy", "failed")]
+    with RunStore.open(tmp_path / "runs.db") as store:
+        step = next(store.iter_steps(store.list_runs()[0].id)).payload
+    assert step["toolResult"] == ("The server's answer to tools/call is larger than the 8 MiB the proxy reads of it: "
+                                  "it was passed on to the agent whole, but what it said is not recorded.")
 
 
 def test_a_request_cut_short_by_its_agent_is_neither_forwarded_nor_recorded(

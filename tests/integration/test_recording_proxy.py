@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +22,7 @@ from mcp.client.session import ClientSession
 from mcp.client.streamable_http import streamable_http_client
 
 from inspector.capture.proxy import ProxyServer
+from inspector.cli import main
 from inspector.demo import DemoOptions, DemoServer
 from inspector.store import RunStore
 
@@ -413,3 +416,61 @@ def test_a_call_in_flight_shows_as_a_running_run_and_nothing_stays_running(demo,
     after = statuses()
     assert after["tools/call hang · proxy"] == "cancelled"
     assert "running" not in after.values()
+
+
+def test_a_log_message_the_server_sends_during_a_call_is_kept_with_its_words(demo, tmp_path: Path, capsys) -> None:
+    """The proxy kept a log message as its level only: `runs show` and the window said 'Server log (info): null'."""
+    db = tmp_path / "runs.db"
+
+    async def agent(url: str) -> str:
+        async with Client(url, mode="legacy") as client:
+            return (await client.call_tool("write_note", {"text": "milk"})).content[0].text
+
+    with ProxyServer(demo.url, db) as proxy:
+        assert anyio.run(agent, proxy.url) == "Note 1 written."
+    run = next(run for run in runs_of(db) if run["title"] == "tools/call write_note · proxy")
+    assert run["step"]["serverNotifications"] == [{"method": "notifications/message", "via": "tools/call",
+                                                   "level": "info", "logger": "demo",
+                                                   "data": "write_note: note 1 written."}]
+    with RunStore.open(db) as store:
+        run_id = next(found.id for found in store.list_runs(limit=None) if found.title == run["title"])
+    capsys.readouterr()
+    assert main(["--db", str(db), "--lang", "en", "runs", "show", str(run_id)]) == 0
+    assert "Server log (info, from demo): write_note: note 1 written." in capsys.readouterr().out
+
+
+def test_a_call_cut_off_by_stopping_the_proxy_is_not_said_to_be_the_agents_doing(demo, tmp_path: Path) -> None:
+    """Stopping the proxy (Ctrl-C, Stop in the window) under a call recorded 'The agent closed its connection
+    before the answer to tools/call came.', and the agent's open stream 'the agent closed the server's stream'."""
+    db = tmp_path / "runs.db"
+    proxy = ProxyServer(demo.url, db)
+    proxy.start()
+    told: list[str] = []
+
+    async def agent(url: str) -> None:
+        try:
+            async with Client(url, mode="legacy") as client:
+                await client.call_tool("hang", {})
+        except Exception as exc:  # noqa: BLE001 - the proxy stops under it: whatever the SDK makes of that
+            told.append(type(exc).__name__)
+
+    def statuses() -> dict[str, str]:
+        with RunStore.open(db) as store:
+            return {run.title: run.status for run in store.list_runs(limit=None)}
+
+    agent_thread = threading.Thread(target=anyio.run, args=(agent, proxy.url), daemon=True)
+    agent_thread.start()
+    deadline = time.monotonic() + 20
+    while statuses().get("tools/call hang · proxy") != "running" and time.monotonic() < deadline:
+        time.sleep(0.05)
+    time.sleep(0.5)  # tools/call hang forwarded: the demo server holds it
+    proxy.stop()
+    agent_thread.join(20)
+    runs = {run["title"]: run for run in runs_of(db)}
+    hang = runs["tools/call hang · proxy"]
+    assert hang["status"] == "cancelled" and hang["step"]["cancelledInFlight"] is True
+    assert hang["step"]["toolResult"] == ("The proxy was stopped before the answer to tools/call came: the agent's "
+                                          "request was cut off.")
+    stream = runs["GET stream · proxy"]
+    assert stream["status"] == "ok" and stream["step"]["content"] == ("GET: the proxy was stopped, and the server's "
+                                                                      "stream with it")

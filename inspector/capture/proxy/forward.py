@@ -35,7 +35,16 @@ from .gate import (
     check_origin,
     read_body,
 )
-from .legs import AGENT_LEFT, BUDGET, COMPLETE, SERVER_BROKE, CapturedLeg, parse_json, rpc_messages
+from .legs import (
+    AGENT_LEFT,
+    BUDGET,
+    COMPLETE,
+    PROXY_STOPPED,
+    SERVER_BROKE,
+    CapturedLeg,
+    parse_json,
+    rpc_messages,
+)
 from .scrub import request_secrets
 
 # Headers of one connection, not of the message (RFC 9110 7.6.1), and the ones the HTTP library
@@ -134,7 +143,7 @@ class ForwardingApp:
             await self._carry(leg, operation, forwarded, body, receive, send)
         finally:
             if leg.ended_ns is None:  # the proxy itself is stopping
-                leg.ended(AGENT_LEFT)
+                leg.ended(PROXY_STOPPED)
             self.book.end(leg, operation)
 
     async def _carry(self, leg: CapturedLeg, operation: ProxiedOperation | None, headers: list[tuple[str, str]],
@@ -145,10 +154,10 @@ class ForwardingApp:
         deadline = self._deadline(leg, operation)
         try:
             done, _ = await asyncio.wait({work, watch}, timeout=deadline, return_when=asyncio.FIRST_COMPLETED)
-        except asyncio.CancelledError:
+        except asyncio.CancelledError:  # the proxy is stopping: its server cancels what is still in flight
             work.cancel()
             watch.cancel()
-            leg.ended(AGENT_LEFT)
+            leg.ended(PROXY_STOPPED)
             raise
         if work in done:
             watch.cancel()

@@ -14,6 +14,7 @@ import codecs
 import json
 import time
 import zlib
+from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,15 +22,20 @@ from inspector.mcp.messages import Message
 from inspector.mcp.secrets import Secrets
 from inspector.mcp.sse import EventStreamParser
 from inspector.mcp.wire import DEFAULT_WIRE, WireRecorder
+from inspector.runs.progress import KEEP_FIRST, KEEP_LAST
 
-#: The most answer text a leg parses for its JSON-RPC messages (a body beyond it still passes on whole).
+#: The most answer text a leg parses for its JSON-RPC messages: a JSON body's, or one event's of a stream
+#: (a stream may go on for hours; a body or an event beyond it still passes on whole).
 MAX_PARSED_BYTES = 8 * 1024 * 1024
+#: The most of the server's requests and notifications besides progress a leg keeps (a step keeps 50).
+MAX_KEPT_MESSAGES = 1_000
 
 # How a leg ended, seen from the proxy.
 COMPLETE = "complete"          # the answer arrived whole
 AGENT_LEFT = "agent_left"      # the agent closed its connection before the answer ended
 SERVER_BROKE = "server_broke"  # the server could not be reached, or broke off its answer
 BUDGET = "budget"              # the proxy's budget for the operation ended it (``--budget``)
+PROXY_STOPPED = "proxy_stopped"  # the proxy was stopped (Ctrl-C, Stop in the window) before the answer ended
 
 
 def rpc_messages(value: Any) -> list[dict[str, Any]]:
@@ -76,10 +82,13 @@ class CapturedLeg:
     answer_headers: dict[str, str] = field(default_factory=dict)
     #: The answer to :attr:`message` (``result`` or ``error``), when one came.
     answer: dict[str, Any] | None = None
-    #: Requests and notifications the server sent on this leg's answer stream, in order.
+    #: Requests and notifications the server sent on this leg's answer stream, in order: the first
+    #: :data:`MAX_KEPT_MESSAGES`, and of its progress notes the first ones (the last: :meth:`heard`).
     server_messages: list[dict[str, Any]] = field(default_factory=list)
     #: When each of :attr:`server_messages` arrived (monotonic nanoseconds).
     server_message_times: list[int] = field(default_factory=list)
+    #: Progress notes heard between the first and the last ones kept, and not kept (a long stream's).
+    progress_skipped: int = 0
     request_headers: list[tuple[str, str]] = field(default_factory=list)
     ending: str | None = None
     #: The leg's name when the book knows better (an answer to the server's ``elicitation/create``).
@@ -88,12 +97,16 @@ class CapturedLeg:
     #: when the proxy knows.
     reason: Message | None = None
     unparsed: bool = False
+    #: Not parsed because a JSON body, or one event, was larger than :data:`MAX_PARSED_BYTES`.
+    too_large: bool = False
     _recorder: WireRecorder | None = None
     _events: EventStreamParser | None = None
     _decoder: Any = None
     _inflate: Any = None
     _body: bytearray = field(default_factory=bytearray)
     _parsed: int = 0
+    _progress_seen: int = 0
+    _progress_tail: deque[tuple[dict[str, Any], int]] = field(default_factory=lambda: deque(maxlen=KEEP_LAST))
 
     def __post_init__(self) -> None:
         self._recorder = WireRecorder(self.wire_level, secrets=self.secrets, started_ns=self.started_ns)
@@ -159,7 +172,7 @@ class CapturedLeg:
             self.unparsed = True
             return
         if len(data) > room:
-            self.unparsed = True
+            self.unparsed = self.too_large = True
             return
         self._parsed += len(data)
         assert self._recorder is not None
@@ -170,14 +183,34 @@ class CapturedLeg:
         for event in self._events.feed(self._decoder.decode(data)):
             self._recorder.event(time.monotonic_ns(), event)
             self._heard(parse_json(event))
+            self._parsed = 0  # a stream is bounded by its event, not by how long it goes on
 
     def _heard(self, value: Any) -> None:
         for message in rpc_messages(value):
             if "method" in message:
-                self.server_messages.append(message)
-                self.server_message_times.append(time.monotonic_ns())
+                self._keep(message, time.monotonic_ns())
             elif self.rpc_id is not None and message.get("id") == self.rpc_id and self.answer is None:
                 self.answer = message
+
+    def _keep(self, message: dict[str, Any], at_ns: int) -> None:
+        """Keep a message of the server's, bounded: the first progress notes and the last (as a step
+        keeps them), the rest counted; other messages up to :data:`MAX_KEPT_MESSAGES`."""
+        if message.get("method") == "notifications/progress" and "id" not in message:
+            self._progress_seen += 1
+            if self._progress_seen > KEEP_FIRST:
+                if len(self._progress_tail) == self._progress_tail.maxlen:
+                    self.progress_skipped += 1
+                self._progress_tail.append((message, at_ns))
+                return
+        elif len(self.server_messages) >= MAX_KEPT_MESSAGES + KEEP_FIRST:
+            return
+        self.server_messages.append(message)
+        self.server_message_times.append(at_ns)
+
+    def heard(self) -> list[tuple[dict[str, Any], int]]:
+        """The server's messages this leg kept, with when each arrived, in order."""
+        kept = list(zip(self.server_messages, self.server_message_times, strict=True)) + list(self._progress_tail)
+        return sorted(kept, key=lambda pair: pair[1])
 
     def ended(self, ending: str, reason: Message | None = None) -> None:
         """The leg is over: ``ending`` says how (see the constants above)."""

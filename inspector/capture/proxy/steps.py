@@ -3,12 +3,13 @@
 The rules are those of Run Inspector's own calls (:mod:`inspector.agent.operations`): a tool's
 ``isError`` or a JSON-RPC error is *failed*, so is an answer that never came (the sentence says
 why); a call the agent cancelled (``notifications/cancelled``) or left (it closed the connection
-before the answer) is *cancelled*, never failed; the proxy's own budget ending a call is *failed*
-(timed out), and the step says that the proxy ended it.
+before the answer), or one the proxy was stopped under, is *cancelled*, never failed; the proxy's
+own budget ending a call is *failed* (timed out), and the step says that the proxy ended it.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass
 from datetime import datetime
@@ -19,23 +20,28 @@ from inspector.agent.operations import (
     answer_head,
     catalogue_sentence,
     image_artifacts,
+    notification_entry,
     reported_error,
     wording_of,
 )
 from inspector.mcp.eras import era_of_version
 from inspector.mcp.errors import UNSUPPORTED_PROTOCOL_VERSION
-from inspector.mcp.messages import N_, Message, Number
+from inspector.mcp.messages import N_, Message, Number, whole
 from inspector.mcp.results import ToolCallResult
+from inspector.mcp.standalone import ServerNotification
 from inspector.runs import Leg, RunStep, RunTrace, StepKind, ToolOutcome, ToolResult
 from inspector.runs.progress import bound_progress, progress_note
 
 from .book import ProxiedOperation
-from .legs import AGENT_LEFT, BUDGET, COMPLETE, SERVER_BROKE, CapturedLeg
+from .legs import AGENT_LEFT, BUDGET, COMPLETE, MAX_PARSED_BYTES, PROXY_STOPPED, SERVER_BROKE, CapturedLeg
 
 #: How many of the server's notifications a step keeps (as our own calls keep).
 MAX_NOTIFICATIONS = 50
 #: What a proxied run's title says after the operation, so it reads apart from calls made here.
 TITLE_MARK = "· proxy"
+#: How a leg ends whose answer the agent did not get whole, through no fault of the server's: the agent
+#: closed its connection, or the proxy was stopped (Ctrl-C, Stop in the window) under it.
+_CUT_SHORT = (AGENT_LEFT, PROXY_STOPPED)
 
 
 @dataclass(frozen=True)
@@ -58,9 +64,9 @@ class ProxiedRun:
 
 def leg_outcome(leg: CapturedLeg, operation: ProxiedOperation) -> str:
     """How one leg ended: ok, failed or cancelled."""
-    if leg.http_method in ("GET", "DELETE") and (leg.ending == AGENT_LEFT or leg.status == 405):
+    if leg.http_method in ("GET", "DELETE") and (leg.ending in _CUT_SHORT or leg.status == 405):
         return Leg.OK  # the agent closing the server's stream is its normal end; 405: no stream offered
-    if leg.ending == AGENT_LEFT and (leg.rpc_id is None or leg.answer is None):
+    if leg.ending in _CUT_SHORT and (leg.rpc_id is None or leg.answer is None):
         return Leg.CANCELLED
     if leg is operation.main and operation.cancelled_by_agent and _no_result(leg):
         return Leg.CANCELLED
@@ -131,6 +137,10 @@ def _why_unanswered(operation: ProxiedOperation, server: str) -> Message | str:
     if leg.status is not None and leg.status >= 400:
         return Message(N_("The server {server} answered {method} with HTTP {status}."),
                        {"server": server, "method": method, "status": str(leg.status)})
+    if leg.too_large:
+        return Message(N_("The server's answer to {method} is larger than the {mib} MiB the proxy reads of it: it "
+                          "was passed on to the agent whole, but what it said is not recorded."),
+                       {"method": method, "mib": whole(MAX_PARSED_BYTES // (1024 * 1024))})
     if leg.unparsed:
         return Message(N_("The proxy could not read the server's answer to {method} (not JSON-RPC it knows)."),
                        {"method": method})
@@ -139,6 +149,9 @@ def _why_unanswered(operation: ProxiedOperation, server: str) -> Message | str:
 
 
 def _cancel_sentence(operation: ProxiedOperation) -> Message:
+    if operation.main.ending == PROXY_STOPPED and not operation.cancelled_by_agent:
+        return Message(N_("The proxy was stopped before the answer to {method} came: the agent's request was "
+                          "cut off."), {"method": operation.method})
     if operation.cancelled_by_agent:
         return Message(N_("The agent cancelled {method} (notifications/cancelled) before the answer came."),
                        {"method": operation.method})
@@ -156,7 +169,7 @@ def _cancelled(operation: ProxiedOperation) -> bool:
     main = operation.main
     if operation.ended_by_budget or main.rpc_id is None:
         return False  # a stream or a session's end the agent closes has ended as it should
-    return (operation.cancelled_by_agent and _no_result(main)) or (main.ending == AGENT_LEFT and main.answer is None)
+    return (operation.cancelled_by_agent and _no_result(main)) or (main.ending in _CUT_SHORT and main.answer is None)
 
 
 def _wire(operation: ProxiedOperation) -> dict[str, Any]:
@@ -186,7 +199,7 @@ def _heard(operation: ProxiedOperation) -> tuple[list[dict[str, Any]], list[dict
     progress: list[dict[str, Any]] = []
     start = operation.legs[0].started_ns
     for leg in operation.legs:
-        for message, at_ns in zip(leg.server_messages, leg.server_message_times, strict=False):
+        for message, at_ns in leg.heard():
             method = str(message.get("method"))
             params = message.get("params") if isinstance(message.get("params"), dict) else {}
             if "id" in message:
@@ -199,11 +212,9 @@ def _heard(operation: ProxiedOperation) -> tuple[list[dict[str, Any]], list[dict
                 progress.append(progress_note(round((at_ns - start) / 1e6, 3), float(params["progress"]),
                                               float(total) if isinstance(total, (int, float)) else None,
                                               text if isinstance(text, str) else None))
-            elif len(notes) < MAX_NOTIFICATIONS:
-                entry = {"method": method, "via": "POST"}
-                if method == "notifications/message":
-                    entry["level"] = params.get("level") if isinstance(params.get("level"), str) else "info"
-                notes.append(entry)
+            elif len(notes) < MAX_NOTIFICATIONS:  # as our own calls keep them: the stream, a log's words
+                via = "GET" if leg.http_method == "GET" else leg.method
+                notes.append(notification_entry(ServerNotification(method, params, via)))
     return list(requests.values()), notes, progress
 
 
@@ -243,6 +254,9 @@ def run_of(operation: ProxiedOperation, server_url: str, server_label: str) -> P
                        server_requests=requests or None, server_notifications=notes or None,
                        progress=bounded or None, progress_dropped=dropped or None, **wire)
         health = health_of(operation, status)
+    skipped = sum(leg.progress_skipped for leg in operation.legs)
+    if skipped:  # the middle of a long stream, which its leg did not keep either
+        step = dataclasses.replace(step, progress_dropped=(step.progress_dropped or 0) + skipped)
     return ProxiedRun(run_title(operation), server_url, step, status, health, duration, operation.started_at,
                       operation.number)
 
@@ -313,6 +327,8 @@ def _describe(operation: ProxiedOperation) -> Said | Message:
     if operation.method == "GET":
         if main.ending == AGENT_LEFT:
             return Message(N_("the agent closed the server's stream"))
+        if main.ending == PROXY_STOPPED:
+            return Message(N_("the proxy was stopped, and the server's stream with it"))
         return Message(N_("the server's stream ended"))
     if operation.method == "DELETE":
         return Message(N_("the session ended (HTTP {status})"), {"status": str(main.status)})

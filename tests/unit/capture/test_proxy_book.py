@@ -197,3 +197,20 @@ def test_a_stream_the_agent_closes_ended_as_it_should() -> None:
     book.carry(leg(None, http="GET"), ending=AGENT_LEFT)
     run = run_of(book.done[0], URL, "demo")
     assert run.title == "GET stream · proxy" and run.status == "ok"
+
+
+@in_loop
+def test_a_log_message_on_the_servers_stream_is_said_to_have_come_on_it() -> None:
+    """It was kept as having come 'via POST', without its words."""
+    book = Book()
+    stream = leg(None, http="GET")
+    operation = book.book.begin(stream)
+    stream.answered(200, [("content-type", "text/event-stream")])
+    note = {"jsonrpc": "2.0", "method": "notifications/message",
+            "params": {"level": "warning", "logger": "disk", "data": {"free": "1 GB"}}}
+    stream.chunk(b"event: message\ndata: " + json.dumps(note).encode() + b"\n\n")
+    stream.ended(AGENT_LEFT)
+    book.book.end(stream, operation)
+    run = run_of(book.done[0], URL, "demo")
+    assert run.step.server_notifications == ({"method": "notifications/message", "via": "GET", "level": "warning",
+                                              "logger": "disk", "data": {"free": "1 GB"}},)
