@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from inspector.agent import OperationRecord
+from inspector.agent.operations import as_happened
 from inspector.i18n import N_
 from inspector.i18n.messages import Message
 from inspector.i18n.os_reasons import os_reason
@@ -78,12 +79,13 @@ class RunRecording:
         try:
             with self._store.transaction():
                 run_id = self.run_id
+                steps = as_happened(before, record)
                 if run_id is None:
-                    run_id = self._store.insert_run(self._title, "live", self._server_url, record.started_at,
+                    run_id = self._store.insert_run(self._title, "live", self._server_url, steps[0].started_at,
                                                     self.uid, "running", None)
                 if self.replay_of is not None:
                     note_replay(self._store, run_id, self.replay_of)
-                for step in (*before, record):
+                for step in steps:
                     self._store.insert_step(run_id, self._store.next_sequence(run_id), step.step,
                                             to_stored_time(step.started_at))
                 self._store.mark_finished(run_id, record.status)
