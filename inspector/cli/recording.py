@@ -96,7 +96,7 @@ class RunRecording:
             # the run's first row (if written) goes, or is at least finished, not left `running`.
             if self.run_id is not None and not is_lock(exc):
                 self._drop_first_row(record.status)
-            return self._aside(record, self._why(exc))
+            return self._aside(record, self._why(exc), before)
         self.run_id = run_id
         return RecordFate(run_id)
 
@@ -122,13 +122,14 @@ class RunRecording:
         return Message(N_("the database {path} could not be written ({reason})"),
                        {"path": self._db_path, "reason": error})
 
-    def _aside(self, record: OperationRecord, why: Message) -> RecordFate:
+    def _aside(self, record: OperationRecord, why: Message, before: Sequence[OperationRecord] = ()) -> RecordFate:
         try:
             # Here, when a store failed: the transfer package (the trace readers and writers) is not
             # loaded by a call that stores its run (tests/integration/test_cli_imports.py).
             from inspector.transfer.side_files import save_side_file
 
-            side_file = save_side_file(self._db_path, self._title, self._server_url, record, self.uid)
+            side_file = save_side_file(self._db_path, self._title, self._server_url, record, self.uid,
+                                       as_happened(before, record))
         except OSError as exc:
             return RecordFate(None, Message(N_("The call's record could not be saved because {why}, and it could not "
                                                "be written to a side file either ({reason}); it is lost."),

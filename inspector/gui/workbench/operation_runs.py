@@ -156,10 +156,10 @@ def finish_run(store: RunStore | None, run_id: int | None, server_url: str, reco
 
     if replay_of is not None:
         record = dataclasses.replace(record, step=replay_of.marked(record.step))
+    steps = as_happened(before or (), record)
     try:
         with lock_wait(store, RECORD_LOCK_WAIT_S), store.transaction():
             stored = run_id
-            steps = as_happened(before or (), record)
             if stored is None:
                 stored = store.insert_run(title, "live", server_url, steps[0].started_at, uid, "running", None)
             if replay_of is not None:
@@ -170,7 +170,7 @@ def finish_run(store: RunStore | None, run_id: int | None, server_url: str, reco
             if counted:
                 ServerRegistry(store.db).count_operation(server_url, record.health, record.latency_ms)
     except (StoreError, sqlite3.Error, OSError, ValueError) as exc:
-        return None, kept_aside(store, run_id, title, server_url, record, uid, exc)
+        return None, kept_aside(store, run_id, title, server_url, record, uid, exc, steps)
     return stored, None
 
 
