@@ -81,3 +81,17 @@ def test_a_stop_signal_after_an_agents_report_changes_nothing(tmp_path: Path, st
     assert done.returncode == 0, (done.returncode, done.stderr)
     assert json.loads(done.stdout)["status"] == "ok"
     assert "Cancelled" not in done.stderr
+
+
+@pytest.mark.parametrize("stop", ["SIGINT", "SIGTERM"])
+def test_a_stop_signal_after_a_watch_ended_changes_nothing(tmp_path: Path, stop: str) -> None:
+    """`resources subscribe` gave the stop signals back to Python's defaults as its watch ended, before the
+    listening session was stopped and the database closed: exit 130 after "ended", or killed by SIGTERM."""
+    database = tmp_path / "runs.db"
+    with DemoServer() as demo:
+        done = late_stopped(stop, "resources", "subscribe", demo.url, "demo://clock", "--count", "1", "--json",
+                            "--db", str(database))
+    assert done.returncode == 0, (done.returncode, done.stderr)
+    events = [json.loads(line) for line in done.stdout.splitlines()]
+    assert events[-1]["event"] == "ended" and events[-1]["reason"] == "count"
+    assert "Cancelled" not in done.stderr
