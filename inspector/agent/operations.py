@@ -6,7 +6,7 @@ A transport failure or a tool's ``isError`` becomes a *failed* tool result; a ca
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
@@ -52,6 +52,13 @@ class OperationRecord:
     #: For a work request torn down on the wire (cancel or time-out): was the server told to
     #: stop? ``False`` when it gave no session id (it may run the request to its end).
     server_told_to_stop: bool | None = None
+
+
+def as_happened(before: Sequence[OperationRecord], record: OperationRecord) -> list[OperationRecord]:
+    """An operation's run steps in the order they began: the sign-ins it waited for (``before``) and its own
+    ``record``. A sign-in that failed or was cancelled leaves as the record the attempt the server refused,
+    which began before that sign-in: written after it, ``runs show`` listed #2 (the refusal) above #1."""
+    return sorted((*before, record), key=lambda step: step.started_at)
 
 
 @dataclass(frozen=True)

@@ -35,7 +35,7 @@ from .common import EXIT_CANCELLED, EXIT_FAILED, EXIT_OK, CommandError, UsageErr
 from .demos import _seconds, _whole_number
 from .ending import emit_json
 from .live_text import LiveText
-from .operations import STOP_SIGNALS, parse_budget_option
+from .operations import STOP_SIGNALS, EarlyInterrupt, parse_budget_option
 from .secrets import known_secrets
 
 #: Where the chat model's API key is read from unless --api-key-env names another variable.
@@ -82,7 +82,7 @@ def _scenario(args: argparse.Namespace) -> int:
         scenario = load_scenario(args.scenario).played(_)
     except ScenarioError as exc:
         raise UsageError(exc) from None
-    demo = None
+    demo, ended = None, EarlyInterrupt()
     if server is None:
         from inspector.demo import DemoOptions, DemoServer, DemoServerError
 
@@ -93,22 +93,25 @@ def _scenario(args: argparse.Namespace) -> int:
             from .demos import demo_start_failure
 
             raise UsageError(demo_start_failure(exc)) from None
-    try:
-        with open_store(args.db) as store:
-            # A demo server started for this run alone is not recorded among the servers.
-            sink = StoreSink(store, "scenario", health=demo is None)
-            agent = AgentRun(ScriptedModel(scenario, Voice(_, joined)), server, scenario.prompt,
-                             title=run_title(scenario.name), sink=sink, max_rounds=scenario.max_rounds,
-                             client=_client(store, demo is None),
-                             budget_s=budget if budget is not None else scenario.budget_s,
-                             cancel_after_s=cancel_after if cancel_after is not None else scenario.cancel_after_s)
-            outcome = _play(agent)
+    # From the run's end to the command's (its report printed, its store closed, its demo server stopped), a
+    # Ctrl-C or SIGTERM changes nothing: the run is stored and its status decided.
+    with ended.held(from_now=False):
+        try:
+            with open_store(args.db) as store:
+                # A demo server started for this run alone is not recorded among the servers.
+                sink = StoreSink(store, "scenario", health=demo is None)
+                agent = AgentRun(ScriptedModel(scenario, Voice(_, joined)), server, scenario.prompt,
+                                 title=run_title(scenario.name), sink=sink, max_rounds=scenario.max_rounds,
+                                 client=_client(store, demo is None),
+                                 budget_s=budget if budget is not None else scenario.budget_s,
+                                 cancel_after_s=cancel_after if cancel_after is not None else scenario.cancel_after_s)
+                outcome = _play(agent, ended)
+                if demo is not None:
+                    demo.request_stop()  # its shutdown's wait passes while the report is written
+                return _report(store, sink.run_id, outcome, args.json)
+        finally:
             if demo is not None:
-                demo.request_stop()  # its shutdown's wait passes while the report is written
-            return _report(store, sink.run_id, outcome, args.json)
-    finally:
-        if demo is not None:
-            demo.stop()
+                demo.stop()
 
 
 def _agent(args: argparse.Namespace) -> int:
@@ -125,13 +128,14 @@ def _agent(args: argparse.Namespace) -> int:
         model = OpenAIChatModel(args.model_url, args.model, api_key=api_key, secrets=secrets)
     except ValueError as exc:
         raise UsageError(exc) from None
-    with open_store(args.db) as store:
+    ended = EarlyInterrupt()
+    with ended.held(from_now=False), open_store(args.db) as store:  # a stop after the run's end changes nothing
         sink = StoreSink(store, "live")
         agent = AgentRun(LiveText(model) if args.live else model, server, args.prompt,
                          title=f"agent {args.model}: {args.prompt[:60]}", sink=sink,
                          client=_client(store), max_rounds=max_rounds, budget_s=budget,
                          cancel_after_s=cancel_after, secrets=secrets)
-        outcome = _play(agent)
+        outcome = _play(agent, ended)
         status = _report(store, sink.run_id, outcome, args.json)
     # A key typed at the terminal that the keyring did not keep (said before the run): the run went on
     # with it, and the command ends failed if nothing else did.
@@ -189,8 +193,9 @@ def _api_key(args: argparse.Namespace) -> tuple[str | None, bool]:
     return fallback, False
 
 
-def _play(agent: AgentRun) -> AgentOutcome:
-    """Run the loop; the first Ctrl-C or SIGTERM cancels the run (as --cancel-after does), a second exits at once."""
+def _play(agent: AgentRun, ended: EarlyInterrupt) -> AgentOutcome:
+    """Run the loop; the first Ctrl-C or SIGTERM cancels the run (as --cancel-after does), a second exits at once.
+    Once the run has ended (stored), they go to ``ended``, where they change nothing."""
 
     async def go() -> AgentOutcome:
         loop = asyncio.get_running_loop()
@@ -208,11 +213,7 @@ def _play(agent: AgentRun) -> AgentOutcome:
         try:
             return await agent.run()
         finally:
-            for signum in STOP_SIGNALS:
-                try:
-                    loop.remove_signal_handler(signum)
-                except (NotImplementedError, RuntimeError):
-                    pass
+            ended.after_end()
 
     try:
         return asyncio.run(go())

@@ -421,8 +421,9 @@ class EarlyInterrupt:
         self.seen = True
 
     def after_end(self) -> None:
-        """The operation is over (its answer printed, its run stored, its servers shut down): the stop signals
-        come back from the event loop to this holder until the command ends, and a late one changes nothing.
+        """The operation is over (its answer printed, its run stored, its servers shut down; an agent's run:
+        stored): the stop signals come back from the event loop to this holder until the command ends, and a
+        late one changes nothing.
         The loop, closing, gave them back to Python's defaults: a Ctrl-C as the database closed was taken for
         one before the command had done its work (exit 130 after an ok answer), and SIGTERM killed it."""
         loop = asyncio.get_running_loop()
@@ -430,13 +431,16 @@ class EarlyInterrupt:
             for signum in STOP_SIGNALS:
                 if loop.remove_signal_handler(signum):
                     signal.signal(signum, self._note)
-        except (ValueError, RuntimeError):  # not the main thread: no signals here
+        except (NotImplementedError, ValueError, RuntimeError):  # not the main thread, or no signals here
             pass
 
     @contextmanager
-    def held(self) -> Iterator[None]:
+    def held(self, from_now: bool = True) -> Iterator[None]:
+        """Within the block the stop signals come to this holder: at once, or (not ``from_now``) once
+        :meth:`after_end` takes them from the event loop; at its end they go back to what they were."""
         try:
-            previous = {signum: signal.signal(signum, self._note) for signum in STOP_SIGNALS}
+            previous = {signum: signal.signal(signum, self._note if from_now else signal.getsignal(signum))
+                        for signum in STOP_SIGNALS}
         except ValueError:  # not the main thread: no signals here
             yield
             return

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from inspector.agent import OperationRecord
+from inspector.agent.operations import as_happened
 from inspector.i18n import N_
 from inspector.i18n.messages import Message
 from inspector.i18n.os_reasons import os_reason
@@ -78,12 +79,13 @@ class RunRecording:
         try:
             with self._store.transaction():
                 run_id = self.run_id
+                steps = as_happened(before, record)
                 if run_id is None:
-                    run_id = self._store.insert_run(self._title, "live", self._server_url, record.started_at,
+                    run_id = self._store.insert_run(self._title, "live", self._server_url, steps[0].started_at,
                                                     self.uid, "running", None)
                 if self.replay_of is not None:
                     note_replay(self._store, run_id, self.replay_of)
-                for step in (*before, record):
+                for step in steps:
                     self._store.insert_step(run_id, self._store.next_sequence(run_id), step.step,
                                             to_stored_time(step.started_at))
                 self._store.mark_finished(run_id, record.status)
@@ -94,7 +96,7 @@ class RunRecording:
             # the run's first row (if written) goes, or is at least finished, not left `running`.
             if self.run_id is not None and not is_lock(exc):
                 self._drop_first_row(record.status)
-            return self._aside(record, self._why(exc))
+            return self._aside(record, self._why(exc), before)
         self.run_id = run_id
         return RecordFate(run_id)
 
@@ -120,13 +122,14 @@ class RunRecording:
         return Message(N_("the database {path} could not be written ({reason})"),
                        {"path": self._db_path, "reason": error})
 
-    def _aside(self, record: OperationRecord, why: Message) -> RecordFate:
+    def _aside(self, record: OperationRecord, why: Message, before: Sequence[OperationRecord] = ()) -> RecordFate:
         try:
             # Here, when a store failed: the transfer package (the trace readers and writers) is not
             # loaded by a call that stores its run (tests/integration/test_cli_imports.py).
             from inspector.transfer.side_files import save_side_file
 
-            side_file = save_side_file(self._db_path, self._title, self._server_url, record, self.uid)
+            side_file = save_side_file(self._db_path, self._title, self._server_url, record, self.uid,
+                                       as_happened(before, record))
         except OSError as exc:
             return RecordFate(None, Message(N_("The call's record could not be saved because {why}, and it could not "
                                                "be written to a side file either ({reason}); it is lost."),

@@ -140,10 +140,10 @@ async def watch(args: argparse.Namespace, server: ServerEndpoint, budget: float 
         _say_end(args, state, updates)
         return EXIT_FAILED if state.reason == "session_lost" else EXIT_OK
     finally:
-        for signum in (signal.SIGINT, signal.SIGTERM):
-            with contextlib.suppress(NotImplementedError, RuntimeError):
-                loop.remove_signal_handler(signum)
-        await listener.stop(listening)
+        try:
+            await listener.stop(listening)  # a Ctrl-C meanwhile ends nothing more (the watch is ending)
+        finally:
+            early.after_end()  # then, until the command ends (its store closed), one changes nothing
 
 
 async def _until_listening(listener: ServerListener, state: _Watch, budget: float | None) -> str | None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import tempfile
 import time
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -52,17 +53,18 @@ class _SideStep:
 
 
 def save_side_file(db_path: Path, title: str, server_url: str, record: Record,
-                   uid: str | None = None) -> Path:
+                   uid: str | None = None, steps: Sequence[Record] = ()) -> Path:
     """Write the operation as a one-run trace file beside the database (else in the temporary
     folder); return its path. Raises ``OSError`` when neither place can take it. ``uid``: the
-    run's, when its requests already named its trace."""
+    run's, when its requests already named its trace; ``steps``: the run's steps in their order
+    when there are more than ``record`` (the sign-ins it waited for), as the database would have them."""
     from inspector.traces.progress import ProgressMeter
     from inspector.traces.writer import replacing, write_trace
 
     uid = uid or uuid.uuid4().hex
-    run = _SideRun(uid, title, "live", server_url, record.status, record.started_at, utc_now())
-    payload = record.step.to_payload()
-    step = _SideStep(1, record.started_at, payload, step_outcome(payload))
+    steps = steps or (record,)
+    run = _SideRun(uid, title, "live", server_url, record.status, steps[0].started_at, utc_now())
+    side_steps = [_side_step(sequence, each) for sequence, each in enumerate(steps, 1)]
     name = f"run-{time.strftime('%Y%m%d-%H%M%S')}-{uid[:8]}.json"
     problem: OSError | None = None
     for folder in (db_path.parent / SIDE_FOLDER, Path(tempfile.gettempdir()) / "run-inspector" / SIDE_FOLDER):
@@ -70,9 +72,14 @@ def save_side_file(db_path: Path, title: str, server_url: str, record: Record,
             folder.mkdir(parents=True, exist_ok=True)
             target = folder / name
             with replacing(target) as out:
-                write_trace(out, lambda _run: [step], [run], ProgressMeter(None, 1, 1.0))
+                write_trace(out, lambda _run: side_steps, [run], ProgressMeter(None, 1, 1.0))
             return target
         except OSError as exc:
             problem = exc
     assert problem is not None
     raise problem
+
+
+def _side_step(sequence: int, record: Record) -> _SideStep:
+    payload = record.step.to_payload()
+    return _SideStep(sequence, record.started_at, payload, step_outcome(payload))

@@ -246,6 +246,9 @@ def test_a_cancelled_sign_in_is_cancelled_and_the_waiting_call_fails_sign_in_req
             refused, signin_step = list(store.iter_steps(listing.outcome.run_id))
             assert signin_step.step.legs[-1].outcome == "cancelled" and signin_step.step.content.startswith("sign-in: ")
             assert "needs a sign-in" in refused.step.content
+            # Numbered so too (the refusal was written after the sign-in: the timeline read #2 above #1).
+            assert (refused.sequence, signin_step.sequence) == (1, 2)
+            assert refused.started_at < signin_step.started_at
 
 
 def test_declining_leaves_the_operation_failed_sign_in_required(qtbot, open_window, auth) -> None:

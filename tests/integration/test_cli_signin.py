@@ -28,6 +28,20 @@ def run_cli(*args: str, env: dict[str, str] | None = None) -> subprocess.Complet
                           env=environment, timeout=60)
 
 
+def stored_call(database: Path, url: str) -> subprocess.CompletedProcess[str]:
+    """`call URL echo` stored in ``database``, signing in through the browser that follows the redirect."""
+    environment = {**os.environ, "BROWSER": f"{sys.executable} {FOLLOW} %s"}
+    return subprocess.run([sys.executable, "-m", "inspector", "call", url, "echo", "--args", '{"text": "hi"}', "--db",
+                           str(database)], capture_output=True, text=True, env=environment, timeout=60)
+
+
+def shown_steps(database: Path) -> list[dict]:
+    """The steps of run 1 as `runs show --json` gives them, in its order."""
+    shown = subprocess.run([sys.executable, "-m", "inspector", "runs", "show", "1", "--json", "--db", str(database)],
+                           capture_output=True, text=True, timeout=60, check=True)
+    return [entry["step"] if "step" in entry else entry for entry in json.loads(shown.stdout)["timeline"]]
+
+
 def test_a_call_signs_in_through_the_browser_then_runs_afresh_with_its_whole_budget():
     with serve_auth_server() as auth:
         done = run_cli("call", auth.mcp_url, "echo", "--args", '{"text": "hi"}', "--json", "--budget", "15")
@@ -83,6 +97,21 @@ def test_a_failed_sign_in_names_its_step():
     assert "failed at the step “Signing in in the browser”: " in error["message"], error["message"]
 
 
+def test_a_failed_sign_in_is_stored_after_the_refused_attempt_that_asked_for_it(tmp_path):
+    """The refusal was written after the sign-in it led to: `runs show` listed #2 (the call, earlier) above #1."""
+    database = tmp_path / "runs.db"
+    with serve_auth_server(AuthConfig(iss_value="https://evil.example")) as auth:
+        done = stored_call(database, auth.mcp_url)
+    assert done.returncode == 1, done.stderr
+    steps = shown_steps(database)
+    assert [(step["sequence"], step["kind"]) for step in steps] == [(1, "tool"), (2, "request")]
+    assert "needs a sign-in" in steps[0]["details"] and steps[1]["details"].startswith("sign-in: Signing in to ")
+    assert steps[0]["time"] < steps[1]["time"]
+    text = subprocess.run([sys.executable, "-m", "inspector", "runs", "show", "1", "--db", str(database), "--lang",
+                           "en"], capture_output=True, text=True, timeout=60, check=True).stdout
+    assert [line.split()[0] for line in text.splitlines() if re.match(r"\d+ ", line)] == ["1", "2"]
+
+
 def test_a_missing_secret_variable_is_a_usage_error_before_anything_is_sent():
     with serve_auth_server() as auth:
         done = run_cli("call", auth.mcp_url, "echo", "--client-id", "x", "--client-secret-env", "NOT_SET_ANYWHERE_21")
@@ -105,16 +134,12 @@ def test_an_unusable_sign_in_budget_is_refused_before_anything_is_sent(budget):
 def test_the_stored_run_shows_the_sign_in_it_waited_for_as_a_step_before_the_call(tmp_path):
     database = tmp_path / "runs.db"
     with serve_auth_server() as auth:
-        environment = {**os.environ, "BROWSER": f"{sys.executable} {FOLLOW} %s"}
-        done = subprocess.run([sys.executable, "-m", "inspector", "call", auth.mcp_url, "echo", "--args",
-                               '{"text": "hi"}', "--db", str(database)], capture_output=True, text=True,
-                              env=environment, timeout=60)
+        done = stored_call(database, auth.mcp_url)
         issued = auth.secrets()
     assert done.returncode == 0, done.stderr
-    shown = subprocess.run([sys.executable, "-m", "inspector", "runs", "show", "1", "--json", "--db", str(database)],
-                           capture_output=True, text=True, timeout=60)
-    steps = [entry["step"] if "step" in entry else entry for entry in json.loads(shown.stdout)["timeline"]]
+    steps = shown_steps(database)
     assert [step["kind"] for step in steps] == ["request", "tool"]
+    assert [step["sequence"] for step in steps] == [1, 2] and steps[0]["time"] < steps[1]["time"]
     assert steps[0]["details"].startswith("sign-in: signed in with " + auth.issuer)
     assert [leg["method"] for leg in steps[0]["payload"]["legs"]][-1] == "sign-in: token"
     assert issued and not any(secret.encode() in database.read_bytes() for secret in issued)

@@ -152,22 +152,25 @@ def finish_run(store: RunStore | None, run_id: int | None, server_url: str, reco
     ``replay_of``: the stored step the operation replays; ``counted``: the server's health counts it."""
     if store is None:
         return None, None
+    from inspector.agent.operations import as_happened  # loaded with the operation's step, not with the window
+
     if replay_of is not None:
         record = dataclasses.replace(record, step=replay_of.marked(record.step))
+    steps = as_happened(before or (), record)
     try:
         with lock_wait(store, RECORD_LOCK_WAIT_S), store.transaction():
             stored = run_id
             if stored is None:
-                stored = store.insert_run(title, "live", server_url, record.started_at, uid, "running", None)
+                stored = store.insert_run(title, "live", server_url, steps[0].started_at, uid, "running", None)
             if replay_of is not None:
                 note_replay(store, stored, replay_of)
-            for step in (*(before or ()), record):
+            for step in steps:
                 store.insert_step(stored, store.next_sequence(stored), step.step, to_stored_time(step.started_at))
             store.mark_finished(stored, record.status)
             if counted:
                 ServerRegistry(store.db).count_operation(server_url, record.health, record.latency_ms)
     except (StoreError, sqlite3.Error, OSError, ValueError) as exc:
-        return None, kept_aside(store, run_id, title, server_url, record, uid, exc)
+        return None, kept_aside(store, run_id, title, server_url, record, uid, exc, steps)
     return stored, None
 
 

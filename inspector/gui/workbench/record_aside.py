@@ -4,6 +4,7 @@ kept in a side file instead, as the command line keeps it: never dropped, and th
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from inspector.i18n import _
@@ -18,10 +19,11 @@ if TYPE_CHECKING:
 
 
 def kept_aside(store: RunStore, run_id: int | None, title: str, server_url: str, record: OperationRecord,
-               uid: str | None, error: BaseException) -> str:
-    """Save ``record`` as a one-run trace file beside the database (else in the temporary folder) and say
-    where; the run's first row (``run_id``) is removed, or at least finished, unless a lock keeps it (the
-    import then replaces it: same uid)."""
+               uid: str | None, error: BaseException, steps: Sequence[OperationRecord] = ()) -> str:
+    """Save ``record`` (with ``steps``: the run's steps in their order, the sign-ins it waited for among them)
+    as a one-run trace file beside the database (else in the temporary folder) and say where; the run's first
+    row (``run_id``) is removed, or at least finished, unless a lock keeps it (the import then replaces it:
+    same uid)."""
     path = database_file(store.db.conn)
     if run_id is not None and not is_lock(error):
         try:
@@ -34,7 +36,7 @@ def kept_aside(store: RunStore, run_id: int | None, title: str, server_url: str,
     from inspector.transfer.side_files import save_side_file
 
     try:
-        side_file = save_side_file(path, title, server_url, record, uid)
+        side_file = save_side_file(path, title, server_url, record, uid, steps)
     except OSError as exc:
         return _("The run could not be stored in {path} ({reason}), and it could not be written to a file either "
                  "({file_reason}); it is lost.").format(path=path, reason=shown_reason(error),
