@@ -38,13 +38,14 @@ SAID = {"en": r"ok after \d\.\d+ s, no deadline: the agent's own call, passed th
         "de": r"ok nach \d,\d+ s, keine Frist: der eigene Aufruf des Agenten, durchgereicht; initialize ok in "}
 
 
-def proxied_echo(db: Path) -> int:
-    """A real agent's echo call through the real recording proxy (no budget) to the demo server."""
+def proxied_echo(db: Path, budget_s: float | None = None) -> int:
+    """A real agent's echo call through the real recording proxy (``budget_s``: its ``--budget``) to the
+    demo server."""
     async def agent(url: str) -> None:
         async with Client(url, mode="legacy") as client:
             await client.call_tool("echo", {"text": "passed through"})
 
-    with DemoServer() as demo, ProxyServer(demo.url, db) as proxy:
+    with DemoServer() as demo, ProxyServer(demo.url, db, budget_s=budget_s) as proxy:
         anyio.run(agent, proxy.url)
     with RunStore.open(db) as store:
         return next(run.id for run in store.list_runs(limit=None) if run.title == "tools/call echo · proxy")
@@ -138,4 +139,14 @@ def test_a_step_with_a_budget_keeps_its_deadline(qtbot) -> None:
     bar = shown(qtbot, run_id).bar
     assert painted_header(bar) == ("2.6 s of 20 s spent", "✓ ok")
     assert bar.accessibleDescription().startswith("ok after 2.6 s of a 20 s budget; ")
+    assert deadline_drawn(bar)
+
+
+def test_a_call_the_proxy_gave_a_budget_keeps_its_deadline(qtbot) -> None:
+    """``proxy --budget 5``: the proxy granted the agent's legs time; that deadline is drawn and said."""
+    switch_language("en")
+    bar = shown(qtbot, proxied_echo(resolve_db_path(), budget_s=5.0)).bar
+    spent, _ending = painted_header(bar)
+    assert re.fullmatch(r"\d\.\d+ s of 5 s spent", spent), spent
+    assert " of a 5 s budget; " in bar.accessibleDescription()
     assert deadline_drawn(bar)
