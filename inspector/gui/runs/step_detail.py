@@ -31,7 +31,7 @@ from inspector.traces.chat_words import conversation_lines
 
 from ..language import on_language_changed, translated, translated_tab
 from ..widgets.budget_bar import BudgetBar
-from ..widgets.budget_state import legs_status
+from ..widgets.budget_state import legs_status, why_no_deadline
 from ..widgets.fitted_tabs import FittedTabs
 from ..widgets.image_view import ImageStrip, ShownImage
 from ..widgets.plain_text import cell_text, clip_text, pretty_json, pretty_payload, visible
@@ -238,8 +238,11 @@ class StepDetail(QWidget):
             ending = row.outcome or (UNRECORDED if row.kind == "tool" else legs_status(step.legs))
             # The bar spends the step's whole duration, as the header says it: the deadline counts
             # the time between the legs too.
+            # Legs granted no time (the agent's own, passed through; another tool's) had no deadline:
+            # the bar says so rather than make one of their duration.
             self.bar.show_legs(list(step.legs), float(budget), ending,
-                               None if row.unfinished else row.duration_ms / 1000, _transport(payload))
+                               None if row.unfinished else row.duration_ms / 1000, _transport(payload),
+                               why_no_deadline(step.legs, step.run_source))
             self.bar.show()
         else:
             self.bar.hide()

@@ -127,10 +127,12 @@ class BudgetBar(QWidget):
         self.refresh()
 
     def show_legs(self, legs: list[Leg], budget_s: float, status: str, ended_s: float | None = None,
-                  transport: str | None = None) -> None:
+                  transport: str | None = None, no_deadline: str | None = None) -> None:
         """Replay a stored step's legs (a finished operation that ended ``ended_s`` after its start;
-        ``transport``: how it reached its server, "http", "sse" or "stdio")."""
-        self._state, self._started_at = BarState.replay(legs, budget_s, status, ended_s, transport), None
+        ``transport``: how it reached its server, "http", "sse" or "stdio"; ``no_deadline``: why it had
+        none, see :attr:`BarState.no_deadline`)."""
+        self._state, self._started_at = BarState.replay(legs, budget_s, status, ended_s, transport,
+                                                        no_deadline), None
         self.refresh()
 
     def refresh(self) -> None:

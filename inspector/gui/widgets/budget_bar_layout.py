@@ -117,7 +117,10 @@ def layout(state: BarState, now_s: float, width: float) -> BarGeometry:
     history = ended_history(state)
     first_running = history["first_running"]
     tail = state.legs[first_running:]
-    farthest = max([budget * (1 + AFTER_DEADLINE_SHARE), history["far"]]
+    # With no deadline (the agent's own call, passed through) the track is the operation's own time:
+    # no deadline line, no room after one.
+    deadline = state.no_deadline is None
+    farthest = max([budget * (1 + AFTER_DEADLINE_SHARE) if deadline else max(at, 1e-9), history["far"]]
                    + [leg.start_s + leg.granted_s for leg in tail if leg.running and leg.granted_s]
                    + [leg.start_s + (leg.elapsed_s or 0.0) for leg in tail])
     seconds_shown = farthest if math.isfinite(farthest) else budget
@@ -125,7 +128,7 @@ def layout(state: BarState, now_s: float, width: float) -> BarGeometry:
     # A leg never sent is an outline of its own after everything that was spent: keep room for it.
     drawable = max(1.0, width - (NOT_SENT_WIDTH_PX + 4 if refused else 0.0))
     px = drawable / seconds_shown if seconds_shown > 0 else 0.0
-    deadline_x = budget * px
+    deadline_x = budget * px if deadline else drawable  # none: nothing reaches past it
     placed = history.get(("segments", width, seconds_shown))
     if placed is None:
         placed = history[("segments", width, seconds_shown)] = _place(

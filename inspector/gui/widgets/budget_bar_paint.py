@@ -210,7 +210,8 @@ class BarPainter:
         # frame and drops out; an ended leg's stays while the layout keeps it.
         self._legs = legs
         self._paint_ticks(painter, track.rect, geometry)
-        self._paint_deadline(painter, style, track.rect, state, geometry)  # its label over the marks
+        if state.no_deadline is None:  # none set (the agent's own call): the header says so, no line
+            self._paint_deadline(painter, style, track.rect, state, geometry)  # its label over the marks
         self._paint_header(painter, style, track.header, state, geometry, titles)
         painter.end()
         return labels

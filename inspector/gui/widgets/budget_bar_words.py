@@ -14,7 +14,7 @@ from inspector.mcp.leg_names import leg_name
 from inspector.runs import Leg
 from inspector.runs.ending import GRANT_REACHED_TOLERANCE_S, UNRECORDED, ending_outcome
 
-from .budget_state import ERA_FOUND, BarState, LegState, ProgressMark, leg_kind
+from .budget_state import ERA_FOUND, PASSED_THROUGH, BarState, LegState, ProgressMark, leg_kind
 from .budget_waits import WAITING, waiting_label, waiting_state, waiting_words
 from .leg_wire_words import wire_words
 
@@ -66,9 +66,20 @@ def leg_short_label(leg: LegState, spent: float) -> str:
 
 
 def spent_text(state: BarState, at_s: float) -> str:
-    """How much of the budget is spent, for the bar's header: "6.3 s of 20 s spent"."""
+    """How much of the budget is spent, for the bar's header: "6.3 s of 20 s spent"; with no deadline,
+    the time taken and why none was set ("2.6 s · no deadline: the agent's own call, passed through")."""
+    if state.no_deadline is not None:
+        return _("{spent} · no deadline: {why}").format(spent=format_seconds(max(0.0, at_s)),
+                                                        why=no_deadline_words(state.no_deadline))
     return _("{spent} of {budget} s spent").format(spent=format_seconds(max(0.0, at_s)),
                                                    budget=format_seconds_number(state.budget_s))
+
+
+def no_deadline_words(why: str) -> str:
+    """Why an operation had no deadline (:attr:`BarState.no_deadline`), in words."""
+    if why == PASSED_THROUGH:
+        return _("the agent's own call, passed through")
+    return _("the trace records none")
 
 
 def _rounded_up(leg: LegState, budget_s: float) -> bool:
@@ -154,9 +165,13 @@ def describe(state: BarState, at_s: float) -> str:
     """What the bar shows, in words, for a screen reader."""
     budget = _("{seconds} s").format(seconds=format_seconds_number(state.budget_s))
     if state.finished:
+        legs = "; ".join(_leg_phrase(leg) for leg in state.legs) or _("no legs")
+        ending = ending_text(state).lstrip("✓⊘✗ ")
+        if state.no_deadline is not None:
+            return _("{ending} after {spent}, no deadline: {why}; {legs}").format(
+                ending=ending, spent=format_seconds(at_s), why=no_deadline_words(state.no_deadline), legs=legs)
         return _("{ending} after {spent} of a {budget} budget; {legs}").format(
-            ending=ending_text(state).lstrip("✓⊘✗ "), spent=format_seconds(at_s), budget=budget,
-            legs="; ".join(_leg_phrase(leg) for leg in state.legs) or _("no legs"))
+            ending=ending, spent=format_seconds(at_s), budget=budget, legs=legs)
     return describe_running(state, at_s, next((leg for leg in state.legs if leg.running), None))
 
 

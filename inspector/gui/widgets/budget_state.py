@@ -28,6 +28,10 @@ from .leg_wire_words import exchange_sides
 #: the ``initialize`` POST whose 404 or 405 found the older HTTP+SSE transport: a finished leg,
 #: neither ok nor failed (its stored outcome stays as it is), drawn neutral.
 ERA_FOUND = "era_found"
+#: Why a replayed operation had no deadline (:attr:`BarState.no_deadline`): the agent's own call the
+#: recording proxy passed through with no budget of ours, or a step from a trace that records none.
+PASSED_THROUGH = "passed_through"
+RECORDED_ELSEWHERE = "recorded_elsewhere"
 
 
 @dataclass
@@ -105,6 +109,9 @@ class BarState:
     kept: dict = field(default_factory=dict, compare=False, repr=False)
     #: How the server is reached ("http", "sse" or "stdio"): how a leg's tooltip says what travelled.
     transport: str = "http"
+    #: ``None``: ``budget_s`` is the operation's deadline. Else why nobody set one (:data:`PASSED_THROUGH`,
+    #: :data:`RECORDED_ELSEWHERE`): ``budget_s`` is then only the time the bar's track shows.
+    no_deadline: str | None = None
 
     @property
     def finished(self) -> bool:
@@ -186,14 +193,15 @@ class BarState:
 
     @classmethod
     def replay(cls, legs: Sequence[Leg], budget_s: float, status: str, ended_s: float | None = None,
-               transport: str | None = None) -> BarState:
+               transport: str | None = None, no_deadline: str | None = None) -> BarState:
         """A finished operation from its stored legs; legs ran one after another from 0.
 
         ``ended_s``: when the operation ended (its step's duration), as the live bar ends. The one
         deadline counts wall time from the operation's start, the time between and after the legs
         too, so the bar has spent that much, not only the sum of its legs (a stored leg keeps no
-        start: that time is drawn after the last leg). ``transport``: the step's ("http" if none)."""
-        state = cls(budget_s, transport=transport or "http")
+        start: that time is drawn after the last leg). ``transport``: the step's ("http" if none).
+        ``no_deadline``: why the operation had none (:attr:`no_deadline`)."""
+        state = cls(budget_s, transport=transport or "http", no_deadline=no_deadline)
         at = 0.0
         seen = legs_seen(legs)
         for index, leg in enumerate(legs):
@@ -214,6 +222,15 @@ class BarState:
             at += elapsed or 0.0
         state.finish(max(at, ended_s or 0.0), ending_for(status, state.legs))
         return state
+
+
+def why_no_deadline(legs: Sequence[Leg], run_source: str) -> str | None:
+    """Why a stored step's legs had no deadline, or ``None`` when one was set (a leg was granted
+    time): a live run's were the agent's own, passed through by the recording proxy without a budget;
+    any other run's (imported) were recorded by another tool that keeps no grant."""
+    if any(leg.granted_s is not None for leg in legs):
+        return None
+    return PASSED_THROUGH if run_source == "live" else RECORDED_ELSEWHERE
 
 
 def legs_status(legs: Sequence[Leg]) -> str:
