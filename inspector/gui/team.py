@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject
 
-from inspector.i18n import ngettext
+from inspector.i18n import _, ngettext
 from inspector.i18n.messages import Message, translate
 from inspector.store.keyring_words import PUSH_UNREADABLE
 from inspector.store.secrets import SecretKeeper
@@ -67,6 +67,12 @@ class TeamBackend(QObject):
                 "kept (without a system keyring, they are kept only until Run Inspector quits). Type them again in "
                 "File › Settings… (Team backend).",
                 len(missing)).format(server=self.team.push_endpoint, names=", ".join(missing)))
+            setting = replace(setting, enabled=False)
+        elif setting.enabled and self.team.push_query_kept and not self.team.push_query():  # sent without its key
+            self.window.admin.keyring.say_refused(_(
+                "No run is sent to the team's collector {server}: the query of its address is not kept (without a "
+                "system keyring, it is kept only until Run Inspector quits). Type the address with its query again "
+                "in File › Settings… (Team backend).").format(server=self.team.push_endpoint))
             setting = replace(setting, enabled=False)
         self.push.apply(setting)
 

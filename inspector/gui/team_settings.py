@@ -2,8 +2,9 @@
 OTLP/HTTP address and its headers), and where a trace is pulled from by id (a Jaeger or Tempo
 query address).
 
-Header values marked secret go to the system keyring (or, without one, stay in memory until the
-window closes), never into the settings file, as a server's secret headers do.
+Header values marked secret, and a query in the collector's address (``?api_key=…``), go to the
+system keyring (or, without one, stay in memory until the window closes), never into the settings
+file, as a server's secret headers and query do.
 """
 
 from __future__ import annotations
@@ -14,7 +15,9 @@ from datetime import datetime
 
 from PySide6.QtCore import QSettings
 
+from inspector.mcp.address_query import with_query
 from inspector.runs.times import from_stored_time, to_stored_time, utc_now
+from inspector.store.keyring_entries import QUERY_ACCOUNT
 from inspector.store.secrets import SecretKeeper
 
 #: The keyring entry of a push header is named by this and the collector's address.
@@ -27,7 +30,8 @@ _session_secrets: dict[tuple[str, str], str] = {}
 
 @dataclass(frozen=True)
 class PushSetting:
-    """What the push worker needs: on or off, where to, with which headers, for runs since when."""
+    """What the push worker needs: on or off, where to (with the secret query kept for the address), with
+    which headers, for runs since when."""
 
     enabled: bool
     endpoint: str
@@ -57,40 +61,60 @@ class TeamSettings:
         """The keyring entries' name of the push headers' secrets (beside each header's name)."""
         return keyring_key(self.push_endpoint)
 
+    @property
+    def push_query_kept(self) -> bool:
+        """A query of the collector's address is kept as a secret (its value is not in the settings file)."""
+        return str(self.qsettings.value("team/push_query", "false")).lower() in ("1", "true")
+
     def secret_names(self) -> set[str]:
-        """The names of the push headers whose values are secrets."""
-        return {name for name, _value, secret in _stored_rows(self.qsettings.value("team/push_headers", "[]"))
-                if secret}
+        """The names of the push headers whose values are secrets (and :data:`QUERY_ACCOUNT` when the
+        address's query is kept)."""
+        names = {name for name, _value, secret in _stored_rows(self.qsettings.value("team/push_headers", "[]"))
+                 if secret}
+        return names | {QUERY_ACCOUNT} if self.push_query_kept else names
 
     def header_rows(self) -> list[tuple[str, str | None, bool]]:
         """The headers as the dialog shows them: (name, value, secret); a secret's value from the keyring
         (``None``: the window's keeper has not read it, or the keyring would not give it)."""
+        rows: list[tuple[str, str | None, bool]] = []
+        for name, value, secret in _stored_rows(self.qsettings.value("team/push_headers", "[]")):
+            rows.append((name, self._secret(name) if secret else value, secret))
+        return rows
+
+    def push_query(self) -> str | None:
+        """The secret query of the collector's address: ``None`` when none is kept, or the keyring has not
+        given it (see :attr:`push_query_kept`); ``""`` when nothing holds its value any more."""
+        return self._secret(QUERY_ACCOUNT) if self.push_query_kept else None
+
+    def _secret(self, account: str) -> str | None:
+        """A push secret's value from the keyring, else this session's (``None``: not read from the keyring)."""
         from inspector.mcp import InvalidServerError
 
         endpoint = self.push_endpoint
-        rows: list[tuple[str, str | None, bool]] = []
-        for name, value, secret in _stored_rows(self.qsettings.value("team/push_headers", "[]")):
-            if secret:
-                try:
-                    kept = self.secrets.load(keyring_key(endpoint), name)
-                except InvalidServerError:  # being read on the keyring's line, or refused
-                    rows.append((name, _session_secrets.get((endpoint, name)), secret))
-                    continue
-                value = kept or _session_secrets.get((endpoint, name), "")
-            rows.append((name, value, secret))
-        return rows
+        try:
+            kept = self.secrets.load(keyring_key(endpoint), account)
+        except InvalidServerError:  # being read on the keyring's line, or refused
+            return _session_secrets.get((endpoint, account))
+        return kept or _session_secrets.get((endpoint, account), "")
 
-    def save_push(self, enabled: bool, endpoint: str, rows: list[tuple[str, str | None, bool]]) -> None:
+    def save_push(self, enabled: bool, endpoint: str, rows: list[tuple[str, str | None, bool]],
+                  query: str | None = None) -> None:
         """Store the push setting; secret values to the keyring (else this session), never to the file.
-        A secret whose value is ``None`` (not read from the keyring) is left in the keyring as it is."""
+        A secret whose value is ``None`` (not read from the keyring) is left in the keyring as it is.
+        ``query``: the address's secret query (``""``: the one kept, not read, left as it is)."""
         stored = []
         for name, value, secret in rows:
             if secret:
-                if value is not None and not self.secrets.save(keyring_key(endpoint), name, value):
-                    _session_secrets[(endpoint, name)] = value
+                _keep(self.secrets, endpoint, name, value)
                 stored.append([name, "", True])
             else:
                 stored.append([name, value or "", False])
+        if query:
+            _keep(self.secrets, endpoint, QUERY_ACCOUNT, query)
+        elif query is None and self.push_query_kept:  # forgotten: it leaves the keyring too
+            self.secrets.delete(keyring_key(self.push_endpoint), QUERY_ACCOUNT)
+            _session_secrets.pop((self.push_endpoint, QUERY_ACCOUNT), None)
+        self.qsettings.setValue("team/push_query", query is not None)
         if enabled and (not self.push_enabled or endpoint != self.push_endpoint):
             # Runs that finish from now on are pushed: turning it on does not send the whole history.
             self.qsettings.setValue("team/push_since", to_stored_time(utc_now()))
@@ -101,7 +125,8 @@ class TeamSettings:
     def push_setting(self) -> PushSetting:
         since = from_stored_time(str(self.qsettings.value("team/push_since", "") or ""))
         headers = {name: value for name, value, _secret in self.header_rows() if name and value is not None}
-        return PushSetting(self.push_enabled and bool(self.push_endpoint), self.push_endpoint, headers, since)
+        endpoint = with_query(self.push_endpoint, self.push_query())
+        return PushSetting(self.push_enabled and bool(self.push_endpoint), endpoint, headers, since)
 
     # -- pull ------------------------------------------------------------------------------------
 
@@ -117,6 +142,12 @@ class TeamSettings:
     def save_query(self, backend: str, url: str) -> None:
         self.qsettings.setValue("team/query_backend", backend if backend in BACKENDS else "jaeger")
         self.qsettings.setValue("team/query_url", url)
+
+
+def _keep(secrets: SecretKeeper, endpoint: str, account: str, value: str | None) -> None:
+    """A push secret to the keyring, else to this session (``None``: not read, left as it is)."""
+    if value is not None and not secrets.save(keyring_key(endpoint), account, value):
+        _session_secrets[(endpoint, account)] = value
 
 
 def keyring_key(endpoint: str) -> str:
