@@ -10,7 +10,7 @@ from PySide6.QtCore import QObject
 
 from inspector.i18n import _, ngettext
 from inspector.i18n.messages import Message, translate
-from inspector.store.keyring_words import PUSH_UNREADABLE
+from inspector.store.keyring_words import PUSH_UNREADABLE, TRACE_QUERY_KEY
 from inspector.store.secrets import SecretKeeper
 
 from .runs.push_service import PushService
@@ -80,11 +80,12 @@ class TeamBackend(QObject):
         """Ask for a trace id and open it in the Runs tab."""
         from .runs.trace_by_id import TraceByIdDialog
 
+        self._secrets.read(TRACE_QUERY_KEY)  # the address's secret query, if one is kept, while the id is typed
         dialog = TraceByIdDialog(self.team, self.window)
         if dialog.exec() == TraceByIdDialog.DialogCode.Accepted:
             tab = self.window.runs_tab
             self.window.tabs.setCurrentWidget(tab)
-            tab.transfers.open_trace_by_id(*dialog.chosen())
+            self._secrets.when_read(TRACE_QUERY_KEY, lambda: tab.transfers.open_trace_by_id(*dialog.chosen()))
 
     def shut_down(self) -> None:
         self._stopped = True  # a reading that comes back after this starts nothing

@@ -1,7 +1,7 @@
 """A query in the team collector's address (``http://host:4318/v1/traces?api_key=KEY``, a collector taking its
-key there): the window sent it, but wrote it into the settings file in clear. It is now kept as a secret beside
-the secret push headers (the keyring's, or this session's without one), sent on every request, never written
-to the settings file or the run database."""
+key there) or in the trace query service's (``http://jaeger:16686/?token=KEY``, a gateway's): the window sent
+it, but wrote it into the settings file in clear. It is now kept as a secret (the keyring's, or this session's
+without one), sent on every request, never written to the settings file or the run database."""
 
 from __future__ import annotations
 
@@ -9,12 +9,17 @@ from PySide6.QtWidgets import QApplication
 
 from inspector.gui.dialogs.settings_dialog import SettingsDialog
 from inspector.gui.language import switch_language
+from inspector.gui.runs.trace_by_id import TraceByIdDialog
 from inspector.gui.settings import AppSettings
 from inspector.gui.team_settings import TeamSettings
 from inspector.store import RunStore, resolve_db_path
-from inspector.store.secrets import NoSecretKeeper
+from inspector.store.keyring_words import TRACE_QUERY_KEY
+from inspector.store.secrets import KeyringSecretKeeper, NoSecretKeeper
 from tests.gui.test_screenshots import save
 from tests.support.otlp_collector import running_collector
+from tests.support.trace_backends import fixture_trace, fixture_trace_ids, trace_backend
+
+from .test_keyring_troubles import window  # noqa: F401 - the fixture
 
 KEY = "api_key=key-3f9a1c07e5"
 
@@ -111,3 +116,93 @@ def test_a_query_nothing_kept_is_not_left_off_the_requests(qtbot, make_window) -
         QApplication.processEvents()
         qtbot.wait(300)
         assert not window.team.push.running and collector.hits == 0
+
+
+def test_a_query_in_the_trace_query_services_address_is_kept_as_a_secret(qtbot, _isolated_settings) -> None:
+    """File › Settings… wrote "Open traces by id from: http://jaeger:16686/?token=KEY" to the settings file."""
+    settings = AppSettings()
+    dialog = _dialog(qtbot, settings)
+    dialog.team.query.setText("http://127.0.0.1:16686/?token=key-90b4e2d1c8")
+    dialog.accept()
+    assert dialog.result() == SettingsDialog.DialogCode.Accepted
+    settings.sync()
+    assert "key-90b4e2d1c8" not in _isolated_settings.read_text()
+    kept = TeamSettings(settings.qsettings, NoSecretKeeper())
+    assert (kept.query_url, kept.service_query()) == ("http://127.0.0.1:16686/", "token=key-90b4e2d1c8")
+    again = _dialog(qtbot, settings)
+    again.show()
+    assert again.team.query.text() == "http://127.0.0.1:16686/" and again.team.service_query.row.isVisibleTo(again)
+    again.team.grow()
+    save(again, "settings-team-service-query")
+    switch_language("de")
+    try:
+        save(again, "settings-team-service-query-de")
+    finally:
+        switch_language("en")
+
+
+def test_open_trace_by_id_sends_the_query_kept_and_never_writes_it(qtbot, make_window, _isolated_settings) -> None:
+    """File › Open trace by id… remembered the address it was given, query and all, in the settings file."""
+    trace = fixture_trace_ids()[0]
+    with trace_backend() as jaeger:
+        path = f"/api/v3/traces/{trace}?token=key-61f0a3b7d2"
+        jaeger.serve_json(path, {"result": fixture_trace(trace)})
+        window = make_window(wait_tools=False)
+        dialog = TraceByIdDialog(window.team.team, window)
+        qtbot.addWidget(dialog)
+        dialog.address.setText(f"{jaeger.base}/?token=key-61f0a3b7d2")
+        dialog.trace_id.setText(trace)
+        dialog.accept()
+        assert dialog.result() == TraceByIdDialog.DialogCode.Accepted
+        AppSettings().sync()
+        assert "key-61f0a3b7d2" not in _isolated_settings.read_text()
+        again = TraceByIdDialog(window.team.team, window)  # the next time: the address without it, still sent
+        qtbot.addWidget(again)
+        again.trace_id.setText(trace)
+        again.show()
+        assert again.address.text() == f"{jaeger.base}/" and again.service_query.row.isVisibleTo(again)
+        save(again, "open-trace-by-id-query")
+        switch_language("de")
+        try:
+            german = TraceByIdDialog(window.team.team, window)  # as a German reader opens it
+            qtbot.addWidget(german)
+            german.show()
+            save(german, "open-trace-by-id-query-de")
+            german.reject()
+        finally:
+            switch_language("en")
+        again.accept()
+        tab = window.runs_tab
+        tab.transfers.open_trace_by_id(*again.chosen())
+        with qtbot.waitSignal(tab.transfers.ended, timeout=15000) as ended:
+            pass
+        assert ended.args[:2] == ["import", "ok"] and "key-61f0a3b7d2" not in ended.args[2]
+    assert jaeger.hits == {path: 1}
+
+
+def test_both_queries_are_kept_in_the_keyring_and_read_back_when_the_window_starts(
+        qtbot, window, file_keyring, _isolated_settings) -> None:  # noqa: F811
+    collector = "http://127.0.0.1:9/v1/traces"
+    team = TeamSettings(AppSettings().qsettings, KeyringSecretKeeper())
+    team.save_push(True, collector, [], "api_key=key-a81c04d9e6")
+    team.save_query("jaeger", "http://127.0.0.1:9/", "token=key-2be9f7c310")
+    team.qsettings.sync()
+    kept = file_keyring.entries()
+    assert (kept[f"otlp-push {collector} ?query"], kept["otlp-query ?query"]) == (
+        "api_key=key-a81c04d9e6", "token=key-2be9f7c310")
+    assert "key-" not in _isolated_settings.read_text()
+    made, _troubled = window(wait_s=0)
+    qtbot.waitUntil(lambda: made.team.push.setting is not None, timeout=10000)  # read after the first paint
+    assert made.team.push.setting.endpoint == f"{collector}?api_key=key-a81c04d9e6"
+    made.team.secrets.push.read(TRACE_QUERY_KEY)
+    qtbot.waitUntil(lambda: made.team.team.service_query() == "token=key-2be9f7c310", timeout=10000)
+
+
+def test_a_keyring_that_does_not_keep_the_services_query_says_so(qtbot, window) -> None:  # noqa: F811
+    made, _troubled = window(wait_s=0, set="KeyringLocked")
+    made.team.team.save_query("jaeger", "http://127.0.0.1:9/", "token=key-5c2e8a0f14")
+    qtbot.waitUntil(lambda: made.admin.keyring.box is not None, timeout=10000)
+    said = made.admin.keyring.box.text()
+    assert said.startswith("The system keyring did not keep the query of the trace query service's address "
+                           "http://127.0.0.1:9/ (KeyringLocked: "), said
+    assert made.team.team.service_query() == "token=key-5c2e8a0f14"  # this session

@@ -2,7 +2,8 @@
 collector (address and headers, secret values as dots; a user name and password typed into the
 address become its secret Authorization header, and a query in it (``?api_key=…``) a secret kept
 beside the headers, never written to the settings file), and the
-Jaeger or Tempo query address a trace is opened from by id (File → Open trace by id…)."""
+Jaeger or Tempo query address a trace is opened from by id (File → Open trace by id…; a query in it
+likewise kept as a secret)."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from ..widgets.hints import PROBLEM_STYLE, mark_hint
 from .form_dialog import fit_form
 from .server_dialog import HeaderRow
 from .url_credentials import UrlCredentials
-from .url_query import CollectorQuery
+from .url_query import CollectorQuery, ServiceQuery, kept_query
 
 
 class TeamFields(QWidget):
@@ -76,9 +77,10 @@ class TeamFields(QWidget):
         # Authorization header (the keyring's), as the command line sends it (HTTP Basic).
         self.url_credentials = UrlCredentials(self.endpoint, lambda: self.header_rows, self.add_header, self._say)
         # A query in the address (a collector's API key) likewise: kept as a secret, put back where runs are sent.
-        query = team.push_query()
-        self.url_query = CollectorQuery(self.endpoint, query if query is not None or not team.push_query_kept else "")
-        self.url_query.move()  # an address an earlier version saved with its query: out of sight, kept on OK
+        self.url_query = CollectorQuery(self.endpoint, kept_query(team.push_query(), team.push_query_kept))
+        self.service_query = ServiceQuery(self.query, kept_query(team.service_query(), team.query_secret_kept))
+        for moved in (self.url_query, self.service_query):
+            moved.move()  # an address an earlier version saved with its query: out of sight, kept on OK
         layout.addWidget(self.push)
         layout.addWidget(self.endpoint)
         layout.addWidget(self.url_credentials.note)
@@ -88,6 +90,7 @@ class TeamFields(QWidget):
         layout.addWidget(note)
         layout.addWidget(translated(QLabel(), "setText", lambda: _("Open traces by id from:")))
         layout.addLayout(query_row)
+        layout.addWidget(self.service_query.row)
         layout.addWidget(self.error)
 
     def add_header(self, name: str = "", value: str = "", secret: bool = False) -> HeaderRow:
@@ -150,6 +153,7 @@ class TeamFields(QWidget):
         """Store what was typed, if it is usable; else say what is wrong and store nothing."""
         self.error.hide()
         self.url_query.move()
+        self.service_query.move()
         if not self.url_credentials.move():
             return False
         problem = self._problem()
@@ -160,5 +164,5 @@ class TeamFields(QWidget):
         rows = [(row.name.text().strip(), None if row in kept else row.value.text().strip(), row.secret.isChecked())
                 for row in self.header_rows if row.name.text().strip()]
         self.team.save_push(self.push.isChecked(), self.endpoint.text().strip(), rows, self.url_query.query)
-        self.team.save_query(self.backend.currentData(), self.query.text().strip())
+        self.team.save_query(self.backend.currentData(), self.query.text().strip(), self.service_query.query)
         return True

@@ -77,4 +77,23 @@ class CollectorQuery(UrlQuery):
         return _("Runs are then sent to the address without a query")
 
 
-__all__ = ["CollectorQuery", "UrlQuery"]
+class ServiceQuery(UrlQuery):
+    """The same for the team's trace query service (Settings, File › Open trace by id…)."""
+
+    def said(self) -> str:
+        if self._taken:
+            return _("The query was taken out of the address: it is kept as a secret and sent with every trace "
+                     "asked for.")
+        return _("The address's query is kept as a secret and sent with every trace asked for.")
+
+    def forget_tip(self) -> str:
+        return _("Traces are then asked for at the address without a query")
+
+
+def kept_query(value: str | None, kept: bool) -> str | None:
+    """What a dialog holds of a query the settings keep: its value, ``""`` when it is kept but the
+    keyring has not given it, ``None`` when none is kept."""
+    return value if value is not None or not kept else ""
+
+
+__all__ = ["CollectorQuery", "ServiceQuery", "UrlQuery", "kept_query"]
