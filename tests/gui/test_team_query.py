@@ -75,6 +75,21 @@ def test_an_address_saved_with_its_query_before_is_shown_without_it_and_saved_wi
     assert TeamSettings(settings.qsettings, NoSecretKeeper()).push_setting().endpoint == f"http://127.0.0.1:4318?{KEY}"
 
 
+def test_a_query_the_keyring_has_not_given_is_not_lost_to_a_new_address(qtbot, _isolated_settings) -> None:
+    settings = AppSettings()
+    for name, value in (("team/push", True), ("team/push_endpoint", "http://127.0.0.1:4327"),
+                        ("team/push_query", True)):  # its value not given (kept under the old address)
+        settings.qsettings.setValue(name, value)
+    dialog = _dialog(qtbot, settings)
+    assert dialog.team.url_query.query == ""  # kept, its value not known here
+    dialog.team.endpoint.setText("http://127.0.0.1:4328")
+    assert not dialog.team.save()
+    assert "has not given the address's query" in dialog.team.error.text()
+    dialog.team.url_query.forget.click()  # or forgotten: then the new address is saved, without a query
+    assert dialog.team.save()
+    assert not TeamSettings(settings.qsettings, NoSecretKeeper()).push_query_kept
+
+
 def test_the_window_sends_the_kept_query_and_never_stores_it(qtbot, make_window, tmp_path) -> None:
     with running_collector() as collector:
         team = TeamSettings(AppSettings().qsettings, NoSecretKeeper())
