@@ -16,6 +16,7 @@ from datetime import datetime
 
 import httpx
 
+from inspector.mcp.address_query import with_query
 from inspector.runs.times import utc_now
 from inspector.store import RunStore, UnknownRunError
 from inspector.store.outbox import Outbox, OutboxEntry
@@ -38,13 +39,14 @@ class PushRound:
 
 
 class Pusher:
-    """Sends the outbox of ``endpoint`` through ``store``'s connection (one thread uses it)."""
+    """Sends the outbox of ``endpoint`` through ``store``'s connection (one thread uses it), to that
+    address with ``query`` (a secret the outbox does not keep: :func:`.sending.collector_address`)."""
 
     def __init__(self, store: RunStore, endpoint: str, headers: Mapping[str, str] | None = None, *,
-                 timeout_s: float = REQUEST_TIMEOUT_S, rng: random.Random | None = None,
+                 query: str | None = None, timeout_s: float = REQUEST_TIMEOUT_S, rng: random.Random | None = None,
                  clock: Callable[[], datetime] = utc_now) -> None:
         self.endpoint = endpoint
-        self.url = traces_url(endpoint)  # EndpointError before anything is sent
+        self.url = with_query(traces_url(endpoint), query)  # EndpointError before anything is sent
         self._store = store
         self.outbox = Outbox(store.db.conn)
         self._headers = dict(headers or {})
@@ -57,6 +59,8 @@ class Pusher:
         #: them, not with one run's attempts (each queued run in turn would start it again at 1 s).
         self._unavailable = 0
         self.outbox.release_stale()
+        if query:  # runs an earlier version queued under the address with its query (the key stored in clear)
+            self.outbox.rekey(self.url, endpoint)
 
     def close(self) -> None:
         self._client.close()

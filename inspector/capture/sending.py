@@ -25,6 +25,7 @@ import httpx
 from inspector.i18n import N_, _
 from inspector.i18n.messages import Message, translate
 from inspector.mcp.address_credentials import basic_authorization, has_authorization
+from inspector.mcp.address_query import address_query, query_secrets, without_query
 from inspector.mcp.connect_reasons import CONNECTION_REASONS, connection_reason
 from inspector.mcp.messages import Message as ClientMessage
 from inspector.mcp.secrets import Secrets, url_secrets
@@ -67,15 +68,16 @@ def traces_url(endpoint: str) -> str:
     return urlunsplit((parts.scheme, parts.netloc, path, parts.query, ""))
 
 
-def collector_address(endpoint: str, headers: Mapping[str, str]) -> tuple[str, dict[str, str]]:
+def collector_address(endpoint: str, headers: Mapping[str, str]) -> tuple[str, dict[str, str], str | None]:
     """The collector as the outbox keys it and messages name it (:func:`traces_url` without the
-    ``user:password@`` it may carry), and the headers to send: ``headers``, and that user info as
-    ``Authorization: Basic`` when they name no ``Authorization`` themselves. The password is sent,
-    never stored or shown."""
+    ``user:password@`` or the query it may carry), the headers to send (``headers``, and that user info
+    as ``Authorization: Basic`` when they name no ``Authorization`` themselves) and the query (``None``:
+    none), which goes on the address only where requests are sent (:class:`~.pusher.Pusher`). The password
+    and the query (a collector's API key, ``?api_key=…``) are sent, never stored or shown."""
     url = traces_url(endpoint)
     basic = basic_authorization(url)
     sent = dict(headers) if basic is None or has_authorization(headers) else {"Authorization": basic, **headers}
-    return without_user_info(url), sent
+    return without_query(without_user_info(url)), sent, address_query(url)
 
 
 @dataclass(frozen=True)
@@ -104,7 +106,9 @@ def send(client: httpx.Client, url: str, body: bytes, headers: Mapping[str, str]
         reason = said if said is not None else _short(str(error) or type(error).__name__)
         return Delivery("retry", str(Message(UNREACHABLE, {"reason": reason})))
     # What the collector says may quote what it was sent (an API key it refuses): never kept, never shown.
-    scrub = Secrets([*headers.values(), *url_secrets(url)], patterns=redact_text).scrub
+    query = address_query(url)
+    scrub = Secrets([*headers.values(), *url_secrets(url), *(query_secrets(query) if query else [])],
+                    patterns=redact_text).scrub
     status = response.status_code
     if 200 <= status < 300:
         return Delivery("sent", _partial_success(content, scrub))

@@ -3,7 +3,8 @@
 The selected runs (the same selectors as a file export) are queued in the database's outbox for
 that collector, then everything queued for it is sent; a collector that is unavailable is retried
 with backoff for ``--wait`` seconds, and what is not sent by then stays queued for the next push
-(this command again, or the window with pushing on). Headers (``--header``) are sent, never stored.
+(this command again, or the window with pushing on). Headers (``--header``) and a query in the address
+(``?api_key=…``) are sent, never stored.
 """
 
 from __future__ import annotations
@@ -61,8 +62,8 @@ def push(args: argparse.Namespace) -> int:
     except EndpointError:
         raise UsageError(Message(N_("--otlp-endpoint needs the http:// or https:// address of an OpenTelemetry "
                                     "collector, e.g. http://127.0.0.1:4318"))) from None
-    # The outbox keys the collector, and the messages name it, without a password its address may carry.
-    endpoint, headers = collector_address(args.otlp_endpoint, collector_headers(args.header))
+    # The outbox keys the collector, and the messages name it, without a password or query its address may carry.
+    endpoint, headers, query = collector_address(args.otlp_endpoint, collector_headers(args.header))
     wait = _wait_seconds(args.wait)
     selecting = bool(args.run_ids or args.all or args.outcome)
     store = open_existing_store(args.db)  # pushing never creates a database
@@ -74,8 +75,8 @@ def push(args: argparse.Namespace) -> int:
         selected = _selected(store, args) if selecting else []
         try:
             with sigterm_as_ctrl_c():
-                queued = Outbox(store.db.conn).enqueue(selected, endpoint)
-                with Pusher(store, endpoint, headers) as pusher:
+                with Pusher(store, endpoint, headers, query=query) as pusher:  # first: it adopts rows kept before
+                    queued = Outbox(store.db.conn).enqueue(selected, endpoint)
                     report = drain(pusher, wait)
         except KeyboardInterrupt as stop:  # the run being sent went back to the queue (Pusher.push_due)
             raise CancelledCommand(Message(

@@ -10,7 +10,8 @@ from collections.abc import Callable
 
 from PySide6.QtCore import QObject, QSettings
 
-from inspector.store.keyring_words import model_key_refusal, push_header_refusal
+from inspector.store.keyring_entries import QUERY_ACCOUNT
+from inspector.store.keyring_words import TRACE_QUERY_KEY, model_key_refusal, push_header_refusal
 from inspector.store.secrets import MODEL_KEY_ACCOUNT, SecretKeeper
 
 from .team_settings import TeamSettings
@@ -19,7 +20,8 @@ from .workbench.window_secrets import WindowSecrets
 
 
 class SettingsSecrets(QObject):
-    """``push``: the team push headers' keeper (a key per collector address); ``model``: the model
+    """``push``: the team push headers' keeper (a key per collector address, and one for the trace query
+    service's query); ``model``: the model
     keys' (a key per completions address, the account ``api-key``)."""
 
     def __init__(self, keeper: SecretKeeper, line: KeyringLine, qsettings: QSettings, say: Callable[[str], None],
@@ -33,7 +35,10 @@ class SettingsSecrets(QObject):
             kept.refused.connect(say)
 
     def _push_accounts(self, key: str) -> tuple[str, set[str]]:
-        """The collector's address and the push headers kept as secrets (those the settings name now)."""
+        """The collector's address and the push headers kept as secrets (those the settings name now); or
+        the trace query service's address and its query, when one is kept."""
+        if key == TRACE_QUERY_KEY:
+            return self._team.query_url or key, {QUERY_ACCOUNT} if self._team.query_secret_kept else set()
         return key.split(" ", 1)[-1], self._team.secret_names()
 
     def keepers(self) -> list[WindowSecrets]:

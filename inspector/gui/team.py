@@ -8,9 +8,9 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject
 
-from inspector.i18n import ngettext
+from inspector.i18n import _, ngettext
 from inspector.i18n.messages import Message, translate
-from inspector.store.keyring_words import PUSH_UNREADABLE
+from inspector.store.keyring_words import PUSH_UNREADABLE, TRACE_QUERY_KEY
 from inspector.store.secrets import SecretKeeper
 
 from .runs.push_service import PushService
@@ -68,17 +68,24 @@ class TeamBackend(QObject):
                 "File › Settings… (Team backend).",
                 len(missing)).format(server=self.team.push_endpoint, names=", ".join(missing)))
             setting = replace(setting, enabled=False)
+        elif setting.enabled and self.team.push_query_kept and not self.team.push_query():  # sent without its key
+            self.window.admin.keyring.say_refused(_(
+                "No run is sent to the team's collector {server}: the query of its address is not kept (without a "
+                "system keyring, it is kept only until Run Inspector quits). Type the address with its query again "
+                "in File › Settings… (Team backend).").format(server=self.team.push_endpoint))
+            setting = replace(setting, enabled=False)
         self.push.apply(setting)
 
     def open_trace_by_id(self) -> None:
         """Ask for a trace id and open it in the Runs tab."""
         from .runs.trace_by_id import TraceByIdDialog
 
+        self._secrets.read(TRACE_QUERY_KEY)  # the address's secret query, if one is kept, while the id is typed
         dialog = TraceByIdDialog(self.team, self.window)
         if dialog.exec() == TraceByIdDialog.DialogCode.Accepted:
             tab = self.window.runs_tab
             self.window.tabs.setCurrentWidget(tab)
-            tab.transfers.open_trace_by_id(*dialog.chosen())
+            self._secrets.when_read(TRACE_QUERY_KEY, lambda: tab.transfers.open_trace_by_id(*dialog.chosen()))
 
     def shut_down(self) -> None:
         self._stopped = True  # a reading that comes back after this starts nothing

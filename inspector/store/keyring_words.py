@@ -19,6 +19,9 @@ READING = N_("Reading the secrets of {server} from the system keyring…")
 UNREADABLE = N_("The system keyring did not give the secrets of {server} ({problem}). Unlock the keyring, then "
                 "select the server again.")
 QUERY_NAME = N_("the query of its address")
+#: The keyring entry (beside :data:`QUERY_ACCOUNT`) of the query in the team's trace query service's address
+#: (Settings, File › Open trace by id…); the push headers' are named by the collector's address.
+TRACE_QUERY_KEY = "otlp-query"
 #: Secrets named in words, by their account (or its start): the address's query, the sign-in's.
 _IN_WORDS = {"query": (QUERY_ACCOUNT, QUERY_NAME), "tokens": ("signin tokens ", N_("its sign-in's tokens")),
              "client_secret": ("signin client-secret ", N_("its sign-in's client secret"))}
@@ -51,9 +54,14 @@ def refused_message(action: str, server: str, url: str, accounts: list[str], ans
 
 
 def push_header_refusal(action: str, collector: str, key: str, accounts: list[str], answer: str) -> Message:
-    """What the keyring did not do with the team push headers' secrets (Settings), and why."""
+    """What the keyring did not do with the team push headers' secrets, or the query of the trace query
+    service's address (Settings), and why."""
     if action != "keep":
         return not_removed(collector, accounts, [f"{key} {account}" for account in accounts], answer)
+    if key == TRACE_QUERY_KEY:
+        return Message(N_("The system keyring did not keep the query of the trace query service's address {server} "
+                          "({problem}): it is sent only until Run Inspector quits. Unlock the keyring and save the "
+                          "address again to keep it."), {"server": collector, "problem": answer})
     return NP_("The system keyring did not keep the secret {names} of the team's collector {server} ({problem}): it "
                "is sent only until Run Inspector quits. Unlock the keyring and save the settings again to keep it.",
                "The system keyring did not keep the secrets {names} of the team's collector {server} ({problem}): "
@@ -116,6 +124,6 @@ class Sentences:
         return " ".join(str(sentence) for sentence in self.sentences)
 
 
-__all__ = ["KEY_READING", "KEY_UNREADABLE", "NO_ANSWER", "PUSH_UNREADABLE", "QUERY_NAME", "READING", "UNREADABLE",
-           "Sentences", "model_key_refusal", "not_removed", "push_header_refusal", "refused_message", "secret_names",
-           "unwritten_message"]
+__all__ = ["KEY_READING", "KEY_UNREADABLE", "NO_ANSWER", "PUSH_UNREADABLE", "QUERY_NAME", "READING", "TRACE_QUERY_KEY",
+           "UNREADABLE", "Sentences", "model_key_refusal", "not_removed", "push_header_refusal", "refused_message",
+           "secret_names", "unwritten_message"]

@@ -152,6 +152,16 @@ class Outbox:
                 "UPDATE outbox SET state = 'queued', next_attempt_at = ?, attempts = 0 "
                 "WHERE endpoint = ? AND state = 'failed'", (to_stored_time(now or utc_now()), endpoint)).rowcount
 
+    def rekey(self, old: str, endpoint: str) -> int:
+        """The rows of the collector address ``old`` become ``endpoint``'s (the same collector, named
+        without a secret its address carried); a run queued at both keeps ``endpoint``'s row. Returns how
+        many moved."""
+        with self._writing():
+            moved = self._conn.execute("UPDATE OR IGNORE outbox SET endpoint = ? WHERE endpoint = ?",
+                                       (endpoint, old)).rowcount
+            self._conn.execute("DELETE FROM outbox WHERE endpoint = ?", (old,))
+        return moved
+
     def _move(self, entry_id: int, update: str, values: tuple[object, ...]) -> bool:
         with self._writing():
             return bool(self._conn.execute(f"{update} WHERE id = ? AND state = 'sending' AND owner_pid = ?",

@@ -10,6 +10,7 @@ import subprocess
 from pathlib import Path
 
 from inspector.store import RunStore
+from inspector.store.outbox import Outbox
 from tests.support.asgi_server import ReservedPort, closed_port
 from tests.support.cli_process import cli_here
 from tests.support.otlp_collector import Answer, OtlpCollector, running_collector
@@ -80,6 +81,52 @@ def test_a_password_in_the_collectors_address_is_sent_never_stored_or_printed(tm
     assert (listed["state"], listed["endpoint"]) == ("sent", f"{collector.endpoint}/v1/traces")
     stored = b"".join(path.read_bytes() for path in tmp_path.glob("runs.db*"))  # the database and its journal
     assert b"pw-4c1e9a" not in stored and "pw-4c1e9a" not in sent.stdout + sent.stderr + again.stdout
+
+
+def test_a_query_in_the_collectors_address_is_sent_never_stored_or_printed(tmp_path: Path) -> None:
+    """`--otlp-endpoint http://host/v1/traces?api_key=KEY` said the key in "Sent 1 run to …?api_key=KEY" and kept
+    it in the outbox (the collector's key). It is sent on every request; the outbox keys the address without
+    it, and what the collector says back keeps [REDACTED] in its place."""
+    db = tmp_path / "runs.db"
+    with RunStore.open(db) as store:
+        sent_id, refused_id = mixed_run(store, "sent"), mixed_run(store, "refused")
+    with running_collector() as collector:
+        address = f"{collector.endpoint}/v1/traces?api_key=key-5d0c7e21b9"
+        sent = _cli("export", str(sent_id), "--otlp-endpoint", address, db=db)
+        collector.answers = [Answer(403, body=b'{"message": "api_key=key-5d0c7e21b9 is revoked"}')]
+        refused = _cli("export", str(refused_id), "--otlp-endpoint", address, "--json", db=db)
+    assert sent.returncode == 0, sent.stderr
+    assert sent.stdout.strip() == f"Sent 1 run to {collector.endpoint}/v1/traces."
+    assert collector.paths_seen == ["/v1/traces?api_key=key-5d0c7e21b9"]
+    assert refused.returncode == 1 and json.loads(refused.stdout)["endpoint"] == f"{collector.endpoint}/v1/traces"
+    listed = _runs_listed(db)
+    assert (listed[sent_id]["push"]["state"], listed[sent_id]["push"]["endpoint"]) == (
+        "sent", f"{collector.endpoint}/v1/traces")
+    assert listed[refused_id]["push"]["reason"] == 'HTTP 403 Forbidden: {"message": "[REDACTED] is revoked"}'
+    stored = b"".join(path.read_bytes() for path in tmp_path.glob("runs.db*"))  # the database and its journal
+    assert b"key-5d0c7e21b9" not in stored
+    assert "key-5d0c7e21b9" not in sent.stdout + sent.stderr + refused.stdout + refused.stderr
+
+
+def test_runs_queued_under_an_address_with_its_query_are_sent_and_the_key_leaves_the_database(
+        tmp_path: Path) -> None:
+    """Runs an earlier version queued under `…/v1/traces?api_key=KEY` (the key in the outbox) were never sent
+    again once the outbox keyed the address without it: the next push to that address takes them over."""
+    db = tmp_path / "runs.db"
+    with RunStore.open(db) as store:
+        waiting, twice = mixed_run(store, "waiting"), mixed_run(store, "twice")
+    with running_collector() as collector:
+        address = f"{collector.endpoint}/v1/traces?api_key=key-77b1e0a4c3"
+        with RunStore.open(db) as store:
+            Outbox(store.db.conn).enqueue([waiting, twice], address)  # as an earlier version kept them
+            Outbox(store.db.conn).enqueue([twice], f"{collector.endpoint}/v1/traces")
+        pushed = _cli("export", "--otlp-endpoint", address, "--json", db=db)
+    assert pushed.returncode == 0, pushed.stderr
+    assert json.loads(pushed.stdout)["sent"] == 2 and len(collector.requests) == 2  # each run once
+    with sqlite_connection(db) as conn:
+        rows = conn.execute("SELECT run_id, endpoint, state FROM outbox ORDER BY run_id").fetchall()
+    assert rows == [(waiting, f"{collector.endpoint}/v1/traces", "sent"),
+                    (twice, f"{collector.endpoint}/v1/traces", "sent")]
 
 
 def test_a_refused_run_says_why_in_runs_list(tmp_path: Path) -> None:

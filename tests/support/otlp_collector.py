@@ -56,6 +56,8 @@ class OtlpCollector:
         self.port = port
         self.requests: list[ExportTraceServiceRequest] = []
         self.headers_seen: list[dict[str, str]] = []
+        #: The path of each request taken, with its query.
+        self.paths_seen: list[str] = []
         self.answers: list[Answer] = []
         self.hits = 0
         self._server: ThreadingHTTPServer | None = None
@@ -108,7 +110,7 @@ class OtlpCollector:
     def _answer(self, path: str, headers: dict[str, str], content_type: str, encoding: str, body: bytes) -> Answer:
         with self._lock:
             self.hits += 1
-            if path != "/v1/traces":
+            if path.partition("?")[0] != "/v1/traces":
                 return Answer(404, body=b'{"message": "not found"}')
             if self.answers:
                 answer = self.answers.pop(0)
@@ -122,6 +124,7 @@ class OtlpCollector:
                 return Answer(400, body=json.dumps({"message": str(error)[:200]}).encode())
             self.requests.append(request)
             self.headers_seen.append({name.lower(): value for name, value in headers.items()})
+            self.paths_seen.append(path)
             self.arrived.notify_all()
             return answer
 

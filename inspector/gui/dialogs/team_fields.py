@@ -1,7 +1,9 @@
 """The Settings dialog's part for the team's OpenTelemetry backend: push finished runs to a
 collector (address and headers, secret values as dots; a user name and password typed into the
-address become its secret Authorization header, never written to the settings file), and the
-Jaeger or Tempo query address a trace is opened from by id (File → Open trace by id…)."""
+address become its secret Authorization header, and a query in it (``?api_key=…``) a secret kept
+beside the headers, never written to the settings file), and the
+Jaeger or Tempo query address a trace is opened from by id (File → Open trace by id…; a query in it
+likewise kept as a secret)."""
 
 from __future__ import annotations
 
@@ -18,6 +20,7 @@ from ..widgets.hints import PROBLEM_STYLE, mark_hint
 from .form_dialog import fit_form
 from .server_dialog import HeaderRow
 from .url_credentials import UrlCredentials
+from .url_query import CollectorQuery, ServiceQuery, kept_query
 
 
 class TeamFields(QWidget):
@@ -73,14 +76,21 @@ class TeamFields(QWidget):
         # A password in the address would be written to the settings file in clear: it becomes the secret
         # Authorization header (the keyring's), as the command line sends it (HTTP Basic).
         self.url_credentials = UrlCredentials(self.endpoint, lambda: self.header_rows, self.add_header, self._say)
+        # A query in the address (a collector's API key) likewise: kept as a secret, put back where runs are sent.
+        self.url_query = CollectorQuery(self.endpoint, kept_query(team.push_query(), team.push_query_kept))
+        self.service_query = ServiceQuery(self.query, kept_query(team.service_query(), team.query_secret_kept))
+        for moved in (self.url_query, self.service_query):
+            moved.move()  # an address an earlier version saved with its query: out of sight, kept on OK
         layout.addWidget(self.push)
         layout.addWidget(self.endpoint)
         layout.addWidget(self.url_credentials.note)
+        layout.addWidget(self.url_query.row)
         layout.addLayout(self.headers_box)
         layout.addWidget(add, 0, Qt.AlignmentFlag.AlignLeft)
         layout.addWidget(note)
         layout.addWidget(translated(QLabel(), "setText", lambda: _("Open traces by id from:")))
         layout.addLayout(query_row)
+        layout.addWidget(self.service_query.row)
         layout.addWidget(self.error)
 
     def add_header(self, name: str = "", value: str = "", secret: bool = False) -> HeaderRow:
@@ -121,6 +131,9 @@ class TeamFields(QWidget):
                 return _("The system keyring has not given the value of {name}: type it again for the new "
                          "address, or unlock the keyring and open the settings again.").format(
                              name=row.name.text().strip())
+            if self.url_query.query == "":
+                return _("The system keyring has not given the address's query: type the address with it again, "
+                         "or unlock the keyring and open the settings again.")
         query = self.query.text().strip()
         if query and not query.startswith(("http://", "https://")):
             return _("The trace query address needs http:// or https://, e.g. http://127.0.0.1:16686.")
@@ -139,6 +152,8 @@ class TeamFields(QWidget):
     def save(self) -> bool:
         """Store what was typed, if it is usable; else say what is wrong and store nothing."""
         self.error.hide()
+        self.url_query.move()
+        self.service_query.move()
         if not self.url_credentials.move():
             return False
         problem = self._problem()
@@ -148,6 +163,6 @@ class TeamFields(QWidget):
         kept = self._kept_unread()
         rows = [(row.name.text().strip(), None if row in kept else row.value.text().strip(), row.secret.isChecked())
                 for row in self.header_rows if row.name.text().strip()]
-        self.team.save_push(self.push.isChecked(), self.endpoint.text().strip(), rows)
-        self.team.save_query(self.backend.currentData(), self.query.text().strip())
+        self.team.save_push(self.push.isChecked(), self.endpoint.text().strip(), rows, self.url_query.query)
+        self.team.save_query(self.backend.currentData(), self.query.text().strip(), self.service_query.query)
         return True

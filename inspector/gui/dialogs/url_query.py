@@ -24,14 +24,12 @@ class UrlQuery:
         #: The query to keep for the server (``None``: none).
         self.query = kept
         self._taken = False
-        self.note = translated(QLabel(), "setText", lambda: _(
-            "The query was taken out of the address: it is kept as a secret and sent with every call.")
-            if self._taken else _("The address's query is kept as a secret and sent with every call."))
+        self.note = translated(QLabel(), "setText", self.said)
         self.note.setTextFormat(Qt.TextFormat.PlainText)
         self.note.setWordWrap(True)
         mark_hint(self.note)
         self.forget = translated(QPushButton(), "setText", lambda: _("Forget the query"))
-        translated(self.forget, "setToolTip", lambda: _("Calls are then sent to the address without a query"))
+        translated(self.forget, "setToolTip", self.forget_tip)
         self.forget.clicked.connect(self._forget)
         #: The note and its button, shown while a query is kept.
         self.row = QWidget()
@@ -50,13 +48,52 @@ class UrlQuery:
             return
         self.url.setText(without_query(text))
         self.query, self._taken = query, True
-        self.note.setText(_("The query was taken out of the address: it is kept as a secret and sent with every "
-                            "call."))
+        self.note.setText(self.said())
         self.row.show()
+
+    def said(self) -> str:
+        """The note: that the query is kept, and whether it was just taken out of the address."""
+        if self._taken:
+            return _("The query was taken out of the address: it is kept as a secret and sent with every call.")
+        return _("The address's query is kept as a secret and sent with every call.")
+
+    def forget_tip(self) -> str:
+        return _("Calls are then sent to the address without a query")
 
     def _forget(self) -> None:
         self.query = None
         self.row.hide()
 
 
-__all__ = ["UrlQuery"]
+class CollectorQuery(UrlQuery):
+    """The same for the team collector's address (Settings): its query is sent with every run pushed."""
+
+    def said(self) -> str:
+        if self._taken:
+            return _("The query was taken out of the address: it is kept as a secret and sent with every run.")
+        return _("The address's query is kept as a secret and sent with every run.")
+
+    def forget_tip(self) -> str:
+        return _("Runs are then sent to the address without a query")
+
+
+class ServiceQuery(UrlQuery):
+    """The same for the team's trace query service (Settings, File › Open trace by id…)."""
+
+    def said(self) -> str:
+        if self._taken:
+            return _("The query was taken out of the address: it is kept as a secret and sent with every trace "
+                     "asked for.")
+        return _("The address's query is kept as a secret and sent with every trace asked for.")
+
+    def forget_tip(self) -> str:
+        return _("Traces are then asked for at the address without a query")
+
+
+def kept_query(value: str | None, kept: bool) -> str | None:
+    """What a dialog holds of a query the settings keep: its value, ``""`` when it is kept but the
+    keyring has not given it, ``None`` when none is kept."""
+    return value if value is not None or not kept else ""
+
+
+__all__ = ["CollectorQuery", "ServiceQuery", "UrlQuery", "kept_query"]

@@ -72,7 +72,7 @@ class PushService:
         from inspector.store import RunStore, StoreError
         from inspector.store.outbox import Outbox
 
-        endpoint, headers = collector_address(setting.endpoint, setting.headers)
+        endpoint, headers, query = collector_address(setting.endpoint, setting.headers)
         since = setting.since or utc_now()
         try:
             store = RunStore.open(self.db_path)
@@ -80,7 +80,7 @@ class PushService:
             self.problem = str(error)
             return
         try:
-            with Pusher(store, endpoint, headers) as pusher:
+            with Pusher(store, endpoint, headers, query=query) as pusher:
                 while not stop.is_set():
                     try:
                         Outbox(store.db.conn).enqueue_finished(endpoint, since)

@@ -1,5 +1,6 @@
 """File → Open trace by id…: which query service (Jaeger or Tempo, its address from Settings) and
-which trace id; the trace is then opened in a worker like a file (Transfers.open_trace_by_id)."""
+which trace id; the trace is then opened in a worker like a file (Transfers.open_trace_by_id). A query
+in the address (a gateway's key) is kept as a secret, as in Settings, and put back where it is asked."""
 
 from __future__ import annotations
 
@@ -7,8 +8,10 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QDialog, QFormLayout, QLabel, QLineEdit, QWidget
 
 from inspector.i18n import _
+from inspector.mcp.address_query import with_query
 
 from ..dialogs.form_dialog import finish_form
+from ..dialogs.url_query import ServiceQuery, kept_query
 from ..language import translated, translated_item
 from ..team_settings import TeamSettings
 from ..widgets.accessibility import label_combo
@@ -29,6 +32,8 @@ class TraceByIdDialog(QDialog):
         self.address = QLineEdit(team.query_url)
         self.address.setPlaceholderText("http://127.0.0.1:16686")
         translated(self.address, "setAccessibleName", lambda: _("The trace query service's address"))
+        self.service_query = ServiceQuery(self.address, kept_query(team.service_query(), team.query_secret_kept))
+        self.service_query.move()  # an address an earlier version saved with its query
         self.trace_id = QLineEdit()
         self.trace_id.setPlaceholderText("4bf92f3577b34da6a3ce929d0e0e4736")
         translated(self.trace_id, "setAccessibleName", lambda: _("Trace id"))
@@ -48,6 +53,7 @@ class TraceByIdDialog(QDialog):
         label_combo(self.backend, lambda: _("Kind of trace query service"), service)
         form.addRow(service, self.backend)
         form.addRow(translated(QLabel(), "setText", lambda: _("Address")), self.address)
+        form.addRow("", self.service_query.row)
         form.addRow(translated(QLabel(), "setText", lambda: _("Trace id")), self.trace_id)
         form.addRow(note)
         form.addRow(self.error)
@@ -57,6 +63,7 @@ class TraceByIdDialog(QDialog):
     def accept(self) -> None:  # noqa: D102
         from inspector.capture.pull import PullError, trace_id_of, trace_query_url
 
+        self.service_query.move()
         try:
             trace_query_url(self.backend.currentData(), self.address.text(), trace_id_of(self.trace_id.text()))
         except PullError as error:
@@ -65,12 +72,17 @@ class TraceByIdDialog(QDialog):
             self.error.setText(translate(error))
             self.error.show()
             return
-        self.team.save_query(self.backend.currentData(), self.address.text().strip())
+        self.team.save_query(self.backend.currentData(), self.address.text().strip(), self.service_query.query)
         super().accept()
 
     def chosen(self) -> tuple[str, str, str]:
-        """(backend, address, trace id) as accepted."""
-        return self.backend.currentData(), self.address.text().strip(), self.trace_id.text().strip()
+        """(backend, address with its secret query, trace id) as accepted; a query kept that the keyring had
+        not given when the dialog opened is read from the settings now (see TeamBackend.open_trace_by_id)."""
+        query = self.service_query.query
+        if query == "":  # kept, and not given by the keyring when the dialog opened
+            query = self.team.service_query()
+        address = with_query(self.address.text().strip(), query)
+        return self.backend.currentData(), address, self.trace_id.text().strip()
 
 
 __all__ = ["TraceByIdDialog"]
