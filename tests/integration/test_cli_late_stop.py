@@ -273,3 +273,16 @@ def test_a_stop_signal_once_a_note_is_saved_changes_nothing(tmp_path: Path, stop
     assert done.returncode == 0, (done.returncode, done.stderr)
     assert done.stdout == "The note of run 1 was saved.\n"
     assert json.loads(command("runs", "show", "1", "--json", "--db", str(database)))["run"]["note"] == "Looked at."
+
+
+@pytest.mark.parametrize("stop", ["SIGINT", "SIGTERM"])
+def test_a_stop_signal_once_a_server_is_saved_changes_nothing(tmp_path: Path, stop: str) -> None:
+    """`servers set`: exit 130 "Cancelled (Ctrl-C) before the command had done its work." after "Saved ..." (SIGTERM:
+    killed), the server saved."""
+    database = tmp_path / "runs.db"
+    done = stopped_at(stop, "close", "servers", "set", "http://127.0.0.1:9/mcp", "--name", "late", "--db",
+                      str(database))
+    assert done.returncode == 0, (done.returncode, done.stderr)
+    assert done.stdout == "Saved http://127.0.0.1:9/mcp.\n"
+    listed = json.loads(command("servers", "--json", "--db", str(database)))["servers"]
+    assert [server["name"] for server in listed] == ["late"]
