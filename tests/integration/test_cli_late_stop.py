@@ -17,6 +17,8 @@ import pytest
 
 from inspector.demo import DemoServer
 from tests.support.asgi_server import serve_asgi
+from tests.support.auth_config import PRE_REGISTERED_ID, PRE_REGISTERED_SECRET, AuthConfig, pre_registered
+from tests.support.auth_server import serve_auth_server
 from tests.support.fake_chat_model import FakeChatModel, tool_then_report
 from tests.support.otlp_collector import running_collector
 from tests.support.trace_backends import fixture_trace, fixture_trace_ids, trace_backend
@@ -99,10 +101,10 @@ def test_a_stop_signal_after_a_watch_ended_changes_nothing(tmp_path: Path, stop:
     assert "Cancelled" not in done.stderr
 
 
-#: ``run-inspector ARGS`` with the stop signal raised as ``RunStore.METHOD`` is first called from within the command,
-#: or (``COMMIT``) just as the database took its first COMMIT after opening.
+#: ``run-inspector ARGS`` with the stop signal raised as ``TARGET`` ("module:name", "module:Class.method") is first
+#: called, or (``COMMIT``) just as the database took its first COMMIT after opening.
 CHILD_AT = textwrap.dedent("""
-    import signal, sys
+    import importlib, signal, sys
     from inspector.store.run_store import RunStore
 
     def stop():
@@ -123,7 +125,7 @@ CHILD_AT = textwrap.dedent("""
                 stop()
             return done
 
-    if "{method}" == "COMMIT":
+    if "{target}" == "COMMIT":
         opened = RunStore.__init__
 
         def opening(self, db):
@@ -132,16 +134,21 @@ CHILD_AT = textwrap.dedent("""
 
         RunStore.__init__ = opening
     else:
-        real = RunStore.{method}
+        module, _, path = "{target}".partition(":")
+        owner = importlib.import_module(module)
+        *outer, name = path.split(".")
+        for part in outer:
+            owner = getattr(owner, part)
+        real = getattr(owner, name)
         armed = [True]
 
-        def stopping(self, *args, **kwargs):
+        def stopping(*args, **kwargs):
             if armed[0]:
                 armed[0] = False
                 stop()
-            return real(self, *args, **kwargs)
+            return real(*args, **kwargs)
 
-        RunStore.{method} = stopping
+        setattr(owner, name, stopping)
     sys.argv = ["run-inspector", *sys.argv[1:]]
     from inspector.cli import run
 
@@ -149,11 +156,13 @@ CHILD_AT = textwrap.dedent("""
 """)
 
 
-def stopped_at(stop: str, method: str, *args: str) -> subprocess.CompletedProcess[str]:
-    """``run-inspector ARGS`` in a child process that raises ``stop`` at ``RunStore.METHOD`` (or a COMMIT)."""
-    return subprocess.run([sys.executable, "-c", CHILD_AT.format(signal=stop, method=method), *args], cwd=ROOT,
+def stopped_at(stop: str, at: str, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """``run-inspector ARGS`` in a child process that raises ``stop`` at ``at``: a method of RunStore, a COMMIT, or
+    "module:name"."""
+    target = at if at == "COMMIT" or ":" in at else f"inspector.store.run_store:RunStore.{at}"
+    return subprocess.run([sys.executable, "-c", CHILD_AT.format(signal=stop, target=target), *args], cwd=ROOT,
                           capture_output=True, text=True, timeout=60,
-                          env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+                          env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin", **(env or {})})
 
 
 def command(*args: str) -> str:
@@ -286,3 +295,17 @@ def test_a_stop_signal_once_a_server_is_saved_changes_nothing(tmp_path: Path, st
     assert done.stdout == "Saved http://127.0.0.1:9/mcp.\n"
     listed = json.loads(command("servers", "--json", "--db", str(database)))["servers"]
     assert [server["name"] for server in listed] == ["late"]
+
+
+@pytest.mark.parametrize("stop", ["SIGINT", "SIGTERM"])
+def test_a_stop_signal_once_signed_in_changes_nothing(stop: str) -> None:
+    """`signin`: exit 130 "Cancelled (Ctrl-C) before the command had done its work." as "Signed in to ..." was
+    printed, the tokens kept (SIGTERM: killed)."""
+    config = AuthConfig(clients=[pre_registered("client_secret_basic")], registration=False)
+    with serve_auth_server(config) as auth:
+        done = stopped_at(stop, "inspector.cli.signin:_say", "signin", auth.mcp_url, "--client-id", PRE_REGISTERED_ID,
+                          "--client-secret-env", "SECRET_HERE", "--grant", "client-credentials", "--json",
+                          env={"SECRET_HERE": PRE_REGISTERED_SECRET})
+    assert done.returncode == 0, (done.returncode, done.stderr)
+    assert json.loads(done.stdout)["signed_in"] is True
+    assert "Cancelled" not in done.stderr
