@@ -36,7 +36,7 @@ from .common import (
 from .ending import emit_json
 from .run_choice import resolve_run
 from .safe_text import one_line
-from .stopping import Terminated, stoppable_until_stored
+from .stopping import Terminated, stoppable_until_stored, work_done
 
 
 def run(args: argparse.Namespace) -> int:
@@ -78,7 +78,7 @@ def _export(args: argparse.Namespace) -> int:
         try:
             with stoppable_until_stored():
                 report = export(store, run_ids or None, args.outcome, args.output, args.format,
-                                progress=_progress_line())
+                                progress=_progress_line(), placing=work_done)
         except KeyboardInterrupt as stop:  # the file being written is removed; one there before is as it was
             _clear_progress()
             if isinstance(stop, Terminated):

@@ -102,7 +102,8 @@ def test_a_stop_signal_after_a_watch_ended_changes_nothing(tmp_path: Path, stop:
 
 
 #: ``run-inspector ARGS`` with the stop signal raised as ``TARGET`` ("module:name", "module:Class.method") is first
-#: called, or (``COMMIT``) just as the database took its first COMMIT after opening.
+#: called (or, ``AFTER``, as that call is done), or (``COMMIT``) just as the database took its first COMMIT after
+#: opening.
 CHILD_AT = textwrap.dedent("""
     import importlib, signal, sys
     from inspector.store.run_store import RunStore
@@ -143,10 +144,14 @@ CHILD_AT = textwrap.dedent("""
         armed = [True]
 
         def stopping(*args, **kwargs):
-            if armed[0]:
+            if armed[0] and not {after}:
                 armed[0] = False
                 stop()
-            return real(*args, **kwargs)
+            done = real(*args, **kwargs)
+            if armed[0]:  # after: as soon as the call is done
+                armed[0] = False
+                stop()
+            return done
 
         setattr(owner, name, stopping)
     sys.argv = ["run-inspector", *sys.argv[1:]]
@@ -156,11 +161,13 @@ CHILD_AT = textwrap.dedent("""
 """)
 
 
-def stopped_at(stop: str, at: str, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    """``run-inspector ARGS`` in a child process that raises ``stop`` at ``at``: a method of RunStore, a COMMIT, or
-    "module:name"."""
+def stopped_at(stop: str, at: str, *args: str, env: dict[str, str] | None = None,
+               after: bool = False) -> subprocess.CompletedProcess[str]:
+    """``run-inspector ARGS`` in a child process that raises ``stop`` at ``at`` (``after``: as it is done): a method
+    of RunStore, a COMMIT, or "module:name"."""
     target = at if at == "COMMIT" or ":" in at else f"inspector.store.run_store:RunStore.{at}"
-    return subprocess.run([sys.executable, "-c", CHILD_AT.format(signal=stop, target=target), *args], cwd=ROOT,
+    child = CHILD_AT.format(signal=stop, target=target, after=after)
+    return subprocess.run([sys.executable, "-c", child, *args], cwd=ROOT,
                           capture_output=True, text=True, timeout=60,
                           env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin", **(env or {})})
 
@@ -309,3 +316,19 @@ def test_a_stop_signal_once_signed_in_changes_nothing(stop: str) -> None:
     assert done.returncode == 0, (done.returncode, done.stderr)
     assert json.loads(done.stdout)["signed_in"] is True
     assert "Cancelled" not in done.stderr
+
+
+@pytest.mark.parametrize("stop", ["SIGINT", "SIGTERM"])
+def test_a_stop_signal_as_the_export_is_put_in_its_place_is_said_as_it_is(tmp_path: Path, stop: str,
+                                                                          traces: tuple[Path, Path]) -> None:
+    """A stop landing as the written file was renamed into place was raised just after it: "Cancelled (Ctrl-C) before
+    the export was done: nothing was written to out.json." (status 130) of a file that had just replaced the one
+    there. From the rename on, the export is done, and said so."""
+    database, written = tmp_path / "runs.db", tmp_path / "out.json"
+    command("import", str(traces[1]), "--db", str(database))
+    written.write_text("there before\n")
+    done = stopped_at(stop, "os:replace", "export", "--all", "-o", str(written), "--json", "--db", str(database),
+                      after=True)
+    assert done.returncode == 0, (done.returncode, done.stderr)
+    assert json.loads(done.stdout)["runs"] == 2
+    assert len(json.loads(written.read_text())["runs"]) == 2
