@@ -27,6 +27,7 @@ from .missing_words import check_given
 from .parser import CAPTURE, DEMOS, OFFERING_COMMANDS, OPERATIONS, build_parser
 from .process import loaded
 from .sampling_option import with_bare_flag_counted
+from .stopping import stops_given_back
 
 #: Said on stderr when Ctrl-C stops a command outside an operation (the JSON object's message, in English).
 CANCELLED = Message(N_("Cancelled (Ctrl-C) before the command had done its work."))
@@ -101,7 +102,8 @@ def run_command(argv: list[str]) -> int:
         check_given(args)  # a word the command needs and was not given: said with how to write it
         command = _command_module(args.command)
         loaded()
-        return command.run(args)
+        with stops_given_back():  # a command whose work is done holds them (stopping.work_done)
+            return command.run(args)
     except CommandError as exc:
         return end_with_error(exc.kind, str(exc), exc.exit_status, as_json, exc.shown())
     except EOFError:  # Ctrl-D at a prompt we did not expect to end

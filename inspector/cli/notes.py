@@ -17,6 +17,7 @@ from inspector.store.notes import step_id_of, step_note, write_run_note, write_s
 from .common import EXIT_OK, BadInputError, UsageError
 from .ending import emit_json
 from .run_choice import resolve_run
+from .stopping import done_once_stored
 
 
 def write_note(store: RunStore, args: argparse.Namespace) -> int:
@@ -41,7 +42,9 @@ def write_note(store: RunStore, args: argparse.Namespace) -> int:
         before = run.note if step_id is None else step_note(store, step_id)
         if args.append and before.strip() and text.strip():
             text = before.rstrip() + "\n\n" + text.strip()
-        note = write_run_note(store, args.run_id, text) if step_id is None else write_step_note(store, step_id, text)
+        with done_once_stored(store):  # from its COMMIT on, a Ctrl-C changes nothing: the note is saved
+            note = write_run_note(store, args.run_id, text) if step_id is None else write_step_note(store, step_id,
+                                                                                                     text)
     except StoreError as exc:
         raise BadInputError(exc.sentence if isinstance(exc.sentence, Message) else str(exc)) from None
     if args.json:

@@ -17,7 +17,7 @@ from inspector.store import StoreError
 from .common import EXIT_OK, BadInputError, CancelledCommand, CommandError, UsageError, database_path, open_store
 from .ending import emit_json
 from .push import collector_headers
-from .stopping import Terminated, sigterm_as_ctrl_c
+from .stopping import Terminated, stoppable_until_stored
 from .traces import forget_database
 
 
@@ -34,7 +34,7 @@ def pull(args: argparse.Namespace) -> int:
     refused: BadInputError | CancelledCommand | None = None
     with open_store(args.db) as store:
         try:
-            with sigterm_as_ctrl_c():
+            with stoppable_until_stored(store):
                 pulled = pull_trace(store, backend, base, args.trace, cache, headers)
         except KeyboardInterrupt as stop:  # the answer read so far is dropped; the import is rolled back
             refused = CancelledCommand(Message(

@@ -23,7 +23,7 @@ from inspector.store.outbox import Outbox
 from .common import EXIT_FAILED, EXIT_OK, BadInputError, CancelledCommand, UsageError, open_existing_store
 from .ending import emit_json
 from .run_choice import resolve_run
-from .stopping import Terminated, sigterm_as_ctrl_c
+from .stopping import Terminated, stoppable_until_stored
 
 #: The longest --wait accepted (an hour): beyond that, leave it to the next push.
 MAX_WAIT_S = 3600.0
@@ -74,7 +74,7 @@ def push(args: argparse.Namespace) -> int:
     with store:
         selected = _selected(store, args) if selecting else []
         try:
-            with sigterm_as_ctrl_c():
+            with stoppable_until_stored():  # each run sent is marked so as it goes
                 with Pusher(store, endpoint, headers, query=query) as pusher:  # first: it adopts rows kept before
                     queued = Outbox(store.db.conn).enqueue(selected, endpoint)
                     report = drain(pusher, wait)

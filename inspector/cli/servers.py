@@ -20,6 +20,7 @@ from .ending import emit_json
 from .safe_text import one_line
 from .server_signin import reject_signin_options, save_signin_options
 from .servers_list import server_lines
+from .stopping import work_done
 
 
 def run(args: argparse.Namespace) -> int:
@@ -244,6 +245,7 @@ def _roots(args: argparse.Namespace) -> tuple[str, ...] | None:
 
 def _saved(store: RunStore, registry: ServerRegistry, key: str, as_json: bool, shown: str,
            replaced: list[str] | None = None, credentials_kept: bool = False, query_kept: bool = False) -> None:
+    work_done()  # saved: from here a Ctrl-C or SIGTERM changes nothing (it said "before the command had done its work")
     if as_json:  # `servers --json set ...`: the saved server, as `servers --json` lists it
         saved = registry.get(key)
         document: dict[str, object] = {"saved": _listed(saved, StoredSignIn(store.db).all())

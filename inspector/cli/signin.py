@@ -28,6 +28,7 @@ from inspector.mcp.signin.model import SignInSettings, SignInVault
 from .common import EXIT_CANCELLED, EXIT_FAILED, EXIT_OK, UsageError
 from .ending import emit_json
 from .safe_text import one_line
+from .stopping import work_done
 
 #: How many times one command signs in (a server that keeps asking for a larger scope is stopped).
 MAX_SIGNINS = 3
@@ -201,6 +202,7 @@ def run(args: argparse.Namespace) -> int:
         else:
             print(_("run-inspector: {sentence}").format(sentence=translate(failed)), file=sys.stderr)
         return EXIT_CANCELLED if failed.is_cancellation else EXIT_FAILED
+    work_done()  # signed in, the tokens kept: a Ctrl-C or SIGTERM now changes nothing
     tokens = signed.tokens
     # Written with "Z" as every other time of --json is (jq's fromdateiso8601 refuses "+00:00").
     until = (datetime.fromtimestamp(tokens.expires_at, timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")

@@ -36,7 +36,7 @@ from .common import (
 from .ending import emit_json
 from .run_choice import resolve_run
 from .safe_text import one_line
-from .stopping import Terminated, sigterm_as_ctrl_c
+from .stopping import Terminated, stoppable_until_stored, work_done
 
 
 def run(args: argparse.Namespace) -> int:
@@ -76,9 +76,9 @@ def _export(args: argparse.Namespace) -> int:
     with store:
         run_ids = [resolve_run(store, given).id for given in args.run_ids]  # `last`, a uid's beginning
         try:
-            with sigterm_as_ctrl_c():
+            with stoppable_until_stored():
                 report = export(store, run_ids or None, args.outcome, args.output, args.format,
-                                progress=_progress_line())
+                                progress=_progress_line(), placing=work_done)
         except KeyboardInterrupt as stop:  # the file being written is removed; one there before is as it was
             _clear_progress()
             if isinstance(stop, Terminated):
@@ -119,7 +119,7 @@ def _import(args: argparse.Namespace) -> int:
     unused = False  # a database this import made and left empty
     with open_store(args.db) as store:
         try:
-            with sigterm_as_ctrl_c():
+            with stoppable_until_stored(store):
                 imported = import_trace(store, args.file, progress=_progress_line())
             present = _present_text(store, imported.already_present, imported.runs_already_present)
         except KeyboardInterrupt as stop:  # the import's one transaction is rolled back

@@ -137,6 +137,9 @@ class RunStore:
     def __init__(self, db: Database) -> None:
         self.db = db
         self._conn = db.conn
+        #: Called as a transaction's work is done, right before its COMMIT (e.g. a command holding the stop
+        #: signals from there on: a Ctrl-C landing in the COMMIT or after it cannot be told from one before).
+        self.committing: Callable[[], None] | None = None
         #: Next sequence per run this store appends to: saves a lookup per step.
         self._next_sequence: dict[int, int] = {}
         self.mark_interrupted_runs()
@@ -176,6 +179,8 @@ class RunStore:
         self._conn.execute("BEGIN IMMEDIATE")
         try:
             yield
+            if self.committing is not None:
+                self.committing()
         except BaseException:
             rollback(self._conn)
             raise

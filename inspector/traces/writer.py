@@ -117,11 +117,13 @@ def is_part_of(target: Path, path: object) -> bool:
 
 
 @contextmanager
-def replacing(target: Path) -> Iterator[IO[str]]:
+def replacing(target: Path, placing: Callable[[], None] | None = None) -> Iterator[IO[str]]:
     """A text file that becomes ``target`` only if the block completes.
 
     Only a regular file (or nothing) may be at ``target``; a file replaced keeps its mode. A
     symbolic link at ``target`` is replaced (pass :func:`written_at` to write the file it names).
+    ``placing`` is called right before the file is put in its place (a command holding its stop signals
+    from there: a Ctrl-C landing as the rename ends is raised after it, and was said of a file not written).
     """
     mode = existing_mode(target)
     temporary: str | None = None
@@ -136,6 +138,8 @@ def replacing(target: Path) -> Iterator[IO[str]]:
             yield out
             out.flush()
             os.fsync(out.fileno())
+            if placing is not None:
+                placing()
         os.replace(temporary, target)
     except BaseException:
         if out is not None:

@@ -47,8 +47,8 @@ class ExportReport:
 
 def export(store: RunStore, run_ids: Sequence[int] | None, outcome: str | None,
            destination: str | os.PathLike[str], format: str = "trace",
-           progress: Progress | None = None) -> ExportReport:
-    """Write runs and their steps (legs included) to ``destination``.
+           progress: Progress | None = None, placing: Callable[[], None] | None = None) -> ExportReport:
+    """Write runs and their steps (legs included) to ``destination`` (``placing``: see :func:`replacing`).
 
     ``run_ids`` selects runs (``None``: all of them); ``outcome`` keeps only runs with that
     status. ``format`` is ``"trace"`` (see docs/trace-format.md) or ``"otlp"`` (OTLP JSON).
@@ -70,7 +70,7 @@ def export(store: RunStore, run_ids: Sequence[int] | None, outcome: str | None,
         meter = ProgressMeter(progress, sum(store.count_steps(run.id) for run in runs), PROGRESS_INTERVAL_S)
         write = write_trace if format == "trace" else write_otlp
         try:
-            with replacing(place) as out:
+            with replacing(place, placing) as out:
                 steps = write(out, lambda run: _readable(store.iter_steps(run.id)), runs, meter)
                 meter.done()  # before the rename: a callback that cancels now still leaves nothing
         except OSError as error:
