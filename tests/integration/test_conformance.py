@@ -506,6 +506,10 @@ def test_a_long_event_stream_is_read_to_its_answer(profile):
         assert ran.error is None, f"{type(ran.error).__name__}: {ran.error}"
         assert ran.result.content == "done"
         assert ran.recorder.legs[-1].bytes_received > 3 * MIB
+        # Memory stays bounded however long it goes on: the first notes and the last kept, the rest counted.
+        kept = [seen.progress for seen in ran.recorder.progress_seen]
+        assert kept == [*range(1, 11), *range(count - 39, count + 1)]
+        assert ran.recorder.progress_dropped == count - 50
 
 
 # -- the catalogue walk -----------------------------------------------------------------------------------
