@@ -35,8 +35,8 @@ def too_large(server: str, method: str, cap_bytes: int) -> Message:
 
 
 def event_too_large(server: str, method: str, cap_bytes: int) -> Message:
-    return Message(N_("One event of the server {server}'s event stream answering {method} is larger than the "
-                      "{mib} MiB limit for one event ({bytes} bytes); the answer was refused, not cut."),
+    return Message(N_("The server {server} answered {method} with an event stream, one event of which is larger "
+                      "than the {mib} MiB limit for one event ({bytes} bytes); the answer was refused, not cut."),
                    {"server": server, "method": method, "mib": whole(cap_bytes // (1024 * 1024)),
                     "bytes": whole(cap_bytes)})
 
