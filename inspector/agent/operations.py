@@ -195,7 +195,7 @@ def spoken_era(finished: OperationFinished | None) -> str | None:
 
 
 def progress_notes(recorder: OperationRecorder) -> list[dict[str, Any]]:
-    """The server's progress notifications in their stored form, in order (not yet bounded)."""
+    """The progress notes its recorder kept, in their stored form, in order (not yet bounded as a step keeps them)."""
     return [progress_note(seen.at_ms, seen.progress, seen.total, seen.message) for seen in recorder.progress_seen]
 
 
@@ -307,7 +307,8 @@ async def execute_tool(client: McpClient, server: ServerEndpoint, tool: str, arg
     trace = trace if trace is not None else RunTrace()
     step = trace.record_tool_result(round, tool, arguments or {}, tool_result, _elapsed_ms(recorder),
                                     legs=_legs(recorder), server_requests=server_requests_summary(recorder),
-                                    progress=progress_notes(recorder), server_told_to_stop=_told(recorder),
+                                    progress=progress_notes(recorder), progress_dropped=recorder.progress_dropped,
+                                    server_told_to_stop=_told(recorder),
                                     server_notifications=notifications_summary(recorder),
                                     wire=wire_fields(server, recorder))
     if tool_result.outcome is ToolOutcome.CANCELLED:
@@ -335,6 +336,7 @@ async def request_step(operation: str, server: ServerEndpoint, describe: Callabl
         error = exc
     said = describe(result) if error is None else said_of(error)
     progress, dropped = bound_progress(progress_notes(recorder))
+    dropped += recorder.progress_dropped  # a long call's, not kept by its recorder either
     step = RunStep(kind=StepKind.REQUEST, round=0, duration_ms=_elapsed_ms(recorder),
                    content=f"{operation}: {said}", wording=wording_of(said, operation), legs=_legs(recorder),
                    server_requests=server_requests_summary(recorder) or None,

@@ -34,6 +34,13 @@ def too_large(server: str, method: str, cap_bytes: int) -> Message:
                     "bytes": whole(cap_bytes)})
 
 
+def event_too_large(server: str, method: str, cap_bytes: int) -> Message:
+    return Message(N_("The server {server} answered {method} with an event stream, one event of which is larger "
+                      "than the {mib} MiB limit for one event ({bytes} bytes); the answer was refused, not cut."),
+                   {"server": server, "method": method, "mib": whole(cap_bytes // (1024 * 1024)),
+                    "bytes": whole(cap_bytes)})
+
+
 def line_too_large(server: str, method: str, size: int, cap_bytes: int) -> Message:
     return Message(N_("The server {server} answered {method} with a message of {size} MB on stdout, over "
                       "the {mib} MB limit; it was dropped unread."),

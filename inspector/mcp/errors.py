@@ -242,6 +242,11 @@ class McpTransportError(Exception):
         return cls(ErrorKind.TOO_LARGE, server, answer_words.too_large(server, method, cap_bytes), method=method)
 
     @classmethod
+    def event_too_large(cls, server: str, method: str, cap_bytes: int) -> McpTransportError:
+        """One event of the answer's event stream is larger than the limit (the stream as a whole is not bounded)."""
+        return cls(ErrorKind.TOO_LARGE, server, answer_words.event_too_large(server, method, cap_bytes), method=method)
+
+    @classmethod
     def line_too_large(cls, server: str, method: str, size: int, cap_bytes: int) -> McpTransportError:
         """The answer came as one line on a server process's stdout, longer than the line's limit."""
         return cls(ErrorKind.TOO_LARGE, server, answer_words.line_too_large(server, method, size, cap_bytes),

@@ -15,6 +15,10 @@ MAX_RECORDED_NOTIFICATIONS = 1000
 #: How many of the server's stderr lines an operation's recorder keeps: the last ones, which
 #: say why a process failed (a flood of lines before them is counted, not kept).
 MAX_RECORDED_STDERR = 200
+#: Of an operation's progress notes the recorder keeps the first and the last ones, and counts the
+#: others: a call may report progress for hours. A step keeps as many (``inspector.runs.progress``).
+KEEP_FIRST_PROGRESS = 10
+KEEP_LAST_PROGRESS = 40
 #: How many faults of the line (not JSON on stdout, a line over the limit) a recorder keeps: the first.
 MAX_RECORDED_LINE_PROBLEMS = 20
 
@@ -205,7 +209,10 @@ class OperationRecorder(NullObserver):
     started: OperationStarted | None = None
     legs_started: list[LegStarted] = field(default_factory=list)
     legs: list[LegFinished] = field(default_factory=list)
+    #: The progress notes, in order: the first :data:`KEEP_FIRST_PROGRESS` and the last
+    #: :data:`KEEP_LAST_PROGRESS`; ``progress_dropped`` counts the ones between them.
     progress_seen: list[ProgressSeen] = field(default_factory=list)
+    progress_dropped: int = 0
     server_requests: list[ServerRequestSeen] = field(default_factory=list)
     notifications: list[ServerNotification] = field(default_factory=list)
     notifications_dropped: int = 0
@@ -232,6 +239,9 @@ class OperationRecorder(NullObserver):
 
     def progress(self, report: ProgressSeen) -> None:
         self.progress_seen.append(report)
+        if len(self.progress_seen) > KEEP_FIRST_PROGRESS + KEEP_LAST_PROGRESS:
+            del self.progress_seen[KEEP_FIRST_PROGRESS]  # the oldest of the last ones goes to make room
+            self.progress_dropped += 1
 
     def server_request(self, report: ServerRequestSeen) -> None:
         self.server_requests.append(report)

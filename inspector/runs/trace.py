@@ -64,6 +64,7 @@ class RunTrace:
         *,
         server_requests: Iterable[Mapping[str, Any]] = (),
         progress: Iterable[Mapping[str, Any]] = (),
+        progress_dropped: int = 0,
         server_told_to_stop: bool | None = None,
         server_notifications: Iterable[Mapping[str, Any]] = (),
         wire: Mapping[str, Any] | None = None,
@@ -75,7 +76,8 @@ class RunTrace:
         ``server_requests`` are the requests the server sent the client meanwhile
         (see :func:`inspector.agent.operations.server_requests_summary`); ``progress``
         the server's progress notes in stored form, bounded here (see
-        :func:`inspector.runs.progress.bound_progress`). ``server_told_to_stop`` says, for a
+        :func:`inspector.runs.progress.bound_progress`), ``progress_dropped`` how many were heard
+        between them and not kept even there (a long call's). ``server_told_to_stop`` says, for a
         request torn down on the wire, whether the server could be told to stop it. ``wire``:
         how the server was reached, as step fields (``transport``, ``server_command``,
         ``protocol_version``, ``era``, ``stderr``, ``stderr_dropped``, ``line_problems``).
@@ -99,6 +101,7 @@ class RunTrace:
             wording=bounded.wording,
             server_requests=tuple(server_requests),
             progress=tuple(progress),
+            progress_dropped=progress_dropped,
             server_told_to_stop=server_told_to_stop,
             server_notifications=tuple(server_notifications),
             wire=wire or {},
@@ -144,6 +147,7 @@ class RunTrace:
         content_blocks_dropped: int = 0,
         server_requests: tuple[Mapping[str, Any], ...] = (),
         progress: tuple[Mapping[str, Any], ...] = (),
+        progress_dropped: int = 0,
         server_told_to_stop: bool | None = None,
         server_notifications: tuple[Mapping[str, Any], ...] = (),
         wire: Mapping[str, Any] | None = None,
@@ -151,7 +155,8 @@ class RunTrace:
     ) -> RunStep:
         # The one place a tool step is built. tool_is_error is computed from
         # the outcome, never taken from a caller, so it cannot contradict it.
-        kept_progress, progress_dropped = bound_progress(progress)
+        kept_progress, dropped_here = bound_progress(progress)
+        progress_dropped += dropped_here
         step = RunStep(
             kind=StepKind.TOOL,
             round=round,

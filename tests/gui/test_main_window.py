@@ -141,6 +141,52 @@ def test_a_cancelled_slow_task_keeps_the_progress_it_reported_in_its_result(qtbo
     assert "progress 2 of 10: Step 2 of 10 done." in window.workbench.result.text.toPlainText()
 
 
+def test_a_long_stream_of_progress_is_shown_live_bounded(qtbot, make_window) -> None:
+    """Thousands of progress notes while a call runs: the Result tab follows them to the latest with at
+    most twice the notes the bar keeps (it grew by a line a note, without end), then Cancel."""
+    from inspector.gui.widgets.budget_state import MARKS_LAST, MAX_MARKS
+    from tests.support.fault_server import Exchange, FaultServer
+
+    def work(exchange: Exchange) -> None:
+        if exchange.request.rpc_method == "tools/list":
+            exchange.send_result({"tools": [{"name": "long", "inputSchema": {"type": "object"}}]})
+        else:
+            exchange.trickle(0.0)  # notes without end, as fast as they go
+
+    with FaultServer("session", work=work) as server:
+        window = make_window((server.url, "long"), budget_s=60, era="handshake")
+        choose(window, "long")
+        task = window.workbench.run_current_tool()
+        text = window.workbench.result.text
+        counts: list[int] = []
+
+        def made_again() -> bool:  # by now more lines were added than the bar keeps: made again from it
+            counts.append(text.blockCount())
+            return counts[-1] < max(counts)
+
+        qtbot.waitUntil(made_again, timeout=40000)
+        assert max(counts) >= MAX_MARKS - MARKS_LAST
+        reached = task.state.marks_heard - 1  # it follows the notes on, to the latest
+
+        def last_shown() -> int:
+            last = text.toPlainText().rsplit("\n", 1)[-1]
+            return int(last.removeprefix("progress ").split(":")[0].replace(",", "")) if last.startswith("progress ") \
+                else -1
+
+        qtbot.waitUntil(lambda: last_shown() >= reached, timeout=10000)
+        assert len(task.state.marks) <= MAX_MARKS
+        assert text.blockCount() <= 2 * MAX_MARKS + MARKS_LAST
+        # Still at the end, where it was followed.
+        assert text.verticalScrollBar().value() == text.verticalScrollBar().maximum()
+        window.workbench.cancel_current()
+        assert finished(qtbot, task).status == "cancelled"
+        # What it got to stays said, as the bar kept it: the first note and the last.
+        lines = text.toPlainText().splitlines()
+        assert "progress 0: still here" in lines and len(lines) <= MAX_MARKS + 20
+        assert lines[lines.index("progress 0: still here") + len(task.state.marks) - 1] == \
+            f"progress {task.state.marks[-1].progress:,.0f}: still here"
+
+
 def test_a_slow_task_that_ended_ok_shows_its_answer_not_its_progress(qtbot, make_window, demo_server) -> None:
     window = make_window((demo_server.url, "Demo server"))
     choose(window, "slow_task")

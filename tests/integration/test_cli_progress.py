@@ -71,6 +71,29 @@ def test_thousands_of_notes_are_bounded_with_a_count_of_the_dropped() -> None:
         assert "1450 notes between the first and the last ones were not kept." in readable
 
 
+def test_a_stream_of_notes_longer_than_the_limit_of_one_answer_is_read_to_its_result() -> None:
+    """3 MiB of progress notes on the answer stream (the limit is 2 MiB an event), then the result; with
+    its length said up front."""
+    note = '{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"t","progress":%d,"total":N}}'
+    count = 3 * 1024 * 1024 // len(note)
+
+    def long_stream(exchange: Exchange) -> None:
+        result = {"jsonrpc": "2.0", "id": exchange.request.rpc_id,
+                  "result": {"content": [{"type": "text", "text": "all done"}]}}
+        exchange.send_events([note.replace("N", str(count)) % n for n in range(1, count + 1)] + [json.dumps(result)])
+
+    with FaultServer("stateless", work=long_stream) as server:
+        done = run_cli("call", server.url, "long", "--json")
+        assert done.returncode == 0, done.stderr
+        report = json.loads(done.stdout)
+        assert report["outcome"] == "ok" and report["content"] == "all done"
+        assert len(report["progress"]) == 50 and report["progress_dropped"] == count - 50
+        assert report["progress"][-1]["progress"] == count
+        readable = run_cli("runs", "show", str(report["run_id"])).stdout
+        assert f"The server sent {count} progress notes" in readable
+        assert f"{count:,} of {count:,}." in readable
+
+
 @pytest.mark.parametrize("columns", [0, 40], ids=["size-unset", "narrow"])
 def test_a_terminal_sees_one_updating_line_cleared_at_the_end(sdk_url: str, columns: int) -> None:
     import fcntl

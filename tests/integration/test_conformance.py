@@ -95,8 +95,10 @@ def rpc_error_in_stream(ex: Exchange) -> None:
 
 
 def oversize_event_stream(ex: Exchange) -> None:
-    event = progress_event()
-    ex.send_events([event] * (2 * MIB // len(event) + 10), framing="close")
+    """One event over the limit (a stream's many events are not bounded together: each is)."""
+    params = {"progressToken": "run-inspector", "progress": 1, "message": "x" * 3 * MIB}
+    ex.send_events([json.dumps({"jsonrpc": "2.0", "method": "notifications/progress", "params": params})],
+                   framing="close")
 
 
 FAULTS = [
@@ -144,7 +146,8 @@ FAULTS = [
                  id="over-cap-chunked"),
     pytest.param(lambda ex: ex.send_big(3 * MIB, framing="close"), ErrorKind.TOO_LARGE, "2 MiB",
                  id="over-cap-close-delimited"),
-    pytest.param(oversize_event_stream, ErrorKind.TOO_LARGE, "2 MiB", id="over-cap-event-stream"),
+    pytest.param(oversize_event_stream, ErrorKind.TOO_LARGE, "2 MiB limit for one event",
+                 id="over-cap-event-stream"),
     pytest.param(lambda ex: ex.send(200, b"[" * 200_000), ErrorKind.MALFORMED, None,
                  id="hostile-nesting"),
     pytest.param(lambda ex: ex.send_events(["[" * 200_000]), ErrorKind.MALFORMED, None,
@@ -487,6 +490,26 @@ def test_an_answer_on_a_stream_left_open_is_taken_at_once(profile, newline):
         assert ran.elapsed_s < 1.5
         assert len(ran.recorder.progress_seen) == 3
         assert server.wait_gone(2), "the client closed the stream it no longer needed"
+
+
+def test_a_long_event_stream_is_read_to_its_answer(profile):
+    """A healthy long call: 3 MiB of progress notes (over the 2 MiB limit of one event), then the result."""
+    count = 3 * MIB // len(progress_event())
+
+    def long_stream(ex: Exchange) -> None:
+        notes = [progress_event(progress=n) for n in range(1, count + 1)]
+        result = {"jsonrpc": "2.0", "id": ex.request.rpc_id, "result": {"content": [{"type": "text", "text": "done"}]}}
+        ex.send_events([*notes, json.dumps(result)], framing="close")
+
+    with FaultServer(profile, work=long_stream) as server:
+        ran = only(operate(ServerEndpoint(server.url, era="handshake"), budget_s=20))
+        assert ran.error is None, f"{type(ran.error).__name__}: {ran.error}"
+        assert ran.result.content == "done"
+        assert ran.recorder.legs[-1].bytes_received > 3 * MIB
+        # Memory stays bounded however long it goes on: the first notes and the last kept, the rest counted.
+        kept = [seen.progress for seen in ran.recorder.progress_seen]
+        assert kept == [*range(1, 11), *range(count - 39, count + 1)]
+        assert ran.recorder.progress_dropped == count - 50
 
 
 # -- the catalogue walk -----------------------------------------------------------------------------------

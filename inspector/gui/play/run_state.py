@@ -198,7 +198,7 @@ class PlayRun(QObject):
         row = self._operation
         if row is None or row.bar is None:
             return -1
-        row.bar.marks.append(ProgressMark(row.elapsed_s(at), report.progress, report.total, report.message))
+        row.bar.add_mark(ProgressMark(row.elapsed_s(at), report.progress, report.total, report.message))
         return self.row_of(row)
 
     def _on_op_finished(self, report: Any, at: float) -> int:

@@ -32,6 +32,11 @@ ERA_FOUND = "era_found"
 #: recording proxy passed through with no budget of ours, or a step from a trace that records none.
 PASSED_THROUGH = "passed_through"
 RECORDED_ELSEWHERE = "recorded_elsewhere"
+#: The most progress notes a bar keeps: past it, every other note between the first and the last ones
+#: goes (a call may report progress for hours; the ticks a bar draws merge by the pixel anyway).
+MAX_MARKS = 2_000
+#: The first and the last notes a bar always keeps, as a step does.
+MARKS_FIRST, MARKS_LAST = 10, 40
 
 
 @dataclass
@@ -95,7 +100,12 @@ class BarState:
 
     budget_s: float
     legs: list[LegState] = field(default_factory=list)
+    #: The progress notes, in order: at most :data:`MAX_MARKS` of them, spread over the operation.
     marks: list[ProgressMark] = field(default_factory=list)
+    #: How many progress notes were added, the ones thinned out of :attr:`marks` too.
+    marks_heard: int = 0
+    #: Between the first and the last notes kept, one is kept per span of this many seconds (0: all).
+    _mark_span_s: float = field(default=0.0, compare=False, repr=False)
     ended_s: float | None = None
     ending: str | None = None  # one of ENDINGS
     #: The kind of failure (a key of :func:`inspector.i18n.words.failure_word`: "tool_error",
@@ -126,12 +136,29 @@ class BarState:
         """Back to no legs, no marks, no ending (an operation that starts afresh)."""
         self.legs.clear()
         self.marks.clear()
+        self.marks_heard = 0
+        self._mark_span_s = 0.0
         self.ended_s = self.ending = self.reason = None
         self.touch()
 
     def add_mark(self, mark: ProgressMark) -> None:
-        self.marks.append(mark)
+        """A progress note: kept whole among the first and the last ones; between them, once there are
+        :data:`MAX_MARKS`, the latest of each span of time (spans that double as the call goes on)."""
+        marks = self.marks
+        marks.append(mark)
+        self.marks_heard += 1
+        joined = len(marks) - MARKS_LAST - 1  # the note that just left the last ones for the middle
+        if self._mark_span_s and joined > MARKS_FIRST and \
+                self._span_of(marks[joined]) == self._span_of(marks[joined - 1]):
+            del marks[joined - 1]
+        if len(marks) > MAX_MARKS:  # memory stays bounded, the notes spread over the whole call
+            self._mark_span_s = self._mark_span_s * 2 or max((mark.at_s - marks[0].at_s) / (MAX_MARKS // 2), 1e-3)
+            middle = {self._span_of(kept): kept for kept in marks[MARKS_FIRST:-MARKS_LAST]}
+            self.marks = marks[:MARKS_FIRST] + list(middle.values()) + marks[-MARKS_LAST:]
         self.version += 1  # the full bar draws it; a line's mini bar does not (legs_version stays)
+
+    def _span_of(self, mark: ProgressMark) -> int:
+        return int(mark.at_s // self._mark_span_s)
 
     def leg_started(self, method: str, granted_s: int, start_s: float) -> None:
         if self.legs and method == "initialize":

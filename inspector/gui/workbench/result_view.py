@@ -27,6 +27,7 @@ from inspector.mcp.results import non_text_note
 
 from ..language import on_language_changed, translated
 from ..widgets.block_text import stored_block_lines
+from ..widgets.budget_state import MARKS_LAST, MAX_MARKS
 from ..widgets.image_view import ImageStrip, ShownImage
 from ..widgets.plain_text import clip_text, label_text
 from ..widgets.server_exchanges import server_exchange_lines
@@ -71,8 +72,9 @@ class ResultView(QWidget):
         layout.addWidget(self.copy_whole, 0, Qt.AlignmentFlag.AlignLeft)
         layout.addWidget(split, 1)
         self.task: OperationTask | None = None
-        #: A running task's progress lines shown, and the task poll they were shown with.
-        self._running_shown: tuple[int, object] | None = None
+        #: A running task's progress lines shown: the notes heard then, the task poll they were shown
+        #: with, and how many lines were added since the text was made.
+        self._running_shown: tuple[int, object, int] | None = None
         on_language_changed(self, self.retranslate)
 
     def retranslate(self) -> None:
@@ -106,7 +108,7 @@ class ResultView(QWidget):
                 self.text.setPlainText("\n".join(lines))
             else:
                 self._clear_text()
-            self._running_shown = (len(task.state.marks), task.task_seen)
+            self._running_shown = (task.state.marks_heard, task.task_seen, 0)
             return
         record = outcome.record
         if record is None:
@@ -177,15 +179,23 @@ class ResultView(QWidget):
     def _changed(self, task: OperationTask) -> None:
         if task is not self.task:
             return
-        shown = self._running_shown
-        if task.running and shown is not None and shown[1] is task.task_seen and shown[0] <= len(task.state.marks):
-            # Only new progress notes: appended, the lines shown stay (a long task's history is not
-            # made again at every frame).
-            for mark in task.state.marks[shown[0]:]:
+        shown, state = self._running_shown, task.state
+        if task.running and shown is not None and shown[1] is task.task_seen and shown[0] <= state.marks_heard \
+                and shown[2] < MAX_MARKS:
+            # Only new progress notes: appended, the lines shown stay (a long task's history is not made
+            # again at every frame); of many at once the last ones, which the bar keeps whole.
+            new = min(state.marks_heard - shown[0], MARKS_LAST, len(state.marks))
+            for mark in state.marks[len(state.marks) - new:]:
                 self.text.appendPlainText(_progress_line(mark))
-            self._running_shown = (len(task.state.marks), task.task_seen)
+            self._running_shown = (state.marks_heard, task.task_seen, shown[2] + new)
             return
+        # Made again: from the notes the bar kept (a long call's lines stay bounded), still at the end
+        # if the reader was following it there.
+        bar = self.text.verticalScrollBar()
+        following = task.running and bar.value() == bar.maximum()
         self.show_task(task)
+        if following:
+            bar.setValue(bar.maximum())
 
     def _sentence(self, task: OperationTask) -> str:
         record = task.outcome.record if task.outcome else None

@@ -9,9 +9,9 @@ the leg (the POST, a resumption, the HTTP library's failures) is :mod:`.http`'s.
 from __future__ import annotations
 
 import asyncio
-import codecs
 import json
 from collections.abc import AsyncIterator
+from contextlib import aclosing
 from typing import TYPE_CHECKING, Any
 
 import httpx
@@ -22,7 +22,7 @@ from ..legs import LegEnded, LegWire
 from ..messages import N_, NP_, Message
 from ..reports import LegOutcome
 from ..server_requests import is_server_request
-from ..sse import EventStreamParser
+from ..sse import EventStreamParser, EventTooLarge, stream_events
 from ..standalone import ServerNotification
 from ..text import load_wire_json
 
@@ -85,11 +85,11 @@ class AnswerReader:
         label = self._label
         raw_type = response.headers.get("content-type", "")
         media_type = raw_type.split(";", 1)[0].strip().lower()
+        if media_type == "text/event-stream":  # bounded event by event, not as a whole
+            return await self.read_event_stream(leg, response, wire, session)
         declared = response.headers.get("content-length")
         if declared is not None and declared.strip().isdigit() and int(declared) > self._max_body:
             raise McpTransportError.too_large(label, leg.method, self._max_body)
-        if media_type == "text/event-stream":
-            return await self.read_event_stream(leg, response, wire, session)
         if media_type not in ("application/json", ""):
             raise McpTransportError.content_type(label, leg.method, self._secrets.scrub(raw_type))
         body = bytearray()
@@ -117,24 +117,24 @@ class AnswerReader:
         label = self._label
         parser = EventStreamParser()
         parser.last_event_id = last_event_id
-        decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
         invalid = 0
         #: The ids of answers the stream carried for other requests.
         strays: list[Any] = []
+        answer: RpcAnswer | None = None
         chunks = response.aiter_bytes()
-        async for chunk in chunks:
-            wire.received += len(chunk)
-            if wire.received > self._max_body:
-                raise McpTransportError.too_large(label, leg.method, self._max_body)
-            answer, bad = await self._take_events(leg, parser.feed(decoder.decode(chunk)), wire, session, strays)
-            invalid += bad
-            if answer is not None:
-                await _finish_quietly(chunks)
-                return answer
-        answer, bad = await self._take_events(leg, parser.feed(decoder.decode(b"", final=True)) + parser.close(),
-                                              wire, session, strays)
-        invalid += bad
+        # A stream may carry progress for as long as the deadline allows: the limit is each event's.
+        try:
+            async with aclosing(_counted(chunks, wire)) as counted, \
+                    aclosing(stream_events(counted, parser, self._max_body)) as events:
+                async for data in events:
+                    answer, bad = await self._take_events(leg, [data], wire, session, strays)
+                    invalid += bad
+                    if answer is not None:
+                        break
+        except EventTooLarge:
+            raise McpTransportError.event_too_large(label, leg.method, self._max_body) from None
         if answer is not None:
+            await _finish_quietly(chunks)
             return answer
         if strays and not leg.is_notification:
             # The server answered, under another id: not a stream that broke off (sending the request
@@ -252,6 +252,13 @@ async def keep_refusal(response: httpx.Response, wire: LegWire) -> None:
     if wire.exchange is not None:
         wire.exchange.body(bytes(body))
     response._content = bytes(body[:ERROR_BODY_BYTES])  # noqa: SLF001 - read again below, from memory
+
+
+async def _counted(chunks: AsyncIterator[bytes], wire: LegWire) -> AsyncIterator[bytes]:
+    """The chunks of an answer, each counted on ``wire`` as it is read."""
+    async for chunk in chunks:
+        wire.received += len(chunk)
+        yield chunk
 
 
 async def _finish_quietly(chunks: AsyncIterator[bytes]) -> None:

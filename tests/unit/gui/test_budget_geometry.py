@@ -125,6 +125,21 @@ def test_progress_marks_sit_where_they_arrived_with_the_message() -> None:
     assert "working <b>hard</b>" in tick.tooltip and "1 of 3" in tick.tooltip
 
 
+def test_a_long_calls_marks_stay_bounded_and_spread_over_its_time() -> None:
+    """A call reporting progress for long: at most MAX_MARKS kept, the first and last ones whole, the
+    middle thinned evenly (its ticks still spread over the bar)."""
+    from inspector.gui.widgets.budget_state import MARKS_FIRST, MARKS_LAST, MAX_MARKS, ProgressMark
+
+    state = BarState(20)
+    for n in range(100_000):  # 5,000 a second
+        state.add_mark(ProgressMark(n / 5000, n, 100_000, None))
+    assert state.marks_heard == 100_000 and len(state.marks) <= MAX_MARKS
+    assert [mark.progress for mark in state.marks[:MARKS_FIRST]] == list(range(MARKS_FIRST))
+    assert [mark.progress for mark in state.marks[-MARKS_LAST:]] == list(range(100_000 - MARKS_LAST, 100_000))
+    ticks = [tick.x for tick in layout(state, 20.0, WIDTH).ticks]
+    assert len({int(x // px(2.0)) for x in ticks}) == 10, "a tick in every tenth of the 20 s"
+
+
 def test_a_replay_of_stored_legs_draws_the_same_kinds() -> None:
     legs = [Leg("initialize", 5, 40.0, 200, "ok"), Leg("notifications/initialized", 5, 5.0, 202, "ok"),
             Leg("tools/call", 5, 3200.0, None, "cancelled")]

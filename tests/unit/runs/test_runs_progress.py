@@ -4,12 +4,22 @@ from __future__ import annotations
 
 import pytest
 
+from inspector.mcp.reports import KEEP_FIRST_PROGRESS, KEEP_LAST_PROGRESS
 from inspector.runs import InvalidStepError, RunStep, RunTrace, ToolResult
 from inspector.runs.progress import KEEP_FIRST, KEEP_LAST, MAX_MESSAGE_CHARS, bound_progress, progress_note
 
 
 def notes(count: int) -> list[dict]:
     return [progress_note(float(n), n, count, f"step {n}") for n in range(count)]
+
+
+def test_the_notes_a_recorder_drops_are_counted_with_the_steps():
+    """A long call's recorder keeps as many notes as a step does; the ones it dropped are added."""
+    assert (KEEP_FIRST_PROGRESS, KEEP_LAST_PROGRESS) == (KEEP_FIRST, KEEP_LAST)
+    kept = notes(KEEP_FIRST) + notes(KEEP_LAST)
+    step = RunTrace().record_tool_result(0, "slow", {}, ToolResult.text("done"), 5.0, progress=kept,
+                                         progress_dropped=9_950)
+    assert len(step.to_payload()["progress"]) == 50 and step.to_payload()["progressDropped"] == 9_950
 
 
 def test_a_step_keeps_the_first_and_last_notes_and_counts_the_rest():
