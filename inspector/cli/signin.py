@@ -28,7 +28,7 @@ from inspector.mcp.signin.model import SignInSettings, SignInVault
 from .common import EXIT_CANCELLED, EXIT_FAILED, EXIT_OK, UsageError
 from .ending import emit_json
 from .safe_text import one_line
-from .stopping import work_done
+from .stopping import Terminated, sigterm_as_ctrl_c, work_done
 
 #: How many times one command signs in (a server that keeps asking for a larger scope is stopped).
 MAX_SIGNINS = 3
@@ -94,6 +94,24 @@ def signin_vault() -> SignInVault:
     from inspector.store.signin_vault import LazyVault
 
     return LazyVault()  # type: ignore[return-value]
+
+
+class _DoneOnceKept:
+    """The vault of ``signin``: once the new tokens are kept the command's work is done (:func:`work_done`).
+    A Ctrl-C as the sign-in shut down after that (its HTTP client closed, its event loop ended) said "the
+    sign-in ... was stopped before it ended" of tokens kept, which the next command used."""
+
+    def __init__(self, vault: SignInVault) -> None:
+        self._vault = vault
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return getattr(self._vault, name)
+
+    def keep_tokens(self, tokens: Any) -> None:
+        self._vault.keep_tokens(tokens)
+        work_done()
 
 
 def _step_words(step: str) -> str:
@@ -180,15 +198,18 @@ def run(args: argparse.Namespace) -> int:
                                  {"server": server.label}))
         _say(args, {"server": server.label, "signed_in": False}, sentence)
         return EXIT_OK
-    client = McpClient(signin_vault=vault)
+    client = McpClient(signin_vault=_DoneOnceKept(vault))  # type: ignore[arg-type]
     cancel = CancelSignal()
     try:
-        signed = asyncio.run(client.sign_in(server, budget_s=reading.seconds if reading else None, cancel=cancel,
-                                            observer=SignInPrinter()))
-    except KeyboardInterrupt:
+        with sigterm_as_ctrl_c():  # SIGTERM killed it while it waited for the browser (status -15)
+            signed = asyncio.run(client.sign_in(server, budget_s=reading.seconds if reading else None,
+                                                cancel=cancel, observer=SignInPrinter()))
+    except KeyboardInterrupt as stop:  # the loopback listener is closed as the sign-in's task is cancelled
         cancel.fire()
         # Said like a sign-in that failed: one sentence, or with --json its one object (it printed none).
-        stopped = Message(N_("Cancelled (Ctrl-C): the sign-in to {server} was stopped before it ended."),
+        stopped = Message(N_("Ended by a signal (SIGTERM): the sign-in to {server} was stopped before it ended.")
+                          if isinstance(stop, Terminated) else
+                          N_("Cancelled (Ctrl-C): the sign-in to {server} was stopped before it ended."),
                           {"server": server.label})
         if args.json:
             emit_json({"error": {"kind": "cancelled", "code": ERROR_CODES[ErrorKind.CANCELLED],
