@@ -107,7 +107,8 @@ def server_request_lines(requests: object) -> list[str]:
             lines.append(ngettext("The server asked the client for {method} (once); the client declined "
                                   "(\"{reason}\").",
                                   "The server asked the client for {method} ({count} times); the client declined "
-                                  "(\"{reason}\").", count).format(method=method, count=format_number(count), reason=reason))
+                                  "(\"{reason}\").", count).format(method=method, count=format_number(count),
+                                                                   reason=reason))
         elif entry.get("declined"):
             lines.append(ngettext("The server asked the client for {method} (once); the client declined.",
                                   "The server asked the client for {method} ({count} times); the client declined.",
