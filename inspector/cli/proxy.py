@@ -7,6 +7,7 @@ import sys
 import threading
 
 from inspector.i18n import N_, _, ngettext
+from inspector.i18n.formatting import format_number
 from inspector.i18n.messages import Message, translate
 
 from .common import EXIT_OK, UsageError, database_path, wait_until_stopped
@@ -70,5 +71,5 @@ def run(args: argparse.Namespace) -> int:
     if not as_json:
         count = proxy.recorded_count
         print(ngettext("The proxy stopped; it recorded {count} run.", "The proxy stopped; it recorded {count} runs.",
-                       count).format(count=count), flush=True)
+                       count).format(count=format_number(count)), flush=True)
     return EXIT_OK

@@ -107,15 +107,16 @@ def server_request_lines(requests: object) -> list[str]:
             lines.append(ngettext("The server asked the client for {method} (once); the client declined "
                                   "(\"{reason}\").",
                                   "The server asked the client for {method} ({count} times); the client declined "
-                                  "(\"{reason}\").", count).format(method=method, count=count, reason=reason))
+                                  "(\"{reason}\").", count).format(method=method, count=format_number(count),
+                                                                   reason=reason))
         elif entry.get("declined"):
             lines.append(ngettext("The server asked the client for {method} (once); the client declined.",
                                   "The server asked the client for {method} ({count} times); the client declined.",
-                                  count).format(method=method, count=count))
+                                  count).format(method=method, count=format_number(count)))
         else:
             lines.append(ngettext("The server asked the client for {method} (once); the client answered.",
                                   "The server asked the client for {method} ({count} times); the client answered.",
-                                  count).format(method=method, count=count))
+                                  count).format(method=method, count=format_number(count)))
     return lines
 
 
@@ -205,16 +206,16 @@ def progress_lines(notes: object, dropped: object = 0) -> list[str]:
     if isinstance(message, str) and message:
         line = ngettext("The server sent {count} progress note, at {when}: {amount} ({message}).",
                         "The server sent {count} progress notes; the last, at {when}: {amount} ({message}).",
-                        count).format(count=count, when=when, amount=amount, message=message)
+                        count).format(count=format_number(count), when=when, amount=amount, message=message)
     else:
         line = ngettext("The server sent {count} progress note, at {when}: {amount}.",
                         "The server sent {count} progress notes; the last, at {when}: {amount}.",
-                        count).format(count=count, when=when, amount=amount)
+                        count).format(count=format_number(count), when=when, amount=amount)
     lines = [line]
     if isinstance(dropped, int) and not isinstance(dropped, bool) and dropped > 0:
         lines.append(ngettext("{count} note between the first and the last ones was not kept.",
                               "{count} notes between the first and the last ones were not kept.",
-                              dropped).format(count=dropped))
+                              dropped).format(count=format_number(dropped)))
     return lines
 
 

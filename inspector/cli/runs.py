@@ -321,6 +321,8 @@ def _show(store: RunStore, run_id: int, as_json: bool, show_plumbing: bool = Fal
         for index, leg in enumerate(legs):
             following = legs[index + 1] if index + 1 < len(legs) else None
             out.write(one_line(_leg_line(leg, stored.step.transport, following, seen[index + 1:])) + "\n")
+        if legs:  # their "granted -" said as the window's budget bar says it
+            out.write(no_deadline_line(legs, run.source))
         if stored.step.note:
             out.write(one_line("    " + _("note: {note}").format(note=stored.step.note)) + "\n")
         disagreement = disagreement_said(payload)
@@ -410,6 +412,16 @@ def _leg_line(leg: Any, transport: str | None, following: Any = None, later: Seq
         method=leg_said(leg.method), granted=granted, elapsed=elapsed, status=status_cell(leg.http_status, transport),
         outcome=leg_outcome_word(str(leg.outcome), leg.method, leg.http_status, leg.exchange,
                                  getattr(following, "method", None), getattr(following, "outcome", None), later))
+
+
+def no_deadline_line(legs: Sequence[Any], run_source: str) -> str:
+    """Why a step's legs were granted no time, as the window's budget bar says it ("no deadline: the
+    agent's own call, passed through" for the recording proxy's); "" when one was granted time."""
+    from inspector.gui.widgets.budget_bar_words import no_deadline_words  # pure words, no Qt
+    from inspector.gui.widgets.budget_state import why_no_deadline
+
+    why = why_no_deadline(legs, run_source)
+    return "" if why is None else one_line("    " + _("No deadline: {why}.").format(why=no_deadline_words(why))) + "\n"
 
 
 def _sentence(error: Exception) -> object:

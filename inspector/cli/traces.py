@@ -182,7 +182,7 @@ def _import(args: argparse.Namespace) -> int:
         count = len(imported.joined_uids)
         lines.append(ngettext("Spans of another tool (a server's) joined {count} run of ours in their trace.",
                               "Spans of another tool (a server's) joined {count} runs of ours in their trace.",
-                              count).format(count=count))
+                              count).format(count=format_number(count)))
     print(" ".join([*lines, *notes_sentences(imported), *left_out_sentences(imported)]))
     return EXIT_OK
 

@@ -157,7 +157,8 @@ def test_settings_saved_keep_the_language_of_lang_for_the_session(qtbot, make_wi
     switch_language("de")  # as run_window does for --lang de
 
     def new_budget(dialog: SettingsDialog) -> int:
-        assert dialog.language.currentData() == ""  # "System (English)": the setting, not --lang
+        # The language in force, not "System (English)" beside a German window; kept for the session only.
+        assert dialog.language.currentText() == "Deutsch"
         dialog.budget.setText("30")
         dialog.accept()
         return dialog.result()
@@ -166,6 +167,7 @@ def test_settings_saved_keep_the_language_of_lang_for_the_session(qtbot, make_wi
     window.open_settings()
     assert window.settings.default_budget_s == 30
     assert i18n.current_language() == "de" and window.menuBar().actions()[0].text() == "&Datei"
+    assert window.settings.language == ""  # `--lang` is not saved by an OK that did not choose it
 
 
 @pytest.mark.parametrize("language", ["de", "en"])

@@ -67,8 +67,8 @@ def test_thousands_of_notes_are_bounded_with_a_count_of_the_dropped() -> None:
         assert [note["progress"] for note in report["progress"]][:10] == list(range(10))
         assert report["progress"][-1]["progress"] == 1499
         readable = run_cli("call", server.url, "flood").stdout
-        assert "The server sent 1500 progress notes" in readable
-        assert "1450 notes between the first and the last ones were not kept." in readable
+        assert "The server sent 1,500 progress notes" in readable
+        assert "1,450 notes between the first and the last ones were not kept." in readable
 
 
 def test_a_stream_of_notes_longer_than_the_limit_of_one_answer_is_read_to_its_result() -> None:
@@ -90,7 +90,7 @@ def test_a_stream_of_notes_longer_than_the_limit_of_one_answer_is_read_to_its_re
         assert len(report["progress"]) == 50 and report["progress_dropped"] == count - 50
         assert report["progress"][-1]["progress"] == count
         readable = run_cli("runs", "show", str(report["run_id"])).stdout
-        assert f"The server sent {count} progress notes" in readable
+        assert f"The server sent {count:,} progress notes" in readable
         assert f"{count:,} of {count:,}." in readable
 
 

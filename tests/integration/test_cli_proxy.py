@@ -180,3 +180,31 @@ def test_proxy_prints_no_credential_of_the_address_it_forwards_to(tmp_path: Path
                     process.wait()
             for secret in (password, key):
                 assert secret not in first + out + err
+
+
+def test_runs_show_says_why_a_proxied_steps_legs_were_granted_no_time(tmp_path: Path) -> None:
+    """`runs show` listed the legs of a step the proxy recorded "granted -" and said no more: it says
+    why, as the window's budget bar does (the agent's own call, passed through), in German too."""
+    db = tmp_path / "runs.db"
+    with DemoServer() as demo:
+        process = _readable_proxy(demo.url, db)
+        try:
+            url = process.stdout.readline().split(" at ", 1)[1].split(" and ", 1)[0]
+            assert _ours_through(url) == "via the proxy"
+            process.send_signal(signal.SIGINT)
+            process.communicate(timeout=20)
+        finally:
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+    with RunStore.open(db) as store:
+        run_id = next(run.id for run in store.list_runs(limit=None) if run.title == "tools/call echo · proxy")
+    said = {}
+    for language in ("en", "de"):
+        shown = subprocess.run([sys.executable, "-m", "inspector", "--lang", language, "runs", "show", str(run_id),
+                                "--db", str(db)], capture_output=True, text=True, timeout=60)
+        assert shown.returncode == 0, shown.stderr
+        said[language] = shown.stdout
+    assert "    No deadline: the agent's own call, passed through.\n" in said["en"]
+    assert said["en"].count("No deadline") == 1  # once for the step, under its legs
+    assert "    Keine Frist:" in said["de"] and "No deadline" not in said["de"]

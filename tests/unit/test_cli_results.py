@@ -43,3 +43,26 @@ def test_block_lines_name_each_kind_in_a_sentence():
     assert step_extra_lines({"contentBlocksDropped": 1}) == ["1 more content block was not kept."]
     assert step_extra_lines({"contentBlocksDropped": 3}) == ["3 more content blocks were not kept."]
     assert step_extra_lines({"contentBlocksDropped": True}) == [] and size_words(None) is None
+
+
+def test_progress_and_request_counts_are_grouped_as_the_amounts_beside_them():
+    """`runs show` said "The server sent 20000 progress notes; … 20,000 of 20,000." and "19950 notes …
+    were not kept": the counts ungrouped beside the grouped amounts, in German too."""
+    from inspector.cli.results import progress_lines, server_request_lines
+    from inspector.i18n import set_language
+
+    notes = [{"at_ms": 1500, "progress": 20_000, "total": 20_000}] * 50
+    asked = [{"method": "sampling/createMessage", "count": 1200}]
+    try:
+        assert progress_lines(notes, 19_950) == [
+            "The server sent 20,000 progress notes; the last, at 1.5 s: 20,000 of 20,000.",
+            "19,950 notes between the first and the last ones were not kept."]
+        assert server_request_lines(asked) == [
+            "The server asked the client for sampling/createMessage (1,200 times); the client answered."]
+        set_language("de")
+        said = progress_lines(notes, 19_950)
+        assert "20.000" in said[0] and "20000" not in said[0]
+        assert said[1].startswith("19.950 ")
+        assert "(1.200-mal)" in server_request_lines(asked)[0]
+    finally:
+        set_language("en")

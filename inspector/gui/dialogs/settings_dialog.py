@@ -104,7 +104,12 @@ class SettingsDialog(QDialog):
             language=LANGUAGES[choose_language(None)]), "")
         for code, name in LANGUAGES.items():
             self.language.addItem(name, code)  # each language named in its own language
-        self.language.setCurrentIndex(max(self.language.findData(settings.language), 0))
+        # The language in force: the setting's, or `--lang`'s for this session (saved only if chosen here).
+        in_force = settings.language if choose_language(settings.language or None) == current_language() \
+            else current_language()
+        self.language.setCurrentIndex(max(self.language.findData(in_force), 0))
+        #: The entry shown when the dialog opened: OK keeps the setting unless another was chosen.
+        self.language_shown = self.language.currentIndex()
         #: The language shown when the dialog opened: Cancel goes back to it.
         self.language_before = current_language()
         # A language chosen is shown at once, in this dialog and the window, so it can be judged.
@@ -214,7 +219,8 @@ class SettingsDialog(QDialog):
             return
         if not self.team.save():
             return
-        self._settings.language = self.language.currentData() or ""
+        if self.language.currentIndex() != self.language_shown:
+            self._settings.language = self.language.currentData() or ""
         self._settings.allow_sampling = self.allow_sampling.isChecked()
         self._settings.sampling_model_url = url
         self._settings.sampling_model = model

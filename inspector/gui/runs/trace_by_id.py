@@ -10,9 +10,9 @@ from PySide6.QtWidgets import QComboBox, QDialog, QFormLayout, QLabel, QLineEdit
 from inspector.i18n import _
 from inspector.mcp.address_query import with_query
 
-from ..dialogs.form_dialog import finish_form
+from ..dialogs.form_dialog import finish_form, fit_form, form_width
 from ..dialogs.url_query import ServiceQuery, kept_query
-from ..language import translated, translated_item
+from ..language import on_language_changed, translated, translated_item
 from ..team_settings import TeamSettings
 from ..widgets.accessibility import label_combo
 from ..widgets.hints import PROBLEM_STYLE, mark_hint
@@ -25,6 +25,8 @@ class TraceByIdDialog(QDialog):
         super().__init__(parent)
         translated(self, "setWindowTitle", lambda: _("Open trace by id"))
         self.team = team
+        #: The trace id or address refused, while it is shown (said again after a switch of language).
+        self._problem: Exception | None = None
         self.backend = QComboBox()
         translated_item(self.backend, lambda: "Jaeger", "jaeger")
         translated_item(self.backend, lambda: "Tempo", "tempo")
@@ -45,6 +47,7 @@ class TraceByIdDialog(QDialog):
         self.error = QLabel()
         self.error.setStyleSheet(PROBLEM_STYLE)
         self.error.setTextFormat(Qt.TextFormat.PlainText)
+        self.error.setWordWrap(True)  # a long id said back: wrapped, not a sideways scroll
         self.error.hide()
         for field in (self.address, self.trace_id):
             field.textEdited.connect(lambda _text: self.error.hide())
@@ -59,6 +62,7 @@ class TraceByIdDialog(QDialog):
         form.addRow(self.error)
         finish_form(self, form)
         self.trace_id.setFocus()
+        on_language_changed(self, self._new_language_shown)
 
     def accept(self) -> None:  # noqa: D102
         from inspector.capture.pull import PullError, trace_id_of, trace_query_url
@@ -67,13 +71,25 @@ class TraceByIdDialog(QDialog):
         try:
             trace_query_url(self.backend.currentData(), self.address.text(), trace_id_of(self.trace_id.text()))
         except PullError as error:
-            from inspector.i18n.messages import translate
-
-            self.error.setText(translate(error))
+            self._problem = error
+            self._say_problem()
             self.error.show()
+            fit_form(self, grow_only=True)
             return
         self.team.save_query(self.backend.currentData(), self.address.text().strip(), self.service_query.query)
         super().accept()
+
+    def _say_problem(self) -> None:
+        from inspector.i18n.messages import translate
+
+        self.error.setText(translate(self._problem) if self._problem is not None else "")
+
+    def _new_language_shown(self) -> None:
+        """After the words of the new language (its slot comes after theirs): the problem shown said in it,
+        and the dialog sized to them (German's longer note took a line more, behind a scroll bar)."""
+        self._say_problem()
+        self.resize(form_width(self), self.height())
+        fit_form(self)
 
     def chosen(self) -> tuple[str, str, str]:
         """(backend, address with its secret query, trace id) as accepted; a query kept that the keyring had
