@@ -29,6 +29,8 @@ CALL = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "e
 AGENT = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
 SET_COOKIE = "setcookie-4b1d9e"
 LONG_STREAM_NOTES = 60_000
+#: Log messages a chatty tool sends before it asks the agent something: more than a leg keeps of them.
+CHATTY_LOGS = 1_200
 
 
 class HostileServer:
@@ -101,6 +103,15 @@ class HostileServer:
             result = events + b"event: message\ndata: " + done + b"\n\n"
             return (b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nContent-Length: %d\r\n"
                     b"Connection: close\r\n\r\n" % len(result) + result)
+        elif self.answer == "logs, then a question":  # 1,200 log messages, then the server asks for the roots
+            logs = ({"jsonrpc": "2.0", "method": "notifications/message",
+                     "params": {"level": "info", "data": f"line {n}"}} for n in range(CHATTY_LOGS))
+            asks = {"jsonrpc": "2.0", "id": "ask-1", "method": "roots/list"}
+            events = b"".join(b"event: message\ndata: " + json.dumps(message).encode() + b"\n\n"
+                              for message in (*logs, asks, {"jsonrpc": "2.0", "id": 1, "result": {
+                                  "content": [{"type": "text", "text": "done"}], "isError": False}}))
+            return (b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nContent-Length: %d\r\n"
+                    b"Connection: close\r\n\r\n" % len(events) + events)
         elif self.answer == "large":  # a tool's answer of 9 MB, more than the proxy reads
             block = {"type": "text", "text": "y" * 9_000_000}
             result = json.dumps({"jsonrpc": "2.0", "id": 1, "result": {"content": [block]}}).encode()
@@ -195,6 +206,21 @@ def test_a_long_stream_is_read_to_its_result_and_its_progress_notes_counted(
     assert len(step["progress"]) + step["progressDropped"] == LONG_STREAM_NOTES
     assert step["progress"][-1]["progress"] == LONG_STREAM_NOTES
     assert peak < 40 * 1024 * 1024  # the notes between the first and the last ones are not held
+
+
+def test_a_request_of_the_servers_after_many_log_messages_is_still_recorded(
+        server: HostileServer, proxy: ProxyServer, tmp_path: Path) -> None:
+    """A leg keeps the first 1,000 of the server's notifications; its requests (which the agent answers,
+    and by which the proxy knows whose answer a later POST is) were dropped with them: the step said the
+    server had asked nothing."""
+    server.answer = "logs, then a question"
+    with httpx.Client(timeout=30) as agent, agent.stream("POST", proxy.url, json=CALL, headers=AGENT) as answer:
+        got = b"".join(answer.iter_raw())
+    assert b'"roots/list"' in got
+    assert wait_for_runs(tmp_path / "runs.db", 1) == [("tools/call echo · proxy", "ok")]
+    with RunStore.open(tmp_path / "runs.db") as store:
+        step = next(store.iter_steps(store.list_runs()[0].id)).payload
+    assert [asked["method"] for asked in step.get("serverRequests", [])] == ["roots/list"]
 
 
 def test_an_answer_larger_than_the_proxy_reads_is_passed_on_and_said_so(

@@ -14,7 +14,7 @@ import codecs
 import json
 import time
 import zlib
-from collections import deque
+from collections import Counter, deque
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -27,7 +27,8 @@ from inspector.runs.progress import KEEP_FIRST, KEEP_LAST
 #: The most answer text a leg parses for its JSON-RPC messages: a JSON body's, or one event's of a stream
 #: (a stream may go on for hours; a body or an event beyond it still passes on whole).
 MAX_PARSED_BYTES = 8 * 1024 * 1024
-#: The most of the server's requests and notifications besides progress a leg keeps (a step keeps 50).
+#: The most of the server's requests, and of its notifications besides progress, a leg keeps (a step keeps
+#: 50 notifications).
 MAX_KEPT_MESSAGES = 1_000
 
 # How a leg ended, seen from the proxy.
@@ -83,7 +84,7 @@ class CapturedLeg:
     #: The answer to :attr:`message` (``result`` or ``error``), when one came.
     answer: dict[str, Any] | None = None
     #: Requests and notifications the server sent on this leg's answer stream, in order: the first
-    #: :data:`MAX_KEPT_MESSAGES`, and of its progress notes the first ones (the last: :meth:`heard`).
+    #: :data:`MAX_KEPT_MESSAGES` of each, and of its progress notes the first ones (the last: :meth:`heard`).
     server_messages: list[dict[str, Any]] = field(default_factory=list)
     #: When each of :attr:`server_messages` arrived (monotonic nanoseconds).
     server_message_times: list[int] = field(default_factory=list)
@@ -106,6 +107,7 @@ class CapturedLeg:
     _body: bytearray = field(default_factory=bytearray)
     _parsed: int = 0
     _progress_seen: int = 0
+    _kept: Counter[str] = field(default_factory=Counter)
     _progress_tail: deque[tuple[dict[str, Any], int]] = field(default_factory=lambda: deque(maxlen=KEEP_LAST))
 
     def __post_init__(self) -> None:
@@ -194,7 +196,8 @@ class CapturedLeg:
 
     def _keep(self, message: dict[str, Any], at_ns: int) -> None:
         """Keep a message of the server's, bounded: the first progress notes and the last (as a step
-        keeps them), the rest counted; other messages up to :data:`MAX_KEPT_MESSAGES`."""
+        keeps them), the rest counted; its other notifications, and its requests, up to :data:`MAX_KEPT_MESSAGES`
+        each."""
         if message.get("method") == "notifications/progress" and "id" not in message:
             self._progress_seen += 1
             if self._progress_seen > KEEP_FIRST:
@@ -202,8 +205,13 @@ class CapturedLeg:
                     self.progress_skipped += 1
                 self._progress_tail.append((message, at_ns))
                 return
-        elif len(self.server_messages) >= MAX_KEPT_MESSAGES + KEEP_FIRST:
-            return
+        else:
+            # Its requests apart from its notifications: the agent answers each, and the book knows by them
+            # whose answer a later POST is; a chatty tool's log messages crowded them out.
+            kind = "request" if "id" in message else "notification"
+            if self._kept[kind] >= MAX_KEPT_MESSAGES:
+                return
+            self._kept[kind] += 1
         self.server_messages.append(message)
         self.server_message_times.append(at_ns)
 
