@@ -322,7 +322,7 @@ def _show(store: RunStore, run_id: int, as_json: bool, show_plumbing: bool = Fal
             following = legs[index + 1] if index + 1 < len(legs) else None
             out.write(one_line(_leg_line(leg, stored.step.transport, following, seen[index + 1:])) + "\n")
         if legs:  # their "granted -" said as the window's budget bar says it
-            out.write(no_deadline_line(legs, run.source))
+            out.write(no_deadline_line(legs, run.source, stored.step.budget_s))
         if stored.step.note:
             out.write(one_line("    " + _("note: {note}").format(note=stored.step.note)) + "\n")
         disagreement = disagreement_said(payload)
@@ -414,13 +414,13 @@ def _leg_line(leg: Any, transport: str | None, following: Any = None, later: Seq
                                  getattr(following, "method", None), getattr(following, "outcome", None), later))
 
 
-def no_deadline_line(legs: Sequence[Any], run_source: str) -> str:
+def no_deadline_line(legs: Sequence[Any], run_source: str, budget_s: float | None = None) -> str:
     """Why a step's legs were granted no time, as the window's budget bar says it ("no deadline: the
     agent's own call, passed through" for the recording proxy's); "" when one was granted time."""
     from inspector.gui.widgets.budget_bar_words import no_deadline_words  # pure words, no Qt
     from inspector.gui.widgets.budget_state import why_no_deadline
 
-    why = why_no_deadline(legs, run_source)
+    why = why_no_deadline(legs, run_source, budget_s)
     return "" if why is None else one_line("    " + _("No deadline: {why}.").format(why=no_deadline_words(why))) + "\n"
 
 

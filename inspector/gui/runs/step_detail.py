@@ -242,7 +242,7 @@ class StepDetail(QWidget):
             # the bar says so rather than make one of their duration.
             self.bar.show_legs(list(step.legs), float(budget), ending,
                                None if row.unfinished else row.duration_ms / 1000, _transport(payload),
-                               why_no_deadline(step.legs, step.run_source))
+                               why_no_deadline(step.legs, step.run_source, _budget(payload)))
             self.bar.show()
         else:
             self.bar.hide()
@@ -367,6 +367,12 @@ def _transport(payload: dict) -> str | None:
     """How the stored step reached its server ("http", "sse", "stdio"; ``None`` when not recorded)."""
     value = payload.get("transport") if isinstance(payload, dict) else None
     return value if isinstance(value, str) else None
+
+
+def _budget(payload: object) -> float | None:
+    """The operation's budget the step records (``budgetS``; ``None`` when not a number)."""
+    value = payload.get("budgetS") if isinstance(payload, dict) else None
+    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
 
 
 __all__ = ["StepDetail"]

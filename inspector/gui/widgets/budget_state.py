@@ -251,11 +251,12 @@ class BarState:
         return state
 
 
-def why_no_deadline(legs: Sequence[Leg], run_source: str) -> str | None:
+def why_no_deadline(legs: Sequence[Leg], run_source: str, budget_s: float | None = None) -> str | None:
     """Why a stored step's legs had no deadline, or ``None`` when one was set (a leg was granted
-    time): a live run's were the agent's own, passed through by the recording proxy without a budget;
-    any other run's (imported) were recorded by another tool that keeps no grant."""
-    if any(leg.granted_s is not None for leg in legs):
+    time, or the step records its operation's budget: one cancelled before its first leg was sent
+    grants nothing): a live run's were the agent's own, passed through by the recording proxy without a
+    budget; any other run's (imported) were recorded by another tool that keeps no grant."""
+    if budget_s is not None or any(leg.granted_s is not None for leg in legs):
         return None
     return PASSED_THROUGH if run_source == "live" else RECORDED_ELSEWHERE
 

@@ -268,3 +268,15 @@ def test_the_countdown_never_says_nothing_left_while_the_call_runs(language: str
         assert layout(state, 19.84, WIDTH).end_text == ("0.2 s left" if language == "en" else "noch 0,2 s")
     finally:
         set_language("en")
+
+
+def test_a_step_recording_its_budget_had_a_deadline_though_no_leg_was_granted_time() -> None:
+    """A live operation cancelled before its first leg was sent grants nothing; its step still records the
+    budget it had, so the bar may not say "no deadline: the agent's own call, passed through" (review63)."""
+    from inspector.gui.widgets.budget_state import PASSED_THROUGH, RECORDED_ELSEWHERE, why_no_deadline
+
+    never_sent = [Leg("initialize", None, 0.0, None, "not_sent")]
+    assert why_no_deadline(never_sent, "live", 20.0) is None
+    assert why_no_deadline(never_sent, "live") == PASSED_THROUGH  # the proxy's: no budget recorded
+    assert why_no_deadline(never_sent, "imported") == RECORDED_ELSEWHERE
+    assert why_no_deadline([Leg("tools/call", 5, 12.0, 200, "ok")], "imported") is None
