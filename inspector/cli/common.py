@@ -147,12 +147,17 @@ class Parser(argparse.ArgumentParser):
                 and choices is not None and value not in choices and "://" in value):
             from inspector.i18n import N_
             from inspector.i18n.messages import Message
+            from inspector.mcp.address_query import without_query
+            from inspector.mcp.server import without_user_info
 
             actions = list(choices)
             command = self.prog.rsplit(" ", 1)[-1]
+            # The example names the server without a password or a query it may carry (a key in either).
+            server = without_user_info(value)
+            server = without_query(server) + "?…" if "?" in server else server
             raise UsageError(Message(N_("{command} needs what to do before the server, e.g. {example}; it can do: "
                                         "{actions}."),
-                                     {"command": command, "example": f"{self.prog} {actions[0]} {value}",
+                                     {"command": command, "example": f"{self.prog} {actions[0]} {server}",
                                       "actions": ", ".join(actions)}))
         super()._check_value(action, value)
 

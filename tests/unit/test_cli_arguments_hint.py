@@ -66,6 +66,11 @@ def test_a_server_where_the_action_goes_gets_an_example_with_the_action(capsys, 
     assert capsys.readouterr().err.strip() == (
         "run-inspector: prompts braucht vor dem Server, was zu tun ist, z. B. run-inspector prompts list "
         "http://127.0.0.1:9/mcp; möglich: list, get.")
+    # A key in the address's query or user info is not repeated (review63): the example marks the query.
+    assert main(["--db", db, "resources", "http://me:pw-7f3a@127.0.0.1:9/mcp?api_key=k-51c2"]) == 2
+    said = capsys.readouterr().err
+    assert "e.g. run-inspector resources list http://127.0.0.1:9/mcp?…;" in said
+    assert "k-51c2" not in said and "pw-7f3a" not in said
     assert main(["--db", db, "resources", "lis"]) == 2  # a mistyped action: argparse's sentence, with the choices
     assert "invalid choice: 'lis'" in capsys.readouterr().err
     assert not (tmp_path / "runs.db").exists()
