@@ -165,7 +165,9 @@ def test_a_long_stream_of_progress_is_shown_live_bounded(qtbot, make_window) -> 
             return counts[-1] < max(counts)
 
         qtbot.waitUntil(made_again, timeout=40000)
-        assert max(counts) >= MAX_MARKS - MARKS_LAST
+        # Made again once more notes were heard than the bar keeps, not before. (The most lines seen between
+        # two looks is no measure: under load the lines come in batches, 1,880 seen once before a rebuild.)
+        assert task.state.marks_heard >= MAX_MARKS, (task.state.marks_heard, max(counts))
         reached = task.state.marks_heard - 1  # it follows the notes on, to the latest
 
         def last_shown() -> int:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from inspector.i18n import current_language
 from inspector.i18n.transport_probe import CONNECT_METHOD
@@ -138,6 +138,9 @@ def layout(state: BarState, now_s: float, width: float) -> BarGeometry:
         more, _end, _count = _place(state, first_running, len(state.legs), at, px, width, deadline_x,
                                     spent_end_x, finished_index, crowded=False)
         segments = segments + more
+    if not deadline:  # nothing to overrun: a leg reaching the track's end (by a float's last bit) is not past one
+        segments = tuple(replace(segment, overrun_width=0.0) if segment.overrun_width else segment
+                         for segment in segments)
     ticks = history.get(("ticks", px))
     if ticks is None:
         ticks = history[("ticks", px)] = _ticks(state.marks, px)

@@ -280,3 +280,17 @@ def test_a_step_recording_its_budget_had_a_deadline_though_no_leg_was_granted_ti
     assert why_no_deadline(never_sent, "live") == PASSED_THROUGH  # the proxy's: no budget recorded
     assert why_no_deadline(never_sent, "imported") == RECORDED_ELSEWHERE
     assert why_no_deadline([Leg("tools/call", 5, 12.0, 200, "ok")], "imported") is None
+
+
+def test_legs_with_no_deadline_never_overrun_one() -> None:
+    """Legs granted no time (the agent's own call, passed through) on the step's own time: the last reaching
+    the track's end is not past a deadline, though its least width (short legs widened) carries it a little
+    beyond the end (a full run once drew an overrun there)."""
+    from inspector.gui.widgets.budget_state import PASSED_THROUGH
+
+    legs = [Leg("initialize", None, 0.05, 200, "ok"), Leg("notifications/initialized", None, 0.02, 202, "ok"),
+            Leg("tools/call", None, 30.0, 200, "ok")]
+    state = BarState.replay(legs, 0.03007, "ok", 0.0301, "http", no_deadline=PASSED_THROUGH)
+    geometry = layout(state, 0.0301, 300)
+    assert geometry.segments[0].width == MIN_LEG_PX  # widened: the legs after it are carried on
+    assert not any(segment.overrun_width for segment in geometry.segments), geometry.segments
