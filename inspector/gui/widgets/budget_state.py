@@ -20,6 +20,7 @@ from inspector.i18n.refused_probe import (
 from inspector.i18n.transport_probe import CONNECT_METHOD, is_transport_found, is_transport_refusal
 from inspector.runs import Leg
 from inspector.runs.ending import ENDINGS, ending_of, leg_timed_out
+from inspector.runs.progress import KEEP_FIRST, KEEP_LAST
 
 from .budget_waits import WAITING, is_input_leg
 from .leg_wire_words import exchange_sides
@@ -35,8 +36,8 @@ RECORDED_ELSEWHERE = "recorded_elsewhere"
 #: The most progress notes a bar keeps: past it, every other note between the first and the last ones
 #: goes (a call may report progress for hours; the ticks a bar draws merge by the pixel anyway).
 MAX_MARKS = 2_000
-#: The first and the last notes a bar always keeps, as a step does.
-MARKS_FIRST, MARKS_LAST = 10, 40
+#: The first and the last notes a bar always keeps: those a step keeps.
+MARKS_FIRST, MARKS_LAST = KEEP_FIRST, KEEP_LAST
 
 
 @dataclass
