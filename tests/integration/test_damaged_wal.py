@@ -27,17 +27,21 @@ for number in range(3):
 os._exit(0)
 """
 
-#: Writes a run, then a bigger change the disk cannot take (the file size limit stands for a full disk): the
-#: log's write stops part way through a frame, the change is not committed, and the process ends without
-#: a checkpoint (on a full disk the checkpoint at closing fails too: the log stays).
-FULL_DISK_WRITER = """
+#: Writes a run, then takes the room the log may grow by (``ROOM`` bytes more: the file size limit stands for a
+#: full disk); the process ends without a checkpoint (on a full disk the checkpoint at closing fails too: the log
+#: stays).
+FULL_DISK = """
 import os, resource, sqlite3, sys
 conn = sqlite3.connect(sys.argv[1], isolation_level=None)
 conn.execute("PRAGMA wal_autocheckpoint=0")
 insert = "INSERT INTO runs (uid, title, source, status, started_at) VALUES (?, ?, 'live', 'ok', '2026-12-05T10:00:00Z')"
 conn.execute(insert, ("before", "written before the disk was full"))
 log = sys.argv[1] + "-wal"
-resource.setrlimit(resource.RLIMIT_FSIZE, (os.path.getsize(log) + 10000, resource.RLIM_INFINITY))
+resource.setrlimit(resource.RLIMIT_FSIZE, (os.path.getsize(log) + ROOM, resource.RLIM_INFINITY))
+"""
+
+#: A bigger change the disk cannot take: the log's write stops part way through a frame, the change is not committed.
+FULL_DISK_WRITER = FULL_DISK.replace("ROOM", "10000") + """
 conn.execute("BEGIN")
 for number in range(200):
     conn.execute(insert, (f"lost-{number}", "x" * 1000))
@@ -48,15 +52,8 @@ except sqlite3.OperationalError:
 os._exit(4)
 """
 
-#: As FULL_DISK_WRITER, for a change of one page (a run renamed): its one frame, the commit, is the one cut.
-FULL_DISK_COMMIT = """
-import os, resource, sqlite3, sys
-conn = sqlite3.connect(sys.argv[1], isolation_level=None)
-conn.execute("PRAGMA wal_autocheckpoint=0")
-insert = "INSERT INTO runs (uid, title, source, status, started_at) VALUES (?, ?, 'live', 'ok', '2026-12-05T10:00:00Z')"
-conn.execute(insert, ("before", "written before the disk was full"))
-log = sys.argv[1] + "-wal"
-resource.setrlimit(resource.RLIMIT_FSIZE, (os.path.getsize(log) + 1000, resource.RLIM_INFINITY))
+#: A change of one page (a run renamed): its one frame, the commit, is the one cut.
+FULL_DISK_COMMIT = FULL_DISK.replace("ROOM", "1000") + """
 try:
     conn.execute("UPDATE runs SET title = 'renamed on a full disk' WHERE uid = 'before'")
 except sqlite3.OperationalError:
