@@ -22,9 +22,9 @@ def transport_line(payload: Mapping[str, Any]) -> str | None:
     """"Reached over stdio, MCP 2025-06-18, handshake era"; ``None`` for a step that does not say
     (older steps; one stored before eras were recorded says no era)."""
     name = transport_name(payload.get("transport"))
-    if name is None:
-        return None
     legs = payload.get("legs")
+    if name is None or _signing_in(legs):
+        return None
     if payload.get("transport") in ("http", "sse") and not server_answered(payload):
         # Nothing came back: the version and era are only what the client would have spoken.
         if _cancelled(legs):  # not the server's fault: the user cancelled before it answered
@@ -60,6 +60,19 @@ def server_answered(payload: Mapping[str, Any]) -> bool:
     if payload.get("transport") == "stdio":
         return _answered_over_stdio(legs)
     return True
+
+
+#: How a sign-in's legs are named where they are kept (``inspector.mcp.leg_names``: "sign-in: token", ...).
+_SIGNIN_LEG = "sign-in"
+
+
+def _signing_in(legs: object) -> bool:
+    """Whether a step's legs are a sign-in's alone: they went to the server's resource metadata and its
+    authorization server, and asked the MCP server nothing, so the step's transport says nothing of how that
+    server was reached ("Tried over Streamable HTTP: no answer from the server" under a sign-in that stood)."""
+    return isinstance(legs, list) and bool(legs) and all(
+        isinstance(leg, Mapping) and isinstance(leg.get("method"), str)
+        and (leg["method"] == _SIGNIN_LEG or leg["method"].startswith(f"{_SIGNIN_LEG}: ")) for leg in legs)
 
 
 def _answered_over_http(legs: object) -> bool:

@@ -7,8 +7,10 @@ frames were), SQLite reads it up to the damage, drops the rest without a word, a
 file: the changes after the damage were lost, and nothing said so. Here the log is read as SQLite
 reads it (its frames' salts and running checksums) before the database is opened; when some of it
 cannot be read, the file is copied beside the database first, and the opener says so. A log that
-ends part way through a frame that commits nothing is not damaged: a full disk stopped a change before
-its commit, which SQLite drops as it drops any change not committed: nothing committed is lost.
+ends part way through a frame the writer had not committed is not damaged: a full disk stopped a change
+before its commit, which SQLite drops as it drops any change not committed: nothing committed is lost.
+Which frames were committed the ``-shm`` file the writer left says (its count of them); without one, a
+cut frame that ends no change is taken for such a write.
 
 The log is only read when no process has the database open (its ``-shm`` file neither locked by another
 process nor open in this one): a log a connection is writing is not damaged, merely growing.
@@ -34,6 +36,8 @@ _HEADER = 32
 _FRAME_HEADER = 24
 #: SQLite's lock in the ``-shm`` file that every connection holds shared while it has the database open.
 _DMS_BYTE = 128
+#: The ``-shm`` file's index header (SQLite's WalIndexHdr, in the machine's byte order), written twice in a row.
+_INDEX_HEADER = 48
 
 @dataclass(frozen=True)
 class LogDamage:
@@ -68,7 +72,7 @@ def check_log(path: Path, moment: datetime | None = None) -> LogDamage | None:
         return None
     if size < _HEADER or _in_use(Path(f"{path}-shm")):
         return None
-    readable = _readable(log)
+    readable = _readable(log, Path(f"{path}-shm"))
     if readable is None:
         return None
     kept = _kept_name(log, moment or datetime.now())
@@ -80,7 +84,7 @@ def check_log(path: Path, moment: datetime | None = None) -> LogDamage | None:
     return LogDamage(log, readable, size, kept)
 
 
-def _readable(log: Path) -> int | None:
+def _readable(log: Path, shm: Path) -> int | None:
     """How much of ``log`` SQLite reads, when that is not all of the log's own frames; None when it is."""
     with open(log, "rb") as source:
         header = source.read(_HEADER)
@@ -89,23 +93,55 @@ def _readable(log: Path) -> int | None:
         if (magic not in _MAGIC or version != _VERSION or not _page_size(page_size)
                 or _checksum(header[:24], big, 0, 0) != (sum1, sum2)):
             return 0
-        sums, offset = (sum1, sum2), _HEADER
+        committed = _committed_frames(shm, header)
+        sums, offset, frames = (sum1, sum2), _HEADER, 0
         while True:
             head = source.read(_FRAME_HEADER)
             if len(head) < 16:  # the end (a piece too short to say whose frame it was: not counted)
-                return None
+                return _end(offset, frames, committed)
             if struct.unpack(">2I", head[8:16]) != (salt1, salt2):
-                return None  # the log's end: what follows is left from an earlier log
+                return _end(offset, frames, committed)  # what follows is left from an earlier log
             page = source.read(page_size)
-            if len(head) == _FRAME_HEADER and len(page) < page_size and not _commits(head):
-                return None  # the log's end: a write cut short in a change never committed (a full disk)
-            if len(head) < _FRAME_HEADER or len(page) < page_size:
-                return offset  # a frame of this log, cut short
+            frames += 1
+            if len(head) < _FRAME_HEADER or len(page) < page_size:  # a frame of this log, cut short
+                return None if _never_committed(frames, head, committed) else offset
             number, _commit, _salt1, _salt2, frame1, frame2 = struct.unpack(">6I", head)
             sums = _checksum(page, big, *_checksum(head[:8], big, *sums))
             if number == 0 or sums != (frame1, frame2):
                 return offset  # a frame of this log that does not read back
             offset += _FRAME_HEADER + page_size
+
+
+def _end(offset: int, frames: int, committed: int | None) -> int | None:
+    """The log's own frames end after ``frames`` of them: None (all read) unless the writer had committed more
+    (a log cut short at a frame's end)."""
+    return offset if committed is not None and frames < committed else None
+
+
+def _never_committed(frame: int, head: bytes, committed: int | None) -> bool:
+    """Was the log's ``frame``-th frame, cut short, part of a change the writer never committed (a full disk
+    stopped its write)? Where the ``-shm`` file cannot tell, a frame that ends no change is taken for one."""
+    if committed is not None:
+        return frame > committed
+    return len(head) == _FRAME_HEADER and not _commits(head)
+
+
+def _committed_frames(shm: Path, log_header: bytes) -> int | None:
+    """How many of the log's frames its writer had committed, as the ``-shm`` file it left says (``mxFrame`` of
+    its index header); None where that file cannot tell (there is none, or it is another log's, or torn)."""
+    try:
+        with open(shm, "rb") as source:
+            both = source.read(2 * _INDEX_HEADER)
+    except OSError:
+        return None
+    first = both[:_INDEX_HEADER]
+    if len(both) < 2 * _INDEX_HEADER or first != both[_INDEX_HEADER:]:
+        return None
+    version, _unused, _change, initialised, _big, _page, frames = struct.unpack("=3IBBHI", first[:20])
+    if (version != _VERSION or not initialised or first[32:40] != log_header[16:24]
+            or _checksum(first[:40], sys.byteorder == "big", 0, 0) != struct.unpack("=2I", first[40:48])):
+        return None
+    return frames
 
 
 def _commits(head: bytes) -> bool:

@@ -139,3 +139,35 @@ def test_a_step_no_server_answered_does_not_say_it_reached_one(qtbot, tmp_path) 
         assert wire_summary(payload) == "Über Streamable HTTP versucht: keine Antwort vom Server"
     finally:
         switch_language("en")
+
+
+def test_the_step_detail_reads_whether_the_server_answered_from_the_steps_legs(qtbot, tmp_path) -> None:
+    """The database keeps a step's legs apart from its payload; the detail read the payload alone, where no leg
+    says the connection was refused, and said "Reached over Streamable HTTP, MCP 2026-07-28, stateless era" of a
+    call no server answered (runs show said "Tried over …"). A sign-in's step, whose legs asked the MCP server
+    nothing, says nothing of how it was reached (runs show said "Tried over …: no answer from the server")."""
+    from inspector.cli import main as cli
+    from inspector.gui.runs.step_detail import StepDetail
+    from inspector.runs import Leg, RunStep, StepKind
+    from inspector.store.browse import step_in_full, timeline_page
+
+    database = tmp_path / "runs.db"
+    assert cli(["--db", str(database), "call", "http://127.0.0.1:9/mcp", "echo", "--budget", "3"]) == 1
+    detail = StepDetail()
+    qtbot.addWidget(detail)
+    with RunStore.open(database) as store:
+        signin = RunStep(kind=StepKind.REQUEST, round=0, duration_ms=90.0, content="sign-in: signed in",
+                         transport="http", legs=(Leg("sign-in: resource metadata", 300, 3.0, None, "ok"),
+                                                 Leg("sign-in: token", 300, 3.0, None, "ok")))
+        store.append_step(store.start_run("sign-in", server=URL), signin)
+        (refused,) = timeline_page(store, 1, 0, 10)
+        detail.show_step(step_in_full(store, refused.id))
+        assert detail.wire.text() == "Tried over Streamable HTTP: no answer from the server"
+        switch_language("de")
+        try:
+            assert detail.wire.text() == "Über Streamable HTTP versucht: keine Antwort vom Server"
+        finally:
+            switch_language("en")
+        (signed_in,) = timeline_page(store, 2, 0, 10)
+        detail.show_step(step_in_full(store, signed_in.id))
+        assert detail.wire.text() == "" and detail.wire.isHidden()

@@ -254,3 +254,21 @@ def test_ctrl_c_during_a_calls_sign_in_is_counted_as_a_cancel_not_a_failure(tmp_
     assert run["status"] == "cancelled"
     (server,) = cli_json("servers")["servers"]
     assert (server["failed"], server["cancelled"]) == (0, 1)
+
+
+def test_a_sign_in_step_does_not_say_how_the_mcp_server_was_reached(tmp_path):
+    """A sign-in's legs go to the server's resource metadata and its authorization server: the MCP server is asked
+    nothing. Its step said "Tried over Streamable HTTP: no answer from the server" under a sign-in that stood (runs
+    show, and the window's step detail, which says the same line); the call after it says how it reached its server."""
+    database = tmp_path / "runs.db"
+    with serve_auth_server() as auth:
+        done = stored_call(database, auth.mcp_url)
+    assert done.returncode == 0, done.stderr
+    for language in ("en", "de"):
+        text = subprocess.run([sys.executable, "-m", "inspector", "runs", "show", "1", "--db", str(database), "--lang",
+                               language], capture_output=True, text=True, timeout=60, check=True).stdout
+        lines = text.splitlines()
+        signin = lines.index(next(line for line in lines if line.startswith("1 ")))
+        call = lines.index(next(line for line in lines if line.startswith("2 ")))
+        assert not any("Streamable HTTP" in line for line in lines[signin:call]), text
+        assert any("Streamable HTTP, MCP " in line for line in lines[call:]), text

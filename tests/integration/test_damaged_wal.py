@@ -27,17 +27,21 @@ for number in range(3):
 os._exit(0)
 """
 
-#: Writes a run, then a bigger change the disk cannot take (the file size limit stands for a full disk): the
-#: log's write stops part way through a frame, the change is not committed, and the process ends without
-#: a checkpoint (on a full disk the checkpoint at closing fails too: the log stays).
-FULL_DISK_WRITER = """
+#: Writes a run, then takes the room the log may grow by (``ROOM`` bytes more: the file size limit stands for a
+#: full disk); the process ends without a checkpoint (on a full disk the checkpoint at closing fails too: the log
+#: stays).
+FULL_DISK = """
 import os, resource, sqlite3, sys
 conn = sqlite3.connect(sys.argv[1], isolation_level=None)
 conn.execute("PRAGMA wal_autocheckpoint=0")
 insert = "INSERT INTO runs (uid, title, source, status, started_at) VALUES (?, ?, 'live', 'ok', '2026-12-05T10:00:00Z')"
 conn.execute(insert, ("before", "written before the disk was full"))
 log = sys.argv[1] + "-wal"
-resource.setrlimit(resource.RLIMIT_FSIZE, (os.path.getsize(log) + 10000, resource.RLIM_INFINITY))
+resource.setrlimit(resource.RLIMIT_FSIZE, (os.path.getsize(log) + ROOM, resource.RLIM_INFINITY))
+"""
+
+#: A bigger change the disk cannot take: the log's write stops part way through a frame, the change is not committed.
+FULL_DISK_WRITER = FULL_DISK.replace("ROOM", "10000") + """
 conn.execute("BEGIN")
 for number in range(200):
     conn.execute(insert, (f"lost-{number}", "x" * 1000))
@@ -46,6 +50,30 @@ try:
 except sqlite3.OperationalError:
     os._exit(0 if (os.path.getsize(log) - 32) % (24 + 4096) else 3)  # cut inside a frame
 os._exit(4)
+"""
+
+#: A change of one page (a run renamed): its one frame, the commit, is the one cut.
+FULL_DISK_COMMIT = FULL_DISK.replace("ROOM", "1000") + """
+try:
+    conn.execute("UPDATE runs SET title = 'renamed on a full disk' WHERE uid = 'before'")
+except sqlite3.OperationalError:
+    with open(log, "rb") as written:
+        written.seek(32 + (os.path.getsize(log) - 32) // (24 + 4096) * (24 + 4096) + 4)
+        os._exit(0 if written.read(4) != bytes(4) else 3)  # cut inside the commit frame
+os._exit(4)
+"""
+
+#: Writes 200 runs in one change (some 70 frames, the last its commit) and ends without closing the database.
+BIG_CHANGE_WRITER = """
+import os, sqlite3, sys
+conn = sqlite3.connect(sys.argv[1], isolation_level=None)
+conn.execute("PRAGMA wal_autocheckpoint=0")
+conn.execute("BEGIN")
+for number in range(200):
+    conn.execute("INSERT INTO runs (uid, title, source, status, started_at) VALUES (?, ?, 'live', 'ok', ?)",
+                 (f"kept-{number}", "committed " + "x" * 1000, "2026-12-05T10:00:00Z"))
+conn.execute("COMMIT")
+os._exit(0)
 """
 
 #: Opens the database, says so, and keeps it open until its standard input closes.
@@ -137,12 +165,16 @@ def test_a_log_another_process_has_open_is_not_read(tmp_path: Path) -> None:
     assert done.returncode == 0 and done.stderr == "" and list(tmp_path.glob("*.damaged-*")) == []
 
 
-def test_a_log_a_full_disk_cut_short_before_a_commit_is_not_damaged(tmp_path: Path) -> None:
+@pytest.mark.parametrize("shm", ["kept", "gone"])
+def test_a_log_a_full_disk_cut_short_before_a_commit_is_not_damaged(tmp_path: Path, shm: str) -> None:
     """The import the disk could not take said so ("Nothing was imported"); the next command said the log was
     damaged as well, and with the disk still full refused to open the database at all. Nothing committed is lost:
-    nothing is said, nothing copied."""
+    nothing is said, nothing copied. Without the -shm file (which counts the frames committed) the cut frame's own
+    mark says it commits nothing."""
     path = filled_database(tmp_path / "runs.db", runs=1)
     subprocess.run([sys.executable, "-c", FULL_DISK_WRITER, str(path)], check=True, timeout=30)
+    if shm == "gone":
+        Path(f"{path}-shm").unlink()
     done = runs_list(path)
     assert done.returncode == 0 and done.stderr == "", done.stderr
     assert "written before the disk was full" in done.stdout and "call echo 0" in done.stdout
@@ -167,3 +199,37 @@ def test_a_damaged_log_that_cannot_be_copied_leaves_no_part_of_a_copy(tmp_path: 
                               capture_output=True, text=True, timeout=60, cwd=ROOT, preexec_fn=no_room)
         assert done.returncode == 2 and "could not be copied aside" in done.stderr, done.stderr
     assert list(tmp_path.glob("*.damaged-*")) == [] and log.read_bytes() == damaged
+
+
+def test_a_log_a_full_disk_cut_short_in_its_commit_frame_is_not_damaged(tmp_path: Path) -> None:
+    """A change of one page has one frame, its commit: a full disk that stopped its write left the log cut inside
+    it, a change never committed, as a cut frame that commits nothing is. It was said to be damaged (and with the
+    disk still full the database would not open). The -shm file the writer left counts the frames it committed."""
+    path = filled_database(tmp_path / "runs.db", runs=1)
+    subprocess.run([sys.executable, "-c", FULL_DISK_COMMIT, str(path)], check=True, timeout=30)
+    done = runs_list(path)
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    assert "written before the disk was full" in done.stdout and "renamed on a full disk" not in done.stdout
+    assert list(tmp_path.glob("*.damaged-*")) == []
+
+
+FRAME = 24 + 4096
+
+
+@pytest.mark.parametrize("cut", [2000, 0], ids=["inside-a-frame", "at-a-frame-end"])
+def test_a_committed_change_cut_short_before_its_commit_frame_is_damage(tmp_path: Path, cut: int) -> None:
+    """200 runs committed in one change, the log then cut in its middle: inside a frame that commits nothing (the
+    change's commit is its last frame), or where a frame ends. SQLite drops the whole change; nothing was said,
+    as if a full disk had stopped a change never committed. The -shm file says the change was committed."""
+    path = filled_database(tmp_path / "runs.db", runs=1)
+    subprocess.run([sys.executable, "-c", BIG_CHANGE_WRITER, str(path)], check=True, timeout=30)
+    log = Path(f"{path}-wal")
+    frames = (log.stat().st_size - 32) // FRAME
+    assert frames > 50
+    os.truncate(log, 32 + frames // 2 * FRAME + cut)
+    damaged = log.read_bytes()
+    done = runs_list(path)
+    assert done.returncode == 0 and "committed" not in done.stdout, done.stderr
+    (kept,) = tmp_path.glob("runs.db-wal.damaged-*")
+    assert kept.read_bytes() == damaged
+    assert f"only {32 + frames // 2 * FRAME:,} of its {len(damaged):,} bytes could be read" in done.stderr

@@ -43,7 +43,7 @@ from .shown_words import empty_result_sentence, remote_effect_sentence, step_hea
 from .span_facts import service_of
 from .span_view import SpanView
 from .step_replays import ReplaysView
-from .step_wire import has_process_output, stderr_text, wire_summary
+from .step_wire import has_process_output, stderr_text, wire_summary, with_legs
 from .stored_result import parsed_payload, with_block_lines
 from .stored_text import result_said
 
@@ -222,10 +222,11 @@ class StepDetail(QWidget):
             parts.append(_("service {service}").format(service=cell_text(service_of(payload), 80)))
         self.summary.setText(" · ".join(parts))
         self.span.show_span(payload, row.outcome, row.sequence)
-        wire = wire_summary(payload)
+        wired = with_legs(payload, step.legs)  # its legs say whether the server answered
+        wire = wire_summary(wired)
         self.wire.setText(wire)
         self.wire.setVisible(bool(wire))
-        self.stderr.setPlainText(stderr_text(payload))
+        self.stderr.setPlainText(stderr_text(wired))
         # Only a step that has something of a process to show gets its tab: beside the timeline six
         # tabs fit only with their longer names cut (the tabs fit their room, see widgets/fitted_tabs.py).
         self.tabs.setTabVisible(self.tabs.indexOf(self.stderr), has_process_output(payload))
@@ -302,10 +303,7 @@ class StepDetail(QWidget):
         self.tabs.setTabVisible(self.tabs.indexOf(self.server_side), bool(exchanges) or not from_a_trace)
         if payload:
             # The legs live in their own table; the raw payload shows the step as a trace holds it.
-            whole = dict(payload)
-            if step.legs:
-                whole["legs"] = [leg.to_dict() for leg in step.legs]
-            self._payload_text = pretty_json(whole)
+            self._payload_text = pretty_json(with_legs(payload, step.legs))
         else:
             self._payload_text = pretty_payload(step.payload_text)
         self.payload.setPlainText(self._payload_text)

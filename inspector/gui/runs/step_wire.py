@@ -4,16 +4,26 @@ on stderr during the step, and the faults of its line). All of it plain text."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from inspector.i18n import _
 from inspector.i18n.wire import command_line, line_problem_lines, stderr_lines, transport_line
+from inspector.runs import Leg
 
 from ..widgets.plain_text import cell_text, clip_text
 
 #: How much of the command line the line under the summary shows (the stderr tab has it whole).
 SHOWN_COMMAND_CHARS = 160
+
+
+def with_legs(payload: Mapping[str, Any], legs: Sequence[Leg]) -> dict[str, Any]:
+    """A stored step's payload with its legs, which the database keeps in their own table: as a trace holds
+    the step, and as :func:`wire_summary` reads whether its server answered."""
+    whole = dict(payload)
+    if legs:
+        whole["legs"] = [leg.to_dict() for leg in legs]
+    return whole
 
 
 def wire_summary(payload: Mapping[str, Any]) -> str:
@@ -38,4 +48,4 @@ def has_process_output(payload: Mapping[str, Any]) -> bool:
     return payload.get("transport") == "stdio" or bool(stderr_lines(payload) or line_problem_lines(payload))
 
 
-__all__ = ["has_process_output", "stderr_text", "wire_summary"]
+__all__ = ["has_process_output", "stderr_text", "wire_summary", "with_legs"]
