@@ -196,14 +196,27 @@ def check_database_folder(option: str | None) -> None:
 
 
 def open_store(option: str | None, lock_wait_s: float | None = None) -> RunStore:
-    """Open (creating if needed) the run database, or raise :class:`UsageError` saying why it cannot be used."""
+    """Open (creating if needed) the run database, or raise :class:`UsageError` saying why it cannot be used.
+
+    A SIGTERM while it opens (a long wait for another program's lock, an upgrade, a damaged log copied aside)
+    ends the command as Ctrl-C does, with a sentence and exit status 130 (it killed the process, saying nothing);
+    what the opening had begun is rolled back."""
     from inspector.store import RunStore, StoreError
+
+    from .stopping import Terminated, sigterm_as_ctrl_c
 
     path = database_path(option)
     try:
-        store = RunStore.open(path) if lock_wait_s is None else RunStore.open(path, lock_wait_s)
+        with sigterm_as_ctrl_c():
+            store = RunStore.open(path) if lock_wait_s is None else RunStore.open(path, lock_wait_s)
     except StoreError as exc:
         raise UsageError(exc) from None
+    except Terminated:
+        from inspector.i18n import N_
+        from inspector.i18n.messages import Message
+
+        raise CancelledCommand(Message(N_("Ended by a signal (SIGTERM) while the run database was being opened, "
+                                          "before the command had done anything."))) from None
     if store.db.log_damage is not None:  # said, and the command goes on with what could be read
         from inspector.i18n import _
         from inspector.i18n.messages import translate

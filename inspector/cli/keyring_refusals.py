@@ -1,8 +1,9 @@
 """What the command line says when the system keyring refuses: a secret it did not keep, one it did
 not remove, one it would not give. Each ends the command as ``failed`` (exit status 1) with a
-sentence naming the keyring's answer (``KeyringLocked: ...``); what was done stays done (the server
-saved, or removed) and the sentence says so. A keyring that is missing altogether is not a refusal:
-``servers set`` says once that the value was not kept, as before.
+sentence naming the keyring's answer (``KeyringLocked: ...``); what was done stays done (a server
+removed, or imported) and the sentence says so; ``servers set`` then changes nothing (cli/server_saving.py).
+A keyring that is missing altogether is not a refusal: ``servers set`` says once that the value was not
+kept, as before.
 """
 
 from __future__ import annotations
@@ -56,18 +57,20 @@ class NotingKeeper:
         return [account for account, _answer in found], (found[-1][1] if found else None)
 
 
-def not_kept_error(keeper: NotingKeeper, url: str, saved: object) -> CommandError | None:
-    """The server ``url`` was saved (``saved``: the sentence saying so), but the keyring refused to
-    keep some of its secrets: the error to end with (``None``: it kept them all)."""
+def not_saved_error(keeper: NotingKeeper, url: str, shown: str) -> CommandError | None:
+    """The keyring refused to keep some of the secrets of the server ``url`` (``shown`` so) as it was saved,
+    so nothing of the change is kept (cli/server_saving.py): the error to end with (``None``: it kept them all)."""
     accounts, answer = keeper.accounts("keep", url)
     if not accounts:
         return None
-    return CommandError(Sentences((saved, NP_(
-        "The system keyring did not keep the secret {names} ({problem}): give it on each call (at a terminal you "
-        "will be asked for it), or unlock the keyring and save the server again.",
-        "The system keyring did not keep the secrets {names} ({problem}): give them on each call (at a terminal you "
-        "will be asked for them), or unlock the keyring and save the server again.",
-        {"names": secret_names(accounts), "problem": answer, "count": len(accounts)}, "count"))))
+    return CommandError(NP_(
+        "{server} was not saved: the system keyring did not keep the secret {names} ({problem}), so its settings "
+        "and its secrets were left as they were. Unlock the keyring and save it again, or save it without that "
+        "secret and give it on each call.",
+        "{server} was not saved: the system keyring did not keep the secrets {names} ({problem}), so its settings "
+        "and its secrets were left as they were. Unlock the keyring and save it again, or save it without those "
+        "secrets and give them on each call.",
+        {"server": shown, "names": secret_names(accounts), "problem": answer, "count": len(accounts)}, "count"))
 
 
 def import_refused(keeper: NotingKeeper, servers: list[tuple[str, str]], added: object) -> CommandError | None:
@@ -120,4 +123,4 @@ def unreadable_error(keeper: NotingKeeper, url: str, shown: str, given: set[str]
         {"names": secret_names(accounts), "server": shown, "problem": answer, "count": len(accounts)}, "count"))
 
 
-__all__ = ["NotingKeeper", "import_refused", "not_kept_error", "not_removed_error", "unreadable_error"]
+__all__ = ["NotingKeeper", "import_refused", "not_removed_error", "not_saved_error", "unreadable_error"]

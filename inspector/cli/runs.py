@@ -20,7 +20,7 @@ from inspector.i18n.messages import Message
 from inspector.i18n.recovery import status_with_recovery
 from inspector.i18n.refused_probe import LegSeen, legs_seen
 from inspector.i18n.replays import replay_of_text, replayed_as_text
-from inspector.i18n.scenarios import said_title
+from inspector.i18n.scenarios import own_demo_server, said_title
 from inspector.i18n.wire import command_line, line_problem_lines, stderr_lines, transport_line
 from inspector.i18n.words import (
     SERVICE_CHARS,
@@ -66,6 +66,15 @@ from .words import (
     when_width,
     zone_line,
 )
+
+
+def _run_server(run: RunRecord) -> str:
+    """The run's server for `runs show`: its address; a demo server started for the run alone by its name, the
+    address beside it (a random port that died with the run read as a server that is down)."""
+    name = own_demo_server(run.origin)
+    if name is None or not run.server:
+        return run.server or "-"
+    return _("{name} (bundled, started for this run alone at {address})").format(name=name, address=run.server)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -270,7 +279,7 @@ def _show(store: RunStore, run_id: int, as_json: bool, show_plumbing: bool = Fal
     out.write(one_line(_("Run {id}: {title}").format(id=run.id, title=said_title(run.title, run.source))) + "\n")
     out.write(one_line(_("  status {status}, source {source}, server {server}").format(
         status=status_with_recovery(outcome_word(run.status), _recovery(store, run)), source=source_word(run.source),
-        server=run.server or "-")) + "\n")
+        server=_run_server(run))) + "\n")
     # The uid is the run's across databases (an import numbers runs anew): support staff match runs by it.
     out.write(one_line(_("  uid {uid}").format(uid=run.uid)) + "\n")
     if run.source == "imported" and run.origin:

@@ -63,8 +63,9 @@ def _configure_address(store: RunStore, args: argparse.Namespace) -> int:
     from inspector.mcp.server import InvalidServerError, scheme_missing
     from inspector.store.secrets import is_secret_header
 
-    from .keyring_refusals import NotingKeeper, not_kept_error
+    from .keyring_refusals import NotingKeeper
     from .operations import parse_budget_option, parse_headers
+    from .server_saving import HeldKeeper, saved_whole
 
     if args.env or args.secret_env or args.cwd is not None:
         raise UsageError(Message(N_("--env, --secret-env and --cwd go with --command (a server started as a "
@@ -81,19 +82,18 @@ def _configure_address(store: RunStore, args: argparse.Namespace) -> int:
                                         "NAME --command \"COMMAND LINE\""), {"reason": exc.sentence})) from None
         raise UsageError(exc) from None
     reading = parse_budget_option(args.budget)
-    keeper = NotingKeeper()
+    held = HeldKeeper()
+    keeper = NotingKeeper(held)
     registry = ServerRegistry(store.db, keeper)
     url = public_url(endpoint.url)
     basic = _address_credentials(registry, args.url, url, headers)
     query = address_query(args.url)
-    registry.save_server(url, name=args.name, budget_s=reading.seconds if reading else None, headers=headers,
-                         secret=marked, roots=_roots(args), transport=args.transport, era=getattr(args, "era", None),
-                         query=query)
-    kept = basic is not None and registry.add_secret_header(url, AUTHORIZATION, basic)
-    save_signin_options(store, url, args)
-    refused = not_kept_error(keeper, url, Message(N_("Saved {url}."), {"url": one_line(url)}))
-    if refused is not None:
-        raise refused
+    with saved_whole(store, held, keeper, url, one_line(url)):
+        registry.save_server(url, name=args.name, budget_s=reading.seconds if reading else None, headers=headers,
+                             secret=marked, roots=_roots(args), transport=args.transport,
+                             era=getattr(args, "era", None), query=query)
+        kept = basic is not None and registry.add_secret_header(url, AUTHORIZATION, basic)
+        save_signin_options(store, url, args)
     _saved(store, registry, url, args.json, url, credentials_kept=kept,
            query_kept=query is not None and keeper.available)
     secret = [name for name in headers if is_secret_header(name) or name in marked]
@@ -174,9 +174,10 @@ def _configure_command(store: RunStore, args: argparse.Namespace) -> int:
     from inspector.mcp.server_command import InvalidCommandError, parse_command_line
     from inspector.store import is_secret_variable
 
-    from .keyring_refusals import NotingKeeper, not_kept_error
+    from .keyring_refusals import NotingKeeper
     from .operations import parse_budget_option
     from .server_choice import env_assignments
+    from .server_saving import HeldKeeper, saved_whole
 
     name = args.url
     if args.name is not None:
@@ -197,20 +198,19 @@ def _configure_command(store: RunStore, args: argparse.Namespace) -> int:
         raise UsageError(Message(N_("--command cannot be used: {reason}"), {"reason": exc.sentence})) from None
     command = type(command)(command.program, command.args, command.env, command.cwd, frozenset(marked))
     reading = parse_budget_option(args.budget)
-    keeper = NotingKeeper()
+    held = HeldKeeper()
+    keeper = NotingKeeper(held)
     registry = ServerRegistry(store.db, keeper)
     key = ServerEndpoint.for_command(command, name=name).key
     replaced = replaced_servers(registry, name, key)
-    for old in replaced:
-        registry.remove_server(old.url)
     era = getattr(args, "era", None)
     if era is None and replaced:  # a new command under the same name keeps the era chosen for the name
         era = replaced[0].era
-    registry.save_server(key, name=name, budget_s=reading.seconds if reading else None, roots=_roots(args),
-                         command=setting_of(command), era=era)
-    refused = not_kept_error(keeper, key, Message(N_("Saved {url}."), {"url": one_line(name)}))
-    if refused is not None:
-        raise refused
+    with saved_whole(store, held, keeper, key, one_line(name)):
+        for old in replaced:
+            registry.remove_server(old.url)
+        registry.save_server(key, name=name, budget_s=reading.seconds if reading else None, roots=_roots(args),
+                             command=setting_of(command), era=era)
     _saved(store, registry, key, args.json, name, [old.url for old in replaced])
     secret = [variable for variable in env if is_secret_variable(variable, marked)]
     if secret and not keeper.available:

@@ -13,6 +13,8 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from inspector.runs.replaying import OWN_DEMO_ORIGIN
+
 from . import DOMAIN, N_, _
 from .languages import LANGUAGES, load_translations
 
@@ -201,5 +203,13 @@ def described(description: str) -> str:
     return _(description) if description in SHIPPED_DESCRIPTIONS else description
 
 
+def own_demo_server(origin: str | None) -> str | None:
+    """The name of the server a run was played on, when it was a demo server started for that run alone (a
+    played scenario's, the Play tab's fresh demo server's: its random 127.0.0.1 port died with the run, and the
+    stored address alone read as a server that is down), in the reader's language; else None. The stored
+    address stays as it is (in ``--json``, an export); where the name is shown, the address goes beside it."""
+    return _("Fresh demo server") if origin == OWN_DEMO_ORIGIN else None  # agent.scenario.DEMO_SERVER_NAME's words
+
+
 __all__ = ["RUN_TITLE", "SHIPPED_DESCRIPTIONS", "SHIPPED_TITLES", "SHIPPED_WORDS", "ShownTitleMatch", "described",
-           "run_title", "said_title", "shown_title_matches", "titled"]
+           "own_demo_server", "run_title", "said_title", "shown_title_matches", "titled"]

@@ -21,6 +21,7 @@ from inspector.i18n.messages import Message
 from inspector.i18n.scenarios import SCENARIO_TITLED_SOURCES, shown_title_matches
 from inspector.runs import Leg, step_details
 from inspector.runs.ending import TIMED_OUT_MARK
+from inspector.runs.replaying import OWN_DEMO_ORIGIN
 from inspector.runs.times import from_stored_time
 
 from .errors import UnknownRunError
@@ -183,9 +184,12 @@ def _run_clauses(where: RunFilter) -> tuple[list[str], list[Any]]:
     if where.statuses:
         clauses.append(f"status IN ({','.join('?' * len(where.statuses))})")
         params.extend(where.statuses)
-    if where.server:
-        clauses.append("server = ?")
-        params.append(where.server)
+    if where.server == OWN_DEMO_ORIGIN:  # the runs on a demo server of their own, one entry (servers_with_runs)
+        clauses.append(_OWN_DEMO)
+        params.append(OWN_DEMO_ORIGIN)
+    elif where.server:
+        clauses.append(f"server = ? AND NOT {_OWN_DEMO}")
+        params.extend((where.server, OWN_DEMO_ORIGIN))
         if where.server_imported is not None:
             clauses.append("source = 'imported'" if where.server_imported else "source != 'imported'")
     if where.source:
@@ -269,12 +273,18 @@ def recent_ok_durations(store: RunStore, server: str, limit: int) -> list[float]
     return points[::-1]
 
 
+#: A run played here on a demo server started for it alone: its address (a random port) died with it.
+_OWN_DEMO = "(COALESCE(origin, '') = ? AND source != 'imported')"
+
+
 def servers_with_runs(store: RunStore) -> list[tuple[str, bool]]:
     """Every server some run was made against, in order, with whether the runs were imported (True)
-    or made here (False): a server with both kinds of run is there twice, imported last."""
+    or made here (False): a server with both kinds of run is there twice, imported last. The runs
+    played on a demo server of their own (each at an address that died with it) are one entry,
+    :data:`OWN_DEMO_ORIGIN` in an address's place (a :class:`RunFilter`'s ``server`` chooses them)."""
     return [(row[0], bool(row[1])) for row in store.db.conn.execute(
-        "SELECT DISTINCT server, source = 'imported' FROM runs WHERE server IS NOT NULL AND server != ''"
-        " ORDER BY server, 2")]
+        f"SELECT DISTINCT CASE WHEN {_OWN_DEMO} THEN ? ELSE server END AS shown, source = 'imported' FROM runs"
+        " WHERE server IS NOT NULL AND server != '' ORDER BY shown, 2", (OWN_DEMO_ORIGIN, OWN_DEMO_ORIGIN))]
 
 
 def data_version(store: RunStore) -> int:

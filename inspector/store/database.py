@@ -146,6 +146,9 @@ def open_database(path: str | os.PathLike[str], lock_wait_s: float = LOCK_WAIT_S
             raise read_only(path, exc) from None
         raise store_fault(path, exc) or StoreError(Message(N_("The run database {path} could not be opened: "
                                                               "{reason}."), {"path": path, "reason": exc})) from None
+    except BaseException:  # a Ctrl-C or SIGTERM: the upgrade under way rolled back, the file left as it was
+        conn.close()
+        raise
     return Database(conn, log_damage, path)
 
 

@@ -154,6 +154,9 @@ class RunStore:
             # The first read of the runs table is where scrambled pages usually show.
             db.conn.close()
             raise store_fault(Path(path), exc) or exc from None
+        except BaseException:  # a Ctrl-C or SIGTERM: closed, so the database is left as it was (no log beside it)
+            db.conn.close()
+            raise
 
     def set_lock_wait(self, seconds: float) -> None:
         """How long the next statements wait for another program's lock before they give up."""

@@ -304,14 +304,18 @@ class ServerRegistry:
         """Forget a server and its health (its runs stay stored), and every secret the keyring keeps
         for it: its secret headers' and variables' values and its address's query."""
         stored = self.settings(url)
-        self._conn.execute("BEGIN IMMEDIATE")
+        own = not self._conn.in_transaction  # else the caller's transaction carries it (cli/server_saving.py)
+        if own:
+            self._conn.execute("BEGIN IMMEDIATE")
         try:
             self._conn.execute("DELETE FROM servers WHERE url = ?", (url,))
             self._conn.execute("DELETE FROM server_health WHERE url = ?", (url,))
         except BaseException:
-            self._conn.execute("ROLLBACK")
+            if own:
+                self._conn.execute("ROLLBACK")
             raise
-        self._conn.execute("COMMIT")
+        if own:
+            self._conn.execute("COMMIT")
         self._forget_dropped(url, stored)
 
     def _forget_dropped(self, url: str, before: ServerSettings | None) -> None:
@@ -392,6 +396,9 @@ class ServerRegistry:
         return records
 
     def _write(self, sql: str, params: tuple[object, ...]) -> None:
+        if self._conn.in_transaction:  # the caller's transaction carries it (cli/server_saving.py)
+            self._conn.execute(sql, params)
+            return
         self._conn.execute("BEGIN IMMEDIATE")
         try:
             self._conn.execute(sql, params)

@@ -78,8 +78,8 @@ def check_log(path: Path, moment: datetime | None = None) -> LogDamage | None:
     kept = _kept_name(log, moment or datetime.now())
     try:
         shutil.copyfile(log, kept)
-    except OSError:
-        kept.unlink(missing_ok=True)  # a copy cut short (a full disk) keeps nothing: each try left one
+    except BaseException:  # a full disk, or a Ctrl-C or SIGTERM (cli/stopping.py) as it copied
+        kept.unlink(missing_ok=True)  # a copy cut short keeps nothing: each try left one
         raise
     return LogDamage(log, readable, size, kept)
 

@@ -49,3 +49,20 @@ def test_the_tooltip_says_what_the_line_shows_in_the_language_shown(qtbot) -> No
     assert line.accessibleDescription().startswith("3 recent latencies from 0.023")
     line.set_values([])
     assert line.toolTip() == ""
+
+
+def test_with_no_server_selected_the_panel_draws_no_line(qtbot) -> None:
+    """Under "No server selected" the line drew a lone "—" (it had no values and was never hidden); and the
+    latencies of the server selected before stayed drawn once none was."""
+    from inspector.gui.workbench.servers_panel import ServersPanel
+    from inspector.store import ServerRecord
+
+    panel = ServersPanel()
+    qtbot.addWidget(panel)
+    panel.show()
+    assert panel.health.text().startswith("No server selected") and panel.sparkline.isHidden()
+    panel.set_records([ServerRecord("http://127.0.0.1:9/mcp", "Nine", None, (), None, 12.0, 3, 0, 0)])
+    panel.show_latencies([12.0, 30.0, 18.0])
+    assert panel.sparkline.isVisible()
+    panel.set_records([])
+    assert panel.health.text().startswith("No server selected") and panel.sparkline.isHidden()

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import keyring
 import pytest
+from keyring.errors import PasswordSetError
 
 from inspector.store import RunStore, ServerRegistry
 from tests.support.cli_process import cli, cli_here
@@ -32,21 +33,59 @@ def test_a_secret_the_keyring_does_not_keep_ends_the_save_with_a_sentence_and_st
     done = cli_here("servers", "set", URL + "?key=q", "--header", "X-Api-Key: k3y", "--header", "X-Team: blue",
                     "--db", db)
     assert done.returncode == 1 and done.stdout == ""
-    assert done.stderr == (f"run-inspector: Saved {URL}. The system keyring did not keep the secrets X-Api-Key, the "
-                           f"query of its address ({error}: the test keyring refuses to set ({error})): give them on "
-                           "each call (at a terminal you will be asked for them), or unlock the keyring and save the "
-                           "server again.\n")
+    assert done.stderr == (f"run-inspector: {URL} was not saved: the system keyring did not keep the secrets "
+                           f"X-Api-Key, the query of its address ({error}: the test keyring refuses to set ({error})), "
+                           "so its settings and its secrets were left as they were. Unlock the keyring and save it "
+                           "again, or save it without those secrets and give them on each call.\n")
     assert file_keyring.entries() == {}
-    with RunStore.open(Path(db)) as store:  # saved, as it says, without them
-        assert [header.name for header in ServerRegistry(store.db).settings(URL).headers] == ["X-Api-Key", "X-Team"]
+    with RunStore.open(Path(db)) as store:  # not saved, as it says: it was saved without them
+        assert ServerRegistry(store.db).all() == []
     as_json = cli_here("servers", "--json", "set", "notes", "--command", "notes-server", "--env", "API_TOKEN=s3cr3t",
                        "--db", db)
     assert as_json.returncode == 1
     assert json.loads(as_json.stdout)["error"] == {
-        "kind": "failed", "message": "Saved notes. The system keyring did not keep the secret API_TOKEN ("
-        f"{error}: the test keyring refuses to set ({error})): give it on each call (at a terminal you will be asked "
-        "for it), or unlock the keyring and save the server again."}
+        "kind": "failed", "message": "notes was not saved: the system keyring did not keep the secret API_TOKEN ("
+        f"{error}: the test keyring refuses to set ({error})), so its settings and its secrets were left as they "
+        "were. Unlock the keyring and save it again, or save it without that secret and give it on each call."}
     assert "s3cr3t" not in as_json.stdout + as_json.stderr and "k3y" not in done.stderr
+    with RunStore.open(Path(db)) as store:
+        assert ServerRegistry(store.db).all() == []
+
+
+def test_a_change_the_keyring_refuses_leaves_the_server_as_it_was(tmp_path: Path, file_keyring: FileKeyring) -> None:
+    """The settings were changed beside the key kept before (a later call sent the old key, though the command said
+    it would be asked for), and a new header in place of the old one had the old key removed from the keyring: the
+    server lost its working key, and the new one was not kept."""
+    db = str(tmp_path / "runs.db")
+    assert cli_here("servers", "set", URL, "--header", "X-Api-Key: old", "--budget", "5", "--db", db).returncode == 0
+    before = cli_here("servers", "--json", "--db", db).stdout
+    _troubled(file_keyring, set="KeyringLocked")
+    for change in (["--header", "X-Api-Key: new", "--budget", "9"], ["--header", "Authorization: Bearer new"]):
+        done = cli_here("servers", "set", URL, *change, "--db", db)
+        assert done.returncode == 1 and f"{URL} was not saved" in done.stderr
+        assert cli_here("servers", "--json", "--db", db).stdout == before
+        assert file_keyring.entries() == {f"{URL} X-Api-Key": "old"}
+
+
+class _RefusingTheKey(FileKeyring):
+    """The file keyring refusing to keep one entry (a keyring whose item for it is locked, say)."""
+
+    def set_password(self, service: str, username: str, password: str) -> None:
+        if username.endswith(" X-Api-Key"):
+            raise PasswordSetError("refused for this entry")
+        super().set_password(service, username, password)
+
+
+def test_the_secrets_kept_before_a_refusal_get_their_earlier_values_back(tmp_path: Path,
+                                                                         file_keyring: FileKeyring) -> None:
+    """The address's query was kept, the key after it refused: the new query stayed beside the old key."""
+    db = str(tmp_path / "runs.db")
+    assert cli_here("servers", "set", URL + "?token=old", "--header", "X-Api-Key: old", "--db", db).returncode == 0
+    kept = file_keyring.entries()
+    keyring.set_keyring(_RefusingTheKey(file_keyring.path))
+    done = cli_here("servers", "set", URL + "?token=new", "--header", "X-Api-Key: new", "--db", db)
+    assert done.returncode == 1 and "did not keep the secret X-Api-Key (PasswordSetError" in done.stderr
+    assert file_keyring.entries() == kept
 
 
 def test_a_secret_the_keyring_does_not_remove_is_said_to_be_still_there(tmp_path: Path,
@@ -81,3 +120,26 @@ def test_a_call_whose_secret_the_keyring_will_not_give_sends_nothing(tmp_path: P
         assert store.db.conn.execute("SELECT COUNT(*) FROM runs").fetchone()[0] == 0  # nothing was sent
     given = cli_here("call", URL, "echo", "--header", "X-Api-Key: given", "--db", db)
     assert "keyring" not in given.stderr and "unreachable" in given.stdout  # given here: sent without it
+
+
+@pytest.mark.parametrize(("stop", "said"), [
+    ("SIGTERM", "Ended by a signal (SIGTERM) before {url} was saved: its settings and its secrets were left as they "
+                "were."),
+    ("SIGINT", "Cancelled (Ctrl-C) before {url} was saved: its settings and its secrets were left as they were."),
+])
+def test_a_stop_half_way_through_a_save_leaves_the_server_as_it_was(tmp_path: Path, file_keyring: FileKeyring,
+                                                                    stop: str, said: str) -> None:
+    """Raised once the settings are written and the new key kept, before the sign-in options: SIGTERM killed the
+    process there (status -15), the settings and the key changed, the sign-in options not."""
+    from tests.integration.test_cli_late_stop import stopped_at
+    from tests.support.file_keyring import BACKEND_NAME, FILE_ENV
+
+    db = str(tmp_path / "runs.db")
+    assert cli_here("servers", "set", URL, "--header", "X-Api-Key: old", "--db", db).returncode == 0
+    before = cli_here("servers", "--json", "--db", db).stdout
+    done = stopped_at(stop, "inspector.cli.servers:save_signin_options", "servers", "set", URL, "--header",
+                      "X-Api-Key: new", "--budget", "9", "--client-id", "inspector", "--db", db,
+                      env={FILE_ENV: str(file_keyring.path), "PYTHON_KEYRING_BACKEND": BACKEND_NAME})
+    assert done.returncode == 130 and done.stderr == f"run-inspector: {said.format(url=URL)}\n"
+    assert cli_here("servers", "--json", "--db", db).stdout == before
+    assert file_keyring.entries() == {f"{URL} X-Api-Key": "old"}

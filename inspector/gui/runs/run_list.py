@@ -21,7 +21,9 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.i18n import _
+from inspector.i18n.scenarios import own_demo_server
 from inspector.runs import RUN_SOURCES
+from inspector.runs.replaying import OWN_DEMO_ORIGIN
 from inspector.store import RunRecord, RunStore
 from inspector.store.browse import RunFilter, servers_with_runs
 from inspector.store.outbox import OutboxEntry
@@ -47,7 +49,7 @@ from .runs_model import (
     format_started,
     source_word,
 )
-from .server_choices import chosen_server, fill_server_filter, server_choices
+from .server_choices import chosen_server, fill_server_filter, say_again, server_choices
 
 #: The columns' least widths; :meth:`RunListPane.fit_columns` widens them for longer words (German).
 #: The title takes the room left (see TITLE_FLOOR_PX); the server shows a name, so it needs less room
@@ -191,8 +193,7 @@ class RunListPane(QWidget):
         self._filters.insertWidget(self._filters.indexOf(self.delete_button), button)
 
     def retranslate(self) -> None:
-        if self.server_filter.count():
-            self.server_filter.setItemText(0, _("Every server"))
+        say_again(self.server_filter)
         if self.model.filter.text.strip() and not self._closed:
             # The search finds a scenario run's title as shown, in the reader's language: "Szenario" in
             # German (inspector.i18n.scenarios.shown_title_matches); the runs it finds may be others now.
@@ -213,6 +214,7 @@ class RunListPane(QWidget):
             COLUMNS.index("started"): self.model.zone_marks.samples(lambda at: format_started(at, UTC)),
             status: words + self._fitted_reasons,
             COLUMNS.index("source"): [source_word(s) for s in RUN_SOURCES],
+            COLUMNS.index("server"): [own_demo_server(OWN_DEMO_ORIGIN) or ""],
             COLUMNS.index("steps"): ["100,000"], COLUMNS.index("duration"): [format_duration(3599)],
             COLUMNS.index("pushed"): [push_word(OutboxEntry(0, 0, "", state, 0, None, None, reason))
                                       for state, reason in (("queued", ""), ("sent", ""), ("sent", "in part"),

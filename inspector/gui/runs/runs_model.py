@@ -14,9 +14,9 @@ from urllib.parse import urlsplit
 
 from PySide6.QtCore import QModelIndex, Qt, Signal
 
-from inspector.i18n import formatting
+from inspector.i18n import _, formatting
 from inspector.i18n.recovery import status_with_recovery
-from inspector.i18n.scenarios import said_title
+from inspector.i18n.scenarios import own_demo_server, said_title
 from inspector.i18n.words import run_heading, source_word
 from inspector.i18n.zone_said import time_in_zones
 from inspector.runs.loopback import recorded_elsewhere
@@ -297,8 +297,8 @@ class RunListModel(NamedColumnsModel):
         if role == Qt.ItemDataRole.ToolTipRole and column in ("title", "server"):
             # Escaped: Qt would take a title like "<img src=x>" for markup in a tooltip. The server's
             # address is in the tooltip: the cell shows its name.
-            return plain_tooltip(cell_text(said_title(run.title, run.source) if column == "title" else run.server or "",
-                                               1000))
+            return plain_tooltip(cell_text(said_title(run.title, run.source) if column == "title" else
+                                           self._server_tip(run), 1000))
         if column == "status":
             if role == Qt.ItemDataRole.ToolTipRole:  # the whole words, also where the cell shows the word alone
                 return plain_tooltip(self.status_text(run))
@@ -325,13 +325,23 @@ class RunListModel(NamedColumnsModel):
         if column == "source":
             return source_word(run.source)
         if column == "server":
-            # The name the user gave the server; a server not registered (an imported run's) by its address.
-            return cell_text(server_shown(run.server or "", names_for(run, self.names)))
+            # The name the user gave the server; a server not registered (an imported run's) by its address;
+            # a demo server started for the run alone by that name (its address died with the run).
+            return cell_text(own_demo_server(run.origin) or server_shown(run.server or "", names_for(run, self.names)))
         if column == "steps":
             return formatting.format_number(run.step_count or 0)
         if column == "pushed":
             return push_word(self._pushes.get(run.id))
         return format_duration(run_duration(run))
+
+    @staticmethod
+    def _server_tip(run: RunRecord) -> str:
+        """The server's whole address; of a demo server started for the run alone, what it was."""
+        name = own_demo_server(run.origin)
+        if name is None or not run.server:
+            return run.server or ""
+        return _("{name}: the bundled demo server, started for this run alone at {address} (it stopped when the "
+                 "run ended).").format(name=name, address=run.server)
 
     def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
         if not 0 <= column < len(COLUMNS):

@@ -12,7 +12,9 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox
 
 from inspector.i18n import _
+from inspector.i18n.scenarios import own_demo_server
 from inspector.runs.loopback import recorded_elsewhere
+from inspector.runs.replaying import OWN_DEMO_ORIGIN
 
 from ..widgets.plain_text import cell_text, plain_tooltip
 from .runs_model import server_shown
@@ -32,6 +34,9 @@ class ServerChoice:
     label: str
 
     def tooltip(self) -> str:
+        if self.server == OWN_DEMO_ORIGIN:
+            return _("Runs played on the bundled demo server, started for each run alone (a scenario's, or the Play "
+                     "tab's fresh demo server): each one's address stopped with it.")
         if self.imported:
             # Translators: the server filter's tooltip of an address an imported run names that is the
             # recording computer's own (127.0.0.1): not the server of this computer at that address.
@@ -48,7 +53,8 @@ def server_choices(servers: list[tuple[str, bool]], names: dict[str, str]) -> li
         split = server in names and recorded_elsewhere(server, True)
         if not split and choices and choices[-1].server == server:
             continue  # the same words for both kinds: one entry
-        label = server_shown(server, {} if recorded_elsewhere(server, imported) else names)
+        # The runs on a demo server of their own are one entry, their origin in an address's place (store.browse).
+        label = own_demo_server(server) or server_shown(server, {} if recorded_elsewhere(server, imported) else names)
         choices.append(ServerChoice(server, imported if split else None, label))
     return choices
 
@@ -77,10 +83,23 @@ def fill_server_filter(combo: QComboBox, shown: list[ServerChoice]) -> None:
     combo.blockSignals(False)
 
 
+def say_again(combo: QComboBox) -> None:
+    """``combo``'s entries in the language now shown: "Every server", and the words of ours (the name of the
+    demo servers started for their runs alone); a server's name or address is no language's."""
+    for row in range(combo.count()):
+        if row == 0:
+            combo.setItemText(0, _("Every server"))
+        elif combo.itemData(row) == OWN_DEMO_ORIGIN:
+            choice = ServerChoice(OWN_DEMO_ORIGIN, None, own_demo_server(OWN_DEMO_ORIGIN) or "")
+            combo.setItemText(row, choice.label)
+            combo.setItemData(row, choice.label, LABEL_ROLE)
+            combo.setItemData(row, plain_tooltip(choice.tooltip()), Qt.ItemDataRole.ToolTipRole)
+
+
 def _choice(combo: QComboBox, row: int) -> ServerChoice:
     imported = combo.itemData(row, IMPORTED_ROLE)
     return ServerChoice(combo.itemData(row), imported if isinstance(imported, bool) else None,
                         combo.itemData(row, LABEL_ROLE))
 
 
-__all__ = ["ServerChoice", "chosen_server", "fill_server_filter", "server_choices"]
+__all__ = ["ServerChoice", "chosen_server", "fill_server_filter", "say_again", "server_choices"]

@@ -120,6 +120,7 @@ class ServersPanel(QWidget):
         self.name_line.setVisible(record is not None)
         if record is None:
             self.health.setText(unbroken(_("No server selected. Add one with +.")))
+            self.sparkline.set_values([])  # no latencies to draw: hidden (it drew a lone "—", or the last server's)
             return
         name = server_label(record)
         self.name_line.set_text_shortening(name, *address_middle(name))
