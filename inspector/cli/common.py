@@ -141,7 +141,8 @@ class Parser(argparse.ArgumentParser):
         self.error(argparse._("unrecognized arguments: %s") % " ".join(extras))  # argparse's own sentence
 
     def _check_value(self, action: argparse.Action, value: Any) -> None:
-        """As argparse's, but ``resources URL`` (a server where the action goes) says what to write."""
+        """As argparse's, but ``resources URL`` (a server where the action goes) says what to write, and a
+        command word it does not know names the nearest command and the help (:mod:`.unknown_command`)."""
         choices = action.choices
         if (isinstance(action, argparse._SubParsersAction) and " " in self.prog and isinstance(value, str)
                 and choices is not None and value not in choices and "://" in value):
@@ -159,6 +160,10 @@ class Parser(argparse.ArgumentParser):
                                         "{actions}."),
                                      {"command": command, "example": f"{self.prog} {actions[0]} {server}",
                                       "actions": ", ".join(actions)}))
+        if isinstance(action, argparse._SubParsersAction) and choices is not None and value not in choices:
+            from .unknown_command import unknown_command
+
+            raise UsageError(unknown_command(self.prog, str(value), choices))
         super()._check_value(action, value)
 
     def error(self, message: str) -> NoReturn:

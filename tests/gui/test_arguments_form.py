@@ -84,6 +84,19 @@ def test_a_required_field_left_empty_is_refused_at_the_field(panel) -> None:
     assert "Nothing was sent" in panel.summary.text()
 
 
+def test_required_fields_left_empty_are_each_named_once(qtbot) -> None:
+    """The demo's add with a and b empty: "a: This field is required." and b's line were each said twice
+    under "Nothing was sent" (one schema error per missing field, each naming every missing field)."""
+    panel = ArgumentsPanel()
+    qtbot.addWidget(panel)
+    panel.set_schema({"type": "object", "properties": {"a": {"type": "number"}, "b": {"type": "number"},
+                                                       "c": {"type": "number"}}, "required": ["a", "b", "c"]})
+    panel.form.root.fields["b"].edit.setText("2")
+    assert panel.arguments() is None
+    assert panel.summary.text().splitlines() == ["Nothing was sent: the arguments do not match the tool's schema.",
+                                                 "a: This field is required.", "c: This field is required."]
+
+
 def test_a_nested_required_field_and_a_bad_integer_point_at_their_fields(panel, qtbot) -> None:
     fields = panel.form.root.fields
     qtbot.keyClicks(fields["text"].edit, "x")

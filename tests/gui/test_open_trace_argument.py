@@ -25,7 +25,7 @@ def test_a_missing_file_is_one_sentence_and_exit_2(capsys, tmp_path) -> None:
     error = capsys.readouterr().err
     assert "There is no file" in error and "nope.json" in error and error.count("\n") == 1
     assert main(["frobnicate"]) == 2  # not a file name: a mistyped command
-    assert "invalid choice" in capsys.readouterr().err
+    assert "'frobnicate' is not a command of run-inspector." in capsys.readouterr().err
 
 
 def test_run_inspector_file_opens_the_window_with_the_imported_run_selected(qtbot, tmp_path) -> None:

@@ -14,6 +14,7 @@ from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt, QUrl
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QApplication, QMessageBox, QPushButton
 
+from inspector.gui.runs import transfers
 from inspector.gui.runs.timeline_model import COLUMNS, OUTCOME_COLUMN, MatchRole, OutcomeRole
 from inspector.mcp import ServerEndpoint
 from inspector.store import RunStore, resolve_db_path
@@ -662,7 +663,7 @@ def test_the_file_dialogs_start_in_the_documents_folder_then_the_last_one_used(q
         started.append(directory)
         return str(chosen / "missing.json"), ""
 
-    monkeypatch.setattr(QFileDialog, "getSaveFileName", save)
+    monkeypatch.setattr(transfers, "save_file_name", lambda *asked, suffix: save(*asked))
     monkeypatch.setattr(QFileDialog, "getOpenFileName", open_)
     tab.transfers.choose_export([run_id])
     documents = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)

@@ -1,13 +1,18 @@
 """The Runs tab's transfers as a support engineer meets them, with real widgets and the mcp SDK's
 trace imported into the test's SQLite file: Export… opens in the documents folder, then in the folder
-used last; Delete asks naming the run; Copy says what it copied."""
+used last, and a name typed without a suffix is written as a .json file; Delete asks naming the run;
+Copy says what it copied."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
+import pytest
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication, QFileDialog, QLineEdit, QMessageBox
 
+from inspector.gui.runs import transfers
 from tests.gui.test_runs_span_detail import imported_agent_run, open_run, step_row
 
 
@@ -27,13 +32,38 @@ def test_export_opens_in_the_documents_folder_then_in_the_one_used_last(qtbot, m
         offered.append(Path(directory))
         return str(chosen / "trace.json"), filters.split(";;")[1]  # OTLP JSON
 
-    monkeypatch.setattr(QFileDialog, "getSaveFileName", staticmethod(save_as))
+    monkeypatch.setattr(transfers, "save_file_name", lambda *asked, suffix: save_as(*asked))
     for _time in range(2):
         tab.choose_export(True)
         qtbot.waitUntil(lambda: tab.transfers.job is None, timeout=20000)
     assert offered == [home / "Documents" / f"run-{run_id}.json", chosen / f"run-{run_id}.json"]
     assert tab.status.text() == f"Exported 1 run to {chosen / 'trace.json'}."
     assert '"resourceSpans"' in (chosen / "trace.json").read_text()
+
+
+@pytest.mark.parametrize("kind", [0, 1])  # the Run Inspector trace, OTLP JSON
+def test_a_name_typed_without_a_suffix_is_written_as_a_json_file(qtbot, make_window, tmp_path, kind):
+    """Export…'s own dialog (Qt's, offscreen): "for-the-customer" typed and Enter wrote the file
+    ``for-the-customer``, which Open trace… (``*.json``) did not list."""
+    run_id = imported_agent_run("mcp_sdk.jsonl")
+    _window, tab = open_run(qtbot, make_window, run_id)
+    typed = tmp_path / "for-the-customer"
+
+    def type_the_name() -> None:
+        dialog = next(widget for widget in QApplication.topLevelWidgets()
+                      if isinstance(widget, QFileDialog) and widget.isVisible())
+        dialog.selectNameFilter(dialog.nameFilters()[kind])
+        name = dialog.findChild(QLineEdit, "fileNameEdit")
+        name.setText(str(typed))
+        QTest.keyClick(name, Qt.Key.Key_Return)
+
+    QTimer.singleShot(0, type_the_name)  # in the dialog's own loop
+    tab.choose_export(True)
+    qtbot.waitUntil(lambda: tab.transfers.job is None, timeout=20000)
+    written = tmp_path / "for-the-customer.json"
+    assert not typed.exists() and written.is_file()
+    assert tab.status.text() == f"Exported 1 run to {written}."
+    assert ('"resourceSpans"' in written.read_text()) is (kind == 1)
 
 
 def test_delete_asks_naming_the_run_and_copy_says_what_it_copied(qtbot, make_window, monkeypatch):

@@ -224,7 +224,7 @@ def test_unreachable_server_fails_with_the_error_sentence() -> None:
     (["call", "http://127.0.0.1:9/mcp", "echo", "--budget", "soon"], "--budget"),
     (["call", "http://127.0.0.1:9/mcp", "echo", "--budget", "-1"], "--budget"),
     (["tools", "http://127.0.0.1:9/mcp", "--header", "no colon here"], "--header"),
-    (["frobnicate"], "invalid choice"),
+    (["frobnicate"], "is not a command of run-inspector"),
 ])
 def test_bad_usage_exits_2_with_one_line(args: list[str], fragment: str) -> None:
     done = run_cli(*args)

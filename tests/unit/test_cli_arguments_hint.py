@@ -71,8 +71,8 @@ def test_a_server_where_the_action_goes_gets_an_example_with_the_action(capsys, 
     said = capsys.readouterr().err
     assert "e.g. run-inspector resources list http://127.0.0.1:9/mcp?…;" in said
     assert "k-51c2" not in said and "pw-7f3a" not in said
-    assert main(["--db", db, "resources", "lis"]) == 2  # a mistyped action: argparse's sentence, with the choices
-    assert "invalid choice: 'lis'" in capsys.readouterr().err
+    assert main(["--db", db, "resources", "lis"]) == 2  # a mistyped action: the nearest one, and the choices
+    assert "'lis' is not a command of run-inspector resources: did you mean list?" in capsys.readouterr().err
     assert not (tmp_path / "runs.db").exists()
 
 
@@ -83,7 +83,8 @@ def test_a_mistyped_servers_action_names_the_actions_not_an_internal_name(tmp_pa
     assert main(["--db", str(tmp_path / "runs.db"), "servers", "frob", "--lang", "en"]) == 2
     said = capsys.readouterr().err
     assert "servers_command" not in said
-    assert "argument {set,remove,import}: invalid choice: 'frob'" in said
+    assert said == ("run-inspector: 'frob' is not a command of run-inspector servers. `run-inspector servers --help` "
+                    "lists its commands: set, remove, import.\n")
 
 
 def test_an_offering_without_its_server_names_the_action_as_typed(capsys, tmp_path) -> None:

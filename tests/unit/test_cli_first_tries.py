@@ -1,7 +1,9 @@
 """What a first-time user types and was refused without a way on: `runs list --status failed` (the
 column says Status, the help "this status"; the option is --outcome), an option a command does not
 take (argparse's sentence alone named no help), `call ADDRESS` without the tool (the sentence asked
-for "a server and the tool's name" when the server was there)."""
+for "a server and the tool's name" when the server was there), a mistyped command (argparse's sentence
+named its internal name, "argument command: invalid choice", in German "Argument command: ungültige
+Wahl", and no way on)."""
 
 from __future__ import annotations
 
@@ -65,3 +67,23 @@ def test_call_with_one_word_that_is_no_address_keeps_asking_for_both(capsys, tmp
     assert main(["--db", str(tmp_path / "runs.db"), "call", "echo"]) == 2  # the tool, perhaps, without its server
     assert capsys.readouterr().err == ("run-inspector: call needs a server and the tool's name: call SERVER TOOL, or "
                                        "call --stdio \"COMMAND LINE\" TOOL\n")
+
+
+@pytest.mark.parametrize(("language", "said"), [
+    ("en", "run-inspector: 'run' is not a command of run-inspector: did you mean runs? `run-inspector --help` lists "
+           "its commands: call, replay, task, tools, ping, resources, prompts, complete, skills, signin, signout, "
+           "runs, compare, export, import, servers, serve-demo, proxy, scenario, agent, receive.\n"),
+    ("de", "run-inspector: 'run' ist kein Befehl von run-inspector: meinten Sie runs? `run-inspector --help` nennt "
+           "seine Befehle: call, replay, task, tools, ping, resources, prompts, complete, skills, signin, signout, "
+           "runs, compare, export, import, servers, serve-demo, proxy, scenario, agent, receive.\n")])
+def test_a_mistyped_command_names_the_nearest_one_and_the_help(capsys, tmp_path, language, said) -> None:
+    assert main(["--lang", language, "--db", str(tmp_path / "runs.db"), "run", "list"]) == 2
+    assert capsys.readouterr().err == said
+    assert main(["--lang", language, "runs", "shwo"]) == 2  # a group's command: the group's help
+    assert "'shwo'" in (err := capsys.readouterr().err) and "run-inspector runs: " in err and " show? " in err
+    assert "`run-inspector runs --help`" in err and err.endswith(": list, show, note.\n")
+    assert main(["--lang", language, "frobnicate"]) == 2  # nothing near: the commands alone
+    err = capsys.readouterr().err
+    assert "'frobnicate'" in err and "?" not in err and "argument" not in err.lower()
+    assert "`run-inspector --help`" in err
+    assert not (tmp_path / "runs.db").exists()

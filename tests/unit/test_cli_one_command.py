@@ -47,7 +47,7 @@ def test_the_top_level_help_and_an_unknown_commands_error_are_those_of_the_whole
         with pytest.raises(UsageError) as raised:
             parser.parse_args(["rnus", "list"])
         said.append(str(raised.value))
-    assert said[0] == said[1] and "invalid choice: 'rnus'" in said[0]
+    assert said[0] == said[1] and "'rnus' is not a command of run-inspector: did you mean runs?" in said[0]
 
 
 def test_only_the_named_command_gets_its_words() -> None:

@@ -21,6 +21,7 @@ from ..dialogs.transfer_dialog import TransferDialog, TransferJob, export_job, i
 from ..settings import open_qsettings
 from ..widgets.plain_text import cell_text, visible
 from ..widgets.said_line import Words
+from ..widgets.save_file import save_file_name
 
 #: Where the settings remember the folder of the last trace opened or exported.
 FOLDER_KEY = "transfers/last_folder"
@@ -156,8 +157,9 @@ class Transfers(QObject):
             return
         trace_filter, otlp_filter = _("Run Inspector trace (*.json)"), _("OTLP JSON for OpenTelemetry (*.json)")
         name = f"run-{run_ids[0]}.json" if len(run_ids) == 1 else "runs.json"
-        path, chosen = QFileDialog.getSaveFileName(self.host, _("Export runs"), str(transfer_folder() / name),
-                                                   f"{trace_filter};;{otlp_filter}")
+        # Both kinds are JSON: a name typed without a suffix gets .json, so Open trace… lists the file.
+        path, chosen = save_file_name(self.host, _("Export runs"), str(transfer_folder() / name),
+                                      f"{trace_filter};;{otlp_filter}", suffix="json")
         if path:
             remember_transfer_folder(Path(path).parent)
             self.export_runs(Path(path), "otlp" if chosen == otlp_filter else "trace", run_ids)

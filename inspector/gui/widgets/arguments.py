@@ -83,7 +83,9 @@ def validate_arguments(schema: Mapping[str, Any] | None, arguments: Any,
     except Unresolvable:  # a $ref outside the schema (never fetched): the server checks what we cannot
         return []
     for error in errors:
-        problems.extend(_explain(error))
+        # jsonschema reports each missing required field as an error of its own, and each is explained
+        # by naming every field missing there: two left empty were said twice each ("a, b, a, b").
+        problems.extend(problem for problem in _explain(error) if problem not in problems)
     return problems
 
 

@@ -1,0 +1,28 @@
+"""A command word the command line does not know (``run-inspector run list``, ``runs shwo``), said in
+words a user can act on: the nearest command when one is close, and where the commands are listed.
+
+argparse's own sentence named its internal name ("argument command: invalid choice: 'run'", in German
+"Argument command: ungültige Wahl") and no way on."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from difflib import get_close_matches
+
+from inspector.i18n import N_
+from inspector.i18n.messages import Message
+
+
+def unknown_command(prog: str, word: str, commands: Iterable[str]) -> Message:
+    """``word`` is not one of ``commands`` of ``prog`` (``run-inspector``, ``run-inspector runs``)."""
+    known = list(commands)
+    values = {"word": repr(word), "command": prog, "commands": ", ".join(known)}
+    close = get_close_matches(word.lower(), known, n=1)
+    if close:
+        return Message(N_("{word} is not a command of {command}: did you mean {close}? `{command} --help` lists "
+                          "its commands: {commands}."), {**values, "close": close[0]})
+    return Message(N_("{word} is not a command of {command}. `{command} --help` lists its commands: {commands}."),
+                   values)
+
+
+__all__ = ["unknown_command"]
