@@ -107,12 +107,15 @@ class Parser(argparse.ArgumentParser):
     _parsing_intermixed = False
     #: ``--json`` was on the line (set before parsing): ``--version`` then prints its JSON object.
     json_wanted = False
+    #: The words this parser was last given (a group's: what follows ``prompts``).
+    _given: list[str] = []
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("formatter_class", WholeWordsHelp)
         super().__init__(*args, **kwargs)
 
     def parse_known_args(self, args: Any = None, namespace: Any = None) -> Any:
+        self._given = list(args) if isinstance(args, list | tuple) else []  # what _check_value may quote
         if not self.intermixed or self._parsing_intermixed:
             return super().parse_known_args(args, namespace)
         self._parsing_intermixed = True  # parse_known_intermixed_args calls back in here, twice
@@ -141,26 +144,17 @@ class Parser(argparse.ArgumentParser):
         self.error(argparse._("unrecognized arguments: %s") % " ".join(extras))  # argparse's own sentence
 
     def _check_value(self, action: argparse.Action, value: Any) -> None:
-        """As argparse's, but ``resources URL`` (a server where the action goes) says what to write, and a
-        command word it does not know names the nearest command and the help (:mod:`.unknown_command`)."""
+        """As argparse's, but ``resources URL`` (a server where the action goes) and ``prompts --stdio CMD``
+        (an option before the action, its value taken for the action) say what to write, and a command word
+        it does not know names the nearest command and the help (:mod:`.unknown_command`)."""
         choices = action.choices
-        if (isinstance(action, argparse._SubParsersAction) and " " in self.prog and isinstance(value, str)
-                and choices is not None and value not in choices and "://" in value):
-            from inspector.i18n import N_
-            from inspector.i18n.messages import Message
-            from inspector.mcp.address_query import without_query
-            from inspector.mcp.server import without_user_info
-
-            actions = list(choices)
-            command = self.prog.rsplit(" ", 1)[-1]
-            # The example names the server without a password or a query it may carry (a key in either).
-            server = without_user_info(value)
-            server = without_query(server) + "?…" if "?" in server else server
-            raise UsageError(Message(N_("{command} needs what to do before the server, e.g. {example}; it can do: "
-                                        "{actions}."),
-                                     {"command": command, "example": f"{self.prog} {actions[0]} {server}",
-                                      "actions": ", ".join(actions)}))
         if isinstance(action, argparse._SubParsersAction) and choices is not None and value not in choices:
+            if " " in self.prog and isinstance(value, str):
+                from .action_hint import misplaced_action
+
+                hint = misplaced_action(self.prog, list(choices), value, self._given)
+                if hint is not None:
+                    raise UsageError(hint)
             from .unknown_command import unknown_command
 
             raise UsageError(unknown_command(self.prog, str(value), choices))

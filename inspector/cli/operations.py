@@ -72,6 +72,7 @@ from .results import (
     notification_lines,
     progress_lines,
     server_request_lines,
+    structured_lines,
     tool_entry,
     tool_lines,
 )
@@ -690,6 +691,8 @@ def print_report(report: dict[str, Any], as_json: bool, error: Any = None, *,
             print(left_out)
         for line in answer_block_lines(report.get("content_blocks", [])):
             print(one_line(line))
+        for line in structured_lines(report.get("structured_content"), report.get("content_blocks", [])):
+            print(safe(line))
     if "listed_tools" in report:
         print(one_line(unlisted_tool_line(report["tool"], report["listed_tools"])))
     if "tools" in report:

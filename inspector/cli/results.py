@@ -16,7 +16,7 @@ from inspector.mcp import tool_arguments
 from inspector.mcp.annotations import kept_annotations
 from inspector.mcp.client_reasons import own_reason
 from inspector.mcp.messages import note_of
-from inspector.mcp.results import NON_TEXT_KINDS, non_text_sentence
+from inspector.mcp.results import NO_TEXT_SENTENCE, NON_TEXT_KINDS, non_text_sentence
 from inspector.runs.notices import said_once_each
 
 from .words import seconds
@@ -260,6 +260,24 @@ def bounded_content(content: str, blocks: list[dict[str, Any]]) -> tuple[str, st
         left).format(count=format_number(left))
 
 
+def structured_lines(structured: object, blocks: list[dict[str, Any]]) -> list[str]:
+    """A tool's structured content as ``call`` says it when no text block of the answer carries it (a
+    server should repeat it as text, but need not): its JSON, indented, cut as the text is; nothing when
+    the answer has a text block (it is the text) or no structured content."""
+    if not isinstance(structured, dict) or any(isinstance(block, dict) and block.get("type") == "text"
+                                               for block in blocks):
+        return []
+    text = json.dumps(structured, indent=2, ensure_ascii=False)
+    lines = [_("Its structured content:"), text[:MAX_SHOWN_TEXT_CHARS]]
+    left = len(text) - MAX_SHOWN_TEXT_CHARS
+    if left > 0:
+        lines.append(ngettext(
+            "{count} more character of the structured content is not shown here; --json gives the whole answer.",
+            "{count} more characters of the structured content are not shown here; --json gives the whole answer.",
+            left).format(count=format_number(left)))
+    return lines
+
+
 def content_said(content: str, blocks: list[dict[str, Any]]) -> str:
     """An answer's text as a person reads it: the note naming its blocks that are not text, which
     the text begins with in English (as ``--json`` keeps it), said in the reader's language."""
@@ -270,5 +288,6 @@ def content_said(content: str, blocks: list[dict[str, Any]]) -> str:
             kind = kind if kind in NON_TEXT_KINDS else "other"
             dropped[kind] = dropped.get(kind, 0) + 1
     if not dropped:
-        return content
+        # An answer with no block at all: our sentence (kept in English), said in the reader's language.
+        return _(NO_TEXT_SENTENCE) if content == NO_TEXT_SENTENCE else content
     return said_again(content, note_of(non_text_sentence(dropped)))

@@ -32,3 +32,13 @@ def block(text: object) -> str:
     """``text`` as lines: line feeds kept, every other control (carriage return included) a
     space, bidirectional controls U+FFFD."""
     return _BIDI.sub(SHOWN_BIDI, _CONTROLS.sub(" ", str(text)))
+
+
+def as_typed(text: str) -> str:
+    """``text`` in double quotes, as it would be typed at a shell (single quotes when it holds what double
+    quotes would change)."""
+    import shlex
+
+    if any(char in text for char in '"\\$`'):
+        return shlex.quote(text)
+    return f'"{text}"'

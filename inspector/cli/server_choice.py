@@ -24,6 +24,7 @@ from inspector.mcp.server import STDIO_KEY_PREFIX, InvalidServerError, scheme_mi
 from inspector.mcp.server_command import InvalidCommandError, ServerCommand, parse_command_line, parse_env_assignment
 
 from .common import BadInputError, UsageError, arguments_hint
+from .safe_text import as_typed as _quoted
 from .safe_text import one_line
 
 #: Longest typed value quoted back in full in a sentence (a pasted command line may be long).
@@ -342,14 +343,6 @@ def _splits(text: str) -> bool:
     except ValueError:
         return False
     return True
-
-
-def _quoted(text: str) -> str:
-    """``text`` in double quotes, as it would be typed (single quotes when it holds what double quotes
-    would change)."""
-    if any(char in text for char in '"\\$`'):
-        return shlex.quote(text)
-    return f'"{text}"'
 
 
 __all__ = ["Chosen", "ad_hoc_command", "ask_secret", "check_server_words", "choose_server", "env_assignments",

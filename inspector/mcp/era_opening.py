@@ -95,8 +95,8 @@ async def probe(op: _Operation) -> Discovered | None:
                 raise
             return None  # a command server silent on a method it does not know
         except McpTransportError as refused:
-            if refused.is_cancellation or refused.kind in _NO_VERDICT:
-                raise
+            if refused.is_cancellation or refused.kind in _NO_VERDICT or refused.is_redirect:
+                raise  # a redirect is about the address (a FastMCP server's /mcp/ to /mcp), not the era
             if refused.kind is ErrorKind.RPC_ERROR and refused.rpc_code == UNSUPPORTED_PROTOCOL_VERSION:
                 mutual = mutual_version(supported_in(refused))
                 if mutual is not None and mutual != version:

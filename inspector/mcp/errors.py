@@ -109,6 +109,11 @@ class McpTransportError(Exception):
         """True only for errors made by :meth:`cancelled`; callers never compare codes."""
         return self._cancellation
 
+    @property
+    def is_redirect(self) -> bool:
+        """An HTTP redirect (3xx), which is not followed: an answer about the address, not about the request."""
+        return self.kind is ErrorKind.HTTP_STATUS and self.http_status is not None and 300 <= self.http_status < 400
+
     def add_sentence(self, sentence: Message) -> None:
         """Say one more whole sentence after the others (e.g. what the server had asked before)."""
         self.sentences = (*self.sentences, sentence)

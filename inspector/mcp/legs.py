@@ -125,8 +125,10 @@ class LegFrame:
             error_kind = exc.kind.value
             if exc.kind.value == "cancelled":
                 outcome = LegOutcome.CANCELLED
-            elif getattr(leg, "refusal_answers", False) and exc.kind.value in ("rpc_error", "http_status"):
-                # A probe the server refused has its answer: the refusal is the finding, not a fault.
+            elif getattr(leg, "refusal_answers", False) and exc.kind.value in ("rpc_error", "http_status") \
+                    and not exc.is_redirect:
+                # A probe the server refused has its answer: the refusal is the finding, not a fault
+                # (a redirect is none: it names another address, which is not followed).
                 outcome, error_kind = LegOutcome.OK, None
             raise
         except LegEnded as ended:

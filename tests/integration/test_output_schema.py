@@ -90,6 +90,24 @@ def test_the_command_line_checks_a_call_against_the_catalogue_it_listed_first(ur
     assert "at $.items[1].price: -2 is less than the minimum of 0" in report["error"]["message"]
 
 
+@pytest.mark.parametrize(("language", "no_text", "heading"), [
+    ("en", "The tool returned no textual content.", "Its structured content:"),
+    ("de", "Das Tool gab keinen Text zurück.", "Sein strukturierter Inhalt:")])
+def test_structured_content_that_no_text_block_repeats_is_shown_by_call(url: str, language: str, no_text: str,
+                                                                         heading: str) -> None:
+    """A server need not repeat its structured content in a text block (it should): `call` said "The tool
+    returned no textual content." (in English, whatever --lang said) and nothing of the answer, which
+    only --json had. Found with a low-level SDK server returning structured content alone."""
+    done = cli_here("--lang", language, "call", url, "structure_only", "--no-store")
+    assert done.returncode == 0, done.stderr
+    said = done.stdout.split(no_text + "\n", 1)[1]
+    assert said.startswith(heading + "\n")
+    assert json.loads(said.removeprefix(heading + "\n")) == {"items": [{"price": 3, "note": "Grüße"}]}
+    # An answer with a text block says its text, not the structure again (the text is meant to repeat it).
+    shown = cli_here("call", url, "quote", "--args", '{"prices": [4]}', "--no-store").stdout
+    assert shown.endswith("quote answered\n") and "structured content" not in shown
+
+
 def test_a_tool_with_an_output_schema_must_return_structured_content(url: str) -> None:
     record = call(url, "no_structure", {})
     assert record.status == "failed" and record.error.kind.value == "output_schema"

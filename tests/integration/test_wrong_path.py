@@ -47,3 +47,21 @@ def test_the_json_and_the_stored_run_say_it_and_the_right_path_does_not(tmp_path
     assert SAID["en"] in stored["timeline"][0]["payload"]["content"], stored
     right = main_output(capsys, "tools", sdk_url, "--db", db)
     assert "answers at this address" not in right and "tools in 1 page" in right.replace("3 tools", "tools"), right
+
+
+def test_a_redirect_answers_the_era_probe_with_nothing_the_probe_ends_the_operation(tmp_path: Path, capsys,
+                                                                                    sdk_url: str) -> None:
+    """The SDK's server at `/mcp/` (a trailing slash, as people type it) redirects to `/mcp` (HTTP 307). The
+    probe's leg read "server/discover HTTP 307 ok" (its refusal taken for the era's answer), the handshake
+    was sent to the redirecting address all the same and failed there. A redirect says nothing of the era:
+    the probe fails with it and nothing more is sent; the era is not remembered."""
+    db = str(tmp_path / "runs.db")
+    assert main(["tools", sdk_url + "/", "--json", "--db", db]) == 1
+    answer = json.loads(capsys.readouterr().out)
+    assert [(leg["method"], leg["http_status"], leg["outcome"]) for leg in answer["legs"]] == [
+        ("server/discover", 307, "failed")]
+    assert answer["error"]["kind"] == "http_status", answer
+    assert "answered server/discover with HTTP status 307 (Temporary Redirect)" in answer["error"]["message"]
+    assert f"it pointed to {sdk_url}." in answer["error"]["message"]
+    [server] = json.loads(main_output(capsys, "servers", "--json", "--db", db))["servers"]
+    assert (server["found_era"], server["failed"]) == (None, 1)

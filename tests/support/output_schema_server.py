@@ -27,6 +27,8 @@ def tools(canary_url: str) -> list[types.Tool]:
                    output_schema=QUOTE_SCHEMA),
         types.Tool(name="no_structure", description="Promises structure, sends text.",
                    input_schema={"type": "object"}, output_schema=QUOTE_SCHEMA),
+        types.Tool(name="structure_only", description="Structured content, repeated in no text block.",
+                   input_schema={"type": "object"}, output_schema=QUOTE_SCHEMA),
         types.Tool(name="fails", description="Reports an error.", input_schema={"type": "object"},
                    output_schema=QUOTE_SCHEMA),
         types.Tool(name="remote_ref", description="Its output schema points at an address.",
@@ -47,6 +49,8 @@ def build_server(canary_url: str) -> Server[Any]:
         if params.name == "quote":
             items = [{"price": price} for price in arguments.get("prices", [3, 5, -1])]
             return types.CallToolResult(content=text, structured_content={"items": items})
+        if params.name == "structure_only":  # the text block is a SHOULD (2025-06-18), not a MUST
+            return types.CallToolResult(content=[], structured_content={"items": [{"price": 3, "note": "Grüße"}]})
         if params.name == "fails":
             return types.CallToolResult(content=text, is_error=True)
         if params.name == "remote_ref":

@@ -102,3 +102,32 @@ def test_an_offering_without_its_server_names_the_action_as_typed(capsys, tmp_pa
                  "--db", str(tmp_path / "runs.db")]) == 2
     assert "so resources list takes no server word" in capsys.readouterr().err
     assert not (tmp_path / "runs.db").exists()
+
+
+def test_an_option_before_the_action_gets_an_example_with_the_action_first(capsys, tmp_path) -> None:
+    """`prompts --stdio "CMD"` (as `tools --stdio "CMD"` is written) said argparse's "argument {list,get}: invalid
+    choice: 'CMD'": the option's value was taken for the action; `prompts --budget 5 list URL` said "invalid
+    choice: '5'". Found by trying `prompts` and `resources` against mcp-server-fetch after `tools --stdio` worked."""
+    db = str(tmp_path / "runs.db")
+    assert main(["--db", db, "prompts", "--stdio", "mcp-server-fetch --ignore-robots-txt"]) == 2
+    assert capsys.readouterr().err.strip() == (
+        'run-inspector: prompts needs what to do before the server, e.g. run-inspector prompts list --stdio '
+        '"mcp-server-fetch --ignore-robots-txt"; it can do: list, get.')
+    assert main(["--db", db, "resources", "--stdio", "server-cmd", "templates"]) == 2  # the action typed, not the first
+    assert "e.g. run-inspector resources templates --stdio \"server-cmd\";" in capsys.readouterr().err
+    assert main(["--lang", "de", "--db", db, "skills", "--stdio", "server-cmd"]) == 2
+    assert capsys.readouterr().err.strip() == (
+        'run-inspector: skills braucht vor dem Server, was zu tun ist, z. B. run-inspector skills list --stdio '
+        '"server-cmd"; möglich: list, get, load.')
+    # Another option's value is not repeated (a --header's may be a credential).
+    assert main(["--db", db, "prompts", "--header", "Authorization: Bearer t-93be", "get",
+                 "http://127.0.0.1:9/mcp"]) == 2
+    said = capsys.readouterr().err
+    assert said.strip() == ("run-inspector: prompts needs what to do right after it, before its options, e.g. "
+                            "run-inspector prompts get --header …; it can do: list, get.")
+    assert "t-93be" not in said
+    assert main(["--lang", "de", "--db", db, "resources", "--budget", "5", "list", "http://127.0.0.1:9/mcp"]) == 2
+    assert capsys.readouterr().err.strip() == (
+        "run-inspector: resources braucht direkt danach, was zu tun ist, vor seinen Optionen, z. B. run-inspector "
+        "resources list --budget …; möglich: list, templates, read, subscribe.")
+    assert not (tmp_path / "runs.db").exists()

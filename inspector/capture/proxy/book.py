@@ -16,7 +16,7 @@ One run per operation, as Run Inspector records its own calls:
   marks it cancelled; its answer to a server's request (e.g. ``elicitation/create``) is a leg of the
   operation whose stream carried the request.
 - The server's stream (``GET``), the session's end (``DELETE``) and any other notification are runs
-  of their own.
+  of their own; a ``DELETE`` marks the session's requests still in flight ended by the agent.
 """
 
 from __future__ import annotations
@@ -48,6 +48,9 @@ class ProxiedOperation:
     legs: list[CapturedLeg] = field(default_factory=list)
     #: The agent cancelled it (``notifications/cancelled``) or dropped its connection mid-call.
     cancelled_by_agent: bool = False
+    #: The agent ended its session (``DELETE``) while it was in flight: the server then ends its answer
+    #: without a result (the ``mcp`` 1.x client does so when it leaves with a call it gave up on).
+    session_ended_by_agent: bool = False
     #: The proxy's budget ended it (``--budget``), after ``budget_s`` seconds.
     budget_s: float | None = None
     ended_by_budget: bool = False
@@ -130,6 +133,10 @@ class OperationBook:
             return held
         if leg.session_id is not None and leg.rpc_id is not None:
             self._flush_held(leg.session_id)  # the agent moved on: no further page or round follows
+        if method == "DELETE":
+            for (session_id, _id), open_operation in self._open.items():
+                if session_id == leg.session_id and session_id is not None:
+                    open_operation.session_ended_by_agent = True
         if leg.rpc_id is None:  # a stream, a session's end, a notification: a run of its own
             operation = ProxiedOperation(method, utc_now(), [leg])
         else:

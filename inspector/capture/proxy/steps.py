@@ -68,7 +68,8 @@ def leg_outcome(leg: CapturedLeg, operation: ProxiedOperation) -> str:
         return Leg.OK  # the agent closing the server's stream is its normal end; 405: no stream offered
     if leg.ending in _CUT_SHORT and (leg.rpc_id is None or leg.answer is None):
         return Leg.CANCELLED
-    if leg is operation.main and operation.cancelled_by_agent and _no_result(leg):
+    if leg is operation.main and (operation.cancelled_by_agent or operation.session_ended_by_agent) \
+            and _no_result(leg):
         return Leg.CANCELLED
     if refused_probe(leg):
         return Leg.OK  # an answer, as Run Inspector's own probe takes it: no fault of the server
@@ -155,6 +156,9 @@ def _cancel_sentence(operation: ProxiedOperation) -> Message:
     if operation.cancelled_by_agent:
         return Message(N_("The agent cancelled {method} (notifications/cancelled) before the answer came."),
                        {"method": operation.method})
+    if operation.session_ended_by_agent and operation.main.ending not in _CUT_SHORT:
+        return Message(N_("The agent ended its session (DELETE) before the answer to {method} came."),
+                       {"method": operation.method})
     return Message(N_("The agent closed its connection before the answer to {method} came."),
                    {"method": operation.method})
 
@@ -169,7 +173,8 @@ def _cancelled(operation: ProxiedOperation) -> bool:
     main = operation.main
     if operation.ended_by_budget or main.rpc_id is None:
         return False  # a stream or a session's end the agent closes has ended as it should
-    return (operation.cancelled_by_agent and _no_result(main)) or (main.ending in _CUT_SHORT and main.answer is None)
+    return ((operation.cancelled_by_agent or operation.session_ended_by_agent) and _no_result(main)) \
+        or (main.ending in _CUT_SHORT and main.answer is None)
 
 
 def _wire(operation: ProxiedOperation) -> dict[str, Any]:

@@ -167,6 +167,37 @@ def test_a_cancel_joins_its_call_and_makes_it_cancelled_even_when_the_server_ans
 
 
 @in_loop
+def test_a_call_whose_session_the_agent_ends_before_its_answer_is_cancelled_not_the_servers_fault() -> None:
+    """The mcp 1.x client leaving with a call it gave up on (asyncio.timeout around call_tool) sends the
+    session's DELETE while the call's stream is open; the server ends that stream without a result. The run
+    read failed, "The server … ended its answer to tools/call without a result.", and the server's health
+    counted a failure (seen with server-everything's trigger-long-running-operation through the proxy)."""
+    book = Book()
+    done = book.carry(leg("tools/call", 1, name="echo"), result={"content": [{"type": "text", "text": "x"}]})
+    call = leg("tools/call", 2, name="trigger-long-running-operation")
+    operation = book.book.begin(call)
+    book.carry(leg(None, http="DELETE"), status=200)
+    answer(call)  # the stream ends, no result in it
+    book.book.end(call, operation)
+    finished = [run_of(op, URL, "demo") for op in book.done]
+    assert [(run.title, run.status, run.health) for run in finished] == [
+        ("tools/call echo · proxy", "ok", "ok"), ("DELETE session · proxy", "ok", None),
+        ("tools/call trigger-long-running-operation · proxy", "cancelled", "cancelled")]
+    assert done is not None and not done.session_ended_by_agent  # answered before the session ended
+    step = finished[2].step
+    assert step.tool_result == "The agent ended its session (DELETE) before the answer to tools/call came."
+    assert [(leg.method, leg.outcome) for leg in step.legs] == [("tools/call", "cancelled")]
+    # A call the server still answered in full before the session ended stays ok.
+    book = Book()
+    call = leg("tools/call", 3, name="echo")
+    operation = book.book.begin(call)
+    book.carry(leg(None, http="DELETE"), status=200)
+    answer(call, result={"content": [{"type": "text", "text": "in time"}]})
+    book.book.end(call, operation)
+    assert run_of(book.done[-1], URL, "demo").status == "ok"
+
+
+@in_loop
 def test_an_agent_that_leaves_after_the_answer_has_an_ok_call_and_before_it_a_cancelled_one() -> None:
     book = Book()
     book.carry(leg("tools/call", 1, name="echo"), result={"content": [{"type": "text", "text": "x"}]},

@@ -1,0 +1,52 @@
+"""What to say when a group's action (``resources list``, ``prompts get``, ``skills load``) is not where a
+word that is not an action stands: the server written before it (``prompts http://…``), or an option
+written before it, whose value argparse then took for the action (``prompts --stdio "CMD"`` said
+"argument {list,get}: invalid choice: 'CMD'", and ``prompts --budget 5 list …`` "invalid choice: '5'").
+The sentence names the actions and shows the line with the action first."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from inspector.i18n import N_
+from inspector.i18n.messages import Message
+
+from .safe_text import as_typed, one_line
+
+
+def misplaced_action(prog: str, actions: Sequence[str], value: str, words: Sequence[str]) -> Message | None:
+    """The sentence for ``value`` where one of ``actions`` was wanted (``words``: what the group's parser
+    was given), or ``None`` for a mistyped action, which argparse's own sentence names best."""
+    command = prog.rsplit(" ", 1)[-1]
+    after = _option_before(value, words)
+    action = next((word for word in words if word in actions), actions[0])  # the one typed later, if any
+    if after == "--stdio":
+        server = f"--stdio {as_typed(one_line(value))}"
+    elif "://" in value:
+        from inspector.mcp.address_query import without_query
+        from inspector.mcp.server import without_user_info
+
+        # The example names the server without a password or a query it may carry (a key in either).
+        server = without_user_info(value)
+        server = without_query(server) + "?…" if "?" in server else server
+    elif after is not None:
+        # Its value is not repeated: it may be a credential (a --header's, an --env's).
+        return Message(N_("{command} needs what to do right after it, before its options, e.g. {example}; it can do: "
+                          "{actions}."), {"command": command, "example": f"{prog} {action} {after} …",
+                                          "actions": ", ".join(actions)})
+    else:
+        return None
+    return Message(N_("{command} needs what to do before the server, e.g. {example}; it can do: {actions}."),
+                   {"command": command, "example": f"{prog} {action} {server}", "actions": ", ".join(actions)})
+
+
+def _option_before(value: str, words: Sequence[str]) -> str | None:
+    """The option (``--stdio``) written just before ``value`` in ``words``, if it was one."""
+    for index, word in enumerate(words):
+        if word == value:
+            before = words[index - 1] if index else ""
+            return before if before.startswith("-") and "=" not in before else None
+    return None
+
+
+__all__ = ["misplaced_action"]
