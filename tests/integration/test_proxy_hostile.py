@@ -270,6 +270,24 @@ def _large_messages() -> bytes:
             b"Connection: close\r\n\r\n" % len(events) + events)
 
 
+def test_an_agents_header_of_a_megabyte_is_passed_on_and_its_run_recorded(
+        server: HostileServer, proxy: ProxyServer, tmp_path: Path) -> None:
+    """Header text was kept whole in a leg's exchange: a 1 MB header made it larger than a leg takes, and the
+    run was not recorded ('The proxy could not record ping · proxy (exchange must take at most 262144
+    characters).'), its row left running, then 'interrupted'."""
+    with httpx.Client(timeout=30) as agent:
+        answer = agent.post(proxy.url, json=PING, headers={**AGENT, "X-Big": "a" * 1_000_000})
+    assert answer.json() == {"jsonrpc": "2.0", "id": 1, "result": {}}
+    assert len(server.bodies) == 1  # passed on
+    assert wait_for_runs(tmp_path / "runs.db", 1) == [("ping · proxy", "ok")]
+    with RunStore.open(tmp_path / "runs.db") as store:
+        step = next(store.iter_steps(store.list_runs()[0].id)).payload
+    exchange = step["legs"][0]["exchange"]
+    sent = {name.lower(): value for name, value in exchange["request"]["headers"]}
+    assert sent["x-big"].startswith("aaaa") and len(sent["x-big"]) < 70_000
+    assert exchange["cut"]["bytes"] > 900_000
+
+
 def test_an_answer_larger_than_the_proxy_reads_is_passed_on_and_said_so(
         server: HostileServer, proxy: ProxyServer, tmp_path: Path) -> None:
     """It was recorded 'The proxy could not read the server's answer to tools/call (not JSON-RPC it knows).'"""
