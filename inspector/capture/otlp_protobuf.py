@@ -19,6 +19,7 @@ from inspector.i18n.messages import Message
 from inspector.traces.format import MAX_RECORD_BYTES, not_finite_text
 from inspector.traces.span_batch import HeldSpan
 
+from . import protobuf_wire
 from .otlp_body import MAX_REQUEST_ESTIMATE, OBJECT_ESTIMATE, BadBody, span_too_big, too_many_objects
 
 _OBJECT = OBJECT_ESTIMATE
@@ -28,6 +29,11 @@ in CPython 3.11)."""
 _SPAN = 3 * _OBJECT + 300
 """A span's own object, its status and attributes list, its keys and ids."""
 _LIMIT_MB = MAX_RECORD_BYTES // 1_000_000
+_WIRE_WEIGHTS = {"opentelemetry.proto.trace.v1.Span": _SPAN, "opentelemetry.proto.common.v1.KeyValue": 2 * _OBJECT}
+"""What a message of these types is estimated to take when the body's wire bytes are walked
+(:mod:`.protobuf_wire`; any other message: :data:`_OBJECT`; an attribute's value is a message of its own)."""
+_MOST_PER_BYTE = _SPAN // 2
+"""The most a byte of protobuf can add to that estimate (an empty span: two bytes)."""
 
 
 class _Budget:
@@ -71,6 +77,10 @@ def from_protobuf(body: bytes, refused: list[Message], *, strict: bool) -> list[
     from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
 
     request = ExportTraceServiceRequest()
+    # Parsing builds every message of the body: one that may hold more than is built at once is walked first.
+    if len(body) * _MOST_PER_BYTE > MAX_REQUEST_ESTIMATE and protobuf_wire.estimate(
+            body, request.DESCRIPTOR, _WIRE_WEIGHTS, _OBJECT, MAX_REQUEST_ESTIMATE) > MAX_REQUEST_ESTIMATE:
+        raise too_many_objects()
     try:
         request.ParseFromString(body)
     except (DecodeError, RecursionError, ValueError) as error:

@@ -33,7 +33,7 @@ from inspector.traces.writer import replacing
 from inspector.transfer import ImportReport, import_trace
 from inspector.transfer.importing import Progress
 
-from .otlp_body import MAX_REQUEST_ESTIMATE, OBJECT_ESTIMATE
+from .otlp_body import MAX_REQUEST_ESTIMATE, json_estimate
 from .trace_shapes import NotOtlpError, otlp_document, trace_ids_in
 
 #: The kinds of query service, and the path of one trace in each.
@@ -126,7 +126,7 @@ def pull_trace(store: RunStore, backend: str, base: str, trace_text: str, cache_
 def _fetch_document(backend: str, url: str, trace_id: str, headers: Mapping[str, str], limit: int,
                     times: tuple[float, float]) -> dict[str, Any]:
     body = _fetch(url, trace_id, headers, limit, times)
-    if (body.count(b"{") + body.count(b"[")) * OBJECT_ESTIMATE > MAX_REQUEST_ESTIMATE:
+    if json_estimate(body) > MAX_REQUEST_ESTIMATE:
         # Read whole, such an answer would take gigabytes (64 MB of "{}" took 1.7 GB before).
         raise PullError(Message(N_("The answer of {url} holds more objects than can be read at once (over {size} MB "
                                    "in memory). Nothing was imported."),

@@ -260,6 +260,10 @@ class _Server(ThreadingHTTPServer):
             self.receiver.connections.release(request)
 
 
+_TLS_HANDSHAKE = b"\x16"
+"""The first byte of a TLS handshake record (a ClientHello); no HTTP request begins with it."""
+
+
 def _refuse_busy(sock: socket.socket) -> None:
     body = otlp_body.status_body(otlp_body.JSON, str(Message(N_(
         "The receiver is serving as many connections as it holds at once; retry later."))), 14)
@@ -299,6 +303,8 @@ class _Handler(BaseHTTPRequestHandler):
         clock.begin()
         slots.waiting(self.connection)
         try:
+            if self._speaks_tls():
+                return
             super().handle_one_request()
         finally:
             slots.busy(self.connection)
@@ -315,6 +321,24 @@ class _Handler(BaseHTTPRequestHandler):
                         {"seconds": f"{clock.head_s:g}"}))), close=True)
                 except OSError:
                     pass  # the client is gone
+
+    def _speaks_tls(self) -> bool:
+        """Whether the client began a TLS handshake (an exporter sending to ``https://``): the connection is
+        closed at once and that is said. Before, its handshake waited out the head's deadline (10 s, past the
+        OpenTelemetry Python SDK's export timeout) for an answer in HTTP it could not read, and nothing was said
+        here, so the exporter's spans were missing without a word of why."""
+        try:
+            first = self.rfile.peek(1)[:1]
+        except OSError:  # nothing came (or the client left): the request's reading says so, as before
+            return False
+        if first != _TLS_HANDSHAKE:
+            return False
+        self.head_clock.end()
+        self.close_connection = True
+        receiver = self.server.receiver
+        receiver.refused(None, Message(N_("A client spoke TLS (https) to the receiver, which takes plain HTTP: "
+                                          "send to {url}."), {"url": receiver.url}))
+        return True
 
     def _head_in(self) -> None:
         """The request's head is in: its connection is busy (never closed to make room)."""

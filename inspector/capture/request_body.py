@@ -13,6 +13,7 @@ objects), and it is work for the processor the threads would share anyway.
 
 from __future__ import annotations
 
+import re
 import socket
 import threading
 import time
@@ -81,14 +82,12 @@ class BodyReader:
         return bytes(body)
 
     def chunked(self) -> bytes:
-        """A chunked body, at most :data:`~.otlp_body.MAX_BODY_BYTES` of it."""
+        """A chunked body, at most :data:`~.otlp_body.MAX_BODY_BYTES` of it. Its framing is read as RFC 9112,
+        section 7.1 writes it, never guessed at (as a Content-Length is not): a chunk's size in hexadecimal
+        digits only, each chunk's data followed by its line's end; else :class:`~.otlp_body.BadBody` 400."""
         body = bytearray()
         while True:
-            line = self._line()
-            try:
-                size = int(line.split(b";", 1)[0].strip() or b"x", 16)
-            except ValueError:
-                raise otlp_body.BadBody(Message(N_("The chunked body is malformed."))) from None
+            size = _chunk_size(self._line())
             if size == 0:
                 while self._line().strip():  # trailers
                     pass
@@ -96,7 +95,8 @@ class BodyReader:
             if len(body) + size > otlp_body.MAX_BODY_BYTES:
                 raise otlp_body.BadBody(too_large(), 413)
             body += self.sized(size)
-            self._line()
+            if self._line() not in (b"\r\n", b"\n"):
+                raise _malformed()
 
     def _line(self) -> bytes:
         self._allow()
@@ -121,6 +121,23 @@ class BodyReader:
     def _late(self) -> otlp_body.BadBody:
         return otlp_body.BadBody(Message(N_("The body did not arrive within {seconds} s and was refused."),
                                          {"seconds": f"{self._deadline_s:g}"}), 408)
+
+
+_HEX_DIGITS = re.compile(rb"[0-9A-Fa-f]{1,15}")
+"""A chunk's size: int() would also read ``0x10``, ``1_0``, ``+10`` or ``-10``, which a proxy in front may read
+otherwise (request smuggling), or not at all."""
+
+
+def _chunk_size(line: bytes) -> int:
+    """The size a chunk's line gives (its extensions after ``;`` left aside)."""
+    digits = line.split(b";", 1)[0].strip(b" \t\r\n")
+    if not _HEX_DIGITS.fullmatch(digits):
+        raise _malformed()
+    return int(digits, 16)
+
+
+def _malformed() -> otlp_body.BadBody:
+    return otlp_body.BadBody(Message(N_("The chunked body is malformed.")))
 
 
 def too_large() -> Message:

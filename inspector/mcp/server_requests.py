@@ -155,7 +155,10 @@ def shown_method(method: object) -> str:
 def clipped(value: Any) -> Any:
     """A JSON value kept with a step: as it is when small, else its JSON text, clipped.
 
-    A clipped object keeps its ``message`` (a question's words, which the step's summary says)."""
+    A clipped object keeps its ``message`` (a question's words, which the step's summary says). A value clipped
+    already is kept as it is (the recording proxy clips what it keeps of a server's message as it hears it)."""
+    if _clipped_already(value):
+        return value
     try:
         text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
     except (TypeError, ValueError):
@@ -167,6 +170,15 @@ def clipped(value: Any) -> Any:
     if isinstance(message, str):
         kept["message"] = message[:RECORDED_JSON_LIMIT]
     return kept
+
+
+def _clipped_already(value: Any) -> bool:
+    """Whether ``value`` is what :func:`clipped` makes of a large value."""
+    if not isinstance(value, dict) or not value.keys() <= {"clippedJson", "message"}:
+        return False
+    text, message = value.get("clippedJson"), value.get("message", "")
+    return (isinstance(text, str) and len(text) <= RECORDED_JSON_LIMIT + 1 and text.endswith("…")
+            and isinstance(message, str) and len(message) <= RECORDED_JSON_LIMIT)
 
 
 def timed_out_reply(request_id: Any) -> dict[str, Any]:

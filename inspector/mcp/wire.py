@@ -11,7 +11,8 @@ Headers are lists of ``[name, value]`` pairs, in the order sent. Nothing secret 
 of credential headers (by their name, or marked secret on the server) are replaced whole, and
 every text passes the server's :class:`~.secrets.Secrets` (its known values, and the pattern rules
 of the layer above when it gives them). Bodies are bounded: at most :data:`MAX_WIRE_BYTES` of body
-and event text per leg; what was cut is counted under ``cut``.
+and event text per leg, and :data:`MAX_HEAD_BYTES` of each head's header text; what was cut is counted
+under ``cut``.
 
 ``level`` is one of :data:`WIRE_LEVELS`: ``off`` keeps nothing, ``headers`` the heads only,
 ``full`` (the default) the heads and the bounded bodies.
@@ -31,6 +32,8 @@ WIRE_LEVELS = (OFF, HEADERS, FULL)
 DEFAULT_WIRE = FULL
 #: The most body text (request body, answer body and events together) one leg keeps, in bytes.
 MAX_WIRE_BYTES = 64 * 1024
+#: The most header text (names and values) a leg keeps of each head, the request's and the answer's, in bytes.
+MAX_HEAD_BYTES = 64 * 1024
 #: The most events of one answer stream a leg keeps (the first ones).
 MAX_WIRE_EVENTS = 1000
 #: Raw bytes held beyond the bound while capturing, so that a secret spanning the cut is still
@@ -125,12 +128,12 @@ class WireRecorder:
         cut = [self._dropped_bytes]
         request = dict(self._request)
         request["url"] = self._scrub(request["url"])
-        request["headers"] = self._headers(request["headers"])
+        request["headers"] = self._headers(request["headers"], cut)
         if self._request_body is not None:
             request["body"] = self._bounded(_text(self._request_body), budget, cut)
         whole: dict[str, Any] = {"level": self.level, "request": request}
         if self._answered:
-            answer: dict[str, Any] = {"status": self._status, "headers": self._headers(self._answer_headers or [])}
+            answer: dict[str, Any] = {"status": self._status, "headers": self._headers(self._answer_headers or [], cut)}
             if self._events:
                 answer["events"] = [{"atMs": at, "data": self._bounded(data, budget, cut)}
                                     for at, data in self._events]
@@ -144,9 +147,17 @@ class WireRecorder:
     def _scrub(self, text: str) -> str:
         return self._secrets.scrub(text) if text else text
 
-    def _headers(self, headers: Iterable[tuple[str, str]]) -> list[list[str]]:
-        return [[name, REDACTED if (is_secret_header(name) or name.lower() in self._marked) and value
-                 else self._scrub(value)] for name, value in headers]
+    def _headers(self, headers: Iterable[tuple[str, str]], cut: list[int]) -> list[list[str]]:
+        """A head's headers, redacted, at most :data:`MAX_HEAD_BYTES` of their text (the rest counted in ``cut``):
+        an agent's header of 1 MB made the exchange too large to store, and its run was not recorded."""
+        budget, kept = [MAX_HEAD_BYTES], []
+        for name, value in headers:
+            if budget[0] <= 0:
+                cut[0] += len(name.encode("utf-8")) + len(value.encode("utf-8"))
+                continue
+            shown = REDACTED if (is_secret_header(name) or name.lower() in self._marked) and value else value
+            kept.append([self._bounded(name, budget, cut), self._bounded(shown, budget, cut)])
+        return kept
 
     def _bounded(self, text: str, budget: list[int], cut: list[int]) -> str:
         """``text`` redacted, then cut to what is left of the leg's bound (counted in ``cut``)."""
@@ -161,5 +172,5 @@ class WireRecorder:
         return kept
 
 
-__all__ = ["DEFAULT_WIRE", "FULL", "HEADERS", "MAX_WIRE_BYTES", "MAX_WIRE_EVENTS", "OFF", "WIRE_LEVELS",
-           "WireRecorder", "check_level"]
+__all__ = ["DEFAULT_WIRE", "FULL", "HEADERS", "MAX_HEAD_BYTES", "MAX_WIRE_BYTES", "MAX_WIRE_EVENTS", "OFF",
+           "WIRE_LEVELS", "WireRecorder", "check_level"]

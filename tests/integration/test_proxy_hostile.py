@@ -21,6 +21,7 @@ import httpx
 import pytest
 
 from inspector.capture.proxy import ProxyServer
+from inspector.mcp.server_requests import clipped
 from inspector.store import RunStore
 from tests.integration.test_proxy_secrets import everything_stored
 
@@ -31,6 +32,9 @@ SET_COOKIE = "setcookie-4b1d9e"
 LONG_STREAM_NOTES = 60_000
 #: Log messages a chatty tool sends before it asks the agent something: more than a leg keeps of them.
 CHATTY_LOGS = 1_200
+#: Log messages, and progress notes, of 1 MB each that a tool sends before its result (_large_messages).
+LARGE_MESSAGES = 40
+BIG_ROWS = ["r" * 1000] * 1000
 
 
 class HostileServer:
@@ -38,6 +42,8 @@ class HostileServer:
 
     def __init__(self) -> None:
         self.answer = "ok"
+        #: An answer made beforehand, sent as it is (when :attr:`answer` is "raw").
+        self.raw = b""
         self.bodies: list[bytes] = []
         self.streams: list[socket.socket] = []
         self._sock = socket.create_server(("127.0.0.1", 0))
@@ -69,7 +75,8 @@ class HostileServer:
                              b"Transfer-Encoding: chunked\r\n\r\n")
                 self.streams.append(conn)  # held open, never ended
                 return
-            conn.sendall(self._echo(head) if self.answer == "echo" else self._answer())
+            conn.sendall(self._echo(head) if self.answer == "echo" else self.raw if self.answer == "raw" else
+                         self._answer())
             conn.close()
         except OSError:
             conn.close()
@@ -221,6 +228,64 @@ def test_a_request_of_the_servers_after_many_log_messages_is_still_recorded(
     with RunStore.open(tmp_path / "runs.db") as store:
         step = next(store.iter_steps(store.list_runs()[0].id)).payload
     assert [asked["method"] for asked in step.get("serverRequests", [])] == ["roots/list"]
+
+
+def test_the_servers_large_messages_are_not_held_whole_until_the_call_ends(
+        server: HostileServer, proxy: ProxyServer, tmp_path: Path) -> None:
+    """A leg held every message of the server's it kept whole until its call ended, though a step keeps only
+    a few thousand characters of each: 200 log messages of 5 MB made the proxy's peak 1.1 GB (89 MB now),
+    and a leg keeps up to 1,000 of them. The step keeps what it kept before."""
+    server.answer, server.raw = "raw", _large_messages()
+    tracemalloc.start()
+    try:
+        with httpx.Client(timeout=60) as agent, agent.stream("POST", proxy.url, json=CALL, headers=AGENT) as answer:
+            got = sum(len(piece) for piece in answer.iter_raw())
+        assert wait_for_runs(tmp_path / "runs.db", 1) == [("tools/call echo · proxy", "ok")]
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert got > 2 * LARGE_MESSAGES * 1_000_000
+    with RunStore.open(tmp_path / "runs.db") as store:
+        step = next(store.iter_steps(store.list_runs()[0].id)).payload
+    data = {"message": "line 0", "rows": BIG_ROWS}
+    assert step["serverNotifications"][0] == {"method": "notifications/message", "via": "tools/call", "level": "info",
+                                              "logger": "big", "data": clipped(data)}
+    assert step["serverNotifications"][0]["data"]["clippedJson"].startswith('{"message":"line 0","rows":["rrr')
+    assert [note["message"] for note in step["progress"]] == ["p" * 499 + "…"] * LARGE_MESSAGES
+    assert peak < 40 * 1024 * 1024, f"{peak / 1e6:.0f} MB"  # 88 MB before: each message held whole
+
+
+def _large_messages() -> bytes:
+    """An event stream of log messages and progress notes of 1 MB each, then the result."""
+    logs = ({"jsonrpc": "2.0", "method": "notifications/message",
+             "params": {"level": "info", "logger": "big", "data": {"message": f"line {n}", "rows": BIG_ROWS}}}
+            for n in range(LARGE_MESSAGES))
+    notes = ({"jsonrpc": "2.0", "method": "notifications/progress",
+              "params": {"progressToken": 1, "progress": n, "total": LARGE_MESSAGES, "message": "p" * 1_000_000}}
+             for n in range(1, LARGE_MESSAGES + 1))
+    done = {"jsonrpc": "2.0", "id": 1, "result": {"content": [{"type": "text", "text": "done"}], "isError": False}}
+    events = b"".join(b"event: message\ndata: " + json.dumps(message).encode() + b"\n\n"
+                      for message in (*logs, *notes, done))
+    return (b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nContent-Length: %d\r\n"
+            b"Connection: close\r\n\r\n" % len(events) + events)
+
+
+def test_an_agents_header_of_a_megabyte_is_passed_on_and_its_run_recorded(
+        server: HostileServer, proxy: ProxyServer, tmp_path: Path) -> None:
+    """Header text was kept whole in a leg's exchange: a 1 MB header made it larger than a leg takes, and the
+    run was not recorded ('The proxy could not record ping · proxy (exchange must take at most 262144
+    characters).'), its row left running, then 'interrupted'."""
+    with httpx.Client(timeout=30) as agent:
+        answer = agent.post(proxy.url, json=PING, headers={**AGENT, "X-Big": "a" * 1_000_000})
+    assert answer.json() == {"jsonrpc": "2.0", "id": 1, "result": {}}
+    assert len(server.bodies) == 1  # passed on
+    assert wait_for_runs(tmp_path / "runs.db", 1) == [("ping · proxy", "ok")]
+    with RunStore.open(tmp_path / "runs.db") as store:
+        step = next(store.iter_steps(store.list_runs()[0].id)).payload
+    exchange = step["legs"][0]["exchange"]
+    sent = {name.lower(): value for name, value in exchange["request"]["headers"]}
+    assert sent["x-big"].startswith("aaaa") and len(sent["x-big"]) < 70_000
+    assert exchange["cut"]["bytes"] > 900_000
 
 
 def test_an_answer_larger_than_the_proxy_reads_is_passed_on_and_said_so(

@@ -176,6 +176,13 @@ def test_an_answer_of_millions_of_tiny_objects_is_refused_before_it_is_read(stor
     _refused(store, tmp_path, Route(body=junk), "more objects than can be read at once")
 
 
+def test_an_answer_of_millions_of_numbers_is_refused_before_it_is_read(store: RunStore, tmp_path: Path) -> None:
+    # 48 MB of "1.5,": 12 million values, some 576 MB estimated as a receiver's body (before: read whole, 600 MB
+    # and 10 s for import --from-tempo, then refused as a record over the import's limit).
+    junk = b'{"result": {"resourceSpans": []}, "junk": [' + b"1.5," * 12_000_000 + b"0]}"
+    _refused(store, tmp_path, Route(body=junk), "more objects than can be read at once")
+
+
 def test_an_answer_sent_a_byte_at_a_time_is_not_waited_for_without_end(store: RunStore, tmp_path: Path) -> None:
     # Each byte comes well within the request timeout; before, only the 64 MB limit ended such an answer.
     slow = Route(body=json.dumps({"result": fixture_trace(TRACE)}).encode(), trickle_s=0.05)

@@ -78,3 +78,28 @@ def test_chunked_with_a_content_length_is_refused_and_the_connection_closed(rece
         answer = connection.recv(4096).decode()
     assert answer.startswith("HTTP/1.1 200 "), answer
     assert _runs(receiver.db_path) == 1
+
+
+def test_a_chunk_size_int_would_read_is_refused_unless_it_is_hexadecimal_digits(receiver: TraceReceiver) -> None:
+    """RFC 9112, section 7.1: a chunk's size is hexadecimal digits. int() read "0x2", "+2", "2_0" too (and "-2"
+    as no data): a request a proxy in front would frame otherwise was taken, as the Content-Length's "0x10" is not.
+    So was data running past its chunk's size, up to the next line's end."""
+    body = FIXTURE.read_text(encoding="utf-8").splitlines()[0].encode()
+    head = (b"POST /v1/traces HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+            b"Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n")
+    size = f"{len(body):x}".encode()
+    for framed in (b"0x" + size + b"\r\n" + body, b"+" + size + b"\r\n" + body, b"0_" + size + b"\r\n" + body,
+                   b"-" + size + b"\r\n" + body, f"{len(body) - 2:x}\r\n".encode() + body):
+        with socket.create_connection(receiver.address, timeout=10) as connection:
+            connection.sendall(head + framed + b"\r\n0\r\n\r\n")
+            answer = b""
+            while chunk := connection.recv(4096):
+                answer += chunk
+        said = answer.decode()
+        assert said.startswith("HTTP/1.1 400 "), (framed[:8], said)
+        assert "The chunked body is malformed." in said
+    assert _runs(receiver.db_path) == 0
+    with socket.create_connection(receiver.address, timeout=10) as connection:  # digits with an extension: taken
+        connection.sendall(head + size.upper() + b" ;name=value\r\n" + body + b"\r\n0\r\n\r\n")
+        assert connection.recv(4096).decode().startswith("HTTP/1.1 200 ")
+    assert _runs(receiver.db_path) == 1

@@ -87,3 +87,34 @@ def _said(tmp_path: Path, language: str, send: Callable[[str], None]) -> str:
         _, errors = process.communicate(timeout=30)
     assert process.returncode == 0
     return errors
+
+
+@pytest.mark.parametrize(("language", "said"), [
+    ("en", "A request was refused: A client spoke TLS (https) to the receiver, which takes plain HTTP: send to {url}."),
+    ("de", "Eine Anfrage wurde abgelehnt: Ein Client hat TLS (https) mit dem Empfänger gesprochen, der nur "
+           "einfaches HTTP annimmt: senden Sie an {url}."),
+])
+def test_an_exporter_sending_to_https_is_told_at_once_and_said_with_the_address(tmp_path: Path, language: str,
+                                                                               said: str) -> None:
+    """An exporter whose endpoint says https:// began a TLS handshake, which waited out the head's deadline (10 s,
+    the SDK's export timeout) and was answered in HTTP it cannot read, and the receive command said nothing: the
+    spans were missing without a word of why. Now the connection is closed at once (the exporter tries again
+    until its timeout) and the address to use is said."""
+    urls: list[str] = []
+
+    def export(url: str) -> None:
+        urls.append(url)
+        exporter = OTLPSpanExporter(endpoint=url.replace("http://", "https://"), timeout=2)
+        assert exporter.export(_one_span()) == SpanExportResult.FAILURE
+        exporter.shutdown()
+
+    errors = _said(tmp_path, language, export)
+    assert said.format(url=urls[0]) in errors.splitlines(), errors
+
+
+def _one_span() -> list[ReadableSpan]:
+    kept = InMemorySpanExporter()
+    provider = TracerProvider()
+    provider.add_span_processor(SimpleSpanProcessor(kept))
+    provider.get_tracer("agent").start_span("work").end()
+    return list(kept.get_finished_spans())

@@ -20,9 +20,10 @@ from typing import Any
 
 from inspector.mcp.messages import Message
 from inspector.mcp.secrets import Secrets
+from inspector.mcp.server_requests import RECORDED_JSON_LIMIT, clipped
 from inspector.mcp.sse import EventStreamParser
 from inspector.mcp.wire import DEFAULT_WIRE, WireRecorder
-from inspector.runs.progress import KEEP_FIRST, KEEP_LAST
+from inspector.runs.progress import KEEP_FIRST, KEEP_LAST, MAX_MESSAGE_CHARS
 
 #: The most answer text a leg parses for its JSON-RPC messages: a JSON body's, or one event's of a stream
 #: (a stream may go on for hours; a body or an event beyond it still passes on whole).
@@ -64,6 +65,31 @@ def _decompressor(encoding: str) -> Any:
     if encoding == "deflate":
         return zlib.decompressobj()
     return None
+
+
+def _kept_form(message: dict[str, Any]) -> dict[str, Any]:
+    """What is read of a message of the server's when its leg is recorded, and no more: a request's method and
+    id; a progress note's numbers and words; a log message's level, logger and data, clipped as a step clips
+    them. A stream of 200 log messages of 5 MB each was held whole until its call ended (the proxy's peak
+    1.1 GB; a leg keeps up to 1,000 of them, each up to 8 MB)."""
+    method, params = message.get("method"), message.get("params")
+    kept: dict[str, Any] = {"jsonrpc": "2.0", "method": _cut(method) if isinstance(method, str) else None}
+    if "id" in message:
+        return {**kept, "id": message["id"]}
+    params = params if isinstance(params, dict) else {}
+    if method == "notifications/progress":
+        words = params.get("message")
+        kept["params"] = {**{key: params[key] for key in ("progress", "total") if key in params},
+                          "message": words[:MAX_MESSAGE_CHARS + 1] if isinstance(words, str) else None}
+    else:
+        kept["params"] = {key: _cut(params[key]) if key != "data" else clipped(params[key])
+                          for key in ("level", "logger", "data") if key in params}
+    return kept
+
+
+def _cut(value: Any) -> Any:
+    """A name kept of a server's message, longer than a step keeps it (a step reads no other than a text)."""
+    return value[:RECORDED_JSON_LIMIT] if isinstance(value, str) else None
 
 
 @dataclass
@@ -203,7 +229,7 @@ class CapturedLeg:
             if self._progress_seen > KEEP_FIRST:
                 if len(self._progress_tail) == self._progress_tail.maxlen:
                     self.progress_skipped += 1
-                self._progress_tail.append((message, at_ns))
+                self._progress_tail.append((_kept_form(message), at_ns))
                 return
         else:
             # Its requests apart from its notifications: the agent answers each, and the book knows by them
@@ -212,7 +238,7 @@ class CapturedLeg:
             if self._kept[kind] >= MAX_KEPT_MESSAGES:
                 return
             self._kept[kind] += 1
-        self.server_messages.append(message)
+        self.server_messages.append(_kept_form(message))
         self.server_message_times.append(at_ns)
 
     def heard(self) -> list[tuple[dict[str, Any], int]]:

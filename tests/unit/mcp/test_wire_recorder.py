@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from inspector.mcp.secrets import Secrets
-from inspector.mcp.wire import MAX_WIRE_BYTES, WireRecorder, check_level
+from inspector.mcp.wire import MAX_HEAD_BYTES, MAX_WIRE_BYTES, WireRecorder, check_level
 from inspector.runs import Leg
 from inspector.runs.leg import MAX_EXCHANGE_CHARS, InvalidLegError
 
@@ -81,3 +81,24 @@ def test_a_leg_keeps_its_exchange_through_its_stored_form() -> None:
         Leg.from_dict({**plain.to_dict(), "exchange": {"body": "x" * (MAX_EXCHANGE_CHARS + 1)}})
     with pytest.raises(InvalidLegError):
         Leg.from_dict({**plain.to_dict(), "exchange": {"n": float("nan")}})
+
+
+def test_heads_of_any_size_keep_a_leg_storable_and_their_cut_is_counted() -> None:
+    """Header text was kept whole: an agent's header of 1 MB (or 100,000 small ones) made the exchange larger than
+    a leg takes, and the recording proxy's run was not recorded ('exchange must take at most 262144 characters')."""
+    recorder = _recorder()
+    recorder.sent("POST", "http://h/mcp", [("Accept", "*/*"), ("X-Big", "a" * 1_000_000), ("X-Echo", SECRET),
+                                           ("Authorization", "Bearer " + "t" * 500_000)], b"{}")
+    recorder.answered(200, [(f"X-{number}", "v" * 10) for number in range(100_000)])
+    recorder.body(b'{"ok":true}')
+    exchange = recorder.exchange()
+    Leg("tools/call", 20, 1.5, 200, "ok", exchange)  # storable
+    request = exchange["request"]["headers"]
+    assert request[0] == ["Accept", "*/*"] and request[1][0] == "X-Big"
+    assert len("".join(name + value for name, value in request).encode()) == MAX_HEAD_BYTES
+    assert len(exchange["answer"]["headers"]) < 100_000 and exchange["answer"]["body"] == '{"ok":true}'
+    answer_heads = sum(len(f"X-{number}") + 10 for number in range(100_000))
+    whole = 9 + 5 + 1_000_000 + 6 + len(SECRET) + 13 + 500_007 + answer_heads
+    kept = sum(len((name + value).encode()) for head in ("request", "answer")
+               for name, value in exchange[head]["headers"])
+    assert exchange["cut"]["bytes"] == whole - kept

@@ -1,0 +1,87 @@
+"""What a protobuf body's messages will take, told from its wire bytes before it is parsed. No sockets.
+
+Parsing builds every message a body holds, and an empty message is two bytes on the wire: a gzip body
+of 58 KB unpacked to 30 million empty spans, which the parser made into 5.3 GB (82 s) before the
+receiver's estimate of the spans could refuse them. So a body long enough to hold more than the
+receiver builds at once is walked first: its messages are found by the message types' descriptors (a
+length-delimited field of a message type is a message; any other is skipped by its length) and their
+estimates added, the walk stopping as soon as the sum passes the limit. Nothing is built; bytes that are
+not valid protobuf end the walk, as does nesting deeper than the parser takes (it then says what is wrong).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+_LENGTH_DELIMITED, _VARINT, _FIXED64, _FIXED32 = 2, 0, 1, 5
+_DEEPEST = 200
+"""Nesting past this ends the walk: the parser refuses a body nested past its own limit (100 levels)."""
+
+
+def estimate(body: bytes, descriptor: Any, weights: Mapping[str, int], default: int, limit: int) -> int:
+    """The estimated memory of the messages in ``body`` (a message of ``descriptor``'s type): each message
+    nested in it counts ``weights`` by its type's full name (``default`` for others); counting stops once
+    past ``limit``, or at bytes that are not valid protobuf."""
+    total, end_of_body = 0, len(body)
+    nested: dict[Any, dict[int, tuple[int, Any]]] = {}  # a type's message fields: number -> (weight, type)
+    stack = [(0, end_of_body, descriptor)]
+    try:
+        while stack:
+            position, end, message = stack.pop()
+            if message not in nested:
+                nested[message] = {field.number: (weights.get(field.message_type.full_name, default),
+                                                  field.message_type)
+                                   for field in message.fields if field.message_type is not None}
+            fields = nested[message]
+            while position < end:
+                key = body[position]  # a byte for every field number of OTLP's: read without a call
+                if key < 0x80:
+                    position += 1
+                else:
+                    key, position = _varint(body, position)
+                wire_type = key & 7
+                if wire_type == _LENGTH_DELIMITED:
+                    length = body[position]
+                    if length < 0x80:
+                        position += 1
+                    else:
+                        length, position = _varint(body, position)
+                    field = fields.get(key >> 3)
+                    if field is not None:
+                        total += field[0]
+                        if total > limit or len(stack) >= _DEEPEST:
+                            return total
+                        # Into the message at once, the rest of this one after it: the stack is as deep as
+                        # the nesting, never as long as a list of siblings.
+                        stack.append((position + length, end, message))
+                        stack.append((position, min(position + length, end_of_body), field[1]))
+                        break
+                    position += length
+                elif wire_type == _VARINT:
+                    position = _varint(body, position)[1]
+                elif wire_type == _FIXED64:
+                    position += 8
+                elif wire_type == _FIXED32:
+                    position += 4
+                else:  # groups (OTLP has none) or not protobuf at all
+                    return total
+    except IndexError:  # a varint cut off by the body's end
+        return total
+    return total
+
+
+def _varint(body: bytes, position: int) -> tuple[int, int]:
+    byte = body[position]
+    if byte < 0x80:
+        return byte, position + 1
+    number, shift = 0, 0
+    while True:
+        byte = body[position]
+        number |= (byte & 0x7F) << shift
+        position += 1
+        if byte < 0x80:
+            return number, position
+        shift += 7
+        if shift > 63:
+            raise IndexError("a varint longer than ten bytes")

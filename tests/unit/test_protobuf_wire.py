@@ -1,0 +1,48 @@
+"""Counting a protobuf body's messages from its wire bytes (inspector/capture/protobuf_wire.py), checked
+against real requests made with the official messages."""
+
+from __future__ import annotations
+
+from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
+from opentelemetry.proto.common.v1.common_pb2 import AnyValue
+
+from inspector.capture.protobuf_wire import estimate
+
+SPAN, KEY_VALUE = "opentelemetry.proto.trace.v1.Span", "opentelemetry.proto.common.v1.KeyValue"
+WEIGHTS = {SPAN: 1000, KEY_VALUE: 10}
+
+
+def _request(spans: int, attributes: int) -> ExportTraceServiceRequest:
+    request = ExportTraceServiceRequest()
+    scope_spans = request.resource_spans.add().scope_spans.add()
+    for number in range(spans):
+        span = scope_spans.spans.add()
+        span.trace_id, span.span_id, span.name = bytes(16), number.to_bytes(8, "big"), "x" * 300
+        span.start_time_unix_nano, span.end_time_unix_nano = 2**63 - 1, 2**63 - 1
+        for index in range(attributes):
+            added = span.attributes.add()
+            added.key, added.value.int_value = f"k{index}", -1  # a ten-byte varint
+    return request
+
+
+def test_every_message_is_counted_by_its_type_and_strings_are_skipped() -> None:
+    body = _request(3, 4).SerializeToString()
+    # 1 resource_spans, 1 scope_spans (1 each), 3 spans, 12 key-values, 12 values (1 each)
+    assert estimate(body, ExportTraceServiceRequest.DESCRIPTOR, WEIGHTS, 1, 10**9) == 2 + 3000 + 120 + 12
+
+
+def test_nested_values_are_counted_and_the_count_stops_past_its_limit() -> None:
+    value = AnyValue(string_value="leaf")
+    for _ in range(50):
+        value = AnyValue(array_value={"values": [value]})
+    request = _request(1, 0)
+    request.resource_spans[0].scope_spans[0].spans[0].attributes.add(key="deep", value=value)
+    body = request.SerializeToString()
+    assert estimate(body, ExportTraceServiceRequest.DESCRIPTOR, WEIGHTS, 1, 10**9) == 2 + 1000 + 10 + 51 + 50
+    assert estimate(body, ExportTraceServiceRequest.DESCRIPTOR, WEIGHTS, 1, 1005) == 1012  # stopped there
+
+
+def test_bytes_that_are_not_protobuf_end_the_count_without_an_error() -> None:
+    body = _request(2, 2).SerializeToString()
+    for cut in (body[:-1], body[:7], b"\xff" * 20, b"\x0b\x0c", b"\x0a\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\x01"):
+        assert estimate(cut, ExportTraceServiceRequest.DESCRIPTOR, WEIGHTS, 1, 10**9) <= 2 + 2000 + 40 + 4
