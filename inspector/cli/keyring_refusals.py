@@ -1,14 +1,16 @@
 """What the command line says when the system keyring refuses: a secret it did not keep, one it did
 not remove, one it would not give. Each ends the command as ``failed`` (exit status 1) with a
-sentence naming the keyring's answer (``KeyringLocked: ...``); what was done stays done (a server
-removed, or imported) and the sentence says so; ``servers set`` then changes nothing (cli/server_saving.py).
+sentence naming the keyring's answer (``KeyringLocked: ...``). A secret not kept undoes the change
+(``servers set`` and ``servers import`` change nothing: cli/server_saving.py); one not removed does not
+(a server removed, or replaced by one imported, stays so) and the sentence says it is still there.
 A keyring that is missing altogether is not a refusal: ``servers set`` says once that the value was not
 kept, as before.
 """
 
 from __future__ import annotations
 
-from inspector.i18n.messages import NP_
+from inspector.i18n import N_
+from inspector.i18n.messages import NP_, Message
 from inspector.store.keyring_words import Sentences, not_removed, secret_names
 from inspector.store.secrets import SecretKeeper, system_secret_keeper
 
@@ -73,23 +75,33 @@ def not_saved_error(keeper: NotingKeeper, url: str, shown: str) -> CommandError 
         {"server": shown, "names": secret_names(accounts), "problem": answer, "count": len(accounts)}, "count"))
 
 
-def import_refused(keeper: NotingKeeper, servers: list[tuple[str, str]], added: object) -> CommandError | None:
-    """Servers were imported (``added``: the sentence saying so), ``servers`` (key, name) in the file's
-    order, with the keys of the servers they replaced: the keyring refused to keep some of their
-    secrets, or to remove those of servers they replaced: the error to end with, a sentence per
-    server (``None``: it refused nothing)."""
+def not_imported_error(keeper: NotingKeeper, servers: list[tuple[str, str]]) -> CommandError | None:
+    """The keyring refused to keep some of the secrets of the servers a file imports (``servers``: key and name, in
+    the file's order), so none of them was added (cli/server_saving.py): the error to end with, a sentence per
+    server (``None``: it kept them all)."""
     said: list[object] = []
-    for key, name in servers:
+    for key, name in dict(servers).items():
         accounts, answer = keeper.accounts("keep", key)
         if accounts:
-            said.append(NP_(
-                "The system keyring did not keep the secret {names} of {server} ({problem}): give it on each call "
-                "(at a terminal you will be asked for it), or unlock the keyring and import the server again.",
-                "The system keyring did not keep the secrets {names} of {server} ({problem}): give them on each call "
-                "(at a terminal you will be asked for them), or unlock the keyring and import the server again.",
-                {"names": secret_names(accounts), "server": name, "problem": answer, "count": len(accounts)},
-                "count"))
+            said.append(NP_("The system keyring did not keep the secret {names} of {server} ({problem}).",
+                            "The system keyring did not keep the secrets {names} of {server} ({problem}).",
+                            {"names": secret_names(accounts), "server": name, "problem": answer,
+                             "count": len(accounts)}, "count"))
+    if not said:
+        return None
+    return CommandError(Sentences((
+        Message(N_("Nothing was added: the configured servers and their secrets were left as they were.")), *said,
+        Message(N_("Unlock the keyring and import the file again, or take those secrets out of the file and give "
+                   "them on each call.")))))
+
+
+def import_refused(keeper: NotingKeeper, servers: list[tuple[str, str]], added: object) -> CommandError | None:
+    """Servers were imported (``added``: the sentence saying so), ``servers`` (key, name) in the file's
+    order, with the keys of the servers they replaced: the keyring refused to remove the secrets of
+    servers they replaced (or dropped): the error to end with, a sentence per server (``None``: it
+    refused nothing)."""
     names = dict(servers)
+    said: list[object] = []
     for key in dict.fromkeys(key for action, key, _account, _answer in keeper.refused if action == "remove"):
         accounts, answer = keeper.accounts("remove", key)
         said.append(not_removed(names.get(key, key), accounts, [f"{key} {account}" for account in accounts],
@@ -123,4 +135,5 @@ def unreadable_error(keeper: NotingKeeper, url: str, shown: str, given: set[str]
         {"names": secret_names(accounts), "server": shown, "problem": answer, "count": len(accounts)}, "count"))
 
 
-__all__ = ["NotingKeeper", "import_refused", "not_removed_error", "not_saved_error", "unreadable_error"]
+__all__ = ["NotingKeeper", "import_refused", "not_imported_error", "not_removed_error", "not_saved_error",
+           "unreadable_error"]

@@ -85,7 +85,7 @@ def import_servers(args: argparse.Namespace) -> int:
         else:
             print(_("Nothing was added."))
         return EXIT_OK
-    not_kept, unanswered, with_credentials = _add(plan, args.db)  # CommandError: the keyring refused
+    not_kept, unanswered, with_credentials = _add(plan, args.db, args.file)  # CommandError: the keyring refused
     with_query = [planned.entry.name for planned in plan if planned.query is not None]
     if as_json:
         emit_json({**document, "added": True})
@@ -196,27 +196,34 @@ def _confirm(count: int) -> bool | None:
     return answer.strip().lower() in {"y", "yes", _("y"), _("yes")}
 
 
-def _add(plan: list[Planned], db_option: str | None) -> tuple[list[str], list[str], list[str]]:
-    """Add the servers; the secret values no keyring could keep, the asked-for headers not given, and
-    the servers whose address's user name and password are kept as their Authorization header.
-    Raises :class:`CommandError` (exit status 1) once they are added when the keyring refused to keep
-    (or remove) some of their secrets, naming its answer."""
+def _add(plan: list[Planned], db_option: str | None, path: str) -> tuple[list[str], list[str], list[str]]:
+    """Add the servers, all or none (cli/server_saving.py); the secret values no keyring could keep, the asked-for
+    headers not given, and the servers whose address's user name and password are kept as their Authorization
+    header. Raises :class:`CommandError` (exit status 1) when the keyring refused to keep some of their secrets
+    (nothing is added), or once they are added when it refused to remove those of servers they replaced, naming
+    its answer."""
     from inspector.agent.server_commands import setting_of
     from inspector.mcp.address_credentials import AUTHORIZATION
     from inspector.store import EnvSetting, ServerRegistry, is_secret_variable
     from inspector.store.secrets import is_secret_header
 
-    from .keyring_refusals import NotingKeeper, import_refused
+    from .keyring_refusals import NotingKeeper, import_refused, not_imported_error
+    from .server_saving import HeldKeeper, changed_whole
 
-    keeper = NotingKeeper()
+    # Asked before the database is written: no one waits for its lock while a value is typed.
+    answers = [{name: _ask(name, planned.entry.name) for name in planned.entry.asks_for} for planned in plan]
+    removing = NotingKeeper()  # what the keyring did not remove once the servers are added
+    held = HeldKeeper(removing)
+    keeper = NotingKeeper(held)
+    named = [(key, planned.entry.name) for planned in plan for key in (planned.key, *planned.replaces)]
     not_kept: list[str] = []
     unanswered: list[str] = []
     with_credentials: list[str] = []
-    with open_store(db_option) as store:
+    with open_store(db_option) as store, changed_whole(store, held, lambda: not_imported_error(keeper, named),
+                                                       lambda terminated: _stopped(path, terminated)):
         registry = ServerRegistry(store.db, keeper)
-        for planned in plan:
+        for planned, asked in zip(plan, answers, strict=True):
             entry = planned.entry
-            asked = {name: _ask(name, entry.name) for name in entry.asks_for}
             for old in planned.replaces:
                 registry.remove_server(old)
             if entry.command is not None:
@@ -245,12 +252,17 @@ def _add(plan: list[Planned], db_option: str | None) -> tuple[list[str], list[st
                                   for name, value in asked.items() if value is None)
             if not keeper.available:
                 not_kept.extend(_("{value} of {server}").format(value=name, server=entry.name) for name in secret)
-    named = [(key, planned.entry.name) for planned in plan for key in (planned.key, *planned.replaces)]
-    refused = import_refused(keeper, named, NP_("Added {count} server.", "Added {count} servers.",
-                                                {"count": len(plan)}, "count"))
+    refused = import_refused(removing, named, NP_("Added {count} server.", "Added {count} servers.",
+                                                  {"count": len(plan)}, "count"))
     if refused is not None:
         raise refused
     return not_kept, unanswered, with_credentials
+
+
+def _stopped(path: str, terminated: bool) -> Message:
+    return Message(N_("Ended by a signal (SIGTERM) before the servers of {file} were added: nothing was added.")
+                   if terminated else
+                   N_("Cancelled (Ctrl-C) before the servers of {file} were added: nothing was added."), {"file": path})
 
 
 def _ask(name: str, server: str) -> str | None:

@@ -1,24 +1,28 @@
-"""``servers set`` all or nothing: a server's settings and its secrets in the keyring change together.
+"""``servers set`` and ``servers import`` all or nothing: servers' settings and their secrets in the keyring change
+together.
 
 The settings were written, and the secrets put in the keyring, one after the other: a keyring that refused one
 (locked) left the settings changed beside the secret kept before (a later call sent the old key, though the
 command said it would be asked for), and a secret the change dropped was removed from the keyring all the same
 (the server lost its working key, the new one not kept). Now the settings are written in one transaction, kept
 only once the keyring kept every secret given; a secret the change drops is removed only then; and the entries
-written before a refusal (or a Ctrl-C) get their earlier values back.
+written before a refusal (or a Ctrl-C) get their earlier values back. The sign-in's client secret, which the sign-in
+vault keeps (:class:`HeldVault`), and the servers a file imports change so too.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import Any
 
 from inspector.i18n import N_
 from inspector.i18n.messages import Message
 from inspector.store import RunStore
 from inspector.store.secrets import SecretKeeper, system_secret_keeper
+from inspector.store.signin_vault import KeyringVault, ProcessVault, client_secret_account, open_signin_vault
 
-from .common import CancelledCommand
+from .common import CancelledCommand, CommandError
 from .keyring_refusals import NotingKeeper, not_saved_error
 from .stopping import Terminated, sigterm_as_ctrl_c
 
@@ -33,6 +37,8 @@ class HeldKeeper:
         #: The entries written: (server, account, the value before, or None when there was none).
         self._written: list[tuple[str, str, str | None]] = []
         self._removals: list[tuple[str, str]] = []
+        #: What puts back the entries written elsewhere (the sign-in vault's, :class:`HeldVault`).
+        self._put_back: list[Callable[[], object]] = []
 
     @property
     def available(self) -> bool:
@@ -49,6 +55,8 @@ class HeldKeeper:
         kept = self._keeper.save(server_url, header, value)
         if kept:
             self._written.append((server_url, header, before))
+            if (server_url, header) in self._removals:  # dropped, then given again (a file imported): it stays
+                self._removals.remove((server_url, header))
         return kept
 
     def load(self, server_url: str, header: str) -> str | None:
@@ -63,8 +71,14 @@ class HeldKeeper:
         for server_url, header in self._removals:
             self._keeper.delete(server_url, header)
 
+    def put_back_with(self, undo: Callable[[], object]) -> None:
+        """An entry written elsewhere in the keyring: ``undo`` puts it back when the change is not kept."""
+        self._put_back.append(undo)
+
     def undo(self) -> None:
         """The change is not kept: the entries it wrote get their earlier values back (or go)."""
+        for undo in reversed(self._put_back):
+            undo()
         for server_url, header, before in reversed(self._written):
             if before is None:
                 self._keeper.delete(server_url, header)
@@ -72,29 +86,75 @@ class HeldKeeper:
                 self._keeper.save(server_url, header, before)
 
 
+class HeldVault:
+    """The sign-in vault for one change, opened when first used: the client secret it keeps in the keyring is put
+    back with the change's other secrets (``held``), and a refusal to keep it is noted with theirs (``keeper``),
+    so the change is not kept. Without a keyring it is kept for this process only, as before (and said so)."""
+
+    def __init__(self, held: HeldKeeper, keeper: NotingKeeper) -> None:
+        self._held = held
+        self._keeper = keeper
+        self._vault: KeyringVault | ProcessVault | None = None
+
+    def _opened(self) -> KeyringVault | ProcessVault:
+        if self._vault is None:
+            self._vault = open_signin_vault()
+        return self._vault
+
+    def keep_client_secret(self, server_url: str, secret: str) -> bool:
+        vault = self._opened()
+        if not isinstance(vault, KeyringVault):
+            return vault.keep_client_secret(server_url, secret)
+        before = vault.client_secret(server_url)
+        kept = vault.problem is None and vault.keep_client_secret(server_url, secret)
+        if not kept:
+            self._keeper.refused.append(("keep", server_url, client_secret_account(server_url), vault.problem or "?"))
+        elif before is None:
+            self._held.put_back_with(lambda: vault.forget_client_secret(server_url))
+        else:
+            self._held.put_back_with(lambda: vault.keep_client_secret(server_url, before))
+        return kept
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return getattr(self._opened(), name)
+
+
 @contextmanager
-def saved_whole(store: RunStore, held: HeldKeeper, keeper: NotingKeeper, key: str, shown: str) -> Iterator[None]:
-    """Within the block the server ``key`` (``shown`` so) is changed in one transaction, with ``keeper`` (noting
-    ``held``'s refusals): kept when the keyring kept all its secrets, else (or on a Ctrl-C, a SIGTERM, an error)
-    neither the settings nor the keyring change, and a refusal or a stop ends the command with a sentence saying
-    so (a SIGTERM killed it half way)."""
+def changed_whole(store: RunStore, held: HeldKeeper, refused: Callable[[], CommandError | None],
+                  stopped: Callable[[bool], Message]) -> Iterator[None]:
+    """Within the block the servers are changed in one transaction, their secrets through ``held``: kept when
+    ``refused`` (asked at the block's end) finds nothing the keyring refused, else (or on a Ctrl-C, a SIGTERM, an
+    error) neither the settings nor the keyring change, and the command ends with its error, or ``stopped``'s
+    sentence (given whether a SIGTERM ended it: it killed the command half way)."""
     try:
         with sigterm_as_ctrl_c(), store.transaction():
             yield
-            refused = not_saved_error(keeper, key, shown)
-            if refused is not None:
-                raise refused
+            error = refused()
+            if error is not None:
+                raise error
     except KeyboardInterrupt as stop:
         held.undo()
-        raise CancelledCommand(Message(
-            N_("Ended by a signal (SIGTERM) before {server} was saved: its settings and its secrets were left as "
-               "they were.") if isinstance(stop, Terminated) else
-            N_("Cancelled (Ctrl-C) before {server} was saved: its settings and its secrets were left as they were."),
-            {"server": shown})) from None
+        raise CancelledCommand(stopped(isinstance(stop, Terminated))) from None
     except BaseException:
         held.undo()
         raise
     held.done()
 
 
-__all__ = ["HeldKeeper", "saved_whole"]
+@contextmanager
+def saved_whole(store: RunStore, held: HeldKeeper, keeper: NotingKeeper, key: str, shown: str) -> Iterator[None]:
+    """:func:`changed_whole` for the server ``key`` (``shown`` so), with ``keeper`` noting ``held``'s refusals."""
+    def stopped(terminated: bool) -> Message:
+        return Message(
+            N_("Ended by a signal (SIGTERM) before {server} was saved: its settings and its secrets were left as "
+               "they were.") if terminated else
+            N_("Cancelled (Ctrl-C) before {server} was saved: its settings and its secrets were left as they were."),
+            {"server": shown})
+
+    with changed_whole(store, held, lambda: not_saved_error(keeper, key, shown), stopped):
+        yield
+
+
+__all__ = ["HeldKeeper", "HeldVault", "changed_whole", "saved_whole"]

@@ -25,32 +25,39 @@ from inspector.store.signin_settings import (
     read_client_key,
     setup_problems,
 )
+from inspector.store.signin_vault import SignInKeeper
 
 from .common import UsageError
 from .safe_text import one_line
 from .signin_options import given_client_options
 
 
-def save_signin_options(store: RunStore, url: str, args: argparse.Namespace) -> None:
-    """Keep the sign-in options given to ``servers set`` for the server ``url`` (nothing when none were)."""
+def save_signin_options(store: RunStore, url: str, args: argparse.Namespace,
+                        vault: SignInKeeper | None = None) -> bool:
+    """Keep the sign-in options given to ``servers set`` for the server ``url`` (nothing when none were), the
+    client secret in ``vault`` (by default the keyring's). False: a client secret was given and will not outlive
+    this process (no usable keyring)."""
     if not given_client_options(args):
-        return
+        return True
     from inspector.store.signin_vault import open_signin_vault
 
     secret = _secret(args.client_secret_env)
     new = SignInSetup(args.client_id, args.auth_method, _metadata_url(args.client_metadata_url), args.grant,
                       args.scope, _key_file(args.client_key))
-    stored = StoredSignIn(store.db, open_signin_vault())
+    stored = StoredSignIn(store.db, vault if vault is not None else open_signin_vault())
     merged = (stored.setup(url) or SignInSetup()).updated_by(new)
     problems = setup_problems(merged)
     if GRANT_NEEDS_CLIENT_ID in problems:
         raise UsageError(Message(N_("--grant client-credentials needs the client's id: give --client-id.")))
     if KEY_METHOD_NEEDS_KEY in problems:
         raise UsageError(Message(N_("--auth-method private_key_jwt needs the client's key: give --client-key FILE.")))
-    if not stored.save(url, new, client_secret=secret):
-        # Said once, here; the lead's `call` takes --client-secret-env each time instead.
-        print(_("run-inspector: no system keyring is available, so the client secret was not kept. Give it with "
-                "--client-secret-env on each call."), file=sys.stderr)
+    return stored.save(url, new, client_secret=secret)
+
+
+def client_secret_not_kept() -> None:
+    """Said once, when the server is saved; the lead's `call` takes --client-secret-env each time instead."""
+    print(_("run-inspector: no system keyring is available, so the client secret was not kept. Give it with "
+            "--client-secret-env on each call."), file=sys.stderr)
 
 
 def reject_signin_options(args: argparse.Namespace) -> None:

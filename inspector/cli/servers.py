@@ -18,7 +18,7 @@ from inspector.store.signin_settings import SignInSetup, StoredSignIn
 from .common import EXIT_OK, BadInputError, UsageError, database_path, open_existing_store, open_store
 from .ending import emit_json
 from .safe_text import one_line
-from .server_signin import reject_signin_options, save_signin_options
+from .server_signin import client_secret_not_kept, reject_signin_options, save_signin_options
 from .servers_list import server_lines
 from .stopping import work_done
 
@@ -65,7 +65,7 @@ def _configure_address(store: RunStore, args: argparse.Namespace) -> int:
 
     from .keyring_refusals import NotingKeeper
     from .operations import parse_budget_option, parse_headers
-    from .server_saving import HeldKeeper, saved_whole
+    from .server_saving import HeldKeeper, HeldVault, saved_whole
 
     if args.env or args.secret_env or args.cwd is not None:
         raise UsageError(Message(N_("--env, --secret-env and --cwd go with --command (a server started as a "
@@ -93,9 +93,11 @@ def _configure_address(store: RunStore, args: argparse.Namespace) -> int:
                              secret=marked, roots=_roots(args), transport=args.transport,
                              era=getattr(args, "era", None), query=query)
         kept = basic is not None and registry.add_secret_header(url, AUTHORIZATION, basic)
-        save_signin_options(store, url, args)
+        client_secret_kept = save_signin_options(store, url, args, HeldVault(held, keeper))
     _saved(store, registry, url, args.json, url, credentials_kept=kept,
            query_kept=query is not None and keeper.available)
+    if not client_secret_kept:
+        client_secret_not_kept()
     secret = [name for name in headers if is_secret_header(name) or name in marked]
     if basic is not None and not kept:
         print(_("run-inspector: no system keyring is available, so the user name and password of the address were "

@@ -10,6 +10,7 @@ from collections.abc import Callable
 
 from PySide6.QtCore import QObject, QSettings
 
+from inspector.mcp.address_query import without_query
 from inspector.store.keyring_entries import QUERY_ACCOUNT
 from inspector.store.keyring_words import TRACE_QUERY_KEY, model_key_refusal, push_header_refusal
 from inspector.store.secrets import MODEL_KEY_ACCOUNT, SecretKeeper
@@ -39,7 +40,8 @@ class SettingsSecrets(QObject):
         the trace query service's address and its query, when one is kept."""
         if key == TRACE_QUERY_KEY:
             return self._team.query_url or key, {QUERY_ACCOUNT} if self._team.query_secret_kept else set()
-        return key.split(" ", 1)[-1], self._team.secret_names()
+        # Named without a query an earlier version saved in the address (its entries' key has it until it moves).
+        return without_query(key.split(" ", 1)[-1]), self._team.secret_names()
 
     def keepers(self) -> list[WindowSecrets]:
         return [self.push, self.model]

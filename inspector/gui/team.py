@@ -15,6 +15,7 @@ from inspector.store.secrets import SecretKeeper
 
 from .runs.push_service import PushService
 from .settings_secrets import SettingsSecrets
+from .team_query_move import PushQueryMove
 from .team_settings import TeamSettings
 
 if TYPE_CHECKING:
@@ -33,6 +34,9 @@ class TeamBackend(QObject):
                                        lambda sentence: window.admin.keyring.say_refused(sentence), self)
         self._secrets = self.secrets.push
         self.team = TeamSettings(window.settings.qsettings, self._secrets)
+        #: An address an earlier version saved with its query: the query goes to the keyring when first read.
+        self._query_move = PushQueryMove(TeamSettings(window.settings.qsettings, secrets), secrets,
+                                         window.engine.keyring, self)
         self.push = PushService(window.db_path)
         self._changes = 0
         self._stopped = False
@@ -42,6 +46,8 @@ class TeamBackend(QObject):
     def settings_changed(self) -> None:
         """Start, restart or stop the push worker as the settings now say, once the push headers'
         secret values are read from the keyring (on its line: it may wait on an unlock prompt)."""
+        if self._query_move.start(self.settings_changed):  # read again once it is moved, or not
+            return
         self._changes += 1
         change, key = self._changes, self.team.push_key
         self._secrets.read(key, retry=True)  # the keyring perhaps unlocked since it refused
@@ -53,7 +59,7 @@ class TeamBackend(QObject):
         problem = self._secrets.unreadable(key)
         if problem is not None:  # not pushed without its headers (the collector would refuse every run)
             self.window.admin.keyring.say_refused(translate(Message(PUSH_UNREADABLE, {
-                "server": self.team.push_endpoint, "problem": problem})))
+                "server": self.team.push_address, "problem": problem})))
             return
         setting = self.team.push_setting()
         secrets = self.team.secret_names()
@@ -66,13 +72,13 @@ class TeamBackend(QObject):
                 "No run is sent to the team's collector {server}: the values of its secret headers {names} are not "
                 "kept (without a system keyring, they are kept only until Run Inspector quits). Type them again in "
                 "File › Settings… (Team backend).",
-                len(missing)).format(server=self.team.push_endpoint, names=", ".join(missing)))
+                len(missing)).format(server=self.team.push_address, names=", ".join(missing)))
             setting = replace(setting, enabled=False)
         elif setting.enabled and self.team.push_query_kept and not self.team.push_query():  # sent without its key
             self.window.admin.keyring.say_refused(_(
                 "No run is sent to the team's collector {server}: the query of its address is not kept (without a "
                 "system keyring, it is kept only until Run Inspector quits). Type the address with its query again "
-                "in File › Settings… (Team backend).").format(server=self.team.push_endpoint))
+                "in File › Settings… (Team backend).").format(server=self.team.push_address))
             setting = replace(setting, enabled=False)
         self.push.apply(setting)
 

@@ -15,7 +15,7 @@ from datetime import datetime
 
 from PySide6.QtCore import QSettings
 
-from inspector.mcp.address_query import with_query
+from inspector.mcp.address_query import with_query, without_query
 from inspector.runs.times import from_stored_time, to_stored_time, utc_now
 from inspector.store.keyring_entries import QUERY_ACCOUNT
 from inspector.store.keyring_words import TRACE_QUERY_KEY
@@ -56,6 +56,11 @@ class TeamSettings:
     @property
     def push_endpoint(self) -> str:
         return str(self.qsettings.value("team/push_endpoint", "") or "")
+
+    @property
+    def push_address(self) -> str:
+        """The collector's address as sentences name it: without a query an earlier version saved in it."""
+        return without_query(self.push_endpoint)
 
     @property
     def push_key(self) -> str:

@@ -94,6 +94,11 @@ class KeyringVault:
         #: What the keyring refused, in order: (``keep`` or ``remove``, the account, its answer).
         self.refused: list[tuple[str, str, str]] = []
 
+    @property
+    def problem(self) -> str | None:
+        """What the keyring said when this thread's last call of it failed (``None``: it did not fail)."""
+        return self._entries.problem
+
     def tokens(self, resource: str) -> TokenSet | None:
         return tokens_from_text(self._read(tokens_account(resource)), resource)
 

@@ -170,6 +170,26 @@ def test_settings_saved_keep_the_language_of_lang_for_the_session(qtbot, make_wi
     assert window.settings.language == ""  # `--lang` is not saved by an OK that did not choose it
 
 
+@pytest.mark.qt_log_ignore("This plugin does not support raise", "This plugin does not support grabbing")  # the list
+def test_the_language_of_lang_chosen_in_the_settings_is_saved(qtbot, make_window, german, monkeypatch) -> None:
+    """`run-inspector --lang de`, File › Settings…, German chosen in the box (it showed German already), OK: German
+    was not saved (no change was seen), and the next start without --lang was English."""
+    window = make_window(wait_tools=False)
+    switch_language("de")  # as run_window does for --lang de
+
+    def choose_german(dialog: SettingsDialog) -> int:
+        box = dialog.language
+        box.showPopup()
+        box.view().setCurrentIndex(box.model().index(box.findData("de"), 0))
+        qtbot.keyClick(box.view(), Qt.Key.Key_Return)  # chosen as the user chooses it, from the open list
+        dialog.accept()
+        return dialog.result()
+
+    monkeypatch.setattr(SettingsDialog, "exec", choose_german)
+    window.open_settings()
+    assert window.settings.language == "de"
+
+
 @pytest.mark.parametrize("language", ["de", "en"])
 def test_screenshot_of_a_run_with_ok_failed_and_cancelled_steps(qtbot, make_window, german, language) -> None:
     window, _cancelled = window_with_mixed_run(qtbot, make_window)

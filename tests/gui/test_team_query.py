@@ -5,6 +5,9 @@ without one), sent on every request, never written to the settings file or the r
 
 from __future__ import annotations
 
+import json
+
+import keyring
 from PySide6.QtWidgets import QApplication
 
 from inspector.gui.dialogs.settings_dialog import SettingsDialog
@@ -16,6 +19,7 @@ from inspector.store import RunStore, resolve_db_path
 from inspector.store.keyring_words import TRACE_QUERY_KEY
 from inspector.store.secrets import KeyringSecretKeeper, NoSecretKeeper
 from tests.gui.test_screenshots import save
+from tests.support.file_keyring import RefusingEntries
 from tests.support.otlp_collector import running_collector
 from tests.support.trace_backends import fixture_trace, fixture_trace_ids, trace_backend
 
@@ -221,3 +225,65 @@ def test_a_keyring_that_does_not_keep_the_services_query_says_so(qtbot, window) 
     assert said.startswith("The system keyring did not keep the query of the trace query service's address "
                            "http://127.0.0.1:9/ (KeyringLocked: "), said
     assert made.team.team.service_query() == "token=key-5c2e8a0f14"  # this session
+
+
+OLD = "http://127.0.0.1:9/v1/traces"
+
+
+def _saved_by_an_older_version(file_keyring) -> None:
+    """The settings an earlier version wrote: the address with its query, a secret push header kept under it."""
+    qsettings = AppSettings().qsettings
+    for name, value in (("team/push", True), ("team/push_endpoint", f"{OLD}?{KEY}"),
+                        ("team/push_headers", json.dumps([["X-Team-Key", "", True]]))):
+        qsettings.setValue(name, value)
+    qsettings.sync()
+    assert KeyringSecretKeeper().save(f"otlp-push {OLD}?{KEY}", "X-Team-Key", "team-k3y")
+
+
+def test_a_query_an_older_version_saved_moves_to_the_keyring_when_the_window_starts(
+        qtbot, window, file_keyring, _isolated_settings) -> None:  # noqa: F811
+    """It stayed in clear in the settings file until File › Settings… was opened and OK pressed."""
+    _saved_by_an_older_version(file_keyring)
+    made, _troubled = window(wait_s=0)
+    qtbot.waitUntil(lambda: made.team.push.setting is not None, timeout=10000)
+    assert made.team.push.setting.endpoint == f"{OLD}?{KEY}"  # still sent with it, and its header
+    assert made.team.push.setting.headers == {"X-Team-Key": "team-k3y"}
+    qtbot.waitUntil(lambda: f"otlp-push {OLD}?{KEY} X-Team-Key" not in file_keyring.entries(), timeout=10000)
+    assert "key-3f9a1c07e5" not in _isolated_settings.read_text()
+    kept = {entry: value for entry, value in file_keyring.entries().items() if entry.startswith("otlp-push")}
+    assert kept == {f"otlp-push {OLD} ?query": KEY, f"otlp-push {OLD} X-Team-Key": "team-k3y"}
+    team = TeamSettings(AppSettings().qsettings, KeyringSecretKeeper())
+    assert (team.push_endpoint, team.push_query_kept, team.push_setting().endpoint) == (OLD, True, f"{OLD}?{KEY}")
+
+
+def test_a_query_an_older_version_saved_stays_where_the_keyring_does_not_take_it(
+        qtbot, window, file_keyring, _isolated_settings) -> None:  # noqa: F811
+    """A keyring that would not give the header's secret: the setting is left as it is, and the box names the
+    collector without the query (it named the address with it)."""
+    _saved_by_an_older_version(file_keyring)
+    made, _troubled = window(wait_s=0, get="KeyringLocked")
+    keyring = made.admin.keyring
+    qtbot.waitUntil(lambda: keyring.box is not None and OLD in keyring.box.text(), timeout=10000)
+    assert "key-3f9a1c07e5" not in keyring.box.text(), keyring.box.text()
+    _left_as_it_was(file_keyring)
+
+
+def test_a_query_an_older_version_saved_stays_where_the_keyring_does_not_keep_all(
+        qtbot, window, file_keyring, _isolated_settings) -> None:  # noqa: F811
+    """The query kept under the address without it, the header's secret refused there: the query's entry goes
+    again, and runs are still sent to the address with its query and the header."""
+    _saved_by_an_older_version(file_keyring)
+    keyring.set_keyring(RefusingEntries(file_keyring.path, f"otlp-push {OLD} X-Team-Key"))
+    made, _troubled = window(wait_s=0)
+    qtbot.waitUntil(lambda: made.team.push.setting is not None, timeout=10000)
+    assert (made.team.push.setting.endpoint, made.team.push.setting.headers) == (
+        f"{OLD}?{KEY}", {"X-Team-Key": "team-k3y"})
+    _left_as_it_was(file_keyring)
+
+
+def _left_as_it_was(file_keyring) -> None:
+    QApplication.processEvents()
+    team = TeamSettings(AppSettings().qsettings, KeyringSecretKeeper())
+    assert (team.push_endpoint, team.push_query_kept) == (f"{OLD}?{KEY}", False)
+    kept = {entry: value for entry, value in file_keyring.entries().items() if entry.startswith("otlp-push")}
+    assert kept == {f"otlp-push {OLD}?{KEY} X-Team-Key": "team-k3y"}

@@ -17,9 +17,9 @@ from inspector.mcp.server_command import ServerCommand
 from inspector.store import RunStore, ServerRegistry
 from inspector.store.secrets import KeyringSecretKeeper
 from tests.support.asgi_server import serve_asgi
-from tests.support.cli_process import cli
+from tests.support.cli_process import cli, cli_here
 from tests.support.fake_chat_model import FakeChatModel, answer
-from tests.support.file_keyring import TROUBLE_ENV, TROUBLED_NAME, FileKeyring, TroubledKeyring
+from tests.support.file_keyring import TROUBLE_ENV, TROUBLED_NAME, FileKeyring, RefusingEntries, TroubledKeyring
 
 URL = "http://127.0.0.1:9/mcp"
 LOCKED = "KeyringLocked: the test keyring refuses to {call} (KeyringLocked)"
@@ -32,9 +32,15 @@ def _troubled(monkeypatch: pytest.MonkeyPatch, trouble: str) -> None:
 
 
 @pytest.mark.parametrize("language", ["en", "de"])
-def test_servers_import_says_the_secrets_the_keyring_did_not_keep_and_ends_1(
+def test_servers_import_adds_nothing_when_the_keyring_does_not_keep_a_secret_and_ends_1(
         tmp_path: Path, file_keyring: FileKeyring, monkeypatch: pytest.MonkeyPatch, language: str) -> None:
+    """All or nothing, as servers set: the servers were added without the secrets the keyring refused (a later call
+    asked for them, or went out without them), and the server one of them replaced had gone with its key."""
     db = str(tmp_path / "runs.db")
+    with RunStore.open(Path(db)) as store:
+        ServerRegistry(store.db, KeyringSecretKeeper()).save_server("http://127.0.0.1:8/mcp", name="vault",
+                                                                    headers={"X-Api-Key": "old"})
+    before = cli("servers", "--json", "--db", db).stdout
     config = tmp_path / "claude_desktop_config.json"
     config.write_text(json.dumps({"mcpServers": {
         "vault": {"url": URL + "?key=q", "headers": {"X-Api-Key": "k3y", "X-Team": "blue"}},
@@ -43,27 +49,44 @@ def test_servers_import_says_the_secrets_the_keyring_did_not_keep_and_ends_1(
     done = cli("--lang", language, "servers", "import", str(config), "--yes", "--db", db)
     assert done.returncode == 1, done.stderr
     locked = LOCKED.format(call="set")
-    said = {"en": ("run-inspector: Added 2 servers. The system keyring did not keep the secrets X-Api-Key, the query "
-                   f"of its address of vault ({locked}): give them on each call (at a terminal you will be asked for "
-                   "them), or unlock the keyring and import the server again. The system keyring did not keep the "
-                   f"secret API_TOKEN of notes ({locked}): give it on each call (at a terminal you will be asked for "
-                   "it), or unlock the keyring and import the server again.\n"),
-            "de": ("run-inspector: 2 Server hinzugefügt. Der System-Schlüsselbund hat die Geheimnisse X-Api-Key, die "
-                   f"Abfrage seiner Adresse von vault nicht behalten ({locked}): Geben Sie sie bei jedem Aufruf an (an "
-                   "einem Terminal werden Sie danach gefragt), oder entsperren Sie den Schlüsselbund und importieren "
-                   "Sie den Server erneut. Der System-Schlüsselbund hat das Geheimnis API_TOKEN von notes nicht "
-                   f"behalten ({locked}): Geben Sie es bei jedem Aufruf an (an einem Terminal werden Sie danach "
-                   "gefragt), oder entsperren Sie den Schlüsselbund und importieren Sie den Server erneut.\n")}
+    said = {"en": ("run-inspector: Nothing was added: the configured servers and their secrets were left as they "
+                   "were. The system keyring did not keep the secrets X-Api-Key, the query of its address of vault "
+                   f"({locked}). The system keyring did not keep the secret API_TOKEN of notes ({locked}). Unlock the "
+                   "keyring and import the file again, or take those secrets out of the file and give them on each "
+                   "call.\n"),
+            "de": ("run-inspector: Es wurde nichts hinzugefügt: Die eingerichteten Server und ihre Geheimnisse sind "
+                   "unverändert. Der System-Schlüsselbund hat die Geheimnisse X-Api-Key, die Abfrage seiner Adresse "
+                   f"von vault nicht behalten ({locked}). Der System-Schlüsselbund hat das Geheimnis API_TOKEN von "
+                   f"notes nicht behalten ({locked}). Entsperren Sie den Schlüsselbund und importieren Sie die Datei "
+                   "erneut, oder nehmen Sie diese Geheimnisse aus der Datei und geben Sie sie bei jedem Aufruf an.\n")}
     assert done.stderr == said[language]
     assert "k3y" not in done.stdout + done.stderr and "s3cr3t" not in done.stdout + done.stderr
-    assert file_keyring.entries() == {}
-    with RunStore.open(Path(db)) as store:  # added, as it says, without them
-        assert sorted(record.name for record in ServerRegistry(store.db).all()) == ["notes", "vault"]
+    assert file_keyring.entries() == {"http://127.0.0.1:8/mcp X-Api-Key": "old"}
+    assert cli("servers", "--json", "--db", db).stdout == before  # nothing added, nothing replaced
     as_json = cli("servers", "--json", "import", str(config), "--yes", "--db", db)
     assert as_json.returncode == 1
     assert json.loads(as_json.stdout)["error"]["message"].startswith(
-        f"Added 2 servers. The system keyring did not keep the secrets X-Api-Key, the query of its address of vault "
-        f"({locked})")
+        "Nothing was added: the configured servers and their secrets were left as they were. The system keyring did "
+        f"not keep the secrets X-Api-Key, the query of its address of vault ({locked})")
+
+
+def test_servers_import_puts_back_the_secrets_kept_before_a_refusal(tmp_path: Path,
+                                                                     file_keyring: FileKeyring) -> None:
+    """The first server's key was kept, the second's refused: the first server stayed added with its new key."""
+    db = str(tmp_path / "runs.db")
+    assert cli("servers", "set", URL, "--header", "X-Api-Key: old", "--db", db).returncode == 0
+    before = cli("servers", "--json", "--db", db).stdout
+    config = tmp_path / "mcp.json"
+    config.write_text(json.dumps({"mcpServers": {
+        "vault": {"url": URL, "headers": {"X-Api-Key": "new"}},
+        "notes": {"command": "notes-server", "env": {"API_TOKEN": "s3cr3t"}}}}))
+    keyring.set_keyring(RefusingEntries(file_keyring.path, " env:API_TOKEN"))
+    done = cli_here("servers", "import", str(config), "--yes", "--db", db)
+    assert done.returncode == 1
+    assert done.stderr.startswith("run-inspector: Nothing was added")
+    assert "did not keep the secret API_TOKEN of notes (PasswordSetError: refused for this entry)" in done.stderr
+    assert file_keyring.entries() == {f"{URL} X-Api-Key": "old"}
+    assert cli("servers", "--json", "--db", db).stdout == before
 
 
 def test_servers_import_replacing_a_server_says_the_secrets_the_keyring_did_not_remove(
@@ -152,3 +175,28 @@ def test_an_agent_key_typed_that_the_keyring_does_not_keep_is_said_and_ends_1(
             "--ask-api-key to keep it.\n") in err
     assert [headers["authorization"] for headers in fake.headers] == ["Bearer sk-typed"]
     assert file_keyring.entries() == {} and "sk-typed" not in out + err
+
+
+@pytest.mark.parametrize(("stop", "said"), [
+    ("SIGTERM", "Ended by a signal (SIGTERM) before the servers of {file} were added: nothing was added."),
+    ("SIGINT", "Cancelled (Ctrl-C) before the servers of {file} were added: nothing was added."),
+])
+def test_a_stop_half_way_through_an_import_adds_nothing(tmp_path: Path, file_keyring: FileKeyring, stop: str,
+                                                        said: str) -> None:
+    """Raised once the first server is saved with its key: it stayed added (SIGTERM killed the process there,
+    status -15), the second not."""
+    from tests.integration.test_cli_late_stop import stopped_at
+    from tests.support.file_keyring import BACKEND_NAME, FILE_ENV
+
+    db = str(tmp_path / "runs.db")
+    config = tmp_path / "mcp.json"
+    config.write_text(json.dumps({"mcpServers": {
+        "vault": {"url": URL, "headers": {"X-Api-Key": "k3y"}},
+        "notes": {"command": "notes-server", "env": {"API_TOKEN": "s3cr3t"}}}}))
+    keyring_env = {FILE_ENV: str(file_keyring.path), "PYTHON_KEYRING_BACKEND": BACKEND_NAME}
+    done = stopped_at(stop, "inspector.store.servers:ServerRegistry.save_server", "servers", "import", str(config),
+                      "--yes", "--db", db, env=keyring_env, after=True)
+    assert done.returncode == 130 and done.stderr.endswith(f"run-inspector: {said.format(file=config)}\n")
+    assert file_keyring.entries() == {}
+    with RunStore.open(Path(db)) as store:
+        assert ServerRegistry(store.db).all() == []

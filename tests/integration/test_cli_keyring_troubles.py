@@ -10,11 +10,10 @@ from pathlib import Path
 
 import keyring
 import pytest
-from keyring.errors import PasswordSetError
 
 from inspector.store import RunStore, ServerRegistry
 from tests.support.cli_process import cli, cli_here
-from tests.support.file_keyring import TROUBLE_ENV, TROUBLED_NAME, FileKeyring, TroubledKeyring
+from tests.support.file_keyring import TROUBLE_ENV, TROUBLED_NAME, FileKeyring, RefusingEntries, TroubledKeyring
 
 URL = "http://127.0.0.1:9/mcp"
 
@@ -67,22 +66,13 @@ def test_a_change_the_keyring_refuses_leaves_the_server_as_it_was(tmp_path: Path
         assert file_keyring.entries() == {f"{URL} X-Api-Key": "old"}
 
 
-class _RefusingTheKey(FileKeyring):
-    """The file keyring refusing to keep one entry (a keyring whose item for it is locked, say)."""
-
-    def set_password(self, service: str, username: str, password: str) -> None:
-        if username.endswith(" X-Api-Key"):
-            raise PasswordSetError("refused for this entry")
-        super().set_password(service, username, password)
-
-
 def test_the_secrets_kept_before_a_refusal_get_their_earlier_values_back(tmp_path: Path,
                                                                          file_keyring: FileKeyring) -> None:
     """The address's query was kept, the key after it refused: the new query stayed beside the old key."""
     db = str(tmp_path / "runs.db")
     assert cli_here("servers", "set", URL + "?token=old", "--header", "X-Api-Key: old", "--db", db).returncode == 0
     kept = file_keyring.entries()
-    keyring.set_keyring(_RefusingTheKey(file_keyring.path))
+    keyring.set_keyring(RefusingEntries(file_keyring.path, " X-Api-Key"))
     done = cli_here("servers", "set", URL + "?token=new", "--header", "X-Api-Key: new", "--db", db)
     assert done.returncode == 1 and "did not keep the secret X-Api-Key (PasswordSetError" in done.stderr
     assert file_keyring.entries() == kept
@@ -143,3 +133,33 @@ def test_a_stop_half_way_through_a_save_leaves_the_server_as_it_was(tmp_path: Pa
     assert done.returncode == 130 and done.stderr == f"run-inspector: {said.format(url=URL)}\n"
     assert cli_here("servers", "--json", "--db", db).stdout == before
     assert file_keyring.entries() == {f"{URL} X-Api-Key": "old"}
+
+
+def test_a_client_secret_the_keyring_does_not_keep_leaves_the_server_as_it_was(
+        tmp_path: Path, file_keyring: FileKeyring, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The sign-in vault kept it apart: the server was saved with the new key and client id beside the old client
+    secret, exit status 0 and a sentence saying no keyring was available; a key refused after it left the new client
+    secret in the keyring beside the old settings."""
+    db = str(tmp_path / "runs.db")
+    monkeypatch.setenv("WORK_SECRET", "old-secret")
+    assert cli_here("servers", "set", URL, "--header", "X-Api-Key: old", "--client-id", "cid-old",
+                    "--client-secret-env", "WORK_SECRET", "--db", db).returncode == 0
+    before = cli_here("servers", "--json", "--db", db).stdout
+    kept = file_keyring.entries()
+    monkeypatch.setenv("WORK_SECRET", "new-secret")
+    keyring.set_keyring(RefusingEntries(file_keyring.path, "signin client-secret "))
+    done = cli_here("servers", "set", URL, "--header", "X-Api-Key: new", "--client-id", "cid-new",
+                    "--client-secret-env", "WORK_SECRET", "--db", db)
+    assert done.returncode == 1 and done.stdout == ""
+    assert done.stderr == (f"run-inspector: {URL} was not saved: the system keyring did not keep the secret its "
+                           "sign-in's client secret (PasswordSetError: refused for this entry), so its settings and "
+                           "its secrets were left as they were. Unlock the keyring and save it again, or save it "
+                           "without that secret and give it on each call.\n")
+    assert cli_here("servers", "--json", "--db", db).stdout == before
+    assert file_keyring.entries() == kept
+    keyring.set_keyring(RefusingEntries(file_keyring.path, " X-Api-Key"))  # the key refused, the client secret kept
+    done = cli_here("servers", "set", URL, "--client-id", "cid-new", "--client-secret-env", "WORK_SECRET",
+                    "--header", "X-Api-Key: new", "--db", db)
+    assert done.returncode == 1 and "did not keep the secret X-Api-Key (PasswordSetError" in done.stderr
+    assert cli_here("servers", "--json", "--db", db).stdout == before
+    assert file_keyring.entries() == kept

@@ -4,7 +4,8 @@ In the test process the ``file_keyring`` fixture (tests/conftest.py) installs it
 ``keyring.set_keyring``; processes the test starts inherit ``PYTHON_KEYRING_BACKEND`` naming this
 class and :data:`FILE_ENV` naming the file, so they read and write the same entries. Without
 :data:`FILE_ENV` the class is not viable (its priority raises), so ``keyring`` never picks it by
-itself. :class:`RefusingKeyring` is a keyring that looks usable and refuses every call (locked).
+itself. :class:`RefusingKeyring` is a keyring that looks usable and refuses every call (locked);
+:class:`RefusingEntries` the file keyring refusing to keep some entries (their items locked, say).
 :class:`TroubledKeyring` is the file keyring with troubles a real one has: each call waits (a
 Secret Service showing its unlock prompt, a slow D-Bus) and chosen calls fail with the error a
 real backend raises; a process the test starts gets the same troubles through :data:`TROUBLE_ENV`.
@@ -23,7 +24,7 @@ from pathlib import Path
 from keyring import errors
 from keyring.backend import KeyringBackend
 from keyring.compat import properties
-from keyring.errors import KeyringLocked, PasswordDeleteError
+from keyring.errors import KeyringLocked, PasswordDeleteError, PasswordSetError
 
 #: The file the backend keeps its entries in (set by the fixture, inherited by child processes).
 FILE_ENV = "RUN_INSPECTOR_TEST_KEYRING"
@@ -107,6 +108,20 @@ class RefusingKeyring(KeyringBackend):
 
     def delete_password(self, service: str, username: str) -> None:
         raise KeyringLocked("locked")
+
+
+class RefusingEntries(FileKeyring):
+    """The file keyring refusing to keep the entries ``refused`` names (``PasswordSetError``): their account
+    starts or ends with it."""
+
+    def __init__(self, path: str | os.PathLike[str], refused: str) -> None:
+        super().__init__(path)
+        self.refused = refused
+
+    def set_password(self, service: str, username: str, password: str) -> None:
+        if username.startswith(self.refused) or username.endswith(self.refused):
+            raise PasswordSetError("refused for this entry")
+        super().set_password(service, username, password)
 
 
 #: The errors a real backend raises, by the name :data:`TROUBLE_ENV` gives them.

@@ -110,6 +110,9 @@ class SettingsDialog(QDialog):
         self.language.setCurrentIndex(max(self.language.findData(in_force), 0))
         #: The entry shown when the dialog opened: OK keeps the setting unless another was chosen.
         self.language_shown = self.language.currentIndex()
+        #: A language was chosen in the box, perhaps the one it showed (`--lang`'s): OK saves it.
+        self.language_chosen = False
+        self.language.activated.connect(lambda _index: setattr(self, "language_chosen", True))
         #: The language shown when the dialog opened: Cancel goes back to it.
         self.language_before = current_language()
         # A language chosen is shown at once, in this dialog and the window, so it can be judged.
@@ -219,7 +222,7 @@ class SettingsDialog(QDialog):
             return
         if not self.team.save():
             return
-        if self.language.currentIndex() != self.language_shown:
+        if self.language_chosen or self.language.currentIndex() != self.language_shown:
             self._settings.language = self.language.currentData() or ""
         self._settings.allow_sampling = self.allow_sampling.isChecked()
         self._settings.sampling_model_url = url
