@@ -1,7 +1,9 @@
 """The status bar's line: how many operations run and runs play, the last run stored, the database.
 
 The workbench's operations and the Play tab's runs are counted while they go; whichever run ended
-last is named ("last run 12: scenario happy-path (ok)"), an operation's or a played run's. A failed
+last is named ("last run 12: scenario happy-path (ok)"), an operation's, a played run's or an agent's
+recorded through the window's proxy. Runs imported from a file are counted only while no run ended
+here: they ran elsewhere and earlier, and are not this window's last run (the Runs tab says the import). A failed
 run says why as the Runs list says it ("last run 3: tools/call broken — failed (the tool call timed
 out)"), read from its stored steps off the GUI thread and added when the answer comes."""
 

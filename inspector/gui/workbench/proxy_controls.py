@@ -30,7 +30,8 @@ if TYPE_CHECKING:  # the proxy (uvicorn, the forwarding) loads when one is first
 class _Relay(QObject):
     """Carries the writer thread's news to the GUI thread (queued)."""
 
-    recorded = Signal(str)
+    #: A run was stored: its server's URL, the run's number, title and status.
+    recorded = Signal(str, int, str, str)
     problem = Signal(str, object)
 
 
@@ -39,6 +40,8 @@ class ProxyControls(QWidget):
 
     #: A proxy started or stopped (its server's URL).
     changed = Signal(str)
+    #: A proxy stored a run: its number, title and status (the status line names it as the last run).
+    run_recorded = Signal(int, str, str)
 
     def __init__(self, panel: ServersPanel, db_path: Path, menu: QMenu | None = None) -> None:
         super().__init__()
@@ -46,7 +49,7 @@ class ProxyControls(QWidget):
         self.proxies: dict[str, ProxyServer] = {}
         self._problems: dict[str, str] = {}
         self._relay = _Relay()
-        self._relay.recorded.connect(lambda _url: self.refresh())
+        self._relay.recorded.connect(self._recorded)
         self._relay.problem.connect(self._record_problem)
         # Short: the panel is narrow (its width decides the window's least width).
         self.start_button = translated(QPushButton(), "setText", lambda: _("Record an agent…"))
@@ -129,7 +132,7 @@ class ProxyControls(QWidget):
         record = self.panel.current()
         relay = self._relay
         proxy = ProxyServer(url, self.db_path, server_label=record.name if record is not None and record.name else url,
-                            recorded=lambda _run_id, _run: relay.recorded.emit(url),
+                            recorded=lambda run_id, run: relay.recorded.emit(url, run_id, run.title, run.status),
                             problem=lambda message: relay.problem.emit(url, message))
         try:
             proxy.start()
@@ -161,6 +164,10 @@ class ProxyControls(QWidget):
         """The window closes: every proxy stops."""
         for url in list(self.proxies):
             self.stop(url)
+
+    def _recorded(self, _url: str, run_id: int, title: str, status: str) -> None:
+        self.refresh()
+        self.run_recorded.emit(run_id, title, status)
 
     def _record_problem(self, url: str, message: object) -> None:
         self._problems[url] = translate(message)
