@@ -86,7 +86,7 @@ class MainWindow(QMainWindow):
         self.focus_ring = FocusRing(self)  # where the keys go: around a focused list, table or text
         self.pacer = CollectionPacer(self, lambda: bool(self.engine.running_tasks()) or self.play.playing)
         self.status_line = StatusLine(self.status, self.engine, self.play, db_path)  # operations and played runs
-        self.proxies.run_recorded.connect(self._proxied)  # and an agent's, recorded through a proxy
+        self.proxies.run_recorded.connect(self.status_line.run_recorded)  # and an agent's, through a proxy
         self._update_status()
         restore_layout(self, self._splitters(), self.settings)
         self.admin.secrets.hold()  # the keyring is read once the window has painted (read_secrets)
@@ -254,13 +254,6 @@ class MainWindow(QMainWindow):
         self._update_status()
         # Health is read back once for a burst of endings (twenty operations may end together).
         self.admin.health_changed()
-
-    def _proxied(self, run_id: int, title: str, status: str) -> None:
-        """A recording proxy stored an agent's run: the status line names it as the last run, as it names an
-        operation's or a played run's (it went on naming the run before, a run the agent's had followed)."""
-        if not self._closed:
-            self.status_line.run_ended(run_id, title, status)
-            self.status_line.update()
 
     def _update_status(self) -> None:
         count = len(self.engine.running_tasks())

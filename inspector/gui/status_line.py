@@ -74,6 +74,7 @@ class StatusLine(QObject):
         self.reason: tuple[int, Reason] | None = None
         #: Runs imported from files in this session.
         self.imported = 0
+        self._stopped = False
         self._reads = BackgroundReads(db_path, _reason_read, "status", self)
         self._reads.answered.connect(self._reason_answered)
         play.playing_changed.connect(self._playing_changed)
@@ -88,8 +89,16 @@ class StatusLine(QObject):
             if status == "failed":
                 self._reads.request(run_id)
 
+    def run_recorded(self, run_id: int, title: str, status: str) -> None:
+        """A recording proxy stored an agent's run: named as the last run, as an operation's or a played run's
+        (the line went on naming the run before, which the agent's had followed)."""
+        if not self._stopped:  # a run the proxy wrote as the window closed
+            self.run_ended(run_id, title, status)
+            self.update()
+
     def stop(self) -> None:
         """End the reader thread (the window closes)."""
+        self._stopped = True
         self._reads.stop()
 
     def _reason_answered(self, run_id: int, reason: Reason | None, problem: str) -> None:
