@@ -86,6 +86,7 @@ class MainWindow(QMainWindow):
         self.focus_ring = FocusRing(self)  # where the keys go: around a focused list, table or text
         self.pacer = CollectionPacer(self, lambda: bool(self.engine.running_tasks()) or self.play.playing)
         self.status_line = StatusLine(self.status, self.engine, self.play, db_path)  # operations and played runs
+        self.proxies.run_recorded.connect(self.status_line.run_recorded)  # and an agent's, through a proxy
         self._update_status()
         restore_layout(self, self._splitters(), self.settings)
         self.admin.secrets.hold()  # the keyring is read once the window has painted (read_secrets)

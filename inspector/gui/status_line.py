@@ -1,7 +1,9 @@
 """The status bar's line: how many operations run and runs play, the last run stored, the database.
 
 The workbench's operations and the Play tab's runs are counted while they go; whichever run ended
-last is named ("last run 12: scenario happy-path (ok)"), an operation's or a played run's. A failed
+last is named ("last run 12: scenario happy-path (ok)"), an operation's, a played run's or an agent's
+recorded through the window's proxy. Runs imported from a file are counted only while no run ended
+here: they ran elsewhere and earlier, and are not this window's last run (the Runs tab says the import). A failed
 run says why as the Runs list says it ("last run 3: tools/call broken — failed (the tool call timed
 out)"), read from its stored steps off the GUI thread and added when the answer comes."""
 
@@ -72,6 +74,7 @@ class StatusLine(QObject):
         self.reason: tuple[int, Reason] | None = None
         #: Runs imported from files in this session.
         self.imported = 0
+        self._stopped = False
         self._reads = BackgroundReads(db_path, _reason_read, "status", self)
         self._reads.answered.connect(self._reason_answered)
         play.playing_changed.connect(self._playing_changed)
@@ -86,8 +89,16 @@ class StatusLine(QObject):
             if status == "failed":
                 self._reads.request(run_id)
 
+    def run_recorded(self, run_id: int, title: str, status: str) -> None:
+        """A recording proxy stored an agent's run: named as the last run, as an operation's or a played run's
+        (the line went on naming the run before, which the agent's had followed)."""
+        if not self._stopped:  # a run the proxy wrote as the window closed
+            self.run_ended(run_id, title, status)
+            self.update()
+
     def stop(self) -> None:
         """End the reader thread (the window closes)."""
+        self._stopped = True
         self._reads.stop()
 
     def _reason_answered(self, run_id: int, reason: Reason | None, problem: str) -> None:

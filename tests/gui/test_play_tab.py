@@ -173,6 +173,30 @@ def test_play_user_cancels_and_cancel_with_esc_mid_run(qtbot, make_window) -> No
                      ("tool", "hang", "cancelled")]
 
 
+def test_the_choice_is_locked_while_a_run_plays(qtbot, make_window) -> None:
+    """Another scenario chosen while one played described it above the steps of the run that played:
+    the choice waits for the run's end (cancelled here), and is free again after it."""
+    window = make_window()
+    room = play_tab(window).room
+    choices = room.choices
+    assert choices.choose("user-cancels")
+    described = choices.description.text()
+    run = room.play()
+    fields = [choices.what, choices.server, choices.file_button, choices.model_url, choices.model_name,
+              choices.api_key, choices.prompt]
+    assert not any(field.isEnabled() for field in fields)
+    QTest.keyClick(choices.what, Qt.Key.Key_Down)  # a key on the locked choice changes nothing
+    assert choices.what.currentData() == "user-cancels" and choices.description.text() == described
+    qtbot.waitUntil(lambda: any(row.text == "hang" and row.running for row in run.rows), timeout=20000)
+    with qtbot.waitSignal(run.ended, timeout=10000):
+        room.cancel()
+    assert all(field.isEnabled() for field in fields)
+    assert choices.choose("happy-path") and "echo" in choices.description.text()
+    run = room.play()  # the next run is chosen and played as before
+    qtbot.waitUntil(lambda: not run.running, timeout=30000)
+    assert run.status == "ok" and choices.what.isEnabled()
+
+
 def test_the_scenario_own_cancel_ends_the_run_cancelled(qtbot, make_window) -> None:
     window = make_window()
     room = play_tab(window).room

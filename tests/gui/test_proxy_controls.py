@@ -88,3 +88,35 @@ def test_screenshot_a_cancelled_call_recorded_by_the_proxy_in_the_runs_tab(qtbot
     tab.select_step(0)
     assert "hang" in tab.detail.heading.text()
     save(window, "runs-proxy-cancelled")
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_the_proxy_s_address_is_whole_in_a_1024_px_window(qtbot, make_window, demo_server, language) -> None:
+    """Beside Copy the address had 136 of the 166 pixels "http://127.0.0.1:34097/mcp" needs at 1024 px: its
+    port, the part that differs, was cut off. It has a line of its own; Copy and Stop share the next."""
+    from PySide6.QtWidgets import QApplication
+
+    from inspector.gui.language import switch_language
+
+    window = make_window((demo_server.url, "Demo server"))
+    switch_language(language)
+    try:
+        window.resize(1024, 768)
+        qtbot.waitUntil(lambda: window.width() == 1024)
+        controls = window.proxies
+        assert controls.start_selected()
+        QApplication.processEvents()
+        address = controls.address
+        assert address.text() == controls.proxies[demo_server.url].url and address.isVisible()
+        # The address's end (where the cursor goes after its last character, the text laid from the field's
+        # left) lies inside the field: the whole address shows, its port too.
+        address.setCursorPosition(len(address.text()))
+        end = address.cursorRect().center().x()
+        assert address.fontMetrics().horizontalAdvance(address.text()) <= end < address.contentsRect().right(), (
+            address.width(), address.text())
+        address.setCursorPosition(0)
+        assert controls.copy_button.isVisible() and controls.stop_button.isVisible()
+        assert controls.copy_button.y() > address.y()  # on the next line, not taking the address's room
+    finally:
+        controls.stop_all()
+        switch_language("en")

@@ -38,6 +38,27 @@ def test_a_played_run_is_counted_while_it_plays_and_named_when_it_ends(qtbot, ma
     assert outcome.run_id > run.run_id
 
 
+def test_an_agent_run_recorded_through_the_proxy_is_the_last_run(qtbot, make_window, demo_server) -> None:
+    """The status line went on naming the catalogue's run after an agent's calls through the window's proxy
+    were stored; a trace imported later is not the last run (its runs ran elsewhere, earlier)."""
+    from inspector.store import RunStore, resolve_db_path
+    from tests.gui.test_proxy_controls import _agent_calls
+
+    window = make_window((demo_server.url, "Demo server"))
+    assert window.proxies.start_selected()
+    assert _agent_calls(window.proxies.proxies[demo_server.url].url) == "through the window's proxy"
+    qtbot.waitUntil(lambda: "4 runs recorded so far" in window.proxies.state.text(), timeout=10000)
+    with RunStore.open(resolve_db_path()) as store:
+        last = max(store.list_runs(limit=None), key=lambda run: (run.finished_at, run.id))  # the last to end
+    assert last.title.endswith(" · proxy")
+    named = f"0 operations running · last run {last.id}: {last.title} ({last.status}) · "
+    qtbot.waitUntil(lambda: window.status.text().startswith(named), timeout=5000)
+    fixture = Path(__file__).parents[1] / "fixtures" / "otel" / "mcp_sdk.jsonl"
+    with qtbot.waitSignal(window.runs_tab.transfers.imported, timeout=20000):
+        window.runs_tab.open_trace(fixture)
+    assert window.status.text().startswith(named)
+
+
 def test_a_cancelled_played_run_is_named_cancelled(qtbot, make_window) -> None:
     window = make_window()
     room = play_tab(window).room

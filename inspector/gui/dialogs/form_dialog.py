@@ -53,18 +53,31 @@ def finish_form(dialog: QDialog, form: QFormLayout) -> QDialogButtonBox:
 
 def form_width(dialog: QDialog) -> int:
     """The width a dialog made by :func:`finish_form` needs: as wide as the form needs (a check box's
-    words do not wrap), at least :data:`DIALOG_WIDTH`, with room for the scroll bar; at most the screen's
-    room (the form scrolls sideways then: 1503 px of settings at 16 pt in German put OK off a 1280 px
-    screen)."""
+    words do not wrap; a form that wraps long rows, its fields beside their labels), at least
+    :data:`DIALOG_WIDTH`, with room for the scroll bar; at most the screen's room (a form that wraps puts
+    its widest fields under their labels then; one that cannot scrolls sideways: 1503 px of settings at
+    16 pt in German put OK off a 1280 px screen)."""
     layout = dialog.layout()
     scroll = dialog.findChild(QScrollArea, options=Qt.FindChildOption.FindDirectChildrenOnly)
     content = scroll.widget()
     content.layout().activate()
     margins = layout.contentsMargins()
-    inner = max(DIALOG_WIDTH - margins.left() - margins.right(), content.minimumSizeHint().width())
+    inner = max(DIALOG_WIDTH - margins.left() - margins.right(), content.minimumSizeHint().width(),
+                _rows_beside_labels(content))
     width = inner + margins.left() + margins.right() + scroll.verticalScrollBar().sizeHint().width()
     room = screen_room(dialog)
     return width if room is None else min(width, room.width())
+
+
+def _rows_beside_labels(content: QWidget) -> int:
+    """The width a form that wraps its long rows (:meth:`QFormLayout.setRowWrapPolicy`) needs to keep every
+    field beside its label, as it is where the screen has the room: its least width is that of a row wrapped
+    under its label, where it has not (the settings on an 800 px screen). 0 for a form that never wraps."""
+    form = next((item.layout() for item in map(content.layout().itemAt, range(content.layout().count()))
+                 if isinstance(item.layout(), QFormLayout)), None)
+    if form is None or form.rowWrapPolicy() == QFormLayout.RowWrapPolicy.DontWrapRows:
+        return 0
+    return content.sizeHint().width()
 
 
 def form_height(dialog: QDialog, width: int | None = None) -> int:

@@ -72,9 +72,13 @@ class SettingsDialog(QDialog):
             "A new database location takes effect the next time Run Inspector starts."))
         database_note.setWordWrap(True)
         mark_hint(database_note)
-        self.allow_sampling = translated(QCheckBox(), "setText", lambda: _(
-            "Let servers use this model (sampling); each request is shown for confirmation first"))
+        # Its words short, the rest a note under it: a check box's words do not wrap (in German they were
+        # 733 px, wider than an 800 px screen leaves the form).
+        self.allow_sampling = translated(QCheckBox(), "setText", lambda: _("Let servers use this model (sampling)"))
         self.allow_sampling.setChecked(settings.allow_sampling)
+        sampling_note = translated(QLabel(), "setText", lambda: _("Each request is shown for confirmation first."))
+        sampling_note.setWordWrap(True)
+        mark_hint(sampling_note)
         self.sampling_url = QLineEdit(settings.sampling_model_url)
         self.sampling_url.setPlaceholderText("http://127.0.0.1:11434/v1")
         translated(self.sampling_url, "setAccessibleName", lambda: _("The model server's address for sampling"))
@@ -118,6 +122,9 @@ class SettingsDialog(QDialog):
         # A language chosen is shown at once, in this dialog and the window, so it can be judged.
         self.language.currentIndexChanged.connect(lambda _index: self._show_language())
         form = QFormLayout()
+        # Where the screen is narrow (800 px, in German) a row too wide beside its label goes under it, rather
+        # than the whole form scrolling sideways; where there is room every row is beside its label.
+        form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
         # The combo boxes keep the width of their words (a switch of language lays the form out again,
         # and would otherwise stretch them across it).
         for combo in (self.language, self.log_level):
@@ -145,6 +152,7 @@ class SettingsDialog(QDialog):
         form.addRow(_buddy(lambda: _("R&un database"), self.database), database_column)
         sampling_column = QVBoxLayout()
         sampling_column.addWidget(self.allow_sampling)
+        sampling_column.addWidget(sampling_note)
         sampling_column.addWidget(self.sampling_url)
         sampling_column.addWidget(self.sampling_model)
         sampling_column.addWidget(self.sampling_tokens)

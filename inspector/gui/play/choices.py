@@ -146,6 +146,12 @@ class PlayChoices(QWidget):
             self.model_name.setText(self.model_settings.model)
         self._what_changed()
 
+    def lock(self, locked: bool) -> None:
+        """While a run plays its choice cannot be changed: the description above the steps stays the
+        played run's (another scenario chosen meanwhile described one that was not playing)."""
+        for field in (self.what, self.file_button, self.server, *(edit for _label, edit in self._model_rows)):
+            field.setEnabled(not locked)
+
     def choose(self, name: str) -> bool:
         """Choose a shipped scenario by name (or ``file``, ``model``)."""
         index = self.what.findData(name)

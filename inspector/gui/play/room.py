@@ -174,6 +174,7 @@ class PlayRoom(QWidget):
         run.ended.connect(self._ended)
         self.cancel_button.setEnabled(True)  # first: Play's focus passes on to Cancel, one key away
         self.play_button.setEnabled(False)
+        self.choices.lock(True)
         self._frames.start()
         self._say_state()
         self.playing_changed.emit(True)
@@ -215,6 +216,7 @@ class PlayRoom(QWidget):
         self._frames.stop()
         self.play_button.setEnabled(True)
         self.cancel_button.setEnabled(False)
+        self.choices.lock(False)
         run = self.run
         if run is not None and run.rows:
             self.model.row_changed_now(len(run.rows) - 1)

@@ -213,11 +213,14 @@ class BudgetBar(QWidget):
         return super().event(event)
 
     def tooltip_at(self, x: float, y: float) -> str | None:
-        """The tooltip for a point of the widget: a progress mark, a leg, or the bar's summary."""
+        """The tooltip for a point of the widget: the header whole where it is cut, a progress mark, a leg, or
+        the bar's summary."""
         geometry = self.current_geometry()
         if geometry is None:
             return None
         track = self._track_rect()
+        if y < self._header_px() and self.header_shown != self._painter.header_whole:
+            return "\n".join(self._painter.header_whole)  # the header is cut: its words whole
         local = x - track.left()
         if y < track.top():
             near = [tick for tick in geometry.ticks if abs(tick.x - local) <= 5]

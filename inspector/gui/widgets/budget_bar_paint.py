@@ -158,6 +158,8 @@ class BarPainter:
         self._tick_path: tuple[tuple[object, float, float], QPainterPath] | None = None
         #: The header's two texts as the last paint showed them (left, right): tests read them.
         self.header_shown: tuple[str, str] = ("", "")
+        #: The same two texts whole (the first title given, nothing cut): the header's tooltip where it is cut.
+        self.header_whole: tuple[str, str] = ("", "")
 
     def restyle(self) -> None:
         """The widget's font or palette changed: make the fonts, metrics and rectangles again."""
@@ -350,6 +352,7 @@ class BarPainter:
         metrics, plain = style.bold_metrics, style.metrics
         text = geometry.spent_text
         titles = tuple(title for title in titles if title)
+        whole = _("{title} — {spent}").format(title=titles[0], spent=text) if titles else text
         title = titles[-1] if titles else ""
         # The ending ("✗ fehlgeschlagen: Zeitüberschreitung") is what happened: it takes what the
         # numbers leave, and at least half the line; the title gives way first.
@@ -373,6 +376,7 @@ class BarPainter:
         text = plain.elidedText(text, Qt.TextElideMode.ElideRight, max(0.0, room))
         painter.drawText(area, flags | Qt.AlignmentFlag.AlignLeft, text)
         self.header_shown = (text, end)
+        self.header_whole = (whole, geometry.end_text)
 
 
 def _label_text(metrics: QFontMetricsF, rect: QRectF, choices: tuple[str, ...]) -> str:

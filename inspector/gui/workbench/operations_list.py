@@ -24,7 +24,7 @@ from ..widgets.empty_hint import EmptyHint
 from ..widgets.frame_throttle import FrameThrottle
 from .operation_delegate import OperationDelegate
 from .operation_task import OperationTask
-from .operations_model import OperationsModel, spoken_text, state_text, title_text
+from .operations_model import OperationsModel, bar_titles, spoken_text, state_text
 
 
 @dataclass(frozen=True)
@@ -213,7 +213,7 @@ class OperationsList(QWidget):
         if task is None:
             self.detail.hide()
             return
-        self.detail.set_title(title_text(task))
+        self.detail.set_title(*bar_titles(task))
         self.detail.show_live(task.state, task.started_at)
         self.detail.show()
         self.cancel_action.setEnabled(task.running and not task.cancel_signal.fired)
@@ -227,7 +227,7 @@ class OperationsList(QWidget):
 
     def _retranslate(self) -> None:
         if self.current is not None:
-            self.detail.set_title(title_text(self.current))
+            self.detail.set_title(*bar_titles(self.current))
         self.view.viewport().update()
 
     def _tick(self) -> None:

@@ -47,6 +47,12 @@ def title_text(task: OperationTask) -> str:
     return visible(_("{title} @ {server}").format(title=task.title, server=task.server.label))
 
 
+def bar_titles(task: OperationTask) -> tuple[str, str]:
+    """The budget bar's header: the operation and its server, else the operation alone where that does not
+    fit ("tools/call hang", not "to…" beside a German ending at 1024 px)."""
+    return title_text(task), visible(task.title)
+
+
 def state_word(task: OperationTask) -> str:
     """running, cancelling… or how it ended ("failed: timed out"), without the icon."""
     if task.running:

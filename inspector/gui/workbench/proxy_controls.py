@@ -14,13 +14,14 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QAction, QGuiApplication
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QMenu, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QLabel, QLineEdit, QMenu, QPushButton, QVBoxLayout, QWidget
 
 from inspector.i18n import _, ngettext
 from inspector.i18n.formatting import format_number
 from inspector.i18n.messages import translate
 
 from ..language import on_language_changed, translated
+from ..widgets.wrapping_row import WrappingRow
 from .servers_panel import ServersPanel
 
 if TYPE_CHECKING:  # the proxy (uvicorn, the forwarding) loads when one is first started, not with the window
@@ -30,7 +31,8 @@ if TYPE_CHECKING:  # the proxy (uvicorn, the forwarding) loads when one is first
 class _Relay(QObject):
     """Carries the writer thread's news to the GUI thread (queued)."""
 
-    recorded = Signal(str)
+    #: A run was stored: its server's URL, the run's number, title and status.
+    recorded = Signal(str, int, str, str)
     problem = Signal(str, object)
 
 
@@ -39,6 +41,8 @@ class ProxyControls(QWidget):
 
     #: A proxy started or stopped (its server's URL).
     changed = Signal(str)
+    #: A proxy stored a run: its number, title and status (the status line names it as the last run).
+    run_recorded = Signal(int, str, str)
 
     def __init__(self, panel: ServersPanel, db_path: Path, menu: QMenu | None = None) -> None:
         super().__init__()
@@ -46,7 +50,7 @@ class ProxyControls(QWidget):
         self.proxies: dict[str, ProxyServer] = {}
         self._problems: dict[str, str] = {}
         self._relay = _Relay()
-        self._relay.recorded.connect(lambda _url: self.refresh())
+        self._relay.recorded.connect(self._recorded)
         self._relay.problem.connect(self._record_problem)
         # Short: the panel is narrow (its width decides the window's least width).
         self.start_button = translated(QPushButton(), "setText", lambda: _("Record an agent…"))
@@ -67,18 +71,21 @@ class ProxyControls(QWidget):
         self.copy_button.clicked.connect(lambda: QGuiApplication.clipboard().setText(self.address.text()))
         self.stop_button = translated(QPushButton(), "setText", lambda: _("Stop the proxy"))
         self.stop_button.clicked.connect(self.stop_selected)
-        row = QHBoxLayout()
-        row.setContentsMargins(0, 0, 0, 0)
-        row.addWidget(self.address, 1)
-        row.addWidget(self.copy_button)
+        # The address on a line of its own, the panel's whole width: beside Copy it had 136 of the 166 pixels
+        # "http://127.0.0.1:34097/mcp" needs at 1024 px, and its port, what differs, was cut off.
+        buttons = WrappingRow()  # one above the other where the panel is narrow (a large font)
+        buttons.addWidget(self.copy_button)
+        buttons.addWidget(self.stop_button)
         self._address_row = QWidget()
-        self._address_row.setLayout(row)
+        column = QVBoxLayout(self._address_row)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.addWidget(self.address)
+        column.addLayout(buttons)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.start_button, 0, Qt.AlignmentFlag.AlignLeft)
         layout.addWidget(self.state)
         layout.addWidget(self._address_row)
-        layout.addWidget(self.stop_button, 0, Qt.AlignmentFlag.AlignLeft)
         panel.add_below_list(self)
         #: Server → Record an agent through a proxy (for the selected server).
         self.start_action = QAction(self)
@@ -103,8 +110,7 @@ class ProxyControls(QWidget):
         self.setVisible(url is not None)
         self.start_button.setVisible(url is not None and proxy is None)
         self.start_action.setEnabled(url is not None and proxy is None)
-        self._address_row.setVisible(proxy is not None)
-        self.stop_button.setVisible(proxy is not None)
+        self._address_row.setVisible(proxy is not None)  # with Copy and Stop
         if proxy is not None:
             count = proxy.recorded_count
             self.state.setText(ngettext(
@@ -129,7 +135,7 @@ class ProxyControls(QWidget):
         record = self.panel.current()
         relay = self._relay
         proxy = ProxyServer(url, self.db_path, server_label=record.name if record is not None and record.name else url,
-                            recorded=lambda _run_id, _run: relay.recorded.emit(url),
+                            recorded=lambda run_id, run: relay.recorded.emit(url, run_id, run.title, run.status),
                             problem=lambda message: relay.problem.emit(url, message))
         try:
             proxy.start()
@@ -161,6 +167,10 @@ class ProxyControls(QWidget):
         """The window closes: every proxy stops."""
         for url in list(self.proxies):
             self.stop(url)
+
+    def _recorded(self, _url: str, run_id: int, title: str, status: str) -> None:
+        self.refresh()
+        self.run_recorded.emit(run_id, title, status)
 
     def _record_problem(self, url: str, message: object) -> None:
         self._problems[url] = translate(message)
