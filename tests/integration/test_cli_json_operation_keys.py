@@ -1,7 +1,8 @@
-"""Every key `call`, `tools` and `ping` print with `--json` is one docs/cli-json.md's table lists, against real
-servers: the demo server, a database another program holds locked, a server that asks for a sign-in. The
-table lacked `listed_tools` (a call of a tool the server does not list), `waited_for_signin` and `record`
-(the run's record in a side file, where `run_id` is absent although the run was not `--no-store`)."""
+"""Every key `call`, `tools` and `ping` print with `--json` is one docs/cli-json.md's table lists (and so are
+those of `resources`, `prompts`, `complete` and `skills`, in theirs), against real servers: the demo server,
+a database another program holds locked, a server that asks for a sign-in. The table lacked `listed_tools`
+(a call of a tool the server does not list), `waited_for_signin` and `record` (the run's record in a side
+file, where `run_id` is absent although the run was not `--no-store`)."""
 
 from __future__ import annotations
 
@@ -17,9 +18,9 @@ from tests.support.cli_process import cli_here
 DOC = (Path(__file__).resolve().parents[2] / "docs" / "cli-json.md").read_text(encoding="utf-8")
 
 
-def _table() -> dict[str, str]:
-    """The keys of the table of `call`, `tools`, `ping`, `task`, each with its "when" cell."""
-    section = DOC[DOC.index("## `call`, `tools`, `ping`, `task`"):DOC.index("**A leg's finding**")]
+def _table(heading: str = "## `call`, `tools`, `ping`, `task`", end: str = "**A leg's finding**") -> dict[str, str]:
+    """The keys of the table under ``heading`` (up to ``end``), each with its "when" cell."""
+    section = DOC[DOC.index(heading):DOC.index(end)]
     rows = {}
     for line in section.splitlines():
         if line.startswith("| `"):
@@ -31,6 +32,9 @@ def _table() -> dict[str, str]:
 
 DOCUMENTED = _table()
 ALWAYS = {name for name, when in DOCUMENTED.items() if when == "always"}
+#: `resources`, `prompts`, `complete` and `skills` have the keys above and those of their own tables.
+OFFERINGS = {**DOCUMENTED, **_table("## `resources`, `prompts`, `complete`", "### `resources subscribe"),
+             **_table("## `skills`", "## `replay`")}
 
 
 def printed(*words: str, env: dict[str, str] | None = None) -> tuple[int, dict]:
@@ -38,8 +42,8 @@ def printed(*words: str, env: dict[str, str] | None = None) -> tuple[int, dict]:
     return done.returncode, json.loads(done.stdout)
 
 
-def assert_documented(report: dict) -> None:
-    assert set(report) - set(DOCUMENTED) == set(), "keys docs/cli-json.md does not list"
+def assert_documented(report: dict, documented: dict[str, str] = DOCUMENTED) -> None:
+    assert set(report) - set(documented) == set(), "keys docs/cli-json.md does not list"
     assert ALWAYS <= set(report), "keys the document says are always there"
 
 
@@ -65,6 +69,19 @@ def test_call_tools_and_ping_print_the_documented_keys(demo_server, tmp_path: Pa
         status, report = printed(*words, "--db", db)
         assert status == 0, report
         assert_documented(report)
+
+
+def test_resources_prompts_complete_and_skills_print_the_documented_keys(demo_server) -> None:
+    url = demo_server.url
+    for words in (("resources", "list", url), ("resources", "templates", url), ("resources", "read", url,
+                  "demo://stripes.png"), ("prompts", "list", url), ("prompts", "get", url, "greet", "--args",
+                  '{"name": "Ada"}'), ("complete", url, "--prompt", "summarize", "--argument", "style", "--value", "s"),
+                  ("skills", "list", url), ("skills", "get", url, "skill://demo-tour/SKILL.md"),
+                  ("skills", "load", url, "skill://demo-tour/SKILL.md")):
+        status, report = printed(*words, "--no-store")
+        assert status == 0 and report["outcome"] == "ok", report
+        assert_documented(report, OFFERINGS)
+        assert set(report) - set(DOCUMENTED), words  # each printed keys of its own table
 
 
 def test_a_record_that_went_to_a_side_file_is_documented(demo_server, tmp_path: Path) -> None:
