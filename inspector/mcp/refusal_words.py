@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from .messages import N_, NP_, Message
-from .sanitize import sanitize_remote_text
+from .sanitize import inside_a_sentence, sanitize_remote_text
 
 #: The stateless era's own error codes (2026-07-28), said in words rather than by number alone.
 HEADER_MISMATCH = -32020
@@ -112,7 +112,7 @@ def refresh_kept(server: str) -> Message:
 
 
 def rpc_error(server: str, method: str, code: int, message: str, data: Any) -> Message:
-    detail = _inside_a_sentence(sanitize_remote_text(message))
+    detail = inside_a_sentence(sanitize_remote_text(message))
     params: dict[str, object] = {"server": server, "method": method, "code": code, "detail": detail}
     worded = _worded_rpc_error(code, data, params)
     if worded is not None:
@@ -137,12 +137,6 @@ def _listed(value: Any) -> str:
     if isinstance(value, dict):
         return _listed(list(value))
     return "(none)"
-
-
-def _inside_a_sentence(text: str) -> str:
-    """A server's message placed inside one of our sentences, which ends it: its own full stop
-    goes (the sentence ended in "text.."); an ellipsis ("...") stays as it is."""
-    return text[:-1].rstrip() if text.endswith(".") and not text.endswith("..") else text
 
 
 def _worded_rpc_error(code: int, data: Any, params: dict[str, object]) -> str | None:

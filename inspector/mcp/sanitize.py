@@ -14,3 +14,9 @@ def sanitize_remote_text(text: object, limit: int = REMOTE_TEXT_LIMIT) -> str:
     if len(cleaned) > limit:
         return cleaned[:limit] + "…"
     return cleaned
+
+
+def inside_a_sentence(text: str) -> str:
+    """Remote text placed at the end of one of our sentences, which ends it: its own full stop goes
+    (the sentence ended in "text.."); an ellipsis ("...") stays as it is."""
+    return text[:-1].rstrip() if text.endswith(".") and not text.endswith("..") else text

@@ -87,6 +87,17 @@ def test_a_missing_program_is_named() -> None:
     assert "the program 'no-such-program-4711' was not found" in done.stdout
 
 
+def test_a_server_whose_last_words_end_a_sentence_ends_the_error_with_one_full_stop() -> None:
+    # The commonest failure: a sentence on stderr, then its exit. The error ended "… is not set.." before.
+    done = cli("call", "--stdio", "sh -c 'echo Error: API_TOKEN is not set. >&2; exit 3'", "echo", "--json",
+               "--no-store")
+    message = json.loads(done.stdout)["error"]["message"]
+    assert done.returncode == 1
+    assert message.endswith("exited with status 3; its last words on stderr: Error: API_TOKEN is not set."), message
+    ellipsis = cli("tools", "--stdio", "sh -c 'echo Waiting for the token... >&2; exit 3'", "--json", "--no-store")
+    assert "stderr: Waiting for the token..." in json.loads(ellipsis.stdout)["error"]["message"]  # not cut
+
+
 def test_a_command_typed_as_the_server_says_so_and_suggests_stdio_with_the_words_as_typed() -> None:
     typed = "npx -y @modelcontextprotocol/server-filesystem /tmp"
     done = cli("tools", typed, "--no-store")

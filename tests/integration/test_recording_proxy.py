@@ -25,6 +25,7 @@ from inspector.capture.proxy import ProxyServer
 from inspector.cli import main
 from inspector.demo import DemoOptions, DemoServer
 from inspector.store import RunStore
+from tests.support.cli_process import cli_here
 
 SECRET = "Bearer sk-proxy-test-4711-secret"
 
@@ -233,6 +234,11 @@ def test_the_budget_ends_a_call_on_the_agents_behalf(demo, tmp_path: Path) -> No
     assert call_leg["outcome"] == "failed" and call_leg["grantedS"] is not None and call_leg["grantedS"] <= 1
     # One budget for the operation, from its first leg (the handshake spent some of it).
     assert 950 < hang["step"]["durationMs"] < 3000 and call_leg["elapsedMs"] < hang["step"]["durationMs"]
+    # The leg ended at its grant, so the run reads as the time-out it was, as a call of our own does
+    # (it read "failed (the tool call failed)": the budget ended the leg short of the grant it showed).
+    assert call_leg["elapsedMs"] >= call_leg["grantedS"] * 1000 - 50
+    listed = cli_here("runs", "list", "--db", str(db))
+    assert "failed (the tool call timed out)" in listed.stdout, listed.stdout
 
 
 # -- servers that misbehave -----------------------------------------------------------------------

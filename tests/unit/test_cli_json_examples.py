@@ -1,7 +1,7 @@
 """The objects docs/cli-json.md shows are what the commands print: its error object is the one `call --json`
 prints when the tool is missing (it showed argparse's "the following arguments are required: tool", which
 the command line has not said since it names what a command needs), and its `--version --json` object is
-the installed version's."""
+the installed version's; its list of error kinds names every kind with its stable code."""
 
 from __future__ import annotations
 
@@ -31,3 +31,12 @@ def test_the_version_object_shown_is_what_version_json_prints(capsys) -> None:
     shown = json.loads(re.search(r"`(\{\"name\".*?\})`", section).group(1))
     assert _printed(capsys, "--version", "--json") == (0, shown)
     assert f"`run-inspector {shown['version']}`" in section  # the line without --json
+
+
+def test_every_error_kind_is_listed_with_its_stable_code() -> None:
+    """`signin --json` printed `signin_failed` 1014, which the list of kinds and codes did not name."""
+    from inspector.mcp.errors import ERROR_CODES, ErrorKind
+
+    listed = " ".join(DOC[DOC.index("Error kinds and their stable codes"):].split())
+    missing = [f"{kind.value} {code}" for kind, code in ERROR_CODES.items() if f"`{kind.value}` {code}" not in listed]
+    assert missing == [] and set(ERROR_CODES) == set(ErrorKind)

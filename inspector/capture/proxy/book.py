@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -66,6 +67,15 @@ class ProxiedOperation:
     @property
     def first(self) -> CapturedLeg:
         return next((leg for leg in self.legs if leg.method == self.method), self.legs[0])
+
+    def granted_s(self, leg: CapturedLeg) -> int | None:
+        """What ``leg`` is granted of the budget: what was left of it when the leg started, rounded up to
+        whole seconds, as Run Inspector's own calls grant it (ADR-170); the leg's deadline, and so a
+        leg the budget ended used its whole grant ("timed out"). ``None`` without a budget."""
+        if self.budget_s is None:
+            return None  # no deadline: the agent's requests spent what they took
+        offset_s = (leg.started_ns - self.legs[0].started_ns) / 1e9
+        return max(0, math.ceil(self.budget_s - offset_s))
 
 
 @dataclass

@@ -176,11 +176,12 @@ class ForwardingApp:
         self._tell_server_to_stop(leg, headers)
 
     def _deadline(self, leg: CapturedLeg, operation: ProxiedOperation | None) -> float | None:
-        """Seconds this leg may still take under the proxy's budget (``None``: no budget, or not a request)."""
-        if operation is None or operation.budget_s is None or leg.rpc_id is None:
+        """Seconds this leg may still take under the proxy's budget: what is left of its grant
+        (``None``: no budget, or not a request)."""
+        granted_s = None if operation is None or leg.rpc_id is None else operation.granted_s(leg)
+        if granted_s is None:
             return None
-        spent_s = (time.monotonic_ns() - operation.legs[0].started_ns) / 1e9
-        return max(operation.budget_s - spent_s, 0.0)
+        return max(granted_s - (time.monotonic_ns() - leg.started_ns) / 1e9, 0.0)
 
     async def _forward(self, leg: CapturedLeg, headers: list[tuple[str, str]], body: bytes, send: Send,
                        state: _AnswerState) -> None:

@@ -10,7 +10,6 @@ own budget ending a call is *failed* (timed out), and the step says that the pro
 from __future__ import annotations
 
 import dataclasses
-import math
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -93,15 +92,8 @@ def refused_probe(leg: CapturedLeg) -> bool:
     return leg.status in (400, 404, 405) or (leg.status < 300 and leg.error_message is not None)
 
 
-def _granted(leg: CapturedLeg, operation: ProxiedOperation) -> int | None:
-    if operation.budget_s is None:
-        return None  # no deadline: the agent's requests spent what they took
-    offset_s = (leg.started_ns - operation.legs[0].started_ns) / 1e9
-    return max(0, math.ceil(operation.budget_s - offset_s))
-
-
 def legs_of(operation: ProxiedOperation) -> tuple[Leg, ...]:
-    return tuple(Leg(leg.method, _granted(leg, operation), leg.elapsed_ms, leg.status, leg_outcome(leg, operation),
+    return tuple(Leg(leg.method, operation.granted_s(leg), leg.elapsed_ms, leg.status, leg_outcome(leg, operation),
                      leg.exchange()) for leg in operation.legs)
 
 

@@ -25,6 +25,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from ..messages import N_, Message, Number, system_reason, whole
+from ..sanitize import inside_a_sentence
 from ..server_command import ServerCommand
 from ..text import load_wire_json
 from .line_faults import LineFault, megabytes, not_json, too_long
@@ -263,7 +264,7 @@ class StdioProcess:
 
     def _exited(self) -> ProcessExited:
         status = self._process.returncode
-        last = "\n".join(list(self.stderr_tail)[-5:])
+        last = inside_a_sentence("\n".join(list(self.stderr_tail)[-5:]))  # our sentences end with it
         if status is None and self._input_closed and not self._stdout_ended.is_set():
             sentence = Message(N_("the server process closed its stdin and runs on: no request can reach it"))
         elif status is None:
