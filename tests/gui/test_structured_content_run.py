@@ -89,3 +89,26 @@ def test_text_and_structured_content_show_the_text_and_keep_the_structure_in_its
         "items": [{"price": 3}, {"price": 5}, {"price": -1}]}  # what broke the schema, kept
     detail.tabs.setCurrentWidget(detail.structured)
     assert window.grab().save(str(SHOTS / "structured-beside-text-en.png"))
+
+
+def test_a_replay_with_other_structured_content_is_named_a_different_result(qtbot, make_window,
+                                                                             schema_server) -> None:
+    """Both answers' text is "The tool returned no textual content.": the window said "the same result"."""
+    from inspector.runs import RunStep, StepKind
+    from tests.gui.test_replay_step import _finish, _select_step, _stored_tool_step
+
+    window = make_window((schema_server, "Schema server"), wait_tools=False)
+    tab, run_id = _stored_tool_step(window, "tools/call tally", "live", schema_server, RunStep(
+        kind=StepKind.TOOL, round=0, duration_ms=3.0, tool_name="tally", tool_arguments={},
+        tool_result="The tool returned no textual content.", tool_is_error=False, tool_outcome="ok",
+        structured_content={"calls": 99}, budget_s=4))
+    _select_step(qtbot, tab, run_id)
+    with qtbot.waitSignal(window.engine.submitted, timeout=5000) as submitted:
+        tab.detail.replay.click()
+    assert _finish(qtbot, submitted.args[0]).status == "ok"
+    window.tabs.setCurrentWidget(tab)
+    _select_step(qtbot, tab, run_id)
+    view = tab.detail.replays
+    qtbot.waitUntil(lambda: not view.other.isHidden(), timeout=5000)
+    assert view.verdict.text().startswith("Replay: the same outcome, a different result, ")
+    assert view.other.result.toPlainText().endswith('Its structured content:\n    {\n      "calls": 1\n    }')

@@ -225,3 +225,13 @@ def test_the_recording_proxy_keeps_the_structured_content_of_a_call_it_passes_on
         [run] = store.list_runs(limit=None)
         [step] = store.iter_steps(run.id)
     assert step.payload["structuredContent"] == STRUCTURE
+
+
+def test_a_replay_whose_structured_content_differs_has_a_different_result(url: str, tmp_path) -> None:
+    """Its text is the same each time ("The tool returned no textual content."): the replay said "the same
+    result" whatever the structure held."""
+    db = str(tmp_path / "runs.db")
+    assert cli_here("call", url, "tally", "--db", db).returncode == 0
+    done = cli_here("replay", "1:1", "--json", "--db", db)
+    assert json.loads(done.stdout)["replay_of"]["compared"]["same_result"] is False, done.stderr
+    assert "\nReplay: the same outcome, a different result, " in cli_here("replay", "1:1", "--db", db).stdout
