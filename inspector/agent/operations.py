@@ -213,15 +213,17 @@ def tool_result_for(tool: str, server: ServerEndpoint, result: Any, error: McpTr
         tool_result = ToolResult.cancelled(error.message, in_flight=bool(error.in_flight))
     elif error is not None and result is not None:  # answered, yet wrong (its output schema): keep what it said
         tool_result = ToolResult.error(f"{error.message}\n{result.content}", content_blocks=result.blocks,
-                                       wording=wording_of(said_of(error)))
+                                       wording=wording_of(said_of(error)), structured_content=result.structured_content)
     elif error is not None:
         tool_result = ToolResult.error(error.message, wording=wording_of(said_of(error)))
     elif result.is_error:
         said = reported_error(tool, server.label, result.content)
-        tool_result = ToolResult.error(str(said), content_blocks=result.blocks, wording=wording_of(said))
+        tool_result = ToolResult.error(str(said), content_blocks=result.blocks, wording=wording_of(said),
+                                       structured_content=result.structured_content)
     else:
         tool_result = ToolResult.text(result.content, image_artifacts(getattr(result, "images", ())),
-                                      content_blocks=result.blocks, wording=wording_of(answer_head(result)))
+                                      content_blocks=result.blocks, wording=wording_of(answer_head(result)),
+                                      structured_content=result.structured_content)
     return tool_result.with_bounded_channels()
 
 

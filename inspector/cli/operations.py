@@ -42,6 +42,7 @@ from inspector.mcp.messages import Number
 from inspector.mcp.roots import roots_from_uris
 from inspector.mcp.wire import DEFAULT_WIRE
 from inspector.runs._frozen import thaw
+from inspector.runs.replaying import same_structure
 from inspector.store.errors import StoreError
 from inspector.store.signin_settings import StoredSignIn, overridden
 from inspector.traces.redact import redact_text
@@ -500,7 +501,8 @@ def _compared_with_original(store: RunStore | None, run_id: int, sequence: int,
     if original is None or original.damage:
         return None
     return {"outcome_before": original.outcome or "",
-            "same_result": original.step.tool_result == record.step.tool_result,
+            "same_result": original.step.tool_result == record.step.tool_result
+                           and same_structure(original.payload, record.step.to_payload(legs=False)),
             "duration_before_ms": original.step.duration_ms, "duration_ms": record.step.duration_ms}
 
 

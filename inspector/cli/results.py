@@ -223,7 +223,8 @@ def step_extra_lines(payload: dict[str, Any]) -> list[str]:
     """What ``runs show`` adds under a step's row: its progress notes, the requests the
     server sent the client and its content blocks that are not text, bounded as the window's step detail
     names them (:func:`inspector.i18n.content_blocks.bounded_block_lines`: the first hundred, then how many
-    more: an imported step may hold thousands)."""
+    more: an imported step may hold thousands); and the structured content of an answer without text
+    (:func:`inspector.i18n.content_blocks.stored_structure_lines`)."""
     lines: list[str] = progress_lines(payload.get("progress"), payload.get("progressDropped"))
     lines.extend(server_request_lines(payload.get("serverRequests")))
     lines.extend(elicitation_lines(payload.get("serverRequests")))
@@ -232,6 +233,7 @@ def step_extra_lines(payload: dict[str, Any]) -> list[str]:
         lines.append(_("The server gave no session id, so it was not told to stop this request."))
     lines.extend(content_blocks.bounded_block_lines(payload.get("contentBlocks"), payload.get("contentBlocksDropped"),
                                                     block_lines))
+    lines.extend(content_blocks.stored_structure_lines(payload, MAX_SHOWN_TEXT_CHARS))
     return lines
 
 
@@ -260,14 +262,14 @@ def bounded_content(content: str, blocks: list[dict[str, Any]]) -> tuple[str, st
         left).format(count=format_number(left))
 
 
-def structured_lines(structured: object, blocks: list[dict[str, Any]]) -> list[str]:
-    """A tool's structured content as ``call`` says it when no text block of the answer carries it (a
-    server should repeat it as text, but need not): its JSON, indented, cut as the text is; nothing when
-    the answer has a text block (it is the text) or no structured content."""
-    if not isinstance(structured, dict) or any(isinstance(block, dict) and block.get("type") == "text"
-                                               for block in blocks):
+def structured_lines(structured: object, blocks: object) -> list[str]:
+    """A tool's structured content as ``call`` says it when no text
+    block of the answer carries it (:func:`inspector.i18n.content_blocks.structure_text`): a heading, then
+    its JSON, indented, cut as the text is; nothing when the answer has a text block (it is the text) or
+    no structured content."""
+    text = content_blocks.structure_text(structured, blocks)
+    if text is None:
         return []
-    text = json.dumps(structured, indent=2, ensure_ascii=False)
     lines = [_("Its structured content:"), text[:MAX_SHOWN_TEXT_CHARS]]
     left = len(text) - MAX_SHOWN_TEXT_CHARS
     if left > 0:

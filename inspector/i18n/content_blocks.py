@@ -5,6 +5,7 @@ after it, and an embedded text resource's text, indented. A list of blocks is na
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -95,6 +96,45 @@ def bounded_block_lines(blocks: object, dropped: object, lines_of: Callable[[dic
     return lines
 
 
+def stored_structure(payload: Mapping[str, Any]) -> object:
+    """A stored step's structured content: the object it kept (``structuredContent``), or the JSON
+    text it kept of a larger one, cut (``structuredContentText``); ``None`` when it has none."""
+    kept = payload.get("structuredContent")
+    return kept if isinstance(kept, dict | list) else payload.get("structuredContentText")
+
+
+def structure_text(structured: object, blocks: object) -> str | None:
+    """A tool's structured content as a reader is shown it where no text block of the answer carries it
+    (a server should repeat it as text, but need not): its JSON, indented, or the cut JSON text a step
+    kept of a larger one, as it is; ``None`` when the answer has a text block (it is the text) or no
+    structured content."""
+    if isinstance(blocks, list | tuple) and any(isinstance(block, Mapping) and block.get("type") == "text"
+                                                for block in blocks):
+        return None
+    if isinstance(structured, str):
+        return structured or None
+    if isinstance(structured, Mapping | list | tuple):
+        return json.dumps(structured, indent=2, ensure_ascii=False, default=dict)
+    return None
+
+
+def stored_structure_lines(payload: Mapping[str, Any], max_chars: int) -> list[str]:
+    """What ``runs show`` and the window's step detail say of a stored step's structured content when
+    no text block of its answer carries it (:func:`structure_text`): a heading, then the JSON's lines,
+    indented, cut to ``max_chars`` characters, then how many more there are."""
+    text = structure_text(stored_structure(payload), payload.get("contentBlocks"))
+    if text is None:
+        return []
+    lines = [_("Its structured content:"), *(f"    {line}" for line in text[:max_chars].splitlines())]
+    left = len(text) - max_chars
+    if left > 0:
+        lines.append(ngettext("{count} more character of the structured content is not shown here; the step's "
+                              "payload has it.",
+                              "{count} more characters of the structured content are not shown here; the step's "
+                              "payload has them.", left).format(count=format_number(left)))
+    return lines
+
+
 def _text_cut(block: dict[str, Any]) -> dict[str, Any]:
     text = block.get("text")
     if isinstance(text, str) and len(text) > MAX_BLOCK_TEXT_CHARS:
@@ -108,4 +148,4 @@ def _plain(value: object) -> str:
 
 
 __all__ = ["MAX_BLOCK_TEXT_CHARS", "MAX_NAMED_BLOCKS", "block_lines", "bounded_block_lines", "named_block_lines",
-           "size_words"]
+           "size_words", "stored_structure", "stored_structure_lines", "structure_text"]

@@ -203,16 +203,19 @@ def step_facts(payload: Mapping[str, Any], sequence: int, *, has_rounds: bool = 
     round_ = round_ if isinstance(round_, int) and not isinstance(round_, bool) and has_rounds else None
     duration = payload.get("durationMs")
     duration = float(duration) if isinstance(duration, (int, float)) and not isinstance(duration, bool) else 0.0
-    blocks = None
+    blocks = structured = None
     if kind == StepKind.TOOL:
         arguments, result, blocks = payload.get("toolArguments"), payload.get("toolResult"), _blocks(payload)
+        # The tool's structured content is its result too (the text may say nothing of it).
+        structured = payload.get("structuredContent", payload.get("structuredContentText"))
     else:
         arguments, result = _asked_calls(payload), payload.get("content")
+    result = result if isinstance(result, str) else None
     outcome = step_outcome(payload)
     return StepFacts(sequence=sequence, kind=kind, round=round_, name=_name(payload),
                      outcome=outcome, duration_ms=duration, details=step_details(payload),
-                     arguments_digest=_digest(arguments), result_digest=_digest(result if isinstance(result, str)
-                                                                                 else None),
+                     arguments_digest=_digest(arguments),
+                     result_digest=_digest(result if structured is None else [result, structured]),
                      blocks_digest=_digest(blocks), step_id=step_id,
                      failure=stored_failure(outcome, legs, payload))
 

@@ -14,6 +14,7 @@ first leg was granted (the budget rounded up to whole seconds), else none (the c
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -96,3 +97,11 @@ def budget_of(step: RunStep) -> float | None:
     granted = step.legs[0].granted_s if step.legs else None
     return float(granted) if granted is not None and granted > 0 else None
 
+
+
+def same_structure(first: Mapping[str, Any], second: Mapping[str, Any]) -> bool:
+    """Whether two stored payloads' structured content (``structuredContent``, or its cut text
+    ``structuredContentText``) agree, as a replay's verdict reads them: one that kept none (stored before
+    steps kept it, or its tool returned none) has nothing to disagree with."""
+    kept = [payload.get("structuredContent", payload.get("structuredContentText")) for payload in (first, second)]
+    return None in kept or kept[0] == kept[1]

@@ -8,12 +8,13 @@ The pair is checked on construction so that it can never disagree.
 from __future__ import annotations
 
 import dataclasses
+import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from ._frozen import FrozenMap, freeze
-from .bounding import bound_text
+from .bounding import bound_text, utf8_size
 from .outcome import ToolOutcome
 
 MAX_CONTENT_BYTES = 50_000
@@ -32,6 +33,14 @@ MAX_CONTENT_BLOCKS = 100
 
 MAX_RESOURCE_TEXT_BYTES = 10_000
 """How much of the text of one embedded text resource a bounded result keeps (UTF-8 bytes)."""
+
+MAX_STRUCTURE_DEPTH = 100
+"""The deepest nesting of lists and objects a result keeps of structured content as a JSON value: as
+deep as a call's arguments may be (``inspector.traces.format.MAX_VALUE_DEPTH``), since what is stored
+is exported and must import again. Deeper structured content is kept as its JSON text."""
+
+#: Kept instead of structured content too deeply nested even to be written as JSON text here.
+TOO_DEEP_NOTE = "[The structured content is not kept: it is nested too deeply to be written as JSON.]"
 
 
 def _require_str(owner: str, name: str, value: object) -> None:
@@ -107,6 +116,10 @@ class ToolResult:
     content_blocks_dropped: int = 0
     #: The sentence of ours the content begins with, as data (``RunStep.wording``), or ``None``.
     wording: Mapping[str, Any] | None = None
+    #: The tool's ``structuredContent`` (a JSON object), or, once bounded and too large to keep whole,
+    #: its JSON text cut as the content is (see :meth:`with_bounded_channels`). Kept on a failed
+    #: result too (it may be what broke the output schema); a cancelled result has none.
+    structured_content: Mapping[str, Any] | str | None = None
 
     def __post_init__(self) -> None:
         _require_str("ToolResult", "content", self.content)
@@ -165,6 +178,16 @@ class ToolResult:
                              f"got {dropped!r}")
         if outcome is ToolOutcome.CANCELLED and (blocks or dropped):
             raise ValueError("a cancelled tool result carries no content blocks")
+        structured = self.structured_content
+        if isinstance(structured, Mapping) and not isinstance(structured, FrozenMap):
+            # Too deep to keep as a value (an export of it would not import), it is kept as its text.
+            object.__setattr__(self, "structured_content", _json_text(structured)
+                               if _nested_deeper(structured, MAX_STRUCTURE_DEPTH) else freeze(structured))
+        elif structured is not None and not isinstance(structured, Mapping | str):
+            raise ValueError(f"ToolResult.structured_content must be a mapping, a string or None, "
+                             f"got {type(structured).__name__}")
+        if outcome is ToolOutcome.CANCELLED and structured is not None:
+            raise ValueError("a cancelled tool result carries no structured content")
 
     @classmethod
     def text(
@@ -174,19 +197,21 @@ class ToolResult:
         write_target: WriteTarget | None = None,
         content_blocks: Iterable[Mapping[str, Any]] = (),
         wording: Mapping[str, Any] | None = None,
+        structured_content: Mapping[str, Any] | None = None,
     ) -> ToolResult:
         """Return a successful result (``wording``: the sentence of ours it begins with, as data)."""
         return cls(content, False, tuple(artifacts), ToolOutcome.OK, write_target,
-                   content_blocks=tuple(content_blocks), wording=wording)
+                   content_blocks=tuple(content_blocks), wording=wording, structured_content=structured_content)
 
     @classmethod
     def error(cls, content: str, content_blocks: Iterable[Mapping[str, Any]] = (),
-              wording: Mapping[str, Any] | None = None) -> ToolResult:
-        """Return a failed result: no artifacts, no write target (the blocks of a tool that
-        reported an error are kept, as a description). ``wording``: the sentence of ours the
-        content begins with, as data."""
+              wording: Mapping[str, Any] | None = None,
+              structured_content: Mapping[str, Any] | None = None) -> ToolResult:
+        """Return a failed result: no artifacts, no write target (the blocks and structured content
+        of a tool that reported an error are kept, as a description). ``wording``: the sentence of
+        ours the content begins with, as data."""
         return cls(content, True, (), ToolOutcome.FAILED, None, content_blocks=tuple(content_blocks),
-                   wording=wording)
+                   wording=wording, structured_content=structured_content)
 
     @classmethod
     def cancelled(cls, content: str, in_flight: bool, wording: Mapping[str, Any] | None = None) -> ToolResult:
@@ -211,7 +236,8 @@ class ToolResult:
         the original, and the note counts within the bound. At most
         ``max_artifacts`` artifacts are kept, in order, and at most ``max_blocks`` content
         blocks (the count of the others is added to ``content_blocks_dropped``), each text
-        resource's text cut to :data:`MAX_RESOURCE_TEXT_BYTES`.
+        resource's text cut to :data:`MAX_RESOURCE_TEXT_BYTES`. Structured content whose JSON
+        text takes more than ``max_content_bytes`` is kept as that text, cut as the content is.
 
         Everything else is kept as it was, on every branch: a cancelled result
         stays cancelled (with its ``cancelled_in_flight``) and a failed one
@@ -231,7 +257,38 @@ class ToolResult:
             artifacts=self.artifacts[:max_artifacts],
             content_blocks=tuple(_bounded_block(block) for block in kept),
             content_blocks_dropped=self.content_blocks_dropped + len(self.content_blocks) - len(kept),
+            structured_content=bound_structure(self.structured_content, max_content_bytes),
         )
+
+
+def bound_structure(structured: Mapping[str, Any] | str | None, max_bytes: int) -> Mapping[str, Any] | str | None:
+    """Structured content as a step keeps it: whole while its JSON text (compact) takes at most
+    ``max_bytes`` UTF-8 bytes, else that text cut to them by :func:`bound_text` (with its note)."""
+    if not isinstance(structured, Mapping):
+        return structured if structured is None else bound_text(structured, max_bytes)
+    text = _json_text(structured)
+    return structured if utf8_size(text) <= max_bytes else bound_text(text, max_bytes)
+
+
+def _json_text(structured: Mapping[str, Any]) -> str:
+    """Structured content as compact JSON text (a frozen one too), or :data:`TOO_DEEP_NOTE`."""
+    try:
+        return json.dumps(structured, ensure_ascii=False, separators=(",", ":"), default=dict)
+    except RecursionError:
+        return TOO_DEEP_NOTE
+
+
+def _nested_deeper(value: Any, limit: int) -> bool:
+    """Whether lists and objects nest in ``value`` more than ``limit`` levels (walked without recursion:
+    the value may be as deep as a JSON parser allows)."""
+    waiting = [(value, 1)]
+    while waiting:
+        item, depth = waiting.pop()
+        if depth > limit:
+            return True
+        inner = item.values() if isinstance(item, Mapping) else item
+        waiting.extend((child, depth + 1) for child in inner if isinstance(child, Mapping | list | tuple))
+    return False
 
 
 def _bounded_block(block: Mapping[str, Any]) -> Mapping[str, Any]:

@@ -2,7 +2,8 @@
 
 The stored payload uses the reference's camelCase keys so that payloads
 exported from the reference read here unchanged; this project adds ``legs``,
-``cancelledInFlight``, ``contentBlocks``, ``contentBlocksDropped``, ``serverRequests``,
+``cancelledInFlight``, ``contentBlocks``, ``contentBlocksDropped``, ``structuredContent``,
+``structuredContentText``, ``serverRequests``,
 ``serverNotifications``,
 ``progress``, ``progressDropped``, ``serverToldToStop`` and how the server was reached
 (``transport``, ``serverCommand``, ``protocolVersion``, ``era``, ``stderr``, ``stderrDropped``,
@@ -118,6 +119,8 @@ _OPTIONAL_FIELDS: tuple[_Field, ...] = (
     _Field("cancelled_in_flight", "cancelledInFlight", _FLAG),
     _Field("content_blocks", "contentBlocks", _LIST),
     _Field("content_blocks_dropped", "contentBlocksDropped", _COUNT),
+    _Field("structured_content", "structuredContent", _ARRAY),
+    _Field("structured_content_text", "structuredContentText", _TEXT),
     _Field("server_requests", "serverRequests", _LIST),
     _Field("server_notifications", "serverNotifications", _LIST),
     _Field("progress", "progress", _PROGRESS),
@@ -279,6 +282,11 @@ class RunStep:
     cancelled_in_flight: bool | None = None
     content_blocks: JsonList | None = None
     content_blocks_dropped: int | None = None
+    #: The tool's ``structuredContent``, as it returned it (a JSON object), when its JSON text fits
+    #: the bound of the text (:data:`inspector.runs.result.MAX_CONTENT_BYTES`);
+    structured_content: JsonArray | None = None
+    #: else that JSON text, cut to the bound with a note saying its size (and no ``structured_content``).
+    structured_content_text: str | None = None
     server_requests: JsonList | None = None
     #: Log messages and list-changed notices the server sent meanwhile (first ones kept).
     server_notifications: JsonList | None = None

@@ -155,3 +155,83 @@ def test_an_agent_run_checks_each_call_against_the_catalogue_it_walked(url: str)
     [call] = [step for step in outcome.trace.steps if step.tool_name == "quote"]
     assert call.tool_outcome is ToolOutcome.FAILED
     assert "breaks its output schema at $.items[1].price: -3 is less than the minimum of 0." in call.tool_result
+
+
+STRUCTURE = {"items": [{"price": 3, "note": "Grüße"}]}
+
+
+@pytest.mark.parametrize(("language", "heading"), [("en", "Its structured content:"),
+                                                    ("de", "Sein strukturierter Inhalt:")])
+def test_a_stored_call_keeps_its_structured_content_and_runs_show_says_it(url: str, tmp_path, language: str,
+                                                                          heading: str) -> None:
+    """The stored step kept none of it: `runs show`, the window's step detail and exports said only
+    "The tool returned no textual content.", as if the tool had returned nothing."""
+    db = str(tmp_path / "runs.db")
+    assert cli_here("call", url, "structure_only", "--db", db).returncode == 0
+    [entry] = json.loads(cli_here("runs", "show", "1", "--json", "--db", db).stdout)["timeline"]
+    assert entry["payload"]["structuredContent"] == STRUCTURE
+    shown = cli_here("--lang", language, "runs", "show", "1", "--db", db).stdout
+    lines = json.dumps(STRUCTURE, indent=2, ensure_ascii=False).splitlines()
+    assert "\n".join([f"    {heading}", *(f"        {line}" for line in lines)]) + "\n" in shown
+
+
+@pytest.mark.parametrize("file_format", ["trace", "otlp"])
+def test_structured_content_goes_through_an_export_and_its_import(url: str, tmp_path, file_format: str) -> None:
+    source, target, path = str(tmp_path / "source.db"), str(tmp_path / "target.db"), str(tmp_path / "run.json")
+    assert cli_here("call", url, "structure_only", "--db", source).returncode == 0
+    assert cli_here("export", "1", "-o", path, "--format", file_format, "--db", source).returncode == 0
+    assert cli_here("import", path, "--db", target).returncode == 0
+    [entry] = json.loads(cli_here("runs", "show", "1", "--json", "--db", target).stdout)["timeline"]
+    assert entry["payload"]["structuredContent"] == STRUCTURE
+    assert "    Its structured content:\n" in cli_here("runs", "show", "1", "--db", target).stdout
+
+
+def test_beside_text_the_structured_content_is_stored_and_runs_show_says_the_text(url: str, tmp_path) -> None:
+    """A tool that repeats its structured content as text (as a server should): the text is said, the
+    structure is in the payload (--json, the window's Structured tab), not said twice."""
+    db = str(tmp_path / "runs.db")
+    assert cli_here("call", url, "quote", "--args", '{"prices": [4]}', "--db", db).returncode == 0
+    [entry] = json.loads(cli_here("runs", "show", "1", "--json", "--db", db).stdout)["timeline"]
+    assert entry["payload"]["structuredContent"] == {"items": [{"price": 4}]}
+    shown = cli_here("runs", "show", "1", "--db", db).stdout
+    assert "quote answered" in shown and "structured content" not in shown
+
+
+def test_a_result_breaking_its_schema_keeps_the_structured_content_that_broke_it(url: str, tmp_path) -> None:
+    db = str(tmp_path / "runs.db")
+    assert cli_here("call", url, "quote", "--args", '{"prices": [4, -2]}', "--db", db).returncode == 1
+    [entry] = json.loads(cli_here("runs", "show", "1", "--json", "--db", db).stdout)["timeline"]
+    assert entry["outcome"] == "failed"
+    assert entry["payload"]["structuredContent"] == {"items": [{"price": 4}, {"price": -2}]}
+
+
+def test_the_recording_proxy_keeps_the_structured_content_of_a_call_it_passes_on(url: str, tmp_path) -> None:
+    import httpx
+
+    from inspector.capture.proxy import ProxyServer
+    from inspector.store import RunStore
+
+    db = tmp_path / "runs.db"
+    call = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "structure_only", "arguments": {},
+            "_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                      "io.modelcontextprotocol/clientCapabilities": {},
+                      "io.modelcontextprotocol/clientInfo": {"name": "agent", "version": "1"}}}}
+    with ProxyServer(url, db) as proxy:
+        answer = httpx.post(proxy.url, json=call, timeout=10, headers={
+            "Accept": "application/json, text/event-stream", "MCP-Protocol-Version": "2026-07-28",
+            "Mcp-Method": "tools/call", "Mcp-Name": "structure_only"})
+    assert answer.status_code == 200, answer.text
+    with RunStore.open(db) as store:
+        [run] = store.list_runs(limit=None)
+        [step] = store.iter_steps(run.id)
+    assert step.payload["structuredContent"] == STRUCTURE
+
+
+def test_a_replay_whose_structured_content_differs_has_a_different_result(url: str, tmp_path) -> None:
+    """Its text is the same each time ("The tool returned no textual content."): the replay said "the same
+    result" whatever the structure held."""
+    db = str(tmp_path / "runs.db")
+    assert cli_here("call", url, "tally", "--db", db).returncode == 0
+    done = cli_here("replay", "1:1", "--json", "--db", db)
+    assert json.loads(done.stdout)["replay_of"]["compared"]["same_result"] is False, done.stderr
+    assert "\nReplay: the same outcome, a different result, " in cli_here("replay", "1:1", "--db", db).stdout

@@ -29,6 +29,8 @@ def tools(canary_url: str) -> list[types.Tool]:
                    input_schema={"type": "object"}, output_schema=QUOTE_SCHEMA),
         types.Tool(name="structure_only", description="Structured content, repeated in no text block.",
                    input_schema={"type": "object"}, output_schema=QUOTE_SCHEMA),
+        types.Tool(name="tally", description="How many calls it has had, as structured content alone.",
+                   input_schema={"type": "object"}),
         types.Tool(name="fails", description="Reports an error.", input_schema={"type": "object"},
                    output_schema=QUOTE_SCHEMA),
         types.Tool(name="remote_ref", description="Its output schema points at an address.",
@@ -38,6 +40,7 @@ def tools(canary_url: str) -> list[types.Tool]:
 
 def build_server(canary_url: str) -> Server[Any]:
     listed = tools(canary_url)
+    calls = [0]
 
     async def list_tools(ctx: ServerRequestContext[Any],
                          params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
@@ -51,6 +54,9 @@ def build_server(canary_url: str) -> Server[Any]:
             return types.CallToolResult(content=text, structured_content={"items": items})
         if params.name == "structure_only":  # the text block is a SHOULD (2025-06-18), not a MUST
             return types.CallToolResult(content=[], structured_content={"items": [{"price": 3, "note": "Grüße"}]})
+        if params.name == "tally":  # the same answer each time but for its structure
+            calls[0] += 1
+            return types.CallToolResult(content=[], structured_content={"calls": calls[0]})
         if params.name == "fails":
             return types.CallToolResult(content=text, is_error=True)
         if params.name == "remote_ref":

@@ -66,3 +66,28 @@ def test_progress_and_request_counts_are_grouped_as_the_amounts_beside_them():
         assert "(1.200-mal)" in server_request_lines(asked)[0]
     finally:
         set_language("en")
+
+
+def test_a_stored_steps_structured_content_is_said_bounded_and_its_cut_text_as_it_was_kept():
+    """What `runs show` and the window's step detail say of a step's structured content when no text block
+    carries it: the heading, the JSON's lines indented, cut, and how many more characters there are."""
+    from inspector.i18n import set_language
+    from inspector.i18n.content_blocks import stored_structure_lines
+
+    kept = {"structuredContent": {"note": "Grüße"}}
+    assert stored_structure_lines(kept, 100) == ["Its structured content:", "    {", '      "note": "Grüße"',
+                                                 "    }"]
+    text_too = {**kept, "contentBlocks": [{"type": "text", "size": 5}]}
+    assert stored_structure_lines(text_too, 100) == []  # the text is said: not the structure again
+    cut = {"structuredContentText": '{"rows":[1,2,3]}…' + "x" * 2000}  # the cut JSON text a step keeps of a larger one
+    try:
+        lines = stored_structure_lines(cut, 1000)
+        assert lines[1] == '    {"rows":[1,2,3]}…' + "x" * 983
+        assert lines[2:] == ["1,017 more characters of the structured content are not shown here; the step's "
+                             "payload has them."]
+        set_language("de")
+        assert stored_structure_lines(cut, 1000)[2:] == [
+            "1.017 weitere Zeichen des strukturierten Inhalts sind hier nicht gezeigt; die Rohdaten des Schritts "
+            "haben sie."]
+    finally:
+        set_language("en")

@@ -282,9 +282,10 @@ def _tool_result(operation: ProxiedOperation, tool: str, server: str) -> ToolRes
         answer = ToolCallResult.from_result(tool, result)
         if answer.is_error:
             said = reported_error(tool, server, answer.content)
-            return ToolResult.error(str(said), content_blocks=answer.blocks, wording=wording_of(said))
+            return ToolResult.error(str(said), content_blocks=answer.blocks, wording=wording_of(said),
+                                    structured_content=answer.structured_content)
         return ToolResult.text(answer.content, image_artifacts(answer.images), content_blocks=answer.blocks,
-                               wording=wording_of(answer_head(answer)))
+                               wording=wording_of(answer_head(answer)), structured_content=answer.structured_content)
     said = _why_unanswered(operation, server)
     return ToolResult.error(str(said), wording=wording_of(said))
 

@@ -171,8 +171,9 @@ class ShownWords(QObject):
             self.ready.emit()
 
     def _kept_facts(self, page: Sequence[TimelineRow], run_source: str) -> tuple[set[int], set[int]]:
-        """Of the steps of ``page``: those whose payload keeps content blocks (their lines are said from
-        the whole payload), and of those whose row says no result, the ones that came from a trace."""
+        """Of the steps of ``page``: those whose payload keeps content blocks or structured content (their
+        lines are said from the whole payload), and of those whose row says no result, the ones that came
+        from a trace."""
         blocks: set[int] = set()
         traced: set[int] = set()
         ids = [row.id for row in page]
@@ -181,9 +182,10 @@ class ShownWords(QObject):
         for start in range(0, len(ids), 500):
             chunk = ids[start:start + 500]
             blocks.update(step_id for (step_id,) in conn.execute(  # a byte search first: no payload parsed for it
-                f"SELECT id FROM steps WHERE id IN ({','.join('?' * len(chunk))}) AND instr(payload, "
-                "'\"contentBlocks\"') > 0 AND json_valid(payload) AND json_type(payload, '$.contentBlocks') = 'array'",
-                chunk))
+                f"SELECT id FROM steps WHERE id IN ({','.join('?' * len(chunk))}) AND (instr(payload, "
+                "'\"contentBlocks\"') > 0 OR instr(payload, '\"structuredContent') > 0) AND json_valid(payload) "
+                "AND (json_type(payload, '$.contentBlocks') = 'array' OR json_type(payload, '$.structuredContent') "
+                "IN ('object', 'array') OR json_type(payload, '$.structuredContentText') = 'text')", chunk))
         for start in range(0, len(lacking), 500):
             chunk = lacking[start:start + 500]
             traced.update(step_id for (step_id,) in conn.execute(

@@ -280,8 +280,10 @@ class StepDetail(QWidget):
         self.result.setPlainText(self._result_text or empty_result_sentence(from_a_trace))
         self.images.show_images([ShownImage(image.name, image.media_type, image.data, image.chars)
                                  for image in step.images], source=step if step.images else None)
-        structured = {key: payload[key] for key in ("toolArtifacts", "requestedToolCalls", "droppedSources",
-                                                    "writeTargetTable", "writeTargetUid", "raw", "contextBudget")
+        # The tool's own structured content first: beside a text answer, this is where it is found.
+        structured = {key: payload[key] for key in ("structuredContent", "structuredContentText", "toolArtifacts",
+                                                    "requestedToolCalls", "droppedSources", "writeTargetTable",
+                                                    "writeTargetUid", "raw", "contextBudget")
                       if payload.get(key) is not None}
         if isinstance(structured.get("toolArtifacts"), list):
             structured["toolArtifacts"] = [_artifact_summary(artifact) for artifact in structured["toolArtifacts"]]

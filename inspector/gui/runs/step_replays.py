@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
 from inspector.i18n import _
 from inspector.i18n.details import stored_text_said
 from inspector.i18n.replays import ALIKE_MS, replay_of_text, replay_verdict, replayed_as_text
-from inspector.runs.replaying import NotReplayable, ReplayLink, ReplayPlan, plan_replay
+from inspector.runs.replaying import NotReplayable, ReplayLink, ReplayPlan, plan_replay, same_structure
 from inspector.store import RunStore, StoreError
 from inspector.store.browse import StepInFull, step_in_full
 from inspector.store.replays import replay_step_ids, replayed_step_id
@@ -196,10 +196,10 @@ class ReplaysView(QWidget):
         if self._is_replay:
             self.other.show_side(_("Original (run {run}, step {step})").format(
                 step=other.step.row.sequence, run=other.run_id), other)
-            self.verdict.setText(verdict(other.step, this.step))
+            self.verdict.setText(verdict(other, this))
         else:
             self.other.show_side(_("Replay (run {run})").format(run=other.run_id), other)
-            self.verdict.setText(verdict(this.step, other.step))
+            self.verdict.setText(verdict(this, other))
 
 
 def _side_summary(side: _Side) -> str:
@@ -208,9 +208,12 @@ def _side_summary(side: _Side) -> str:
                                          format_duration(row.duration_ms / 1000)) if part)
 
 
-def verdict(original: StepInFull, replay: StepInFull) -> str:
-    """How a replay compares with the step it replays, in a sentence."""
-    same = (original.result_text == replay.result_text and original.result_length == replay.result_length)
+def verdict(original_side: _Side, replay_side: _Side) -> str:
+    """How a replay compares with the step it replays, in a sentence (the same result: the same text, and
+    the same structured content where both kept some)."""
+    original, replay = original_side.step, replay_side.step
+    same = (original.result_text == replay.result_text and original.result_length == replay.result_length
+            and same_structure(original_side.payload, replay_side.payload))
     return replay_verdict(original.row.outcome, replay.row.outcome, same, original.row.duration_ms,
                           replay.row.duration_ms)
 

@@ -28,9 +28,11 @@ def stored_block_lines(payload: Mapping[str, Any]) -> list[str]:
     """The lines ``runs show`` says under a stored step for its ``contentBlocks`` (and the
     blocks its call did not keep, ``contentBlocksDropped``), bounded as ``call`` names an answer's:
     the first :data:`MAX_NAMED_BLOCKS` blocks, each embedded text cut to :data:`MAX_BLOCK_TEXT_CHARS`,
-    and no more once their lines hold half of what a view shows of one text."""
-    return content_blocks.bounded_block_lines(payload.get("contentBlocks"), payload.get("contentBlocksDropped"),
-                                              block_lines, _VIEW_CHARS)
+    and no more once their lines hold half of what a view shows of one text; then the structured
+    content of an answer without text, cut there too."""
+    return [*content_blocks.bounded_block_lines(payload.get("contentBlocks"), payload.get("contentBlocksDropped"),
+                                                block_lines, _VIEW_CHARS),
+            *content_blocks.stored_structure_lines(payload, _VIEW_CHARS)]
 
 
 def named_block_lines(blocks: list[Any]) -> tuple[list[str], int]:

@@ -237,6 +237,14 @@ def test_facts_of_stored_payloads():
     renamed = dict(asked, requestedToolCalls=[{"id": "call_9", "name": "echo", "arguments": {"text": "x"}}])
     assert step_facts(asked, 1).arguments_digest == step_facts(renamed, 1).arguments_digest
     assert step_facts(asked, 1).result_digest != step_facts(dict(asked, content="other"), 1).result_digest
+    # A tool that returned structured content (and no text): another structure is another result.
+    shaped = dict(payload, toolResult="The tool returned no textual content.", structuredContent={"price": 3})
+    assert step_facts(shaped, 1).result_digest == step_facts(dict(shaped), 2).result_digest
+    assert step_facts(shaped, 1).result_digest != step_facts(dict(shaped, structuredContent={"price": 4}),
+                                                             1).result_digest
+    cut = dict(payload, toolResult="rows", structuredContentText='{"rows":[1,\n\n[Cut: …]')
+    assert step_facts(cut, 1).result_digest != step_facts(dict(cut, structuredContentText='{"rows":[2,'),
+                                                          1).result_digest
     # An imported span: its name stands for the tool's; a damaged row still compares.
     span = {"kind": "request", "round": 0, "durationMs": 3, "raw": {"otlp": {"name": "tools/list.mcp"}}}
     assert step_facts(span, 1).name == "tools/list.mcp"

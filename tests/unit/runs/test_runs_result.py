@@ -293,3 +293,46 @@ def test_a_tool_error_keeps_its_blocks_a_cancel_has_none():
     with pytest.raises(ValueError, match="no content blocks"):
         ToolResult(content="x", is_error=True, artifacts=(), outcome=ToolOutcome.CANCELLED, write_target=None,
                    cancelled_in_flight=True, content_blocks=({"type": "image"},))
+
+
+def test_structured_content_is_kept_whole_within_the_bound_of_the_text_and_stored_with_the_step():
+    """A tool may answer with structured content alone (no text block): the step kept none of it, and
+    every view of the stored run said only "The tool returned no textual content"."""
+    from inspector.runs import RunStep, RunTrace
+
+    structured = {"items": [{"price": 3, "note": "Grüße"}]}
+    bounded = ToolResult.text("The tool returned no textual content.",
+                              structured_content=structured).with_bounded_channels()
+    step = RunTrace().record_tool_result(0, "structure_only", {}, bounded, 1.0)
+    payload = step.to_payload()
+    assert payload["structuredContent"] == structured and "structuredContentText" not in payload
+    assert RunStep.from_payload(payload) == step
+    failed = ToolResult.error("breaks its schema", structured_content=structured)  # what broke it is kept
+    assert RunTrace().record_tool_result(0, "quote", {}, failed, 1.0).to_payload()["structuredContent"] == structured
+    with pytest.raises(ValueError, match="no structured content"):
+        ToolResult(content="x", is_error=True, artifacts=(), outcome=ToolOutcome.CANCELLED, write_target=None,
+                   cancelled_in_flight=True, structured_content=structured)
+
+
+def test_structured_content_past_the_bound_is_kept_as_its_json_text_cut_as_the_text_is():
+    from inspector.runs import RunStep, RunTrace
+
+    structured = {"rows": [{"name": "Grüße", "n": number} for number in range(5000)]}  # 138,900 bytes of JSON
+    bounded = ToolResult.text("rows", structured_content=structured).with_bounded_channels()
+    kept = bounded.structured_content
+    assert isinstance(kept, str) and utf8_size(kept) <= MAX_CONTENT_BYTES
+    assert kept.startswith('{"rows":[{"name":"Grüße","n":0},')
+    assert "[Cut: the original content had 138,900 bytes (UTF-8)" in kept
+    assert bounded.with_bounded_channels() == bounded  # bounding twice changes nothing
+    payload = RunTrace().record_tool_result(0, "rows", {}, bounded, 1.0).to_payload()
+    assert payload["structuredContentText"] == kept and "structuredContent" not in payload
+    assert RunStep.from_payload(payload).structured_content_text == kept
+
+
+def test_structured_content_too_deep_to_write_is_said_not_kept_and_never_raises():
+    from inspector.runs.result import TOO_DEEP_NOTE
+
+    deep = 1
+    for _ in range(5000):  # deeper than Python's recursion limit: json.dumps cannot write it
+        deep = {"a": deep}
+    assert ToolResult.text("", structured_content=deep).with_bounded_channels().structured_content == TOO_DEEP_NOTE

@@ -54,6 +54,8 @@ def payloads(draw):
                                   optional={"size": st.integers(0, 9), "uri": st.text(max_size=3)}),
             max_size=2) | json_values,
         "contentBlocksDropped": st.integers(0, 3) | json_values,
+        "structuredContent": st.dictionaries(st.text(max_size=3), json_values, max_size=3) | json_values,
+        "structuredContentText": st.text(max_size=5) | json_values,
         "progress": st.lists(progress_notes, max_size=3) | json_values,
         "progressDropped": st.integers(0, 3) | json_values,
         "serverRequests": st.lists(st.fixed_dictionaries({"method": st.text(max_size=3), "count": st.integers(1, 3),

@@ -187,10 +187,23 @@ def test_a_repeated_runs_key_does_not_merge_runs(target: RunStore, tmp_path: Pat
     assert runs == {"a": [1], "b": [2]}
 
 
-@pytest.mark.parametrize("file_format", ["trace", "otlp"])
-def test_the_client_keys_of_a_step_survive_a_round_trip(target: RunStore, tmp_path: Path, file_format: str) -> None:
+def _through_a_file(payload: dict, status: str, target: RunStore, tmp_path: Path, file_format: str) -> dict:
+    """The payload of a run's one step, stored, exported in ``file_format`` and imported into ``target``."""
     from inspector.runs import RunStep
 
+    source = RunStore.open(tmp_path / "client.db")
+    run_id = source.start_run("call files")
+    source.append_step(run_id, RunStep.from_payload(payload))
+    source.finish_run(run_id, status)
+    export(source, None, None, tmp_path / "t.json", format=file_format)
+    source.close()
+    import_trace(target, tmp_path / "t.json")
+    (stored,) = target.iter_steps(target.list_runs()[0].id)
+    return stored.payload
+
+
+@pytest.mark.parametrize("file_format", ["trace", "otlp"])
+def test_the_client_keys_of_a_step_survive_a_round_trip(target: RunStore, tmp_path: Path, file_format: str) -> None:
     payload = {"kind": "tool", "round": 0, "durationMs": 12.5, "toolName": "files", "toolArguments": {},
                "toolResult": "done", "toolIsError": True, "toolOutcome": "cancelled", "cancelledInFlight": True,
                "contentBlocks": [{"type": "resource_link", "uri": "file:///srv/a.csv", "name": "a.csv", "size": 4}],
@@ -198,12 +211,39 @@ def test_the_client_keys_of_a_step_survive_a_round_trip(target: RunStore, tmp_pa
                "serverRequests": [{"method": "elicitation/create", "count": 1, "declined": True}],
                "progress": [{"atMs": 1.5, "progress": 1, "total": None, "message": "working"}],
                "progressDropped": 3, "serverToldToStop": False}
-    source = RunStore.open(tmp_path / "client.db")
-    run_id = source.start_run("call files")
-    source.append_step(run_id, RunStep.from_payload(payload))
-    source.finish_run(run_id, "cancelled")
-    export(source, None, None, tmp_path / "t.json", format=file_format)
-    source.close()
-    import_trace(target, tmp_path / "t.json")
-    (stored,) = target.iter_steps(target.list_runs()[0].id)
-    assert stored.payload == payload
+    assert _through_a_file(payload, "cancelled", target, tmp_path, file_format) == payload
+
+
+@pytest.mark.parametrize("file_format", ["trace", "otlp"])
+@pytest.mark.parametrize("kept", [{"structuredContent": {"items": [{"price": 3, "note": "Grüße"}], "empty": {}}},
+                                  {"structuredContentText": '{"rows":[1,2\n\n[Cut: the original content had …]'}])
+def test_a_steps_structured_content_survives_a_round_trip(target: RunStore, tmp_path: Path, file_format: str,
+                                                          kept: dict) -> None:
+    payload = {"kind": "tool", "round": 0, "durationMs": 3.5, "toolName": "structure_only", "toolArguments": {},
+               "toolResult": "The tool returned no textual content.", "toolIsError": False, "toolOutcome": "ok",
+               **kept}
+    assert _through_a_file(payload, "ok", target, tmp_path, file_format) == payload
+
+
+@pytest.mark.parametrize("file_format", ["trace", "otlp"])
+def test_structured_content_as_deep_as_a_step_keeps_it_imports_again(target: RunStore, tmp_path: Path,
+                                                                     file_format: str) -> None:
+    """Structured content nested deeper than an import takes was kept as it was: its export was refused
+    whole ("nested deeper than 108 levels. Nothing was imported")."""
+    from inspector.runs import RunTrace, ToolResult
+    from inspector.runs.result import MAX_STRUCTURE_DEPTH
+
+    deepest = 1
+    for _ in range(MAX_STRUCTURE_DEPTH):
+        deepest = {"a": deepest}
+    deeper = deepest
+    for _ in range(10):  # past what an import takes (the payload itself sits 5 levels in a file)
+        deeper = {"b": deeper}
+    for tool, structured in (("deepest", deepest), ("deeper", deeper)):
+        (tmp_path / tool).mkdir()
+        step = RunTrace().record_tool_result(0, tool, {}, ToolResult.text("", structured_content=structured), 1.0)
+        assert _through_a_file(step.to_payload(), "ok", target, tmp_path / tool, file_format) == step.to_payload()
+    assert "structuredContent" in RunTrace().record_tool_result(
+        0, "deepest", {}, ToolResult.text("", structured_content=deepest), 1.0).to_payload()
+    assert RunTrace().record_tool_result(0, "deeper", {}, ToolResult.text("", structured_content=deeper), 1.0) \
+        .to_payload()["structuredContentText"].startswith('{"b":{"b":{"b":')
