@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from typing import Any
 
 _LENGTH_DELIMITED, _VARINT, _FIXED64, _FIXED32, _START_GROUP, _END_GROUP = 2, 0, 1, 5, 3, 4
+_FIXED_BYTES = {_FIXED64: 8, _FIXED32: 4}
 _DEEPEST = 200
 """Nesting past this ends the walk: the parser refuses a body nested past its own limit (100 levels)."""
 
@@ -81,15 +82,11 @@ def _after_group(body: bytes, position: int, number: int) -> int:
     while open_groups:
         key, position = _varint(body, position)
         wire_type = key & 7
-        if wire_type == _LENGTH_DELIMITED:
-            length, position = _varint(body, position)
-            position += length
-        elif wire_type == _VARINT:
-            position = _varint(body, position)[1]
-        elif wire_type == _FIXED64:
-            position += 8
-        elif wire_type == _FIXED32:
-            position += 4
+        if wire_type in (_LENGTH_DELIMITED, _VARINT):
+            number, position = _varint(body, position)  # a length, or the value itself
+            position += number if wire_type == _LENGTH_DELIMITED else 0
+        elif wire_type in _FIXED_BYTES:
+            position += _FIXED_BYTES[wire_type]
         elif wire_type == _START_GROUP and len(open_groups) < _DEEPEST:
             open_groups.append(key >> 3)
         elif wire_type == _END_GROUP and key >> 3 == open_groups[-1]:
