@@ -5,8 +5,9 @@ of 58 KB unpacked to 30 million empty spans, which the parser made into 5.3 GB (
 receiver's estimate of the spans could refuse them. So a body long enough to hold more than the
 receiver builds at once is walked first: its messages are found by the message types' descriptors (a
 length-delimited field of a message type is a message; any other is skipped by its length) and their
-estimates added, the walk stopping as soon as the sum passes the limit. Nothing is built; bytes that are
-not valid protobuf end the walk, as does nesting deeper than the parser takes (it then says what is wrong).
+estimates added, the walk stopping as soon as the sum passes the limit. A group (a field OTLP does not
+have, which the parser keeps as unknown bytes) is stepped over to its end. Nothing is built; bytes that
+are not valid protobuf end the walk, as does nesting deeper than the parser takes (it then says what is wrong).
 """
 
 from __future__ import annotations
@@ -14,7 +15,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-_LENGTH_DELIMITED, _VARINT, _FIXED64, _FIXED32 = 2, 0, 1, 5
+_LENGTH_DELIMITED, _VARINT, _FIXED64, _FIXED32, _START_GROUP, _END_GROUP = 2, 0, 1, 5, 3, 4
+_FIXED_BYTES = {_FIXED64: 8, _FIXED32: 4}
 _DEEPEST = 200
 """Nesting past this ends the walk: the parser refuses a body nested past its own limit (100 levels)."""
 
@@ -64,11 +66,36 @@ def estimate(body: bytes, descriptor: Any, weights: Mapping[str, int], default: 
                     position += 8
                 elif wire_type == _FIXED32:
                     position += 4
-                else:  # groups (OTLP has none) or not protobuf at all
+                elif wire_type == _START_GROUP:  # ended the walk before: a group of two bytes in front of
+                    position = _after_group(body, position, key >> 3)  # millions of empty spans hid them all
+                else:  # an end of a group never begun, or not protobuf at all
                     return total
     except IndexError:  # a varint cut off by the body's end
         return total
     return total
+
+
+def _after_group(body: bytes, position: int, number: int) -> int:
+    """Where the group of field ``number`` whose start is before ``position`` ends (after its end's key); the
+    groups inside it are stepped over as well. Its fields are not counted: the parser keeps them as bytes."""
+    open_groups = [number]
+    while open_groups:
+        key, position = _varint(body, position)
+        wire_type = key & 7
+        if wire_type in (_LENGTH_DELIMITED, _VARINT):
+            number, position = _varint(body, position)  # a length, or the value itself
+            position += number if wire_type == _LENGTH_DELIMITED else 0
+        elif wire_type in _FIXED_BYTES:
+            position += _FIXED_BYTES[wire_type]
+        elif wire_type == _START_GROUP and len(open_groups) < _DEEPEST:
+            open_groups.append(key >> 3)
+        elif wire_type == _END_GROUP and key >> 3 == open_groups[-1]:
+            open_groups.pop()
+        else:
+            raise IndexError("not a group the parser takes")
+    if position > len(body):
+        raise IndexError("a group cut off by the body's end")
+    return position
 
 
 def _varint(body: bytes, position: int) -> tuple[int, int]:

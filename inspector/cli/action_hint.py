@@ -6,7 +6,7 @@ The sentence names the actions and shows the line with the action first."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from inspector.i18n import N_
 from inspector.i18n.messages import Message
@@ -14,11 +14,15 @@ from inspector.i18n.messages import Message
 from .safe_text import as_typed, one_line
 
 
-def misplaced_action(prog: str, actions: Sequence[str], value: str, words: Sequence[str]) -> Message | None:
+def misplaced_action(prog: str, actions: Sequence[str], value: str, words: Sequence[str],
+                     flags: Collection[str] = ()) -> Message | None:
     """The sentence for ``value`` where one of ``actions`` was wanted (``words``: what the group's parser
-    was given), or ``None`` for a mistyped action, which argparse's own sentence names best."""
+    was given; ``flags``: its own options that take no value, such as ``--json``, so the word after one is
+    not its value), or ``None`` for a mistyped action (:mod:`.unknown_command` names the nearest one)."""
     command = prog.rsplit(" ", 1)[-1]
     after = _option_before(value, words)
+    if after in flags:  # `runs --json shwo`: a mistyped action after an option the group takes
+        after = None
     action = next((word for word in words if word in actions), actions[0])  # the one typed later, if any
     if after == "--stdio":
         server = f"--stdio {as_typed(one_line(value))}"

@@ -152,7 +152,10 @@ class Parser(argparse.ArgumentParser):
             if " " in self.prog and isinstance(value, str):
                 from .action_hint import misplaced_action
 
-                hint = misplaced_action(self.prog, list(choices), value, self._given)
+                # Options that take no value: --json (parse_args takes it for the command) and the group's own.
+                flags = {"--json", *(option for option, known in self._option_string_actions.items()
+                                     if known.nargs == 0)}
+                hint = misplaced_action(self.prog, list(choices), value, self._given, flags)
                 if hint is not None:
                     raise UsageError(hint)
             from .unknown_command import unknown_command

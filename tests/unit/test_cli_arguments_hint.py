@@ -131,3 +131,23 @@ def test_an_option_before_the_action_gets_an_example_with_the_action_first(capsy
         "run-inspector: resources braucht direkt danach, was zu tun ist, vor seinen Optionen, z. B. run-inspector "
         "resources list --budget …; möglich: list, templates, read, subscribe.")
     assert not (tmp_path / "runs.db").exists()
+
+
+
+def test_a_mistyped_action_after_a_groups_own_flag_names_the_nearest_action(capsys, tmp_path) -> None:
+    """`runs --json shwo` said "runs needs what to do right after it, before its options, e.g. run-inspector runs
+    list --json …", though `runs --json show 3` is right: --json takes no value, so 'shwo' is a mistyped action,
+    said as `runs shwo` says it (the two merged sentences of cli/common.py's _check_value)."""
+    db = str(tmp_path / "runs.db")
+    for words, said in ((["runs", "--json", "shwo"], "'shwo' is not a command of run-inspector runs: did you mean "
+                                                     "show?"),
+                        (["servers", "--json", "sett", "x"], "'sett' is not a command of run-inspector servers: did "
+                                                             "you mean set?"),
+                        (["prompts", "--json", "lst", "http://127.0.0.1:9/mcp"], "'lst' is not a command of "
+                                                                                 "run-inspector prompts: did you "
+                                                                                 "mean list?")):
+        assert main(["--db", db, *words]) == 2
+        assert said in capsys.readouterr().err
+    assert main(["--db", db, "prompts", "--json", "http://127.0.0.1:9/mcp"]) == 2  # a server there: as before
+    assert "e.g. run-inspector prompts list http://127.0.0.1:9/mcp;" in capsys.readouterr().err
+    assert not (tmp_path / "runs.db").exists()
