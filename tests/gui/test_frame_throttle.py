@@ -50,6 +50,16 @@ def test_now_does_it_at_once_and_takes_the_waiting_request_with_it(qtbot) -> Non
     assert seen == [0, 1]
 
 
+#: A frame long enough that a burst made by the test surely falls within one, on a machine as loaded as
+#: a full parallel run makes it (eight adds once took more than a 16 ms frame there): what is checked is
+#: the gathering, not the frame's length.
+LONG_FRAME_MS = 1000
+
+
+def _long_frames(throttle) -> None:
+    throttle._frame_ms = LONG_FRAME_MS
+
+
 def _tasks(count: int) -> list[OperationTask]:
     server = ServerEndpoint("http://127.0.0.1:9/mcp", name="nowhere")
     return [OperationTask(number, "call", f"tools/call t{number}", server, 20.0, tool=f"t{number}")
@@ -61,6 +71,7 @@ def test_a_burst_of_new_operations_shows_the_detail_once_a_frame_and_ends_on_the
 
     operations = OperationsList()
     qtbot.addWidget(operations)
+    _long_frames(operations._detail_shown)
     shown = []
     operations.current_changed.connect(shown.append)
     tasks = _tasks(8)
@@ -68,7 +79,7 @@ def test_a_burst_of_new_operations_shows_the_detail_once_a_frame_and_ends_on_the
         operations.add(task)
     assert operations.current is tasks[-1]  # the selection moves with every press
     assert shown == [tasks[0]]  # the detail: the first at once, the rest at the frame's end
-    qtbot.waitUntil(lambda: len(shown) == 2, timeout=1000)
+    qtbot.waitUntil(lambda: len(shown) == 2, timeout=5000)
     assert shown == [tasks[0], tasks[-1]]
     assert operations.detail.state is tasks[-1].state
 
@@ -80,6 +91,7 @@ def test_the_users_own_move_shows_the_detail_at_once_even_within_a_burst(qtbot) 
     qtbot.addWidget(operations)
     operations.show()
     qtbot.waitExposed(operations)
+    _long_frames(operations._detail_shown)
     tasks = _tasks(3)
     for task in tasks:
         operations.add(task)
@@ -87,7 +99,7 @@ def test_the_users_own_move_shows_the_detail_at_once_even_within_a_burst(qtbot) 
     qtbot.keyClick(operations.view, Qt.Key.Key_Down)  # the user moves: shown at once
     assert operations.current is tasks[1]
     assert operations.detail.state is tasks[1].state
-    qtbot.wait(3 * FRAME_MS)
+    qtbot.wait(LONG_FRAME_MS + 3 * FRAME_MS)
     assert operations.detail.state is tasks[1].state  # the burst's waiting request did not come back
 
 
@@ -104,10 +116,11 @@ def test_twenty_operations_ending_together_say_the_sign_in_again_once_a_frame(qt
     for task in tasks:
         room._submitted(task)  # as the engine announces each operation
     qtbot.wait(3 * FRAME_MS)
+    _long_frames(room._ends_seen)
     said.clear()
     for task in tasks:  # all twenty end within one frame
         task.finished.emit(OperationOutcome(None, None))
     assert len(said) == 1  # the first at once, the rest gathered
-    qtbot.waitUntil(lambda: len(said) == 2, timeout=1000)
+    qtbot.waitUntil(lambda: len(said) == 2, timeout=5000)
     qtbot.wait(3 * FRAME_MS)
     assert len(said) == 2
