@@ -82,6 +82,8 @@ def run_command(argv: list[str]) -> int:
                                             "save the trace to a file and open that."), {"path": repr(path)}))
             if not (os.sep in path or os.path.splitext(path)[1]):
                 path = None  # a mistyped command: the parser names the commands there are
+            elif "://" in path:
+                raise UsageError(_address_first(path))
             else:
                 raise UsageError(Message(N_("There is no file {path} to open: name a trace file to open in the "
                                             "window, or a command (see run-inspector --help)."),
@@ -259,3 +261,15 @@ def _lend_window_db(args: argparse.Namespace) -> None:
         raise UsageError(Message(N_("Two run databases were named (--db {first} and --db {second}); name one."),
                                  {"first": named[0], "second": other}))
     args.db = named[0]
+
+
+def _address_first(address: str) -> Message:
+    """What to say of a server's address given where a trace file or a command goes: the command it needs,
+    the address shown without a password or a query (a key in either)."""
+    from inspector.mcp.address_query import without_query
+    from inspector.mcp.server import without_user_info
+
+    shown = without_user_info(address)
+    shown = without_query(shown) + "?…" if "?" in shown else shown
+    return Message(N_("{address} is a server's address, not a trace file: name a command before it, e.g. "
+                      "run-inspector tools {address} (see run-inspector --help)."), {"address": shown})

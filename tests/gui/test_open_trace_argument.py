@@ -28,6 +28,21 @@ def test_a_missing_file_is_one_sentence_and_exit_2(capsys, tmp_path) -> None:
     assert "'frobnicate' is not a command of run-inspector." in capsys.readouterr().err
 
 
+def test_a_servers_address_in_place_of_a_file_names_a_command_and_repeats_no_secret(capsys, tmp_path) -> None:
+    """`run-inspector http://user:pw@host/mcp?key=K`: not "there is no file" with the password and the key
+    in it, but what to write, the address shown without either; no window and no database."""
+    db = tmp_path / "data" / "runs.db"
+    assert main(["--db", str(db), "http://user:pw@host.example/mcp?api_key=K3y-S3cret"]) == 2
+    error = capsys.readouterr().err
+    assert error == ("run-inspector: http://host.example/mcp?… is a server's address, not a trace file: name a "
+                     "command before it, e.g. run-inspector tools http://host.example/mcp?… (see run-inspector "
+                     "--help).\n")
+    assert main(["--db", str(db), "--lang", "de", "https://pw@host.example/mcp"]) == 2
+    error = capsys.readouterr().err
+    assert "ist die Adresse eines Servers, keine Trace-Datei" in error and "pw" not in error
+    assert not db.parent.exists()
+
+
 def test_run_inspector_file_opens_the_window_with_the_imported_run_selected(qtbot, tmp_path) -> None:
     with RunStore.open(tmp_path / "source.db") as source:
         run_id = mixed_run(source)
