@@ -4,11 +4,22 @@ minimised: refused with a sentence naming the place, the database unchanged, in 
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
 import pytest
-from test_trace_support import TOOL_PAYLOAD, fingerprint, run_doc, settle, step_doc, trace_doc, write_json
+from test_trace_support import (
+    TOOL_PAYLOAD,
+    fingerprint,
+    run_doc,
+    settle,
+    step_doc,
+    trace_doc,
+    write_json,
+)
 
+from inspector import i18n
+from inspector.i18n.messages import translate
 from inspector.store import RunStore
 from inspector.traces.format import TraceImportError
 from inspector.transfer.importing import import_trace
@@ -31,6 +42,14 @@ def refused(store: RunStore, path: Path) -> TraceImportError:
     return caught.value
 
 
+def german(error: TraceImportError) -> str:
+    assert i18n.set_language("de") == "de"
+    try:
+        return translate(error)
+    finally:
+        i18n.set_language("en")
+
+
 @pytest.mark.parametrize("sequence", [2**63, 2**64, 10**30])
 def test_a_step_number_beyond_what_the_database_holds_is_refused_naming_it(store: RunStore, tmp_path: Path,
                                                                             sequence: int) -> None:
@@ -46,3 +65,20 @@ def test_the_largest_step_number_the_database_holds_imports(store: RunStore, tmp
     report = import_trace(store, path)
     assert [step.sequence for step in store.iter_steps(report.run_ids[0])] == [2**63 - 1]
     assert json.loads(path.read_text())["runs"][0]["steps"][0]["sequence"] == 2**63 - 1
+
+
+@pytest.mark.parametrize(("after", "reason"), [(b'", "status": NaN}]}', "a character that cannot begin a JSON value"),
+                                               (b"\x01", "a control character inside a string (it must be escaped)")])
+def test_bad_json_after_a_long_string_is_located_at_once(store: RunStore, tmp_path: Path, after: bytes,
+                                                         reason: str) -> None:
+    # The byte yajl gave up at was found by feeding it one byte at a time, and inside a long string yajl
+    # reads the string's bytes again with each: 160 KB before the error took 17 s, 300 KB about a minute.
+    head = b'{"format": "run-inspector-trace", "version": 1, "runs": [{"uid": "u", "title": "'
+    path = tmp_path / "long.json"
+    path.write_bytes(head + b"x" * 300_000 + after)
+    started = time.monotonic()
+    error = refused(store, path)
+    assert time.monotonic() - started < 5
+    offset = len(head) + 300_000 + after.index(b"N" if b"N" in after else b"\x01")
+    line = f"byte {offset} (line 1, column {offset + 1})"
+    assert str(error) == f"Cannot import long.json: {line}: invalid JSON: {reason}. Nothing was imported."
