@@ -278,8 +278,10 @@ def json_error_reason(error: Exception) -> str | Message:
     parser's own English words, or our sentence (translatable) where we have one."""
     if isinstance(error, UnicodeDecodeError):
         return _NOT_TEXT
-    found = re.search(r"(?:lexical|parse) error: ([^\n\\]*)", str(error))
-    reason = (found.group(1) if found else str(error).splitlines()[0] if str(error) else "").strip(" .")
+    # A message quoting bytes that are not UTF-8 comes as bytes: its str() is their repr, whose \' cut it short.
+    text = error.args[0].decode("utf-8", "replace") if error.args and isinstance(error.args[0], bytes) else str(error)
+    found = re.search(r"(?:lexical|parse) error: ([^\n\\]*)", text)
+    reason = (found.group(1) if found else text.splitlines()[0] if text else "").strip(" .")
     if reason == "premature EOF":
         return said(N_("the JSON ends too early (is the file truncated?)"))
     return parser_reason(reason) if reason else said(N_("not JSON"))

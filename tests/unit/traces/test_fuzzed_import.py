@@ -82,3 +82,20 @@ def test_bad_json_after_a_long_string_is_located_at_once(store: RunStore, tmp_pa
     offset = len(head) + 300_000 + after.index(b"N" if b"N" in after else b"\x01")
     line = f"byte {offset} (line 1, column {offset + 1})"
     assert str(error) == f"Cannot import long.json: {line}: invalid JSON: {reason}. Nothing was imported."
+
+
+@pytest.mark.parametrize(("raw", "reason"), [(b"C:\\\xd6ffentlich", "a backslash inside a string before a character "
+                                                                   "it cannot escape"),
+                                             (b"\\u00\xe9", "a \\u escape inside a string without four hex digits")])
+def test_a_bad_escape_before_a_byte_that_is_not_utf8_is_said_whole(store: RunStore, tmp_path: Path, raw: bytes,
+                                                                    reason: str) -> None:
+    # A Windows path left unescaped in a file saved as Latin-1. yajl's message then quotes bytes that are not
+    # UTF-8 and comes as bytes: its repr escaped the quote the reason was cut at ("invalid JSON: inside a string,.").
+    path = write_json(tmp_path / "latin1.json", trace_doc([run_doc(title="TITLE")]))
+    path.write_bytes(path.read_bytes().replace(b"TITLE", raw))
+    error = refused(store, path)
+    assert error.problem == f"invalid JSON: {reason}"
+    assert german(error).endswith(": ungültiges JSON: " + {
+            "a backslash": "ein Backslash in einer Zeichenkette vor einem Zeichen, das er nicht maskieren kann",
+            "a \\u escape": "eine \\u-Maskierung in einer Zeichenkette ohne vier Hexadezimalziffern",
+        }[reason.split(" inside")[0]] + ". Es wurde nichts importiert.")
