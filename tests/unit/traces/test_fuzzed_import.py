@@ -10,9 +10,12 @@ from pathlib import Path
 import pytest
 from test_trace_support import (
     TOOL_PAYLOAD,
+    attr,
     fingerprint,
+    otlp_doc,
     run_doc,
     settle,
+    span,
     step_doc,
     trace_doc,
     write_json,
@@ -99,3 +102,21 @@ def test_a_bad_escape_before_a_byte_that_is_not_utf8_is_said_whole(store: RunSto
             "a backslash": "ein Backslash in einer Zeichenkette vor einem Zeichen, das er nicht maskieren kann",
             "a \\u escape": "eine \\u-Maskierung in einer Zeichenkette ohne vier Hexadezimalziffern",
         }[reason.split(" inside")[0]] + ". Es wurde nichts importiert.")
+
+
+def test_a_second_run_span_of_a_trace_names_the_first_s_place_as_a_place(store: RunStore, tmp_path: Path) -> None:
+    def run_span(span_id: str) -> dict:
+        return span(span_id=span_id, attributes=[attr("run_inspector.span", "run"), attr("run_inspector.run.uid", "u1"),
+                                                 attr("run_inspector.outcome", "ok")])
+
+    path = tmp_path / "twice.jsonl"
+    path.write_text(json.dumps(otlp_doc(span(span_id="aaaaaaaaaaaaaaa3"), run_span("aaaaaaaaaaaaaaa1"))) + "\n"
+                    + json.dumps(otlp_doc(run_span("aaaaaaaaaaaaaaa2"))) + "\n")
+    error = refused(store, path)
+    assert str(error) == ("Cannot import twice.jsonl: line 2: resourceSpans[0].scopeSpans[0].spans[0]: trace "
+                          "5b8efff798038103d269b633813fc60c has a second run span (the first is at line 1: "
+                          "resourceSpans[0].scopeSpans[0].spans[1]). Nothing was imported.")
+    path = tmp_path / "twice.json"
+    path.write_text(json.dumps(otlp_doc(run_span("aaaaaaaaaaaaaaa1"), run_span("aaaaaaaaaaaaaaa2")), indent=1))
+    assert str(refused(store, path)).endswith("has a second run span (the first is at "
+                                              "resourceSpans[0].scopeSpans[0].spans[0]). Nothing was imported.")
