@@ -8,13 +8,12 @@ import time
 from pathlib import Path
 
 import pytest
+from test_hostile_import import refused
 from test_trace_support import (
     TOOL_PAYLOAD,
     attr,
-    fingerprint,
     otlp_doc,
     run_doc,
-    settle,
     span,
     step_doc,
     trace_doc,
@@ -26,23 +25,6 @@ from inspector.i18n.messages import translate
 from inspector.store import RunStore
 from inspector.traces.format import TraceImportError
 from inspector.transfer.importing import import_trace
-
-
-@pytest.fixture
-def store(tmp_path: Path) -> RunStore:
-    opened = RunStore.open(tmp_path / "runs.db")
-    yield opened
-    opened.close()
-
-
-def refused(store: RunStore, path: Path) -> TraceImportError:
-    settle(store)
-    db = Path(store.db.conn.execute("PRAGMA database_list").fetchone()[2])
-    before = fingerprint(db)
-    with pytest.raises(TraceImportError) as caught:
-        import_trace(store, path)
-    assert fingerprint(db) == before
-    return caught.value
 
 
 def german(error: TraceImportError) -> str:
