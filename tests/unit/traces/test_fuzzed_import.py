@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from test_hostile_import import refused
 from test_trace_support import (
+    LLM_PAYLOAD,
     TOOL_PAYLOAD,
     attr,
     otlp_doc,
@@ -102,3 +103,20 @@ def test_a_second_run_span_of_a_trace_names_the_first_s_place_as_a_place(store: 
     path.write_text(json.dumps(otlp_doc(run_span("aaaaaaaaaaaaaaa1"), run_span("aaaaaaaaaaaaaaa2")), indent=1))
     assert str(refused(store, path)).endswith("has a second run span (the first is at "
                                               "resourceSpans[0].scopeSpans[0].spans[0]). Nothing was imported.")
+
+
+def test_a_step_number_twice_in_an_otlp_export_of_ours_names_its_attribute(store: RunStore, tmp_path: Path) -> None:
+    # It named the span's "sequence", which a span does not have (the step spans' traces mixed by the fuzzer).
+    def step_span(span_id: str) -> dict:
+        return span(span_id=span_id, parent="aaaaaaaaaaaaaaa1",
+                    attributes=[attr("run_inspector.span", "step"), attr("run_inspector.step.sequence", 1),
+                                attr("run_inspector.step.payload", json.dumps(LLM_PAYLOAD))])
+
+    run = span(span_id="aaaaaaaaaaaaaaa1", attributes=[attr("run_inspector.span", "run"),
+                                                       attr("run_inspector.run.uid", "u1"),
+                                                       attr("run_inspector.outcome", "ok")])
+    path = tmp_path / "ours.json"
+    path.write_text(json.dumps(otlp_doc(run, step_span("aaaaaaaaaaaaaaa2"), step_span("aaaaaaaaaaaaaaa3")), indent=1))
+    assert str(refused(store, path)) == (
+        "Cannot import ours.json: resourceSpans[0].scopeSpans[0].spans[2].attributes.run_inspector.step.sequence: "
+        "sequence 1 appears twice in this run. Nothing was imported.")
