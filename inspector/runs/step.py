@@ -25,6 +25,10 @@ from .progress import NOTE_SHAPE, is_progress_note
 from .sentences import N_, SaidError, Sentence, at, describe, said
 from .wire import MAX_STEP_LINES, SPOKEN_ERAS, TRANSPORTS, is_lines
 
+#: The largest number SQLite can hold: no step is numbered beyond it (an import refuses a larger one), and a
+#: step number beyond it is never looked up.
+LARGEST_SEQUENCE = 2**63 - 1
+
 JsonList = tuple[Any, ...]
 """A JSON list, held as a tuple so the step stays immutable."""
 

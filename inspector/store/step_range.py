@@ -4,12 +4,10 @@ from __future__ import annotations
 
 from inspector.i18n import N_
 from inspector.i18n.messages import Message
+from inspector.runs.step import LARGEST_SEQUENCE
 
 from .database import Database
 from .errors import UnknownRunError
-
-#: The largest number SQLite can hold; a step number beyond it is never looked up.
-LARGEST_SEQUENCE = 2**63 - 1
 
 
 def in_range(sequence: int) -> bool:

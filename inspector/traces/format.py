@@ -18,7 +18,7 @@ from inspector.i18n import N_
 from inspector.i18n.messages import Count, Message, kept_sentence
 from inspector.runs import RUN_STATUSES, InvalidStepError, RunStep
 from inspector.runs.sentences import describe
-from inspector.runs.step import PAYLOAD_KEYS, StoredPayload
+from inspector.runs.step import LARGEST_SEQUENCE, PAYLOAD_KEYS, StoredPayload
 from inspector.runs.times import UnstorableTimeError, to_stored_time
 
 FORMAT_NAME = "run-inspector-trace"
@@ -289,9 +289,12 @@ def read_run_header(fields: Mapping[str, Any], path: Path) -> RunHeader:
 
 
 def read_sequence(value: Any, path: Path) -> int:
-    """A step's place in its run: a whole number, 0 or more."""
+    """A step's place in its run: a whole number, 0 or more, that the run database can hold."""
     if not isinstance(value, int) or isinstance(value, bool) or value < 0:
         raise TraceProblem(path, said(N_("must be a whole number (0 or more), got {value}"), value=describe(value)))
+    if value > LARGEST_SEQUENCE:
+        raise TraceProblem(path, said(N_("must be a whole number from 0 to {largest}, got {value}"),
+                                      largest=LARGEST_SEQUENCE, value=describe(value)))
     return value
 
 
@@ -303,7 +306,7 @@ def read_step_record(record: Any, path: Path) -> TraceStep:
         if key not in record:
             raise TraceProblem(path, said(N_("the step has no {key}"), key=repr(key)))
     sequence = record["sequence"]
-    if type(sequence) is not int or sequence < 0:  # read_sequence decides anything but the usual
+    if type(sequence) is not int or not 0 <= sequence <= LARGEST_SEQUENCE:  # read_sequence decides the unusual
         sequence = read_sequence(sequence, (*path, "sequence"))
     started_at = read_time(record.get("started_at"), (*path, "started_at"))
     return TraceStep(sequence, started_at, read_payload(record["payload"], (*path, "payload")))

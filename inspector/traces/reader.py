@@ -34,7 +34,7 @@ from .format import (
 )
 from .json_stream import READ_CHUNK, ListShape, ObjectShape, Record, ValueParser, Walker
 from .kept_span import check_kept_spans
-from .otlp import read_attributes
+from .otlp import STEP_SEQUENCE, read_attributes
 from .progress import ProgressMeter
 from .sniff import FileKind, check_format_field
 from .span_parts import NO_RESOURCE, NO_SCOPE, read_resource, read_scope
@@ -106,8 +106,10 @@ class TracePlan:
         # (for 100,000 spans, the pairs seen alone made a table on disk).
         if type(key) is not str:
             if not self._first_time(key, step.sequence):
-                raise TraceProblem((*path, "sequence"), said(N_("sequence {sequence} appears twice in this run"),
-                                                             sequence=step.sequence))
+                # (a step span of ours, keyed ("ours", its trace id), holds its sequence in an attribute)
+                where = (*path, "attributes", STEP_SEQUENCE) if type(key) is tuple else (*path, "sequence")
+                raise TraceProblem(where, said(N_("sequence {sequence} appears twice in this run"),
+                                               sequence=step.sequence))
             if step.sequence > self.last_sequence.get(key, 0):
                 self.last_sequence[key] = step.sequence
         if self.cache is not None:

@@ -23,7 +23,7 @@ from inspector.i18n import N_
 from inspector.runs.step import stored_payload
 
 from .foreign import ForeignTrace, Side, Wrapped, call_payload, may_wrap, read_side, wrapped_call
-from .format import Path, RunHeader, TraceProblem, TraceStep, describe, read_payload, said
+from .format import Path, RunHeader, TraceProblem, TraceStep, describe, place, read_payload, said
 from .kept_span import check_kept_spans
 from .otlp import SPAN_ROLE, STEP_PAYLOAD, is_ours, our_run_header, our_step, read_span, stored_time_of
 from .span_parts import NO_RESOURCE, NO_SCOPE, Resource, Scope
@@ -75,7 +75,7 @@ class SpanSorter:
     #: Foreign steps as their checked stored form (for an importer, which only writes them).
     stored_payloads: bool = False
     our_uids: MutableMapping[str, str] = field(init=False)     # trace id → the uid of our run span
-    has_run_span: MutableMapping[str, Path] = field(init=False)
+    has_run_span: MutableMapping[str, tuple[Path, int | None]] = field(init=False)
     first_step: MutableMapping[str, tuple[Path, int | None]] = field(init=False)
     foreign: MutableMapping[str, ForeignTrace] = field(init=False)
     #: (trace id, span id) → the client side of a call waiting for its server side
@@ -124,9 +124,12 @@ class SpanSorter:
         role = span.attributes[SPAN_ROLE]
         if role == "run":
             if span.trace_id in self.has_run_span:
+                first, first_line = self.has_run_span[span.trace_id]
+                where = place(first) if first_line is None else said(N_("line {line}: {place}"), line=first_line,
+                                                                       place=place(first))
                 raise TraceProblem(path, said(N_("trace {trace} has a second run span (the first is at {place})"),
-                                              trace=span.trace_id, place=str(self.has_run_span[span.trace_id])))
-            self.has_run_span[span.trace_id] = path
+                                              trace=span.trace_id, place=where))
+            self.has_run_span[span.trace_id] = (path, line)
             header = our_run_header(span, path)
             self.our_uids[span.trace_id] = header.uid
             self.on_run(our_key(span.trace_id), header, path)
