@@ -84,14 +84,17 @@ def main() -> int:
                         help="the recorded trace repeated (default mcp_sdk: the mcp SDK's client and server spans)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as scratch:
-        folder = args.keep or Path(scratch)
+        folder = (args.keep or Path(scratch)).resolve()  # the child runs in --code's folder
         folder.mkdir(parents=True, exist_ok=True)
         source, db = folder / "agent.otlp.jsonl", folder / "imported.db"
         db.unlink(missing_ok=True)
         spans = write_file(source, args.spans, FIXTURE.parent / f"{args.fixture}.jsonl")
         env = {**os.environ, "PYTHONPATH": str(args.code)}
-        output = subprocess.run([sys.executable, "-c", CHILD, str(db), str(source)], cwd=args.code, check=True,
-                                capture_output=True, text=True, env=env).stdout
+        child = subprocess.run([sys.executable, "-c", CHILD, str(db), str(source)], cwd=args.code,
+                               capture_output=True, text=True, env=env)
+        if child.returncode:
+            sys.exit(f"the import failed (exit status {child.returncode}):\n{child.stderr}")
+        output = child.stdout
         measured = json.loads(output.strip().splitlines()[-1])
     rate = spans / measured["seconds"]
     print(f"{spans:,} spans ({source.name}): import {measured['seconds']:.2f} s (CPU {measured['cpu_seconds']:.2f} s), "
