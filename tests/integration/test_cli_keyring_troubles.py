@@ -32,10 +32,10 @@ def test_a_secret_the_keyring_does_not_keep_ends_the_save_with_a_sentence_and_st
     done = cli_here("servers", "set", URL + "?key=q", "--header", "X-Api-Key: k3y", "--header", "X-Team: blue",
                     "--db", db)
     assert done.returncode == 1 and done.stdout == ""
-    assert done.stderr == (f"run-inspector: {URL} was not saved: the system keyring did not keep the secrets "
-                           f"X-Api-Key, the query of its address ({error}: the test keyring refuses to set ({error})), "
-                           "so its settings and its secrets were left as they were. Unlock the keyring and save it "
-                           "again, or save it without those secrets and give them on each call.\n")
+    assert done.stderr == (f"run-inspector: {URL} was not saved: the system keyring did not keep the secret "
+                           f"X-Api-Key and the query in the address ({error}: the test keyring refuses to set "
+                           f"({error})), so its settings and its secrets were left as they were. Unlock the keyring "
+                           "and save it again, or save it without those secrets and give them on each call.\n")
     assert file_keyring.entries() == {}
     with RunStore.open(Path(db)) as store:  # not saved, as it says: it was saved without them
         assert ServerRegistry(store.db).all() == []
@@ -104,8 +104,8 @@ def test_a_call_whose_secret_the_keyring_will_not_give_sends_nothing(tmp_path: P
     assert refused.returncode == 1
     assert refused.stderr == (f"run-inspector: Der System-Schlüsselbund hat das Geheimnis X-Api-Key von {URL} nicht "
                               "herausgegeben (KeyringLocked: the test keyring refuses to get (KeyringLocked)); es "
-                              "wurde nichts gesendet. Entsperren Sie den Schlüsselbund oder geben Sie es auf der "
-                              "Kommandozeile an (--header, --env oder die Adresse mit ihrer Abfrage).\n")
+                              "wurde nichts gesendet. Entsperren Sie den Schlüsselbund oder geben Sie den Wert auf "
+                              "der Kommandozeile an (--header, --env oder die Adresse mit ihrer Abfrage).\n")
     with RunStore.open(Path(db)) as store:
         assert store.db.conn.execute("SELECT COUNT(*) FROM runs").fetchone()[0] == 0  # nothing was sent
     given = cli_here("call", URL, "echo", "--header", "X-Api-Key: given", "--db", db)
@@ -151,8 +151,8 @@ def test_a_client_secret_the_keyring_does_not_keep_leaves_the_server_as_it_was(
     done = cli_here("servers", "set", URL, "--header", "X-Api-Key: new", "--client-id", "cid-new",
                     "--client-secret-env", "WORK_SECRET", "--db", db)
     assert done.returncode == 1 and done.stdout == ""
-    assert done.stderr == (f"run-inspector: {URL} was not saved: the system keyring did not keep the secret its "
-                           "sign-in's client secret (PasswordSetError: refused for this entry), so its settings and "
+    assert done.stderr == (f"run-inspector: {URL} was not saved: the system keyring did not keep the sign-in's "
+                           "client secret (PasswordSetError: refused for this entry), so its settings and "
                            "its secrets were left as they were. Unlock the keyring and save it again, or save it "
                            "without that secret and give it on each call.\n")
     assert cli_here("servers", "--json", "--db", db).stdout == before
