@@ -93,8 +93,8 @@ def not_imported_error(keeper: NotingKeeper, servers: list[tuple[str, str]]) -> 
                    "them on each call.")))))
 
 
-def import_refused(keeper: NotingKeeper, servers: list[tuple[str, str]], added: object) -> CommandError | None:
-    """Servers were imported (``added``: the sentence saying so), ``servers`` (key, name) in the file's
+def removal_refused(keeper: NotingKeeper, servers: list[tuple[str, str]], added: object) -> CommandError | None:
+    """Servers were imported or saved (``added``: the sentence saying so), ``servers`` (key, name) in the file's
     order, with the keys of the servers they replaced: the keyring refused to remove the secrets of
     servers they replaced (or dropped): the error to end with, a sentence per server (``None``: it
     refused nothing)."""
@@ -133,5 +133,5 @@ def unreadable_error(keeper: NotingKeeper, url: str, shown: str, given: set[str]
         {**named_secrets(accounts), "server": shown, "problem": answer}, "count"))
 
 
-__all__ = ["NotingKeeper", "import_refused", "not_imported_error", "not_removed_error", "not_saved_error",
+__all__ = ["NotingKeeper", "not_imported_error", "not_removed_error", "not_saved_error", "removal_refused",
            "unreadable_error"]
