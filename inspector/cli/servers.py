@@ -21,7 +21,7 @@ from .ending import emit_json
 from .safe_text import one_line
 from .server_signin import client_secret_not_kept, reject_signin_options, save_signin_options
 from .servers_list import server_lines
-from .stopping import work_done
+from .stopping import stoppable_reading, work_done
 
 if TYPE_CHECKING:
     from .keyring_refusals import NotingKeeper
@@ -57,7 +57,8 @@ def run(args: argparse.Namespace) -> int:
     with store:
         if args.servers_command == "remove":
             return _remove(store, args)
-        return _servers(store, args.json)
+        with stoppable_reading():  # a SIGTERM while it reads or prints ends it as a Ctrl-C does
+            return _servers(store, args.json)
 
 
 def _configure_address(store: RunStore, args: argparse.Namespace) -> int:
