@@ -18,6 +18,7 @@ from inspector.i18n import N_
 from inspector.i18n.messages import Message
 from inspector.mcp.secrets import Secrets
 from inspector.traces.format import MAX_RECORD_BYTES, format_path
+from inspector.traces.json_reasons import TOO_MANY_DIGITS, parser_reason
 from inspector.traces.span_batch import HeldSpan
 
 PROTOBUF = "application/x-protobuf"
@@ -161,6 +162,11 @@ def _estimate(record: Any) -> int:
             total += 24
     return total
 
+#: Python's words for a whole number of more digits than int() reads ("Exceeds the limit (4300 digits) for integer
+#: string conversion: ..."); a hook per number to count them would take as long again as the parse.
+_INT_DIGITS = "for integer string conversion"
+
+
 def _not_json(name: str) -> None:
     """json.loads takes NaN and Infinity for numbers; JSON has neither (an import refuses them), and
     neither can be stored or exported (a run holding one could no longer be exported)."""
@@ -173,7 +179,10 @@ def _from_json(body: bytes) -> list[HeldSpan]:
     except RecursionError:
         raise BadBody(Message(N_("The JSON body nests too deeply."))) from None
     except (ValueError, UnicodeDecodeError) as error:
-        raise BadBody(Message(N_("The body is not valid JSON ({reason})."), {"reason": str(error)[:200]})) from None
+        # Python's int() past its digits (its advice, sys.set_int_max_str_digits(), means nothing to the sender):
+        # said in the words an import says it with
+        reason = parser_reason(TOO_MANY_DIGITS) if _INT_DIGITS in str(error) else str(error)[:200]
+        raise BadBody(Message(N_("The body is not valid JSON ({reason})."), {"reason": reason})) from None
     if _depth(document) > MAX_JSON_DEPTH:
         raise BadBody(Message(N_("The JSON body nests more than {depth} levels deep."), {"depth": MAX_JSON_DEPTH}))
     if not isinstance(document, Mapping):

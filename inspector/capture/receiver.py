@@ -43,6 +43,7 @@ from .connections import ConnectionSlots, HeadClock, HeadTimedReader
 from .live_traces import QUIET_S, RunReceived, Taken
 from .request_body import BodyGate, BodyReader, content_length, too_large
 from .span_writer import DatabaseLocked, ReceiverBusy, SpanWriter
+from .unread_requests import unread_request
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 4318
@@ -442,6 +443,16 @@ class _Handler(BaseHTTPRequestHandler):
             self.send_header("Connection", "close")
         self.end_headers()
         self.wfile.write(body)
+
+    def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
+        """The standard library's refusal of a request it could not read (its first line, its method, a line or
+        headers too long), answered as the receiver's others are: a Status in JSON, in our words. It was Python's
+        HTML error page ("Bad request syntax ('...')"), and for a first line it took for HTTP/0.9 (a version it does
+        not speak, say) that page without a status line."""
+        if self.request_version == "HTTP/0.9":  # as far as it was read: no exporter speaks HTTP/0.9
+            self.request_version = self.protocol_version
+        sentence = unread_request(code, self.requestline, self.command or "", TRACES_PATH)
+        self._answer(code, otlp_body.JSON, otlp_body.status_body(otlp_body.JSON, str(sentence)), close=True)
 
     def _not_allowed(self) -> None:
         self._head_in()

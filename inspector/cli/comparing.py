@@ -33,6 +33,7 @@ from .ending import json_text, mark_json_emitted
 from .run_choice import resolve_run
 from .runs import run_dict
 from .safe_text import one_line
+from .stopping import stoppable_reading
 from .words import outcome_width, outcome_word
 
 #: The step's name in the readable table is cut to this many characters (the JSON keeps it whole).
@@ -48,6 +49,11 @@ def run(args: argparse.Namespace) -> int:
     if store is None:
         raise BadInputError(Message(N_("There are no runs to compare: the run database {path} does not exist yet."),
                                     {"path": database_path(args.db)}))
+    with stoppable_reading():  # a SIGTERM while it reads or prints ends it as a Ctrl-C does
+        return _compare(store, args)
+
+
+def _compare(store: RunStore, args: argparse.Namespace) -> int:
     with store:
         first, second = resolve_run(store, args.first), resolve_run(store, args.second)
         if first.id == second.id:

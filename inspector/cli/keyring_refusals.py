@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from inspector.i18n import N_
 from inspector.i18n.messages import NP_, Message
-from inspector.store.keyring_words import Sentences, not_removed, secret_names
+from inspector.store.keyring_words import Sentences, named_secrets, not_removed
 from inspector.store.secrets import SecretKeeper, system_secret_keeper
 
 from .common import CommandError
@@ -66,13 +66,13 @@ def not_saved_error(keeper: NotingKeeper, url: str, shown: str) -> CommandError 
     if not accounts:
         return None
     return CommandError(NP_(
-        "{server} was not saved: the system keyring did not keep the secret {names} ({problem}), so its settings "
+        "{server} was not saved: the system keyring did not keep {names} ({problem}), so its settings "
         "and its secrets were left as they were. Unlock the keyring and save it again, or save it without that "
         "secret and give it on each call.",
-        "{server} was not saved: the system keyring did not keep the secrets {names} ({problem}), so its settings "
+        "{server} was not saved: the system keyring did not keep {names} ({problem}), so its settings "
         "and its secrets were left as they were. Unlock the keyring and save it again, or save it without those "
         "secrets and give them on each call.",
-        {"server": shown, "names": secret_names(accounts), "problem": answer, "count": len(accounts)}, "count"))
+        {"server": shown, **named_secrets(accounts), "problem": answer}, "count"))
 
 
 def not_imported_error(keeper: NotingKeeper, servers: list[tuple[str, str]]) -> CommandError | None:
@@ -83,10 +83,8 @@ def not_imported_error(keeper: NotingKeeper, servers: list[tuple[str, str]]) -> 
     for key, name in dict(servers).items():
         accounts, answer = keeper.accounts("keep", key)
         if accounts:
-            said.append(NP_("The system keyring did not keep the secret {names} of {server} ({problem}).",
-                            "The system keyring did not keep the secrets {names} of {server} ({problem}).",
-                            {"names": secret_names(accounts), "server": name, "problem": answer,
-                             "count": len(accounts)}, "count"))
+            said.append(Message(N_("The system keyring did not keep {names} of {server} ({problem})."),
+                                {**named_secrets(accounts), "server": name, "problem": answer}))
     if not said:
         return None
     return CommandError(Sentences((
@@ -95,8 +93,8 @@ def not_imported_error(keeper: NotingKeeper, servers: list[tuple[str, str]]) -> 
                    "them on each call.")))))
 
 
-def import_refused(keeper: NotingKeeper, servers: list[tuple[str, str]], added: object) -> CommandError | None:
-    """Servers were imported (``added``: the sentence saying so), ``servers`` (key, name) in the file's
+def removal_refused(keeper: NotingKeeper, servers: list[tuple[str, str]], added: object) -> CommandError | None:
+    """Servers were imported or saved (``added``: the sentence saying so), ``servers`` (key, name) in the file's
     order, with the keys of the servers they replaced: the keyring refused to remove the secrets of
     servers they replaced (or dropped): the error to end with, a sentence per server (``None``: it
     refused nothing)."""
@@ -128,12 +126,12 @@ def unreadable_error(keeper: NotingKeeper, url: str, shown: str, given: set[str]
     if not accounts:
         return None
     return CommandError(NP_(
-        "The system keyring did not give the secret {names} of {server} ({problem}); nothing was sent. Unlock the "
+        "The system keyring did not give {names} of {server} ({problem}); nothing was sent. Unlock the "
         "keyring, or give it on the command line (--header, --env, or the address with its query).",
-        "The system keyring did not give the secrets {names} of {server} ({problem}); nothing was sent. Unlock the "
+        "The system keyring did not give {names} of {server} ({problem}); nothing was sent. Unlock the "
         "keyring, or give them on the command line (--header, --env, or the address with its query).",
-        {"names": secret_names(accounts), "server": shown, "problem": answer, "count": len(accounts)}, "count"))
+        {**named_secrets(accounts), "server": shown, "problem": answer}, "count"))
 
 
-__all__ = ["NotingKeeper", "import_refused", "not_imported_error", "not_removed_error", "not_saved_error",
+__all__ = ["NotingKeeper", "not_imported_error", "not_removed_error", "not_saved_error", "removal_refused",
            "unreadable_error"]

@@ -42,7 +42,7 @@ from inspector.store.recovery import page_reasons, run_reason
 from inspector.store.replays import replays_by_step
 from inspector.traces.chat_words import conversation_lines
 
-from .common import EXIT_OK, BadInputError, CancelledCommand, UsageError, database_path, open_existing_store
+from .common import EXIT_OK, BadInputError, UsageError, database_path, open_existing_store
 from .durations import readable_duration
 from .ending import emit_json, json_text, mark_json_emitted
 from .list_fit import fit_list
@@ -51,7 +51,7 @@ from .results import step_extra_lines
 from .run_choice import resolve_run
 from .run_layout import RunLayout, counts_line, details_cell, hidden_notes_line, too_deep_line
 from .safe_text import one_line
-from .stopping import Terminated, sigterm_as_ctrl_c, work_done
+from .stopping import stoppable_reading
 from .terminal_width import display_width, fit, pad, terminal_columns
 from .words import (
     leg_outcome_word,
@@ -99,21 +99,12 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _read(store: RunStore, args: argparse.Namespace) -> int:
-    """``runs list`` or ``runs show``. A SIGTERM while they read and print (it killed the process, status -15, no
-    sentence) ends them as a Ctrl-C does: what was printed stays, a sentence on stderr, exit status 130 (with
-    ``--json``: the error object if none of the answer was printed, else nothing more on stdout: the answer cut
-    short does not read as JSON). Once all is printed, neither changes anything."""
-    try:
-        with sigterm_as_ctrl_c():
-            if args.runs_command == "list":
-                status = _list(store, args)
-            else:
-                status = _show(store, resolve_run(store, args.run_id).id, args.json, args.plumbing)
-            work_done()
-            return status
-    except Terminated:
-        stopped = Message(N_("Ended by a signal (SIGTERM) before the command had done its work."))
-        raise CancelledCommand(stopped) from None
+    """``runs list`` or ``runs show``, a SIGTERM while they read and print ending them as a Ctrl-C does
+    (:func:`.stopping.stoppable_reading`)."""
+    with stoppable_reading():
+        if args.runs_command == "list":
+            return _list(store, args)
+        return _show(store, resolve_run(store, args.run_id).id, args.json, args.plumbing)
 
 
 def _nothing_stored(args: argparse.Namespace) -> int:

@@ -207,7 +207,7 @@ def _add(plan: list[Planned], db_option: str | None, path: str) -> tuple[list[st
     from inspector.store import EnvSetting, ServerRegistry, is_secret_variable
     from inspector.store.secrets import is_secret_header
 
-    from .keyring_refusals import NotingKeeper, import_refused, not_imported_error
+    from .keyring_refusals import NotingKeeper, not_imported_error, removal_refused
     from .server_saving import HeldKeeper, changed_whole
 
     # Asked before the database is written: no one waits for its lock while a value is typed.
@@ -252,8 +252,8 @@ def _add(plan: list[Planned], db_option: str | None, path: str) -> tuple[list[st
                                   for name, value in asked.items() if value is None)
             if not keeper.available:
                 not_kept.extend(_("{value} of {server}").format(value=name, server=entry.name) for name in secret)
-    refused = import_refused(removing, named, NP_("Added {count} server.", "Added {count} servers.",
-                                                  {"count": len(plan)}, "count"))
+    refused = removal_refused(removing, named, NP_("Added {count} server.", "Added {count} servers.",
+                                                   {"count": len(plan)}, "count"))
     if refused is not None:
         raise refused
     return not_kept, unanswered, with_credentials

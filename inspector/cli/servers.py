@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
 
 from inspector.i18n import N_, _, ngettext
 from inspector.i18n.messages import Message
@@ -20,7 +21,10 @@ from .ending import emit_json
 from .safe_text import one_line
 from .server_signin import client_secret_not_kept, reject_signin_options, save_signin_options
 from .servers_list import server_lines
-from .stopping import work_done
+from .stopping import stoppable_reading, work_done
+
+if TYPE_CHECKING:
+    from .keyring_refusals import NotingKeeper
 
 
 def run(args: argparse.Namespace) -> int:
@@ -53,7 +57,8 @@ def run(args: argparse.Namespace) -> int:
     with store:
         if args.servers_command == "remove":
             return _remove(store, args)
-        return _servers(store, args.json)
+        with stoppable_reading():  # a SIGTERM while it reads or prints ends it as a Ctrl-C does
+            return _servers(store, args.json)
 
 
 def _configure_address(store: RunStore, args: argparse.Namespace) -> int:
@@ -82,7 +87,8 @@ def _configure_address(store: RunStore, args: argparse.Namespace) -> int:
                                         "NAME --command \"COMMAND LINE\""), {"reason": exc.sentence})) from None
         raise UsageError(exc) from None
     reading = parse_budget_option(args.budget)
-    held = HeldKeeper()
+    removing = NotingKeeper()  # what the keyring did not remove once the server is saved
+    held = HeldKeeper(removing)
     keeper = NotingKeeper(held)
     registry = ServerRegistry(store.db, keeper)
     url = public_url(endpoint.url)
@@ -94,6 +100,7 @@ def _configure_address(store: RunStore, args: argparse.Namespace) -> int:
                              era=getattr(args, "era", None), query=query)
         kept = basic is not None and registry.add_secret_header(url, AUTHORIZATION, basic)
         client_secret_kept = save_signin_options(store, url, args, HeldVault(held, keeper))
+    _said_removals(removing, [(url, one_line(url))], url)
     _saved(store, registry, url, args.json, url, credentials_kept=kept,
            query_kept=query is not None and keeper.available)
     if not client_secret_kept:
@@ -200,7 +207,8 @@ def _configure_command(store: RunStore, args: argparse.Namespace) -> int:
         raise UsageError(Message(N_("--command cannot be used: {reason}"), {"reason": exc.sentence})) from None
     command = type(command)(command.program, command.args, command.env, command.cwd, frozenset(marked))
     reading = parse_budget_option(args.budget)
-    held = HeldKeeper()
+    removing = NotingKeeper()  # what the keyring did not remove once the server is saved
+    held = HeldKeeper(removing)
     keeper = NotingKeeper(held)
     registry = ServerRegistry(store.db, keeper)
     key = ServerEndpoint.for_command(command, name=name).key
@@ -213,6 +221,7 @@ def _configure_command(store: RunStore, args: argparse.Namespace) -> int:
             registry.remove_server(old.url)
         registry.save_server(key, name=name, budget_s=reading.seconds if reading else None, roots=_roots(args),
                              command=setting_of(command), era=era)
+    _said_removals(removing, [(key, one_line(name)), *((old.url, one_line(name)) for old in replaced)], name)
     _saved(store, registry, key, args.json, name, [old.url for old in replaced])
     secret = [variable for variable in env if is_secret_variable(variable, marked)]
     if secret and not keeper.available:
@@ -243,6 +252,17 @@ def _roots(args: argparse.Namespace) -> tuple[str, ...] | None:
 
     given = roots_from_options(args.root)
     return () if args.clear_roots else None if given is None else tuple(root.uri for root in given)
+
+
+def _said_removals(removing: NotingKeeper, servers: list[tuple[str, str]], shown: str) -> None:
+    """The server is saved, but the keyring did not remove a secret the change dropped (``servers``: its key and
+    those of the servers it replaced, with their names): the command ends saying so, as ``servers import`` does."""
+    from .keyring_refusals import removal_refused
+
+    refused = removal_refused(removing, servers, Message(N_("Saved {url}."), {"url": one_line(shown)}))
+    if refused is not None:
+        work_done()
+        raise refused
 
 
 def _saved(store: RunStore, registry: ServerRegistry, key: str, as_json: bool, shown: str,

@@ -88,6 +88,27 @@ def stoppable_until_stored(store: RunStore | None = None) -> Iterator[None]:
 
 
 @contextmanager
+def stoppable_reading() -> Iterator[None]:
+    """A command that only reads and prints (``runs list``, ``runs show``, ``compare``, ``servers``): a SIGTERM while
+    it does (it killed the process, status -15, no sentence) ends it as a Ctrl-C does: what was printed stays, a
+    sentence on stderr, exit status 130 (with ``--json``: the error object if none of the answer was printed, else
+    nothing more on stdout: the answer cut short does not read as JSON). Once all is printed, neither changes
+    anything."""
+    from inspector.i18n import N_
+    from inspector.i18n.messages import Message
+
+    from .common import CancelledCommand
+
+    try:
+        with sigterm_as_ctrl_c():
+            yield
+            work_done()
+    except Terminated:
+        raise CancelledCommand(Message(N_("Ended by a signal (SIGTERM) before the command had done its work."))) \
+            from None
+
+
+@contextmanager
 def stops_given_back() -> Iterator[None]:
     """A command's run: at its end the stop signals' handlers are what they were at its beginning (one
     that did its work held them, :func:`work_done`); a process may run several commands, as tests do."""

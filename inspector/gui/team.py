@@ -15,7 +15,7 @@ from inspector.store.secrets import SecretKeeper
 
 from .runs.push_service import PushService
 from .settings_secrets import SettingsSecrets
-from .team_query_move import PushQueryMove
+from .team_query_move import QueryMove
 from .team_settings import TeamSettings
 
 if TYPE_CHECKING:
@@ -35,8 +35,8 @@ class TeamBackend(QObject):
         self._secrets = self.secrets.push
         self.team = TeamSettings(window.settings.qsettings, self._secrets)
         #: An address an earlier version saved with its query: the query goes to the keyring when first read.
-        self._query_move = PushQueryMove(TeamSettings(window.settings.qsettings, secrets), secrets,
-                                         window.engine.keyring, self)
+        self._query_move = QueryMove(TeamSettings(window.settings.qsettings, secrets), secrets, window.engine.keyring,
+                                     self)
         self.push = PushService(window.db_path)
         self._changes = 0
         self._stopped = False
@@ -46,6 +46,7 @@ class TeamBackend(QObject):
     def settings_changed(self) -> None:
         """Start, restart or stop the push worker as the settings now say, once the push headers'
         secret values are read from the keyring (on its line: it may wait on an unlock prompt)."""
+        self._query_move.start_service()  # the trace query service's, beside it: nothing waits for it
         if self._query_move.start(self.settings_changed):  # read again once it is moved, or not
             return
         self._changes += 1

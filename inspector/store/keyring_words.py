@@ -18,36 +18,65 @@ from .keyring_entries import KEYRING_SERVICE, QUERY_ACCOUNT
 READING = N_("Reading the secrets of {server} from the system keyring…")
 UNREADABLE = N_("The system keyring did not give the secrets of {server} ({problem}). Unlock the keyring, then "
                 "select the server again.")
-QUERY_NAME = N_("the query of its address")
+QUERY_NAME = N_("the query in the address")
 #: The keyring entry (beside :data:`QUERY_ACCOUNT`) of the query in the team's trace query service's address
 #: (Settings, File › Open trace by id…); the push headers' are named by the collector's address.
 TRACE_QUERY_KEY = "otlp-query"
-#: Secrets named in words, by their account (or its start): the address's query, the sign-in's.
-_IN_WORDS = {"query": (QUERY_ACCOUNT, QUERY_NAME), "tokens": ("signin tokens ", N_("its sign-in's tokens")),
-             "client_secret": ("signin client-secret ", N_("its sign-in's client secret"))}
+#: Secrets named in words, by their account (or its start): the address's query, the sign-in's; whether the
+#: words name more than one thing (the tokens do, in one entry).
+_IN_WORDS = {"query": (QUERY_ACCOUNT, QUERY_NAME, False),
+             "tokens": ("signin tokens ", N_("the sign-in's tokens"), True),
+             "client_secret": ("signin client-secret ", N_("the sign-in's client secret"), False)}
 
 
 def secret_names(accounts: Iterable[str]) -> Message:
-    """The secrets as the user named them: a header's or a variable's name as it is (``env:NAME`` by
-    its name), the address's query and a sign-in's tokens and client secret in words (after them)."""
+    """The secrets as the user named them, as the object of a sentence ("did not keep {names} of
+    {server}"): a header's or a variable's name as it is (``env:NAME`` by its name) after "the secret",
+    the address's query and a sign-in's tokens and client secret in words (after them), the last
+    joined by "and"."""
     accounts = list(accounts)
-    worded = [place for place, (start, _words) in _IN_WORDS.items()
-              if any(account.startswith(start) for account in accounts)]
     names = [account.removeprefix("env:") for account in accounts
-             if not any(account.startswith(start) for start, _words in _IN_WORDS.values())]
-    template = ", ".join([*(["{names}"] if names else []), *(f"{{{place}}}" for place in worded)])
-    return Message(template, {"names": ", ".join(names),
-                              **{place: Message(words) for place, (_start, words) in _IN_WORDS.items()}})
+             if not any(account.startswith(start) for start, _words, _many in _IN_WORDS.values())]
+    parts = [NP_("the secret {names}", "the secrets {names}", {"names": ", ".join(names), "count": len(names)},
+                 "count")] if names else []
+    parts += [Message(words) for start, words, _many in _IN_WORDS.values()
+              if any(account.startswith(start) for account in accounts)]
+    if not parts:
+        return Message("")
+    *some, last = parts
+    return _listed(some, N_("{some} and {last}"), last) if some else last
+
+
+def _listed(parts: list[Message], template: str, last: Message) -> Message:
+    """``parts`` joined by commas, then ``last`` after them as ``template`` says ("and")."""
+    some = parts[-1]
+    for part in reversed(parts[:-1]):
+        some = Message("{first}, {rest}", {"first": part, "rest": some})
+    return Message(template, {"some": some, "last": last})
+
+
+def secret_count(accounts: Iterable[str]) -> int:
+    """How many secrets :func:`secret_names` names, for the words after it ("it is" or "they are"):
+    the sign-in's tokens count as more than one."""
+    accounts = list(accounts)
+    return len(accounts) + sum(1 for start, _words, many in _IN_WORDS.values()
+                               if many and any(account.startswith(start) for account in accounts))
+
+
+def named_secrets(accounts: Iterable[str]) -> dict[str, object]:
+    """The ``names`` and ``count`` of a sentence about ``accounts`` (:func:`secret_names`, :func:`secret_count`)."""
+    accounts = list(accounts)
+    return {"names": secret_names(accounts), "count": secret_count(accounts)}
 
 
 def refused_message(action: str, server: str, url: str, accounts: list[str], answer: str) -> Message:
     """What the keyring did not do (``keep`` or ``remove``) with ``accounts`` of the server in the
     window, and why."""
-    params = {"names": secret_names(accounts), "server": server, "problem": answer, "count": len(accounts)}
+    params = {**named_secrets(accounts), "server": server, "problem": answer}
     if action == "keep":
-        return NP_("The system keyring did not keep the secret {names} of {server} ({problem}): it is used only "
+        return NP_("The system keyring did not keep {names} of {server} ({problem}): it is used only "
                    "until Run Inspector quits. Unlock the keyring and save the server again to keep it.",
-                   "The system keyring did not keep the secrets {names} of {server} ({problem}): they are used only "
+                   "The system keyring did not keep {names} of {server} ({problem}): they are used only "
                    "until Run Inspector quits. Unlock the keyring and save the server again to keep them.",
                    params, "count")
     return not_removed(server, accounts, [f"{url} {account}" for account in accounts], answer)
@@ -62,12 +91,12 @@ def push_header_refusal(action: str, collector: str, key: str, accounts: list[st
         return Message(N_("The system keyring did not keep the query of the trace query service's address {server} "
                           "({problem}): it is sent only until Run Inspector quits. Unlock the keyring and save the "
                           "address again to keep it."), {"server": collector, "problem": answer})
-    return NP_("The system keyring did not keep the secret {names} of the team's collector {server} ({problem}): it "
+    return NP_("The system keyring did not keep {names} of the team's collector {server} ({problem}): it "
                "is sent only until Run Inspector quits. Unlock the keyring and save the settings again to keep it.",
-               "The system keyring did not keep the secrets {names} of the team's collector {server} ({problem}): "
+               "The system keyring did not keep {names} of the team's collector {server} ({problem}): "
                "they are sent only until Run Inspector quits. Unlock the keyring and save the settings again to "
                "keep them.",
-               {"names": secret_names(accounts), "server": collector, "problem": answer, "count": len(accounts)},
+               {**named_secrets(accounts), "server": collector, "problem": answer},
                "count")
 
 
@@ -91,12 +120,13 @@ KEY_READING = N_("The API key of the model at {server} is being read from the sy
 
 def not_removed(server: str, accounts: list[str], entries: list[str], answer: str) -> Message:
     """The keyring did not remove ``accounts`` of the server: they are still there, as ``entries``."""
-    return NP_("The system keyring did not remove the secret {names} of {server} ({problem}): it is still in the "
-               "keyring (service {service}, entry {entries}).",
-               "The system keyring did not remove the secrets {names} of {server} ({problem}): they are still in the "
-               "keyring (service {service}, entries {entries}).",
-               {"names": secret_names(accounts), "server": server, "problem": answer, "count": len(accounts),
-                "service": KEYRING_SERVICE, "entries": ", ".join(f"“{entry}”" for entry in entries)},
+    return NP_("The system keyring did not remove {names} of {server} ({problem}): it is still in the "
+               "keyring (service {service}, {entries}).",
+               "The system keyring did not remove {names} of {server} ({problem}): they are still in the "
+               "keyring (service {service}, {entries}).",
+               {**named_secrets(accounts), "server": server, "problem": answer, "service": KEYRING_SERVICE,
+                "entries": NP_("entry {entries}", "entries {entries}", {
+                    "entries": ", ".join(f"“{entry}”" for entry in entries), "count": len(entries)}, "count")},
                "count")
 
 
@@ -106,11 +136,11 @@ NO_ANSWER = N_("no answer within {seconds} s")
 def unwritten_message(server: str, accounts: list[str], answer: object) -> Message:
     """Run Inspector quit before the keyring wrote (kept or removed) ``accounts`` of the server or
     place ``server``: ``answer`` is the keyring's, or :data:`NO_ANSWER`."""
-    return NP_("When Run Inspector quit, the system keyring had not written the secret {names} of {server} "
+    return NP_("When Run Inspector quit, the system keyring had not written {names} of {server} "
                "({problem}): it may be as it was before. Unlock the keyring and save it again.",
-               "When Run Inspector quit, the system keyring had not written the secrets {names} of {server} "
+               "When Run Inspector quit, the system keyring had not written {names} of {server} "
                "({problem}): they may be as they were before. Unlock the keyring and save them again.",
-               {"names": secret_names(accounts), "server": server, "problem": answer, "count": len(accounts)},
+               {**named_secrets(accounts), "server": server, "problem": answer},
                "count")
 
 
@@ -126,4 +156,4 @@ class Sentences:
 
 __all__ = ["KEY_READING", "KEY_UNREADABLE", "NO_ANSWER", "PUSH_UNREADABLE", "QUERY_NAME", "READING", "TRACE_QUERY_KEY",
            "UNREADABLE", "Sentences", "model_key_refusal", "not_removed", "push_header_refusal", "refused_message",
-           "secret_names", "unwritten_message"]
+           "named_secrets", "secret_count", "secret_names", "unwritten_message"]

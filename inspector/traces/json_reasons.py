@@ -8,6 +8,8 @@ from __future__ import annotations
 from inspector.i18n import N_
 from inspector.i18n.messages import Message
 
+#: The reason for a run of more digits than Python's ``int()`` reads (4,300: ``sys.get_int_max_str_digits()``).
+TOO_MANY_DIGITS = "whole number too long"
 #: yajl's message (as :func:`.json_stream.json_error_reason` cuts it: its end up to a backslash or a
 #: line break, without a final full stop) → ours.
 _OURS: dict[str, str] = {
@@ -32,7 +34,7 @@ _OURS: dict[str, str] = {
     "integer overflow": N_("a whole number too large to read (more than 64 bits)"),
     "numeric (floating point) overflow": N_("a number too large for a floating-point number (such as 1e999)"),
     # json_stream's own, of a file read exactly (whole numbers of any size; Python's int() reads 4,300 digits):
-    "whole number too long": N_("more than 4,300 digits in a row (a whole number too long to read)"),
+    TOO_MANY_DIGITS: N_("more than 4,300 digits in a row (a whole number too long to read)"),
     # Cut at the backslash the message quotes:
     "inside a string, '": N_("a backslash inside a string before a character it cannot escape"),
     "invalid (non-hex) character occurs after '": N_("a \\u escape inside a string without four hex digits"),
@@ -45,4 +47,4 @@ def parser_reason(reason: str) -> str | Message:
     return Message(ours, {}) if ours is not None else reason
 
 
-__all__ = ["parser_reason"]
+__all__ = ["TOO_MANY_DIGITS", "parser_reason"]

@@ -38,7 +38,7 @@ from .format import (
     nested_too_deep,
     said,
 )
-from .json_reasons import parser_reason
+from .json_reasons import TOO_MANY_DIGITS, parser_reason
 
 READ_CHUNK = 256 * 1024
 """How many bytes are read from a file at a time."""
@@ -106,7 +106,6 @@ def event_parser(exact: bool = False) -> tuple[list[tuple[str, Any]], Any]:
 OVERFLOW = "integer overflow"
 """yajl's reason (see :func:`json_error_reason`) for a whole number beyond 64 bits."""
 
-_TOO_MANY_DIGITS = "whole number too long"
 _DIGIT_MARKS = bytes.maketrans(b"0123456789", b"0000000000")
 
 
@@ -127,7 +126,7 @@ class _DigitGuard:
             return
         if long_run:
             self._coro.send(data[:long_run])  # its events: the sniffer may know the kind of file from them
-        raise ijson.JSONError(f"parse error: {_TOO_MANY_DIGITS}")
+        raise ijson.JSONError(f"parse error: {TOO_MANY_DIGITS}")
 
     def close(self) -> None:
         self._coro.close()

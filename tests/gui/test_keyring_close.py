@@ -101,8 +101,8 @@ def test_a_keyring_that_never_answers_holds_the_quit_only_for_the_bounded_wait(
     said = {"en": "run-inspector: When Run Inspector quit, the system keyring had not written the secret X-Api-Key "
                   "of vault (no answer within 5 s): it may be as it was before. Unlock the keyring and save it again.",
             "de": "run-inspector: Als Run Inspector beendet wurde, hatte der System-Schlüsselbund das Geheimnis "
-                  "X-Api-Key von vault nicht geschrieben (keine Antwort innerhalb von 5 s): es ist vielleicht noch "
-                  "wie zuvor. Entsperren Sie den Schlüsselbund und speichern Sie es erneut."}[language]
+                  "X-Api-Key von vault nicht geschrieben (keine Antwort innerhalb von 5 s): Der Wert ist vielleicht "
+                  "noch wie zuvor. Entsperren Sie den Schlüsselbund und speichern Sie ihn erneut."}[language]
     assert said in done.stderr, done.stderr
     assert "Task was destroyed" not in done.stderr, done.stderr
     assert took < 60, took

@@ -152,7 +152,8 @@ def test_screenshots_of_settings_secrets_the_keyring_did_not_keep(qtbot, window,
                   "(KeyringLocked: the test keyring refuses to set (KeyringLocked)): it is sent only until Run "
                   "Inspector quits.",
             "de": "Der System-Schlüsselbund hat das Geheimnis Authorization des Collectors des Teams {server} nicht "
-                  "behalten (KeyringLocked: the test keyring refuses to set (KeyringLocked)): Es wird nur gesendet, "
+                  "behalten (KeyringLocked: the test keyring refuses to set (KeyringLocked)): Der Wert wird nur "
+                  "gesendet, "
                   "bis Run Inspector beendet wird."}[language]
     assert made.admin.keyring.box.text().startswith(said.format(server=COLLECTOR)), made.admin.keyring.box.text()
     save(made.admin.keyring.box, f"keyring-push-not-kept-{language}")

@@ -115,8 +115,8 @@ def test_a_secret_the_keyring_does_not_keep_is_said_and_still_sent_this_session(
                            query="key=q")
     qtbot.waitUntil(lambda: "did not keep" in made.status.text(), timeout=10000)
     said = made.status.text()
-    assert said.startswith("The system keyring did not keep the secrets X-Api-Key, Authorization, the query of "
-                           "its address of vault ("
+    assert said.startswith("The system keyring did not keep the secrets X-Api-Key, Authorization and the query "
+                           "in the address of vault ("
                            f"{error}: the test keyring refuses to set ({error})): they are used only until Run "
                            "Inspector quits."), said
     assert _headers(made) == {"X-Api-Key": "n3w", "Authorization": "Bearer b"}  # this session, as typed
@@ -129,8 +129,8 @@ def test_a_secret_the_keyring_does_not_remove_is_said_to_be_still_there(qtbot, w
     made.admin.forget_server(URL)
     qtbot.waitUntil(lambda: "Schlüsselbund" in made.status.text(), timeout=10000)
     said = made.status.text()
-    assert said.startswith("Der System-Schlüsselbund hat die Geheimnisse Authorization, X-Api-Key, die Abfrage "
-                           "seiner Adresse von vault nicht entfernt (PasswordDeleteError: "), said
+    assert said.startswith("Der System-Schlüsselbund hat die Geheimnisse Authorization, X-Api-Key und die Abfrage "
+                           "in der Adresse von vault nicht entfernt (PasswordDeleteError: "), said
     assert f"“{URL} X-Api-Key”" in said and "run-inspector" in said
     assert file_keyring.entries() == KEPT and ServerRegistry(made.store.db).all() == []
 

@@ -287,3 +287,41 @@ def _left_as_it_was(file_keyring) -> None:
     assert (team.push_endpoint, team.push_query_kept) == (f"{OLD}?{KEY}", False)
     kept = {entry: value for entry, value in file_keyring.entries().items() if entry.startswith("otlp-push")}
     assert kept == {f"otlp-push {OLD}?{KEY} X-Team-Key": "team-k3y"}
+
+
+SERVICE = "http://127.0.0.1:9/"
+
+
+def test_a_services_query_an_older_version_saved_moves_to_the_keyring_when_the_window_starts(
+        qtbot, window, file_keyring, _isolated_settings) -> None:  # noqa: F811
+    """It stayed in clear in the settings file until Settings or File › Open trace by id… was accepted."""
+    qsettings = AppSettings().qsettings
+    qsettings.setValue("team/query_url", f"{SERVICE}?{KEY}")  # as earlier versions wrote it
+    qsettings.sync()
+    made, _troubled = window(wait_s=0)
+    qtbot.waitUntil(lambda: "key-3f9a1c07e5" not in _isolated_settings.read_text(), timeout=10000)
+    assert file_keyring.entries()["otlp-query ?query"] == KEY
+    team = TeamSettings(AppSettings().qsettings, KeyringSecretKeeper())
+    assert (team.query_url, team.query_secret_kept, team.service_query()) == (SERVICE, True, KEY)
+    made.team.secrets.push.read(TRACE_QUERY_KEY)  # as File › Open trace by id… reads it: the address sent with it
+    qtbot.waitUntil(lambda: made.team.team.service_query() == KEY, timeout=10000)
+    dialog = TraceByIdDialog(made.team.team, made)
+    qtbot.addWidget(dialog)
+    dialog.trace_id.setText("4bf92f3577b34da6a3ce929d0e0e4736")
+    assert dialog.address.text() == SERVICE
+    dialog.accept()
+    assert dialog.chosen()[1] == f"{SERVICE}?{KEY}"
+
+
+def test_a_services_query_an_older_version_saved_stays_where_the_keyring_does_not_keep_it(
+        qtbot, window, file_keyring, _isolated_settings) -> None:  # noqa: F811
+    qsettings = AppSettings().qsettings
+    qsettings.setValue("team/query_url", f"{SERVICE}?{KEY}")
+    qsettings.sync()
+    made, troubled = window(wait_s=0, set="KeyringLocked")
+    qtbot.waitUntil(lambda: troubled.calls > 0, timeout=10000)  # the keyring was asked to keep it, and refused
+    qtbot.wait(300)
+    QApplication.processEvents()
+    team = TeamSettings(AppSettings().qsettings, KeyringSecretKeeper())
+    assert (team.query_url, team.query_secret_kept) == (f"{SERVICE}?{KEY}", False)
+    assert "otlp-query ?query" not in file_keyring.entries()

@@ -50,15 +50,16 @@ def test_servers_import_adds_nothing_when_the_keyring_does_not_keep_a_secret_and
     assert done.returncode == 1, done.stderr
     locked = LOCKED.format(call="set")
     said = {"en": ("run-inspector: Nothing was added: the configured servers and their secrets were left as they "
-                   "were. The system keyring did not keep the secrets X-Api-Key, the query of its address of vault "
+                   "were. The system keyring did not keep the secret X-Api-Key and the query in the address of vault "
                    f"({locked}). The system keyring did not keep the secret API_TOKEN of notes ({locked}). Unlock the "
                    "keyring and import the file again, or take those secrets out of the file and give them on each "
                    "call.\n"),
             "de": ("run-inspector: Es wurde nichts hinzugefügt: Die eingerichteten Server und ihre Geheimnisse sind "
-                   "unverändert. Der System-Schlüsselbund hat die Geheimnisse X-Api-Key, die Abfrage seiner Adresse "
-                   f"von vault nicht behalten ({locked}). Der System-Schlüsselbund hat das Geheimnis API_TOKEN von "
-                   f"notes nicht behalten ({locked}). Entsperren Sie den Schlüsselbund und importieren Sie die Datei "
-                   "erneut, oder nehmen Sie diese Geheimnisse aus der Datei und geben Sie sie bei jedem Aufruf an.\n")}
+                   "unverändert. Der System-Schlüsselbund hat das Geheimnis X-Api-Key und die Abfrage in der "
+                   f"Adresse von vault nicht behalten ({locked}). Der System-Schlüsselbund hat das Geheimnis API_TOKEN "
+                   f"von notes nicht behalten ({locked}). Entsperren Sie den Schlüsselbund und importieren Sie die "
+                   "Datei erneut, oder nehmen Sie diese Geheimnisse aus der Datei und geben Sie sie bei jedem Aufruf "
+                   "an.\n")}
     assert done.stderr == said[language]
     assert "k3y" not in done.stdout + done.stderr and "s3cr3t" not in done.stdout + done.stderr
     assert file_keyring.entries() == {"http://127.0.0.1:8/mcp X-Api-Key": "old"}
@@ -67,7 +68,7 @@ def test_servers_import_adds_nothing_when_the_keyring_does_not_keep_a_secret_and
     assert as_json.returncode == 1
     assert json.loads(as_json.stdout)["error"]["message"].startswith(
         "Nothing was added: the configured servers and their secrets were left as they were. The system keyring did "
-        f"not keep the secrets X-Api-Key, the query of its address of vault ({locked})")
+        f"not keep the secret X-Api-Key and the query in the address of vault ({locked})")
 
 
 def test_servers_import_puts_back_the_secrets_kept_before_a_refusal(tmp_path: Path,

@@ -32,10 +32,10 @@ def test_a_secret_the_keyring_does_not_keep_ends_the_save_with_a_sentence_and_st
     done = cli_here("servers", "set", URL + "?key=q", "--header", "X-Api-Key: k3y", "--header", "X-Team: blue",
                     "--db", db)
     assert done.returncode == 1 and done.stdout == ""
-    assert done.stderr == (f"run-inspector: {URL} was not saved: the system keyring did not keep the secrets "
-                           f"X-Api-Key, the query of its address ({error}: the test keyring refuses to set ({error})), "
-                           "so its settings and its secrets were left as they were. Unlock the keyring and save it "
-                           "again, or save it without those secrets and give them on each call.\n")
+    assert done.stderr == (f"run-inspector: {URL} was not saved: the system keyring did not keep the secret "
+                           f"X-Api-Key and the query in the address ({error}: the test keyring refuses to set "
+                           f"({error})), so its settings and its secrets were left as they were. Unlock the keyring "
+                           "and save it again, or save it without those secrets and give them on each call.\n")
     assert file_keyring.entries() == {}
     with RunStore.open(Path(db)) as store:  # not saved, as it says: it was saved without them
         assert ServerRegistry(store.db).all() == []
@@ -104,8 +104,8 @@ def test_a_call_whose_secret_the_keyring_will_not_give_sends_nothing(tmp_path: P
     assert refused.returncode == 1
     assert refused.stderr == (f"run-inspector: Der System-Schlüsselbund hat das Geheimnis X-Api-Key von {URL} nicht "
                               "herausgegeben (KeyringLocked: the test keyring refuses to get (KeyringLocked)); es "
-                              "wurde nichts gesendet. Entsperren Sie den Schlüsselbund oder geben Sie es auf der "
-                              "Kommandozeile an (--header, --env oder die Adresse mit ihrer Abfrage).\n")
+                              "wurde nichts gesendet. Entsperren Sie den Schlüsselbund oder geben Sie den Wert auf "
+                              "der Kommandozeile an (--header, --env oder die Adresse mit ihrer Abfrage).\n")
     with RunStore.open(Path(db)) as store:
         assert store.db.conn.execute("SELECT COUNT(*) FROM runs").fetchone()[0] == 0  # nothing was sent
     given = cli_here("call", URL, "echo", "--header", "X-Api-Key: given", "--db", db)
@@ -151,8 +151,8 @@ def test_a_client_secret_the_keyring_does_not_keep_leaves_the_server_as_it_was(
     done = cli_here("servers", "set", URL, "--header", "X-Api-Key: new", "--client-id", "cid-new",
                     "--client-secret-env", "WORK_SECRET", "--db", db)
     assert done.returncode == 1 and done.stdout == ""
-    assert done.stderr == (f"run-inspector: {URL} was not saved: the system keyring did not keep the secret its "
-                           "sign-in's client secret (PasswordSetError: refused for this entry), so its settings and "
+    assert done.stderr == (f"run-inspector: {URL} was not saved: the system keyring did not keep the sign-in's "
+                           "client secret (PasswordSetError: refused for this entry), so its settings and "
                            "its secrets were left as they were. Unlock the keyring and save it again, or save it "
                            "without that secret and give it on each call.\n")
     assert cli_here("servers", "--json", "--db", db).stdout == before
@@ -162,4 +162,42 @@ def test_a_client_secret_the_keyring_does_not_keep_leaves_the_server_as_it_was(
                     "--header", "X-Api-Key: new", "--db", db)
     assert done.returncode == 1 and "did not keep the secret X-Api-Key (PasswordSetError" in done.stderr
     assert cli_here("servers", "--json", "--db", db).stdout == before
+    assert file_keyring.entries() == kept
+
+
+@pytest.mark.parametrize("as_json", [False, True])
+def test_a_secret_servers_set_drops_that_the_keyring_does_not_remove_is_said_to_be_still_there(
+        tmp_path: Path, file_keyring: FileKeyring, as_json: bool) -> None:
+    """The change is kept (the header is no longer sent), as ``servers import`` and ``servers remove`` keep theirs;
+    the secret left behind in the keyring is said, and the command ends 1 (it said nothing, and ended 0)."""
+    db = str(tmp_path / "runs.db")
+    assert cli_here("servers", "set", URL, "--header", "X-Api-Key: k3y", "--db", db).returncode == 0
+    _troubled(file_keyring, delete="KeyringLocked")
+    done = cli_here("servers", *(["--json"] if as_json else []), "set", URL, "--header", "X-Team: blue",
+                    "--db", db)
+    said = (f"Saved {URL}. The system keyring did not remove the secret X-Api-Key of {URL} (KeyringLocked: the test "
+            "keyring refuses to delete (KeyringLocked)): it is still in the keyring (service run-inspector, entry "
+            f"“{URL} X-Api-Key”).")
+    assert done.returncode == 1, done.stderr
+    if as_json:
+        assert json.loads(done.stdout)["error"] == {"kind": "failed", "message": said}
+    else:
+        assert (done.stdout, done.stderr) == ("", f"run-inspector: {said}\n")
+    assert file_keyring.entries() == {f"{URL} X-Api-Key": "k3y"}
+    listed = json.loads(cli_here("servers", "--json", "--db", db).stdout)
+    assert [header["name"] for server in listed["servers"] for header in server["headers"]] == ["X-Team"]
+
+
+def test_a_secret_variable_a_new_command_drops_that_the_keyring_does_not_remove_is_said(
+        tmp_path: Path, file_keyring: FileKeyring) -> None:
+    db = str(tmp_path / "runs.db")
+    assert cli_here("servers", "set", "notes", "--command", "notes-server", "--env", "API_TOKEN=s3cr3t",
+                    "--db", db).returncode == 0
+    kept = file_keyring.entries()
+    _troubled(file_keyring, delete="KeyringLocked")
+    done = cli_here("servers", "set", "notes", "--command", "notes-server --fast", "--db", db)
+    assert done.returncode == 1, done.stderr
+    assert done.stderr.startswith("run-inspector: Saved notes. The system keyring did not remove the secret "
+                                  "API_TOKEN of notes (KeyringLocked: "), done.stderr
+    assert "it is still in the keyring (service run-inspector, entry “" in done.stderr, done.stderr
     assert file_keyring.entries() == kept
