@@ -75,7 +75,7 @@ def test_reference_words_for_outcomes_and_timeline_headings() -> None:
     german = {message.id: message.string for message in messages("de")}
     for english, word in {"ok": "ok", "failed": "fehlgeschlagen", "cancelled": "abgebrochen", "Outcome": "Ergebnis",
                           "Time": "Zeit", "Source": "Quelle", "Kind": "Art", "Round": "Runde", "Details": "Details",
-                          "Status": "Status", "Started": "Erstellt"}.items():
+                          "Status": "Status", "Started": "Gestartet"}.items():
         assert german[english] == word
 
 
