@@ -284,7 +284,7 @@ def test_the_compared_runs_say_why_they_failed_as_runs_list_does(qtbot, make_win
 
 @pytest.mark.parametrize(("language", "first", "only"), [
     ("en", "First: run 1, span 0 — ok, 1,003 steps, started", "1,000 steps only in run 1"),
-    ("de", "Erster: Lauf 1, span 0 — ok, 1.003 Schritte, erstellt", "1.000 Schritte nur in Lauf 1")])
+    ("de", "Erster: Lauf 1, span 0 — ok, 1.003 Schritte, gestartet", "1.000 Schritte nur in Lauf 1")])
 def test_thousands_of_steps_are_counted_as_the_language_writes_numbers(qtbot, make_window, tmp_path: Path,
                                                                       language: str, first: str, only: str) -> None:
     """The runs' lines said "1003 steps" (German too) where the run list and the import say "1,003"."""

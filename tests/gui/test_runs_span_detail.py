@@ -205,8 +205,8 @@ def test_events_are_timed_from_the_span_start_with_links_and_a_bounded_stack_tra
 @pytest.mark.parametrize(("language", "arguments", "result"), [
     ("en", "The trace this step came from does not record its arguments.",
      "The trace this step came from does not record its result."),
-    ("de", "Die Aufzeichnung, aus der dieser Schritt stammt, hält seine Argumente nicht fest.",
-     "Die Aufzeichnung, aus der dieser Schritt stammt, hält sein Resultat nicht fest.")])
+    ("de", "Der Trace, aus dem dieser Schritt stammt, hält seine Argumente nicht fest.",
+     "Der Trace, aus dem dieser Schritt stammt, hält sein Resultat nicht fest.")])
 def test_a_span_that_kept_no_arguments_or_result_claims_none(qtbot, make_window, language, arguments,
                                                              result) -> None:
     """The mcp SDK's spans record neither a call's arguments nor its result: the detail says the trace

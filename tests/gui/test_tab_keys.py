@@ -131,8 +131,8 @@ def test_the_keys_are_in_the_list_of_shortcuts(qtbot, make_window) -> None:
         rows = dict(ShortcutsDialog(window).rows())
     finally:
         switch_language("en")
-    assert rows["Nächster Reiter des Bereichs mit dem Fokus"] == "Strg+Bild abwärts", rows
-    assert rows["Voriger Reiter des Bereichs mit dem Fokus"] == "Strg+Bild aufwärts"
+    assert rows["Nächster Tab des Bereichs mit dem Fokus"] == "Strg+Bild abwärts", rows
+    assert rows["Voriger Tab des Bereichs mit dem Fokus"] == "Strg+Bild aufwärts"
 
 
 def test_a_menu_s_entry_that_shows_a_tab_takes_the_focus_into_it(qtbot, make_window) -> None:

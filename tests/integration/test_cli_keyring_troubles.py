@@ -105,7 +105,7 @@ def test_a_call_whose_secret_the_keyring_will_not_give_sends_nothing(tmp_path: P
     assert refused.stderr == (f"run-inspector: Der System-Schlüsselbund hat das Geheimnis X-Api-Key von {URL} nicht "
                               "herausgegeben (KeyringLocked: the test keyring refuses to get (KeyringLocked)); es "
                               "wurde nichts gesendet. Entsperren Sie den Schlüsselbund oder geben Sie den Wert auf "
-                              "der Kommandozeile an (--header, --env oder die Adresse mit ihrer Abfrage).\n")
+                              "der Befehlszeile an (--header, --env oder die Adresse mit ihrer Abfrage).\n")
     with RunStore.open(Path(db)) as store:
         assert store.db.conn.execute("SELECT COUNT(*) FROM runs").fetchone()[0] == 0  # nothing was sent
     given = cli_here("call", URL, "echo", "--header", "X-Api-Key: given", "--db", db)

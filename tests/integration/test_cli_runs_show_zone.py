@@ -55,7 +55,7 @@ def test_a_run_across_a_clock_set_back_says_both_offsets_in_german(tmp_path: Pat
     # winter time, an hour earlier on the clock, two seconds later.
     lines = _shown(tmp_path, "2026-10-25T00:59:58.500Z", "2026-10-25T01:00:00.504Z", "Europe/Berlin", "--lang", "de")
 
-    at = lines.index("  erstellt 25.10.2026, 02:59:58 (UTC+2), beendet 25.10.2026, 02:00:00 (UTC+1), 1 Schritt")
+    at = lines.index("  gestartet 25.10.2026, 02:59:58 (UTC+2), beendet 25.10.2026, 02:00:00 (UTC+1), 1 Schritt")
     assert lines[at + 1] == ("  Zeiten in der Zeitzone dieses Computers (UTC+2, dann UTC+1); "
                              "der Lauf begann 25.10.2026, 00:59:58 UTC")
 

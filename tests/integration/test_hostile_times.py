@@ -165,9 +165,9 @@ def test_a_run_across_a_clock_set_back_says_which_of_the_twice_hour_it_means(tmp
     assert shown.returncode == 0, shown.stderr
     lines = shown.stdout.splitlines()
     german = language == "de"
-    assert ("erstellt 25.10.2026, 02:59:59 (UTC+2), beendet 25.10.2026, 02:00:01 (UTC+1)" if german
+    assert ("gestartet 25.10.2026, 02:59:59 (UTC+2), beendet 25.10.2026, 02:00:01 (UTC+1)" if german
             else "started Oct 25, 2026, 2:59:59 AM (UTC+2), finished Oct 25, 2026, 2:00:01 AM (UTC+1)") in next(
-        line for line in lines if line.lstrip().startswith(("started", "erstellt")))
+        line for line in lines if line.lstrip().startswith(("started", "gestartet")))
     heading = next(line for line in lines if line.startswith("#  "))
     rows = [line for line in lines if line[:3] in ("1  ", "2  ")]
     # A step's time as the window's timeline says it: the time of day to the millisecond.
@@ -195,7 +195,7 @@ def test_a_time_past_the_zones_calendar_is_said_in_utc_and_marked(tmp_path: Path
     assert cli("import", str(trace(tmp_path / "late.json", "9999-12-31T23:59:58Z", "9999-12-31T23:59:59Z")),
                "--db", db).returncode == 0
     shown = cli("--lang", "de", "runs", "show", "1", "--db", db, tz=tz).stdout
-    assert "erstellt 31.12.9999, 23:59:58 (UTC), beendet 31.12.9999, 23:59:59 (UTC)" in shown
+    assert "gestartet 31.12.9999, 23:59:58 (UTC), beendet 31.12.9999, 23:59:59 (UTC)" in shown
     assert "31.12.9999, 23:59:58 (UTC)" in cli("--lang", "de", "runs", "list", "--db", db, tz=tz).stdout
 
 
