@@ -141,15 +141,16 @@ def test_a_uid_stays_whole_in_a_narrow_timeline_pane_zoomed(qtbot, runs_tab_show
 @pytest.mark.parametrize(("language", "narrow", "whole", "toggle"), [
     ("en", "— failed (2 of 4 tool calls failed); 7 of 14 steps shown (7 plumbing hidden)",
      "; 7 of 14 steps shown (7 plumbing hidden)", "Show plumbing"),
-    ("de", "— fehlgeschlagen (2 von 4 Tool-Aufrufen schlugen fehl), 7 Schritte",
-     "; 7 von 14 Schritten (7 Infrastruktur-Spans ausgeblendet)", "Infrastruktur anzeigen")])
+    ("de", "— fehlgeschlagen (2 von 4 Tool-Aufrufen schlugen fehl); 7 von 14 Schritten",
+     "; 7 von 14 Schritten (7 Infrastruktur-Spans ausgeblendet)", "Infrastruktur")])
 def test_the_heading_keeps_its_counts_whole_beside_the_detail_at_1280_by_800(qtbot, make_window, language, narrow,
                                                                             whole, toggle) -> None:
     """Beside the step's detail the timeline is 677 px wide: in German the title had given up all its room
     and the counts were cut still ("… (7 Infrastruktur-Spans ausgeblen…"). Where its title shortened is
     not enough the heading now leaves the plumbing it hides to its tip, so that why the run failed and
-    the steps shown stay whole (the plumbing toggle beside it says so), and says all of it where the row
-    has the room."""
+    the steps shown stay whole, and says all of it where the row has the room. Without the plumbing clause
+    it still says "7 of 14" (", 7 Schritte" read as all the run has); the toggle beside it gives way to
+    its short word for that."""
     from tests.gui.test_runs_span_detail import imported_agent_run, open_run
 
     run_id = imported_agent_run("traceloop.jsonl")

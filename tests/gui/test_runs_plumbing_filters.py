@@ -99,10 +99,10 @@ def test_no_match_counts_the_steps_the_unfiltered_timeline_shows_with_its_plumbi
 
 
 @pytest.mark.parametrize(("language", "counts", "filtered", "why"), [
-    ("en", ("; 7 of 14 steps shown (7 plumbing hidden)", ", 7 steps"),
+    ("en", ("; 7 of 14 steps shown (7 plumbing hidden)", "; 7 of 14 steps shown"),
      ("; 3 of 14 steps shown (filtered; 7 plumbing hidden)", "; 3 of 14 steps shown (filtered)"),
      "2 of 4 tool calls failed"),
-    ("de", ("; 7 von 14 Schritten (7 Infrastruktur-Spans ausgeblendet)", ", 7 Schritte"),
+    ("de", ("; 7 von 14 Schritten (7 Infrastruktur-Spans ausgeblendet)", "; 7 von 14 Schritten"),
      ("; 3 von 14 Schritten (gefiltert; 7 Infrastruktur-Spans ausgeblendet)",
       "; 3 von 14 Schritten angezeigt (gefiltert)"),
      "2 von 4 Tool-Aufrufen")])

@@ -20,8 +20,10 @@ from tests.gui.test_screenshots import save
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "otel"
 
 #: Why the run failed, the steps shown without the plumbing and with it, the plumbing clause.
-WORDS = {"en": ("2 of 4 tool calls failed", ", 7 steps", "; 7 of 14 steps shown", " (7 plumbing hidden)"),
-         "de": ("2 von 4 Tool-Aufrufen schlugen fehl", ", 7 Schritte", "; 7 von 14 Schritten",
+#: Without the plumbing clause the heading still says how many of the run's steps are shown: ", 7 steps"
+#: alone read as all the run has (it has 14).
+WORDS = {"en": ("2 of 4 tool calls failed", "; 7 of 14 steps shown", "; 7 of 14 steps shown", " (7 plumbing hidden)"),
+         "de": ("2 von 4 Tool-Aufrufen schlugen fehl", "; 7 von 14 Schritten", "; 7 von 14 Schritten",
                 " (7 Infrastruktur-Spans ausgeblendet)")}
 
 
@@ -50,6 +52,7 @@ def test_the_heading_keeps_why_the_run_failed_and_its_counts(qtbot, make_window,
         # The reason whole (before, at 1280 px: "(2 vo…)"), then the steps shown with the plumbing, without
         # it, or (the German heading at the window's default size, beside the detail) only in the tip.
         assert shown.endswith((f"({why}){counts}{plumbing}", f"({why}){brief}", f"({why})")), shown
+        assert not shown.endswith((", 7 steps", ", 7 Schritte")), shown
         assert label.fontMetrics().horizontalAdvance(shown) <= label.contentsRect().width()
         assert shown != label.text() and label.toolTip() == label.text()  # all of it in the tip
         assert plumbing in label.toolTip() and why in label.toolTip()

@@ -14,7 +14,7 @@ from ..widgets.elided_label import ElidedLabel
 from ..widgets.plain_text import cell_text
 from .run_identity import RunIdentity
 from .timeline_model import TimelineModel
-from .timeline_words import heading_text, show_heading, status_heading
+from .timeline_words import counts_heading, heading_text, show_heading, status_heading
 
 
 class TimelineHeading:
@@ -54,8 +54,7 @@ class TimelineHeading:
                                hidden_matched=self.model.hidden_plumbing, recovery=recovery)
         # Where the heading does not fit with its title shortened, the plumbing it hides is left to the tip,
         # then its counts, before why the run failed is shortened.
-        briefer = heading_text(run, shown=shown, total=total, filtered=filtered, hidden=0, hidden_matched=0,
-                               recovery=recovery)
+        briefer = counts_heading(run, shown=shown, total=total, filtered=filtered, recovery=recovery)
         show_heading(self.label, heading, cell_text(said_title(run.title, run.source), 80),
                      recovery_text(*recovery) if recovery else "", briefer, status_heading(run, recovery))
         return total

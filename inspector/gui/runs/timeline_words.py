@@ -46,6 +46,18 @@ def heading_text(run: RunRecord, *, shown: int, total: int, filtered: bool, hidd
         id=run.id, title=title, status=status, count=format_number(shown))
 
 
+def counts_heading(run: RunRecord, *, shown: int, total: int, filtered: bool, recovery: Reason | None = None) -> str:
+    """The heading for ``run`` without the plumbing it hides (its tip keeps that), but with how many of its
+    steps are shown: "7 steps" alone would read as all the run has."""
+    if filtered or shown == total:
+        return heading_text(run, shown=shown, total=total, filtered=filtered, hidden=0, hidden_matched=0,
+                            recovery=recovery)
+    return ngettext("Run {id}: {title} — {status}; {shown} of {count} step shown",
+                    "Run {id}: {title} — {status}; {shown} of {count} steps shown", total).format(
+        id=run.id, title=TITLE_MARK, status=status_with_recovery(outcome_word(run.status), recovery),
+        shown=format_number(shown), count=format_number(total))
+
+
 def status_heading(run: RunRecord, recovery: Reason | None = None) -> str:
     """The briefest heading for ``run``: its title (:data:`TITLE_MARK`) and status, and why it failed."""
     return _("Run {id}: {title} — {status}").format(
