@@ -16,7 +16,8 @@ from typing import Any
 
 from inspector.i18n import N_
 from inspector.i18n.messages import Message
-from inspector.traces.format import MAX_RECORD_BYTES, not_finite_text
+from inspector.runs.finite import not_finite_text
+from inspector.traces.format import MAX_RECORD_BYTES
 from inspector.traces.span_batch import HeldSpan
 
 from . import protobuf_wire

@@ -78,6 +78,9 @@ class StepFacts:
     result_digest: bytes | None
     #: A tool step's content blocks and the pictures kept of them (``None``: it has none).
     blocks_digest: bytes | None = None
+    #: A tool step's structured content, or the cut text it kept of it (``None``: it kept none, as every
+    #: step stored before steps kept it): compared only with another step's that kept some, as a replay is.
+    structure_digest: bytes | None = None
     #: The stored step's row id (for a view that reads the whole step); 0 when not stored.
     step_id: int = 0
     #: A failed step's kind of failure its legs or the importer's finding tell ("timed_out", "refused";
@@ -215,7 +218,7 @@ def step_facts(payload: Mapping[str, Any], sequence: int, *, has_rounds: bool = 
     return StepFacts(sequence=sequence, kind=kind, round=round_, name=_name(payload),
                      outcome=outcome, duration_ms=duration, details=step_details(payload),
                      arguments_digest=_digest(arguments),
-                     result_digest=_digest(result if structured is None else [result, structured]),
+                     result_digest=_digest(result), structure_digest=_digest(structured),
                      blocks_digest=_digest(blocks), step_id=step_id,
                      failure=stored_failure(outcome, legs, payload))
 
@@ -248,11 +251,18 @@ def differences(first: StepFacts | None, second: StepFacts | None) -> frozenset[
             found.add(change)
     if first.arguments_digest != second.arguments_digest:
         found.add(Difference.ARGUMENTS)
-    if first.result_digest != second.result_digest:
+    if not _same_result(first, second):
         found.add(Difference.RESULT)
     if first.blocks_digest != second.blocks_digest:
         found.add(Difference.CONTENT_BLOCKS)
     return frozenset(found)
+
+
+def _same_result(first: StepFacts, second: StepFacts) -> bool:
+    """The same text, and the same structured content where both steps kept some: a step stored before
+    steps kept it (a run of an earlier version, or imported from its file) has none to disagree with."""
+    structures = (first.structure_digest, second.structure_digest)
+    return first.result_digest == second.result_digest and (None in structures or structures[0] == structures[1])
 
 
 # -- the comparison --------------------------------------------------------------------------------

@@ -15,6 +15,7 @@ from typing import Any
 
 from ._frozen import FrozenMap, freeze
 from .bounding import bound_text, utf8_size
+from .finite import finite_json
 from .outcome import ToolOutcome
 
 MAX_CONTENT_BYTES = 50_000
@@ -181,8 +182,9 @@ class ToolResult:
         structured = self.structured_content
         if isinstance(structured, Mapping) and not isinstance(structured, FrozenMap):
             # Too deep to keep as a value (an export of it would not import), it is kept as its text.
-            object.__setattr__(self, "structured_content", _json_text(structured)
-                               if _nested_deeper(structured, MAX_STRUCTURE_DEPTH) else freeze(structured))
+            # NaN and the infinities (no JSON numbers) are kept as their text.
+            object.__setattr__(self, "structured_content", _json_text(structured) if _nested_deeper(
+                structured, MAX_STRUCTURE_DEPTH) else freeze(_json_numbers(structured)))
         elif structured is not None and not isinstance(structured, Mapping | str):
             raise ValueError(f"ToolResult.structured_content must be a mapping, a string or None, "
                              f"got {type(structured).__name__}")
@@ -276,6 +278,17 @@ def _json_text(structured: Mapping[str, Any]) -> str:
         return json.dumps(structured, ensure_ascii=False, separators=(",", ":"), default=dict)
     except RecursionError:
         return TOO_DEEP_NOTE
+
+
+def _json_numbers(structured: Mapping[str, Any]) -> Mapping[str, Any]:
+    """Structured content with each NaN and infinity (a server may send them: Python's reader takes them)
+    as its text (:func:`finite_json`): as numbers the stored payload is no JSON. Copied only when it
+    holds one."""
+    try:
+        json.dumps(structured, allow_nan=False, default=dict)
+    except ValueError:
+        return finite_json(structured)
+    return structured
 
 
 def _nested_deeper(value: Any, limit: int) -> bool:

@@ -7,7 +7,6 @@ Shared by the exporter (which writes what is described here), the OTLP mapping a
 from __future__ import annotations
 
 import json
-import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -17,6 +16,7 @@ from typing import Any
 from inspector.i18n import N_
 from inspector.i18n.messages import Count, Message, kept_sentence
 from inspector.runs import RUN_STATUSES, InvalidStepError, RunStep
+from inspector.runs.finite import finite_json
 from inspector.runs.sentences import describe
 from inspector.runs.step import LARGEST_SEQUENCE, PAYLOAD_KEYS, StoredPayload
 from inspector.runs.times import UnstorableTimeError, to_stored_time
@@ -403,33 +403,6 @@ def dump_json(value: Any) -> str:
     try:
         return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
     except ValueError:  # out of range floats: rare, so looked for only when they are there
-        return json.dumps(_finite(value), ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+        return json.dumps(finite_json(value), ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 
 
-#: How protobuf's JSON mapping writes a double that is no number JSON has (the OpenTelemetry Collector's
-#: file exporter writes them so); read and written as that text.
-NOT_FINITE_TEXTS = frozenset({"NaN", "Infinity", "-Infinity"})
-
-
-def not_finite_text(number: float) -> str:
-    """A NaN or an infinity as protobuf's JSON mapping spells it (one of :data:`NOT_FINITE_TEXTS`)."""
-    return "NaN" if number != number else ("Infinity" if number > 0 else "-Infinity")
-
-
-def _finite(value: Any) -> Any:
-    """``value`` with every NaN or infinite float as its protobuf JSON text. Iterative: any depth."""
-    root: list[Any] = [None]
-    pending: list[tuple[Any, Any, Any]] = [(value, root, 0)]
-    while pending:
-        item, parent, slot = pending.pop()
-        if isinstance(item, float) and not math.isfinite(item):
-            parent[slot] = not_finite_text(item)
-        elif isinstance(item, Mapping):
-            parent[slot] = copy = dict(item)
-            pending.extend((child, copy, key) for key, child in item.items())
-        elif isinstance(item, (list, tuple)):
-            parent[slot] = copy = list(item)
-            pending.extend((child, copy, index) for index, child in enumerate(item))
-        else:
-            parent[slot] = item
-    return root[0]

@@ -23,12 +23,12 @@ from typing import Any
 
 from inspector.i18n import N_
 from inspector.runs import Leg, ToolOutcome
+from inspector.runs.finite import NOT_FINITE_TEXTS
 from inspector.runs.times import to_stored_time
 from inspector.runs.trace_ids import span_id, trace_id
 
 from .format import (
     MAX_PAYLOAD_DEPTH,
-    NOT_FINITE_TEXTS,
     Path,
     RunHeader,
     TraceProblem,

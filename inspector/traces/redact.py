@@ -103,10 +103,12 @@ _TOKEN_PREFIXES = ("eyJ", "sk-", "gh", "xox", "AKIA", "ASIA", "AIza", "k_", "glp
                    "hooks.slack.com/services/")
 # "name: value", "name=value", '"name": "value"' inside free text. Only the name and separator
 # are consumed, so a value that is not removed is still searched (a URL holding "?api_key=").
-# The name may be quoted, also with escaped quotes (JSON text inside a JSON string).
+# The name may be quoted, also with escaped quotes (JSON text inside a JSON string). A double-quoted
+# value whose closing quote is missing runs to the end of its line: a text cut short (a tool's structured
+# content kept as its JSON text, cut) may end inside it.
 _ASSIGNMENT = re.compile(
     r"""(?P<q>\\?["']|)(?P<name>[A-Za-z0-9_.-]{2,64})(?P=q)(?P<sep>[ \t]*[:=][ \t]*)"""
-    r"""(?=(?P<value>\[REDACTED\]|\\"(?:[^"\\]|\\[^"])*\\"|"(?:[^"\\\n]|\\.)*"|'[^'\n]*'"""
+    r"""(?=(?P<value>\[REDACTED\]|\\"(?:[^"\\]|\\[^"])*\\"|"(?:[^"\\\n]|\\.)*(?:"|(?=\n|\Z))|'[^'\n]*'"""
     r"""|(?i:bearer|basic|token|digest|negotiate|bot|jwt)[ \t]+(?:\[REDACTED\]|[^\s"'\\,;&}\]]+)|[^\s"'\\,;&}\]]+))""")
 # A parameter of a URL's query or fragment, also percent-encoded inside another URL's parameter
 # ("?next=https%3A%2F%2Fh%2F%3Ftoken%3Dabc"), which the assignments above do not see: a credential by

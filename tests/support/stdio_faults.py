@@ -12,7 +12,9 @@ request and runs on), ``orphan`` (answers the handshake, then at the next reques
 that keeps stdout open, says its pid on stderr and exits with status 4), ``unended`` (answers the
 handshake, then answers the next request without the newline that ends a message, and hangs),
 ``escaped`` (as ``stubborn``, but its child starts a session of its own: the group's end does not
-reach it, and it keeps the server's stdout open).
+reach it, and it keeps the server's stdout open), ``notnumbers`` (answers ``tools/call`` with structured
+content holding NaN, the infinities and a number too big for a float, spelled as Python's JSON writes
+them: not JSON, yet read by a lenient parser).
 Answers echo the request's params as the result (``initialize`` gets a handshake's answer).
 """
 
@@ -70,6 +72,11 @@ def main(mode: str) -> None:
             sys.stdout.write(json.dumps({"jsonrpc": "2.0", "id": json.loads(line)["id"], "result": {}}))
             sys.stdout.flush()
             time.sleep(3600)
+        if mode == "notnumbers" and json.loads(line).get("method") == "tools/call":
+            structured = '{"ratio": NaN, "high": Infinity, "low": -Infinity, "huge": 1e999, "kept": [1.5]}'
+            print(f'{{"jsonrpc": "2.0", "id": {json.loads(line)["id"]}, "result": {{"content": [], '
+                  f'"structuredContent": {structured}}}}}', flush=True)
+            continue
         if mode == "exit":
             print("boom", file=sys.stderr, flush=True)
             sys.exit(3)

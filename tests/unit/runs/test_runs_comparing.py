@@ -177,6 +177,21 @@ def test_the_greedy_alignment_keeps_every_step_once(monkeypatch):
     assert all(first[i].key == second[j].key for i, j in pairs if i is not None and j is not None)
 
 
+def test_a_step_stored_before_steps_kept_structured_content_differs_only_by_its_text():
+    """A run an earlier version stored (no ``structuredContent`` key) against today's of the same answer:
+    the comparison said "another result" for every tool that answers with structured content too."""
+    before = {"kind": "tool", "round": 0, "durationMs": 70, "toolName": "add", "toolArguments": {"a": 2, "b": 3},
+              "toolResult": "2 + 3 = 5", "toolIsError": False, "toolOutcome": "ok"}
+    now = dict(before, structuredContent={"sum": 5})
+    assert differences(step_facts(before, 1), step_facts(now, 1)) == frozenset()
+    assert differences(step_facts(now, 1), step_facts(before, 1)) == frozenset()
+    assert differences(step_facts(before, 1), step_facts(dict(now, toolResult="2 + 3 = 6"), 1)) == {Difference.RESULT}
+    assert differences(step_facts(now, 1), step_facts(dict(now, structuredContent={"sum": 6}), 1)) == {
+        Difference.RESULT}
+    assert differences(step_facts(now, 1), step_facts(dict(before, structuredContentText='{"sum":5'), 1)) == {
+        Difference.RESULT}
+
+
 def test_the_differences_of_a_pair():
     one = tool(1, "echo", "ok", 100.0, arguments="a", result="r")
     assert differences(one, one) == frozenset()
@@ -239,12 +254,12 @@ def test_facts_of_stored_payloads():
     assert step_facts(asked, 1).result_digest != step_facts(dict(asked, content="other"), 1).result_digest
     # A tool that returned structured content (and no text): another structure is another result.
     shaped = dict(payload, toolResult="The tool returned no textual content.", structuredContent={"price": 3})
-    assert step_facts(shaped, 1).result_digest == step_facts(dict(shaped), 2).result_digest
-    assert step_facts(shaped, 1).result_digest != step_facts(dict(shaped, structuredContent={"price": 4}),
-                                                             1).result_digest
+    assert differences(step_facts(shaped, 1), step_facts(dict(shaped), 2)) == frozenset()
+    assert differences(step_facts(shaped, 1), step_facts(dict(shaped, structuredContent={"price": 4}), 1)) == {
+        Difference.RESULT}
     cut = dict(payload, toolResult="rows", structuredContentText='{"rows":[1,\n\n[Cut: …]')
-    assert step_facts(cut, 1).result_digest != step_facts(dict(cut, structuredContentText='{"rows":[2,'),
-                                                          1).result_digest
+    assert differences(step_facts(cut, 1), step_facts(dict(cut, structuredContentText='{"rows":[2,'), 1)) == {
+        Difference.RESULT}
     # An imported span: its name stands for the tool's; a damaged row still compares.
     span = {"kind": "request", "round": 0, "durationMs": 3, "raw": {"otlp": {"name": "tools/list.mcp"}}}
     assert step_facts(span, 1).name == "tools/list.mcp"
