@@ -54,8 +54,15 @@ def fit_output() -> None:
 def json_text(value: Any) -> str:
     """``value`` as JSON text for standard output: as it is on a UTF-8 output, with every non-ASCII
     character as a ``\\u`` escape on one that is not (a Latin-1 or ASCII locale), so that the JSON
-    stays whole and means the same to its reader."""
-    return json.dumps(value, ensure_ascii=not _unicode_output())
+    stays whole and means the same to its reader. A NaN or an infinity (a server's answer read leniently:
+    ``"ratio": NaN``) is written as its protobuf JSON text (``"NaN"``), as stored runs and exports spell it:
+    JSON has no such number, and a script's reader would refuse the whole answer."""
+    try:
+        return json.dumps(value, ensure_ascii=not _unicode_output(), allow_nan=False)
+    except ValueError:
+        from inspector.runs.finite import finite_json
+
+        return json.dumps(finite_json(value), ensure_ascii=not _unicode_output())
 
 
 def _unicode_output() -> bool:

@@ -46,3 +46,17 @@ def test_structured_content_with_nan_and_infinities_is_stored_as_json(tmp_path: 
         assert imported.payload["structuredContent"] == KEPT
     finally:
         again.close()
+
+
+def test_call_json_writes_them_as_text_so_a_strict_reader_takes_the_answer(tmp_path: Path) -> None:
+    """`call --json` printed `"ratio": NaN`: no JSON, and a script's reader (``jq``, a strict parser)
+    refused the whole answer. It now spells them as the stored step does."""
+    import json
+
+    def refuse(constant: str) -> None:
+        raise ValueError(f"not JSON: {constant}")
+
+    done = cli("call", "--stdio", SERVER, "shape", "--era", "handshake", "--json", "--db", str(tmp_path / "r.db"))
+    assert done.returncode == 0, done.stderr
+    answer = json.loads(done.stdout, parse_constant=refuse)
+    assert answer["structured_content"] == KEPT
