@@ -148,6 +148,10 @@ class RunListPane(QWidget):
         self.view.horizontalHeader().setSortIndicator(COLUMNS.index("started"), Qt.SortOrder.DescendingOrder)
         compact_rows(self.view)
         header = self.view.horizontalHeader()
+        # The headings do not follow the selection: at each paint Qt's header asks of every column whether
+        # all its rows are selected, row by row through the model (25,000 runs selected by an import:
+        # 1-2 s a paint, at a scroll, a key, a filter). Its own selection model stays empty.
+        header.setSelectionModel(QItemSelectionModel(self.model, header))
         translated(header, "setAccessibleName", lambda: _("Run list columns (click to sort)"))
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setStretchLastSection(False)
@@ -361,7 +365,10 @@ class RunListPane(QWidget):
         self.view.selectionModel().clearSelection()
 
     def selected_run_ids(self) -> list[int]:
-        rows = sorted({index.row() for index in self.view.selectionModel().selectedRows()})
+        # The rows of the selection's ranges (whole rows: the view selects rows), not selectedRows: that
+        # asks the model's flags of every selected cell (25,000 runs selected by an import: 1.5 s a call).
+        rows = sorted({row for selected in self.view.selectionModel().selection()
+                       for row in range(selected.top(), selected.bottom() + 1)})
         return [run.id for run in (self.model.run(row) for row in rows) if run is not None]
 
     def current_run(self) -> RunRecord | None:

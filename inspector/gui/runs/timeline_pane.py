@@ -15,7 +15,6 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QPushButton,
-    QTableView,
     QVBoxLayout,
     QWidget,
 )
@@ -31,6 +30,7 @@ from ..widgets.accessibility import label_combo
 from ..widgets.font_follower import FontFollower, font_scale
 from ..widgets.keep_in_view import KeepCurrentInView, top_row_whole
 from ..widgets.outcomes import outcome_icon, outcome_word
+from ..widgets.paged_table import PagedTableView
 from ..widgets.tab_stops import one_tab_stop
 from .columns import column_width, compact_rows, fit_column, fit_columns, view_chrome
 from .find_in_run import FindInRun
@@ -137,7 +137,7 @@ class TimelinePane(QWidget):
             combo.currentIndexChanged.connect(self._filter_changed)
 
     def _build_view(self) -> None:
-        self.view = one_tab_stop(QTableView())
+        self.view = one_tab_stop(PagedTableView())  # a letter typed walks no row (Find is the search)
         self.view.setHorizontalHeader(TimeAxisHeader(WATERFALL_COLUMN, self.view))
         translated(self.view, "setAccessibleName", lambda: _("Timeline of the selected run"))
         self.view.setModel(self.model)
