@@ -142,6 +142,31 @@ def test_about_says_when_the_log_folder_cannot_be_made_and_opens_nothing(qtbot, 
         switch_language("en")
 
 
+def test_what_about_s_buttons_did_is_said_to_a_screen_reader(qtbot, make_window, announcements) -> None:
+    """"Copied to the clipboard…" and "Opened the log folder…" were shown on a label and said to nobody:
+    a screen reader reads a label's new text only when the label is visited, and the focus stays on the
+    button. Shown again in another language, the sentence is not said again."""
+    window = make_window()
+    about = window.help_menu.show_about()
+    qtbot.addWidget(about)
+    about.show()
+    qtbot.mouseClick(about.copy_button, Qt.MouseButton.LeftButton)
+    assert announcements == [about.copied.text()] and announcements[0].startswith("Copied to the clipboard")
+    opener = FileOpener()
+    QDesktopServices.setUrlHandler("file", opener, "open")
+    try:
+        qtbot.mouseClick(about.folder_button, Qt.MouseButton.LeftButton)
+    finally:
+        QDesktopServices.unsetUrlHandler("file")
+    assert announcements[1:] == [f"Opened the log folder: {log_path().parent}"]
+    try:
+        switch_language("de")
+        assert about.copied.text().startswith("Protokollordner geöffnet")
+        assert len(announcements) == 2
+    finally:
+        switch_language("en")
+
+
 def test_screenshot_about(qtbot, make_window) -> None:
     window = make_window()
     about = window.help_menu.show_about()

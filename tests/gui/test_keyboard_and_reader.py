@@ -4,9 +4,6 @@ cancels only what the tab in view shows; Tab leaves a text editor, which has a n
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
-import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QAccessible, QPalette
 from PySide6.QtWidgets import QApplication, QTableView, QWidget
@@ -85,21 +82,6 @@ def test_a_window_s_ring_stays_in_that_window(qtbot, make_window) -> None:
     QApplication.processEvents()
     assert window.focus_ring.on is None
     assert not [child for child in other.findChildren(QWidget) if child.objectName() == "focus-ring"]
-
-
-@pytest.fixture
-def announcements(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
-    """What the window asks Qt to announce to a screen reader (Qt 6.8's announcement events)."""
-    said: list[str] = []
-    passed_on = QAccessible.updateAccessibility
-
-    def update(event) -> None:
-        if event.type() == QAccessible.Event.Announcement:
-            said.append(event.message())
-        passed_on(event)
-
-    monkeypatch.setattr(QAccessible, "updateAccessibility", update)
-    yield said
 
 
 def test_an_operation_s_end_is_said_to_a_screen_reader_cancelled_apart_from_failed(
