@@ -341,6 +341,25 @@ def test_what_the_status_lines_say_is_said_to_a_screen_reader(qtbot, make_window
     assert len(announcements) == count  # shown again in English, not said again
 
 
+def test_why_a_connection_test_failed_is_said_to_a_screen_reader(qtbot, make_window, announcements) -> None:
+    """Test connection said its answer ("No answer: …", "Answered in …") on the panel's line alone: a
+    screen reader heard "ping (failed)" from the status line, never why. Shown again in another
+    language, the sentence is not said again."""
+    from tests.support.asgi_server import closed_port
+
+    window = make_window((f"http://127.0.0.1:{closed_port()}/mcp", "Nobody there"), wait_tools=False)
+    window.servers.view.setCurrentIndex(window.servers.view.model().index(0, 0))
+    window.admin.test_current()
+    qtbot.waitUntil(lambda: window.servers.test_result.text().startswith("No answer: "), timeout=10000)
+    assert window.servers.test_result.text() in announcements
+    switch_language("de")
+    try:
+        assert window.servers.test_result.text().startswith("Keine Antwort")
+        assert window.servers.test_result.text() not in announcements
+    finally:
+        switch_language("en")
+
+
 def test_remove_server_asks_with_no_as_the_default_and_its_name_as_plain_text(qtbot, make_window) -> None:
     """Space on Remove, then Enter, removed the server, its secrets and its sign-in (Yes was the default);
     a name from an imported file was read as markup ("<b>staging</b>" showed bold)."""
