@@ -360,6 +360,34 @@ def test_why_a_connection_test_failed_is_said_to_a_screen_reader(qtbot, make_win
         switch_language("en")
 
 
+def test_what_an_ok_refused_is_said_to_a_screen_reader(qtbot, make_window, announcements) -> None:
+    """OK in the Server, Settings or Open trace by id dialog with something wrong kept the dialog open and
+    showed the problem beside its field: a screen reader said nothing, OK seemed to do nothing."""
+    from inspector.gui.dialogs.server_dialog import ServerDialog
+    from inspector.gui.dialogs.settings_dialog import SettingsDialog
+    from inspector.gui.runs.trace_by_id import TraceByIdDialog
+
+    window = make_window(wait_tools=False)
+    server = ServerDialog(window)
+    server.url.setText("ftp://example.org/mcp")
+    settings = SettingsDialog(window.settings, str(window.db_path), window)
+    settings.budget.setText("soon")
+    trace = TraceByIdDialog(window.team.team, window)
+    trace.trace_id.setText("zz")
+    for dialog, problem in ((server, server.url_error), (settings, settings.budget_error), (trace, trace.error)):
+        qtbot.addWidget(dialog)
+        dialog.show()
+        announcements.clear()
+        dialog.accept()
+        assert dialog.isVisible() and problem.isVisibleTo(dialog) and problem.text()
+        assert announcements == [problem.text()], type(dialog).__name__
+    announcements.clear()
+    server.add_header("", "orphan value")
+    server.accept()  # two problems: both said, in the order shown
+    assert server.url_error.isVisibleTo(server) and server.header_error.isVisibleTo(server)
+    assert announcements == [f"{server.url_error.text()} {server.header_error.text()}"]
+
+
 def test_remove_server_asks_with_no_as_the_default_and_its_name_as_plain_text(qtbot, make_window) -> None:
     """Space on Remove, then Enter, removed the server, its secrets and its sign-in (Yes was the default);
     a name from an imported file was read as markup ("<b>staging</b>" showed bold)."""
