@@ -92,6 +92,17 @@ class FileOpener(QObject):
         self.opened.append(url)
 
 
+def click_open_log_folder(qtbot, about: AboutDialog) -> list[QUrl]:
+    """Click About's Open log folder; the addresses the desktop was asked to open."""
+    opener = FileOpener()
+    QDesktopServices.setUrlHandler("file", opener, "open")
+    try:
+        qtbot.mouseClick(about.folder_button, Qt.MouseButton.LeftButton)
+    finally:
+        QDesktopServices.unsetUrlHandler("file")
+    return opener.opened
+
+
 def test_about_opens_the_log_folder_making_it_when_missing(qtbot, make_window) -> None:
     window = make_window()
     about = window.help_menu.show_about()
@@ -101,13 +112,7 @@ def test_about_opens_the_log_folder_making_it_when_missing(qtbot, make_window) -
     assert not folder.exists()  # nothing was logged yet in this test's log folder
     assert about.folder_button.parent() is about.copy_button.parent()  # beside the copy button
     assert about.folder_button.text() == "Open &log folder"
-    opener = FileOpener()
-    QDesktopServices.setUrlHandler("file", opener, "open")
-    try:
-        qtbot.mouseClick(about.folder_button, Qt.MouseButton.LeftButton)
-    finally:
-        QDesktopServices.unsetUrlHandler("file")
-    assert opener.opened == [QUrl.fromLocalFile(str(folder))]
+    assert click_open_log_folder(qtbot, about) == [QUrl.fromLocalFile(str(folder))]
     assert folder.is_dir()
     assert about.copied.text() == f"Opened the log folder: {folder}"
     try:
@@ -152,12 +157,7 @@ def test_what_about_s_buttons_did_is_said_to_a_screen_reader(qtbot, make_window,
     about.show()
     qtbot.mouseClick(about.copy_button, Qt.MouseButton.LeftButton)
     assert announcements == [about.copied.text()] and announcements[0].startswith("Copied to the clipboard")
-    opener = FileOpener()
-    QDesktopServices.setUrlHandler("file", opener, "open")
-    try:
-        qtbot.mouseClick(about.folder_button, Qt.MouseButton.LeftButton)
-    finally:
-        QDesktopServices.unsetUrlHandler("file")
+    click_open_log_folder(qtbot, about)
     assert announcements[1:] == [f"Opened the log folder: {log_path().parent}"]
     try:
         switch_language("de")
