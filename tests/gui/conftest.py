@@ -175,3 +175,20 @@ def runs_tab_showing(qtbot, make_window):
     yield show
     if switched:
         switch_language("en")
+
+
+@pytest.fixture
+def announcements(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
+    """What the window asks Qt to announce to a screen reader (Qt 6.8's announcement events)."""
+    from PySide6.QtGui import QAccessible
+
+    said: list[str] = []
+    passed_on = QAccessible.updateAccessibility
+
+    def update(event) -> None:
+        if event.type() == QAccessible.Event.Announcement:
+            said.append(event.message())
+        passed_on(event)
+
+    monkeypatch.setattr(QAccessible, "updateAccessibility", update)
+    yield said

@@ -92,6 +92,17 @@ class FileOpener(QObject):
         self.opened.append(url)
 
 
+def click_open_log_folder(qtbot, about: AboutDialog) -> list[QUrl]:
+    """Click About's Open log folder; the addresses the desktop was asked to open."""
+    opener = FileOpener()
+    QDesktopServices.setUrlHandler("file", opener, "open")
+    try:
+        qtbot.mouseClick(about.folder_button, Qt.MouseButton.LeftButton)
+    finally:
+        QDesktopServices.unsetUrlHandler("file")
+    return opener.opened
+
+
 def test_about_opens_the_log_folder_making_it_when_missing(qtbot, make_window) -> None:
     window = make_window()
     about = window.help_menu.show_about()
@@ -101,13 +112,7 @@ def test_about_opens_the_log_folder_making_it_when_missing(qtbot, make_window) -
     assert not folder.exists()  # nothing was logged yet in this test's log folder
     assert about.folder_button.parent() is about.copy_button.parent()  # beside the copy button
     assert about.folder_button.text() == "Open &log folder"
-    opener = FileOpener()
-    QDesktopServices.setUrlHandler("file", opener, "open")
-    try:
-        qtbot.mouseClick(about.folder_button, Qt.MouseButton.LeftButton)
-    finally:
-        QDesktopServices.unsetUrlHandler("file")
-    assert opener.opened == [QUrl.fromLocalFile(str(folder))]
+    assert click_open_log_folder(qtbot, about) == [QUrl.fromLocalFile(str(folder))]
     assert folder.is_dir()
     assert about.copied.text() == f"Opened the log folder: {folder}"
     try:
@@ -138,6 +143,26 @@ def test_about_says_when_the_log_folder_cannot_be_made_and_opens_nothing(qtbot, 
     try:
         switch_language("de")  # the system's reason in German too, not the C library's English
         assert about.copied.text().endswith(f"{blocker / 'log'} (ein Teil des Pfads ist kein Ordner)")
+    finally:
+        switch_language("en")
+
+
+def test_what_about_s_buttons_did_is_said_to_a_screen_reader(qtbot, make_window, announcements) -> None:
+    """"Copied to the clipboard…" and "Opened the log folder…" were shown on a label and said to nobody:
+    a screen reader reads a label's new text only when the label is visited, and the focus stays on the
+    button. Shown again in another language, the sentence is not said again."""
+    window = make_window()
+    about = window.help_menu.show_about()
+    qtbot.addWidget(about)
+    about.show()
+    qtbot.mouseClick(about.copy_button, Qt.MouseButton.LeftButton)
+    assert announcements == [about.copied.text()] and announcements[0].startswith("Copied to the clipboard")
+    click_open_log_folder(qtbot, about)
+    assert announcements[1:] == [f"Opened the log folder: {log_path().parent}"]
+    try:
+        switch_language("de")
+        assert about.copied.text().startswith("Protokollordner geöffnet")
+        assert len(announcements) == 2
     finally:
         switch_language("en")
 

@@ -4,9 +4,6 @@ cancels only what the tab in view shows; Tab leaves a text editor, which has a n
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
-import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QAccessible, QPalette
 from PySide6.QtWidgets import QApplication, QTableView, QWidget
@@ -85,21 +82,6 @@ def test_a_window_s_ring_stays_in_that_window(qtbot, make_window) -> None:
     QApplication.processEvents()
     assert window.focus_ring.on is None
     assert not [child for child in other.findChildren(QWidget) if child.objectName() == "focus-ring"]
-
-
-@pytest.fixture
-def announcements(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
-    """What the window asks Qt to announce to a screen reader (Qt 6.8's announcement events)."""
-    said: list[str] = []
-    passed_on = QAccessible.updateAccessibility
-
-    def update(event) -> None:
-        if event.type() == QAccessible.Event.Announcement:
-            said.append(event.message())
-        passed_on(event)
-
-    monkeypatch.setattr(QAccessible, "updateAccessibility", update)
-    yield said
 
 
 def test_an_operation_s_end_is_said_to_a_screen_reader_cancelled_apart_from_failed(
@@ -357,6 +339,53 @@ def test_what_the_status_lines_say_is_said_to_a_screen_reader(qtbot, make_window
     finally:
         switch_language("en")
     assert len(announcements) == count  # shown again in English, not said again
+
+
+def test_why_a_connection_test_failed_is_said_to_a_screen_reader(qtbot, make_window, announcements) -> None:
+    """Test connection said its answer ("No answer: …", "Answered in …") on the panel's line alone: a
+    screen reader heard "ping (failed)" from the status line, never why. Shown again in another
+    language, the sentence is not said again."""
+    from tests.support.asgi_server import closed_port
+
+    window = make_window((f"http://127.0.0.1:{closed_port()}/mcp", "Nobody there"), wait_tools=False)
+    window.servers.view.setCurrentIndex(window.servers.view.model().index(0, 0))
+    window.admin.test_current()
+    qtbot.waitUntil(lambda: window.servers.test_result.text().startswith("No answer: "), timeout=10000)
+    assert window.servers.test_result.text() in announcements
+    switch_language("de")
+    try:
+        assert window.servers.test_result.text().startswith("Keine Antwort")
+        assert window.servers.test_result.text() not in announcements
+    finally:
+        switch_language("en")
+
+
+def test_what_an_ok_refused_is_said_to_a_screen_reader(qtbot, make_window, announcements) -> None:
+    """OK in the Server, Settings or Open trace by id dialog with something wrong kept the dialog open and
+    showed the problem beside its field: a screen reader said nothing, OK seemed to do nothing."""
+    from inspector.gui.dialogs.server_dialog import ServerDialog
+    from inspector.gui.dialogs.settings_dialog import SettingsDialog
+    from inspector.gui.runs.trace_by_id import TraceByIdDialog
+
+    window = make_window(wait_tools=False)
+    server = ServerDialog(window)
+    server.url.setText("ftp://example.org/mcp")
+    settings = SettingsDialog(window.settings, str(window.db_path), window)
+    settings.budget.setText("soon")
+    trace = TraceByIdDialog(window.team.team, window)
+    trace.trace_id.setText("zz")
+    for dialog, problem in ((server, server.url_error), (settings, settings.budget_error), (trace, trace.error)):
+        qtbot.addWidget(dialog)
+        dialog.show()
+        announcements.clear()
+        dialog.accept()
+        assert dialog.isVisible() and problem.isVisibleTo(dialog) and problem.text()
+        assert announcements == [problem.text()], type(dialog).__name__
+    announcements.clear()
+    server.add_header("", "orphan value")
+    server.accept()  # two problems: both said, in the order shown
+    assert server.url_error.isVisibleTo(server) and server.header_error.isVisibleTo(server)
+    assert announcements == [f"{server.url_error.text()} {server.header_error.text()}"]
 
 
 def test_remove_server_asks_with_no_as_the_default_and_its_name_as_plain_text(qtbot, make_window) -> None:

@@ -125,7 +125,7 @@ def assert_no_secret(auth: AuthServer, *roots: QWidget) -> None:
 
 
 def test_a_refused_call_waits_for_the_sign_in_then_runs_afresh_and_sign_out_forgets(
-        qtbot, open_window, auth) -> None:
+        qtbot, open_window, auth, announcements) -> None:
     vault = MemoryVault()
     window = open_window(auth.mcp_url, vault=vault)
     # Selecting the server lists its tools: the server refuses, the list waits, the view asks first.
@@ -153,6 +153,7 @@ def test_a_refused_call_waits_for_the_sign_in_then_runs_afresh_and_sign_out_forg
     assert auth.issuer in rows[1][2]
     assert view.address.isVisible() and view.address.text().startswith(auth.endpoint("authorize") + "?")
     assert view.status.text().startswith("✓ Signed in with " + auth.issuer + " until ")
+    assert view.status.text() in announcements  # said to a screen reader, as a failure is
     tokens = vault.tokens(canonical_resource(auth.mcp_url))
     assert tokens is not None
     line = window.signin.strip.line.text()
@@ -266,7 +267,7 @@ def test_declining_leaves_the_operation_failed_sign_in_required(qtbot, open_wind
     (AuthConfig(code_challenge_methods=None), "Finding the authorization server", "PKCE"),
     (AuthConfig(iss_value="https://elsewhere.example"), "Signing in in the browser", "elsewhere.example"),
 ])
-def test_a_failing_step_is_named_in_words(qtbot, open_window, config, step, words) -> None:
+def test_a_failing_step_is_named_in_words(qtbot, open_window, config, step, words, announcements) -> None:
     with serve_auth_server(config) as auth:
         window = open_window(auth.mcp_url)
         view = asked_view(qtbot, window)
@@ -281,6 +282,9 @@ def test_a_failing_step_is_named_in_words(qtbot, open_window, config, step, word
         assert [row[1] for row in failed] == [step] and words in failed[0][2]
         assert view.failure.isVisible() and words in view.failure.text()
         assert listing.outcome.record.error.kind.value == "signin_required"
+        # Said to a screen reader too: it heard "tools/list (failed)" from the status line, never the sign-in's
+        # end nor why (the user comes back from the browser to a dialog that changed in silence).
+        assert f"{view.status.text()} {view.failure.text()}" in announcements
 
 
 def test_screenshots_of_the_sign_in_view_and_the_servers_panel(qtbot, open_window) -> None:

@@ -20,6 +20,7 @@ from inspector.store.paths import default_db_path
 from inspector.version import app_licence, app_version, installed_version
 
 from ..language import on_language_changed
+from ..widgets.accessibility import announce
 
 
 def about_facts(db_path: Path, settings_file: str = "") -> list[tuple[str, str]]:
@@ -104,9 +105,7 @@ class AboutDialog(QDialog):
         self.copy_button.setToolTip(_("Copy these facts as plain text, to paste into a bug report"))
         self.folder_button.setText(_("Open &log folder"))
         self.folder_button.setToolTip(_("Show the folder of the log file in the file manager"))
-        if self._said is not None:
-            message, values = self._said
-            self._say(message, **values)
+        self._show_said()  # in the new language, not said again
 
     def copy_for_bug_report(self) -> str:
         """Put the facts on the clipboard as plain text; return what was copied."""
@@ -133,10 +132,17 @@ class AboutDialog(QDialog):
         return url
 
     def _say(self, message: str, **values: object) -> None:
-        """Show ``message`` (a message id) on the status line; said again after a language switch
-        (a value that is a sentence too, the system's reason, say)."""
+        """Show ``message`` (a message id) on the status line, and say it to a screen reader (the focus
+        stays on the button: the label's new text was heard by nobody); shown again after a language
+        switch (a value that is a sentence too, the system's reason, say)."""
         self._said = (message, values)
-        self.copied.setText(_(message).format(**{name: translate(value) for name, value in values.items()}))
+        self._show_said()
+        announce(self.copied, self.copied.text())
+
+    def _show_said(self) -> None:
+        if self._said is not None:
+            message, values = self._said
+            self.copied.setText(_(message).format(**{name: translate(value) for name, value in values.items()}))
 
 
 __all__ = ["AboutDialog", "about_facts", "bug_report_text"]

@@ -35,7 +35,7 @@ from inspector.store.secrets import is_secret_header
 from inspector.store.signin_settings import SignInSetup
 
 from ..language import on_language_changed, translated, translated_item
-from ..widgets.accessibility import label_combo
+from ..widgets.accessibility import label_combo, say_problems
 from ..widgets.budget_field import BudgetField
 from ..widgets.hints import mark_hint, readable_placeholders
 from .command_fields import CommandFields, error_label
@@ -353,6 +353,7 @@ class ServerDialog(QDialog):
     def accept(self) -> None:  # noqa: D102
         settings = self.settings()
         if settings is None:
+            say_problems(self)
             return
         self.result_settings = settings
         super().accept()

@@ -30,7 +30,7 @@ from ..language import on_language_changed, switch_language, translated, transla
 from ..settings import AppSettings
 from ..settings_saving import unsaved_settings_note
 from ..team_settings import TeamSettings
-from ..widgets.accessibility import label_combo
+from ..widgets.accessibility import label_combo, say_problems
 from ..widgets.budget_field import BudgetField
 from ..widgets.hints import PROBLEM_STYLE, mark_hint, readable_placeholders
 from ..widgets.notice_box import notice_box
@@ -218,17 +218,20 @@ class SettingsDialog(QDialog):
         if path:
             self.database.setText(path)
 
-    def accept(self) -> None:  # noqa: D102
-        entry = self.budget_field.check()
-        if entry.given is None:
-            return
-        url, model = self.sampling_url.text().strip(), self.sampling_model.text().strip()
+    def _sampling_usable(self, url: str, model: str) -> bool:
+        """Whether sampling is off, or has the model server's address and the model's name (else says so)."""
         if self.allow_sampling.isChecked() and not (url.startswith(("http://", "https://")) and model):
             self.sampling_error.setText(_("To let servers use a model, give the model server's address "
                                           "(http:// or https://) and the model's name."))
             self.sampling_error.show()
-            return
-        if not self.team.save():
+            return False
+        return True
+
+    def accept(self) -> None:  # noqa: D102
+        entry = self.budget_field.check()
+        url, model = self.sampling_url.text().strip(), self.sampling_model.text().strip()
+        if entry.given is None or not self._sampling_usable(url, model) or not self.team.save():
+            say_problems(self)  # shown beside their fields, where a screen reader does not look
             return
         if self.language_chosen or self.language.currentIndex() != self.language_shown:
             self._settings.language = self.language.currentData() or ""

@@ -37,6 +37,7 @@ from inspector.i18n.messages import translate
 from inspector.mcp import ServerEndpoint, public_url
 
 from ..language import on_language_changed, translated
+from ..widgets.accessibility import announce
 from ..widgets.budget_bar import BudgetBar
 from ..widgets.outcomes import outcome_icon, text_colour
 from ..widgets.plain_text import cell_text, label_text
@@ -184,10 +185,16 @@ class SignInView(QDialog):
         self.task = task
         task.changed.connect(self.refresh)
         task.step_seen.connect(lambda _step: self.refresh())
-        task.finished.connect(lambda _outcome: self.refresh())
+        task.finished.connect(lambda _outcome: self._ended())
         self.bar.show_live(task.state, task.started_at)
         self.refresh()
         self.resize(self.size().expandedTo(FOLLOWING_SIZE))
+
+    def _ended(self) -> None:
+        """Show how the sign-in ended, and say it to a screen reader: the user comes back from the browser
+        to a dialog that changed in silence (it heard "tools/list (failed)" from the status line alone)."""
+        self.refresh()
+        announce(self, " ".join(label.text() for label in (self.status, self.failure) if label.isVisibleTo(self)))
 
     def _sign_in(self) -> None:
         if self.request is not None and self.task is None:

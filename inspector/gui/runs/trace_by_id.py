@@ -14,7 +14,7 @@ from ..dialogs.form_dialog import finish_form, fit_form, form_width
 from ..dialogs.url_query import ServiceQuery, kept_query
 from ..language import on_language_changed, translated, translated_item
 from ..team_settings import TeamSettings
-from ..widgets.accessibility import label_combo
+from ..widgets.accessibility import label_combo, say_problems
 from ..widgets.hints import PROBLEM_STYLE, mark_hint
 
 
@@ -75,6 +75,7 @@ class TraceByIdDialog(QDialog):
             self._say_problem()
             self.error.show()
             fit_form(self, grow_only=True)
+            say_problems(self)
             return
         self.team.save_query(self.backend.currentData(), self.address.text().strip(), self.service_query.query)
         super().accept()

@@ -18,6 +18,7 @@ from PySide6.QtGui import QAccessible, QAccessibleAnnouncementEvent, QAction
 from PySide6.QtWidgets import QComboBox, QLabel, QLineEdit, QToolButton, QWidget
 
 from ..language import call_on_language_change, translated
+from .hints import PROBLEM_STYLE
 
 #: Qt's object name for the action behind a line edit's clear button.
 CLEAR_ACTION = "_q_qlineeditclearaction"
@@ -91,4 +92,13 @@ def announce(widget: QWidget, message: str) -> None:
     QAccessible.updateAccessibility(QAccessibleAnnouncementEvent(widget, message))
 
 
-__all__ = ["announce", "label_combo", "name_clear_button"]
+def say_problems(dialog: QWidget) -> None:
+    """Say the problems ``dialog`` shows (its labels in :data:`PROBLEM_STYLE`), once its OK was refused:
+    they appear beside their fields, where a screen reader does not look, and OK seemed to do nothing."""
+    shown = [label.text().strip() for label in dialog.findChildren(QLabel)
+             if label.styleSheet() == PROBLEM_STYLE and label.isVisibleTo(dialog) and label.text().strip()]
+    if shown:
+        announce(dialog, " ".join(shown))
+
+
+__all__ = ["announce", "label_combo", "name_clear_button", "say_problems"]

@@ -1,5 +1,5 @@
-"""The Servers panel's Test connection: a ping of a server, its outcome said on the panel's line
-(said again in a new language)."""
+"""The Servers panel's Test connection: a ping of a server, its outcome said on the panel's line and
+to a screen reader (shown again in a new language, not said again)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from inspector.i18n.formatting import format_duration
 from inspector.i18n.messages import translate
 from inspector.store import ServerRecord
 
+from ..widgets.accessibility import announce
 from .operation_task import OperationOutcome, OperationTask
 
 if TYPE_CHECKING:
@@ -32,14 +33,16 @@ class ConnectionTest:
         task = admin.engine.ping(endpoint, admin.budget_for(record))
         self._last = None
         admin.panel.test_result.setText(_("Testing the connection…"))
-        task.finished.connect(lambda outcome: self._tested(record.url, outcome))
+        task.finished.connect(lambda outcome: self._tested(record.url, outcome, said=True))
         return task
 
     def retranslate(self) -> None:
         if self._last is not None:
             self._tested(*self._last)
 
-    def _tested(self, url: str, outcome: OperationOutcome) -> None:
+    def _tested(self, url: str, outcome: OperationOutcome, *, said: bool = False) -> None:
+        """Show how the server answered; ``said``: to a screen reader too (it heard "ping (failed)" from
+        the status line, never why)."""
         current = self._admin.current()
         if current is None or current.url != url:
             return
@@ -54,6 +57,8 @@ class ConnectionTest:
             text = _("No answer: {reason}").format(reason=translate(record.error) if record and record.error
                                                     else outcome.internal_error or "")
         self._admin.panel.test_result.setText(text)
+        if said:
+            announce(self._admin.panel.test_result, text)
 
 
 __all__ = ["ConnectionTest"]
