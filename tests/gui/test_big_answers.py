@@ -77,7 +77,7 @@ def test_twenty_thousand_keys_make_a_bounded_tree_and_are_copied_whole(qtbot, ma
         model = result.structure
         # The first 500 keys (as the step detail's Structured tab), then the key "…" saying how many more.
         assert model.rowCount() == 501
-        assert model.item(500, 0).text() == "…" and model.item(500, 1).text() == "19500 more keys"
+        assert model.item(500, 0).text() == "…" and model.item(500, 1).text() == "19,500 more keys"
         rows = sum(model.item(row, 0).rowCount() for row in range(model.rowCount()))
         assert rows <= 5_000
         assert not result.copy_whole.isHidden()

@@ -281,6 +281,44 @@ def _fold_by_keyboard(qtbot, pane, run, announcements: list[str]) -> None:
         switch_language("en")
 
 
+def test_folding_a_step_of_a_big_trace_counts_the_steps_in_the_locales_numbers(qtbot, tmp_path,
+                                                                              announcements) -> None:
+    """A span with 1,200 under it: folded, a screen reader heard "collapsed: 1200 steps under it hidden",
+    its digits said one by one or as "one thousand two hundred" depending on the reader, in German too."""
+    import json
+
+    from inspector.gui.runs.timeline_pane import TimelinePane
+    from inspector.store import RunStore
+    from inspector.transfer import import_trace
+
+    spans = [{"traceId": "ab" * 16, "spanId": "f" * 16, "name": "invoke_agent big",
+              "startTimeUnixNano": "1700000000000000000", "endTimeUnixNano": "1700000010000000000"}]
+    spans += [{"traceId": "ab" * 16, "spanId": f"{n + 1:016x}", "parentSpanId": "f" * 16, "name": f"step {n}",
+               "startTimeUnixNano": str(1_700_000_000_000_000_000 + n * 1000),
+               "endTimeUnixNano": str(1_700_000_000_000_000_500 + n * 1000)} for n in range(1200)]
+    trace = tmp_path / "big.json"
+    trace.write_text(json.dumps({"resourceSpans": [{"resource": {}, "scopeSpans": [{"scope": {}, "spans": spans}]}]}))
+    with RunStore.open(tmp_path / "runs.db") as store:
+        (run_id,) = import_trace(store, trace).run_ids
+        pane = TimelinePane(store)
+        qtbot.addWidget(pane)
+        pane.show()
+        try:
+            pane.show_run(store.get_run(run_id))
+            pane.select_step(0)
+            pane.view.setFocus()
+            qtbot.keyClick(pane.view, Qt.Key.Key_Left)
+            assert pane.model.rowCount() == 1 and announcements[-1] == "collapsed: 1,200 steps under it hidden"
+            switch_language("de")
+            try:
+                qtbot.keyClick(pane.view, Qt.Key.Key_Right)
+                assert announcements[-1] == "aufgeklappt: 1.200 Schritte darunter gezeigt"
+            finally:
+                switch_language("en")
+        finally:
+            pane.hide()  # not painted again from a closed store
+
+
 def test_find_in_a_run_says_where_it_went(qtbot, make_window, announcements) -> None:
     """Typed into Find, a word highlighted rows and moved the timeline's selection, and Enter moved it on,
     but the focus stays in the field: a screen reader heard neither which step matched nor "no match"."""

@@ -6,6 +6,7 @@ import asyncio
 import re
 from datetime import datetime, timezone
 
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAccessible
 from PySide6.QtWidgets import (
@@ -71,6 +72,28 @@ def test_structured_content_tree_model(qtmodeltester) -> None:
     notes = model.index(1, 0)
     assert model.index(1, 1).data() == "list of 1 item"
     assert model.index(0, 1, model.index(0, 0, notes)).data() == "<img src=x>"
+
+
+@pytest.mark.parametrize(("language", "listed", "keyed"), [
+    ("en", "list of 1,200 items", "object of 700 items"),
+    ("de", "Liste mit 1.200 Einträgen", "Objekt mit 700 Einträgen"),
+])
+def test_a_long_list_in_the_tree_is_counted_whole_in_the_locales_numbers(qtmodeltester, language, listed,
+                                                                         keyed) -> None:
+    """A list of 1,200 numbers said "list of 501 items": the 500 shown and the row saying how many more."""
+    from inspector.gui.language import switch_language
+    from inspector.gui.workbench.result_view import structured_model
+
+    switch_language(language)
+    try:
+        model = structured_model({"numbers": list(range(1200)), "names": {f"k{n}": [n] for n in range(700)}})
+    finally:
+        switch_language("en")
+    qtmodeltester.check(model)
+    assert [model.index(row, 1).data() for row in range(2)] == [listed, keyed]
+    numbers, names = model.index(0, 0), model.index(1, 0)
+    assert model.rowCount(numbers) == 501  # shown still cut: 500 and the row saying how many more
+    assert model.index(0, 1, model.index(0, 0, names)).data() == "0"
 
 
 NAMED = (QAbstractButton, QLineEdit, QComboBox, QAbstractItemView, QPlainTextEdit, QAbstractSpinBox, QTabWidget)

@@ -196,7 +196,12 @@ def test_events_are_timed_from_the_span_start_with_links_and_a_bounded_stack_tra
     assert "+1.5 s  exception ValueError" in text and "+3 h  still waiting" in text
     assert "−250.0 ms  clock behind" in text and "−2.0 s  far behind" in text and "message: bad\u241b[31m input" in text
     assert "line 0" in text and f"line {STACK_LINES - 1}" in text and f"line {STACK_LINES}\n" not in text
-    assert "the stack trace has" in text
+    assert "(cut: the stack trace has 8,889 characters; the Payload tab has it whole)" in text
+    switch_language("de")
+    try:  # the count in the locale's numbers ("8889" in both languages)
+        assert "(gekürzt: der Stacktrace hat 8.889 Zeichen;" in events_text(otlp)
+    finally:
+        switch_language("en")
     assert "+2.0 ms  server: log" in text  # the server side's, from its own start
     assert f"trace {'ab' * 16} span {'cd' * 8}" in text and "why = retry of" in text
     assert events_text({"events": []}) == ""

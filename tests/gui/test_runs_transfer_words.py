@@ -84,3 +84,28 @@ def test_delete_asks_naming_the_run_and_copy_says_what_it_copied(qtbot, make_win
     copied = QApplication.clipboard().text()
     assert copied.splitlines()[0] == "TimeoutError" and said == tab.status.text()
     assert said == f"Copied the result of step 5 ({len(copied)} characters)."
+
+
+@pytest.mark.parametrize(("language", "exported", "deleted", "imported"), [
+    ("en", "Exported 1,200 runs to {path}.", "Deleted 1,200 runs.", "Imported 1,200 runs from runs.json."),
+    ("de", "1.200 Läufe nach {path} exportiert.", "1.200 Läufe gelöscht.", "1.200 Läufe aus runs.json importiert."),
+])
+def test_the_counts_of_a_big_export_delete_and_import_are_grouped(qtbot, runs_tab_showing, tmp_path, language,
+                                                                 exported, deleted, imported):
+    """The status line said "Imported 2000 runs" beside the status bar's "2,000 runs": the sentences
+    of the Runs tab's transfers group their counts as the locale does, as every other sentence."""
+    from inspector.store import RunStore, resolve_db_path
+    from tests.support.sample_runs import T0
+
+    with RunStore.open(resolve_db_path()) as store, store.transaction():
+        ids = [store.insert_run(f"run {n}", "live", None, T0, None, "ok", None, finished_at=T0) for n in range(1200)]
+    tab = runs_tab_showing(language=language).tab
+    path = tmp_path / "runs.json"
+    said = []
+    for start in (lambda: tab.export_runs(path, "trace", ids), lambda: tab.delete_runs(ids),
+                  lambda: tab.open_trace(path)):
+        with qtbot.waitSignal(tab.transfer_ended, timeout=60000) as ended:
+            assert start() is not None
+        assert ended.args[1] == "ok" and tab.status.text() == ended.args[2]
+        said.append(ended.args[2])
+    assert said == [exported.format(path=path), deleted, imported]

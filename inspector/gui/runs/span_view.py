@@ -14,6 +14,7 @@ from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import QLabel, QTabWidget, QWidget
 
 from inspector.i18n import _
+from inspector.i18n.formatting import format_number
 
 from ..language import translated, translated_tab
 from ..widgets.indented_text import IndentedText
@@ -44,7 +45,7 @@ def _stack(text: str) -> str:
     shown = "\n".join(lines[:STACK_LINES])
     if len(lines) > STACK_LINES or len(text) > STACK_CHARS:
         shown += "\n" + _("… (cut: the stack trace has {count} characters; the Payload tab has it whole)").format(
-            count=len(text))
+            count=format_number(len(text)))
     return shown
 
 

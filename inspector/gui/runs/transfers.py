@@ -103,7 +103,7 @@ class Transfers(QObject):
         if count:
             self._ended("import", "ok", _with_report_sentences(report, lambda: ngettext(
                 "Imported {count} run from {name}.", "Imported {count} runs from {name}.", count).format(
-                count=count, name=name)))
+                count=format_number(count), name=name)))
         elif report.notes_added:  # a note written since the export it came in before: something was added
             present = len(report.already_present)
             self._ended("import", "ok", _with_report_sentences(report, lambda: ngettext(
@@ -136,7 +136,7 @@ class Transfers(QObject):
         if count:
             self._ended("import", "ok", _with_report_sentences(report, lambda: ngettext(
                 "Opened trace {id}: {count} run imported.", "Opened trace {id}: {count} runs imported.", count).format(
-                id=trace_id, count=count)))
+                id=trace_id, count=format_number(count))))
         else:
             self._ended("import", "ok", _with_report_sentences(report, lambda: _(
                 "Trace {id} was opened before: its runs are selected.").format(id=trace_id)))
@@ -173,7 +173,7 @@ class Transfers(QObject):
         job.finished.connect(self._exported)
         self._connect_ends(job, "export", lambda: _("The export was cancelled; no file was written."))
         self._start(job, lambda: ngettext("Exporting {count} run…", "Exporting {count} runs…", len(chosen)).format(
-            count=len(chosen)))
+            count=format_number(len(chosen))))
         return job
 
     def _exported(self, report: object) -> None:
@@ -182,7 +182,7 @@ class Transfers(QObject):
         assert isinstance(report, ExportReport)
         self._ended("export", "ok", lambda: ngettext(
             "Exported {count} run to {path}.", "Exported {count} runs to {path}.", report.runs).format(
-            count=report.runs, path=report.path))
+            count=format_number(report.runs), path=report.path))
 
     # -- delete ---------------------------------------------------------------------------------
 
@@ -228,7 +228,7 @@ class Transfers(QObject):
         job.finished.connect(lambda deleted: self._deleted(len(chosen), deleted))
         self._connect_ends(job, "delete", lambda: _("Nothing was deleted."))
         self._start(job, lambda: ngettext("Deleting {count} run…", "Deleting {count} runs…", len(chosen)).format(
-            count=len(chosen)))
+            count=format_number(len(chosen))))
         return job
 
     def _deleted(self, count: int, deleted: object) -> None:
@@ -236,10 +236,12 @@ class Transfers(QObject):
         kept = count - deleted
 
         def message() -> str:
-            said = ngettext("Deleted {count} run.", "Deleted {count} runs.", deleted).format(count=deleted)
+            said = ngettext("Deleted {count} run.", "Deleted {count} runs.", deleted).format(
+                count=format_number(deleted))
             if kept:
                 said += " " + ngettext("{count} run is still running and was kept.",
-                                       "{count} runs are still running and were kept.", kept).format(count=kept)
+                                       "{count} runs are still running and were kept.", kept).format(
+                    count=format_number(kept))
             return said
 
         self.deleted.emit()

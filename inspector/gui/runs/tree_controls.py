@@ -126,7 +126,7 @@ class SpanTreeControls(QObject):
             said = ngettext("expanded: {count} step under it shown", "expanded: {count} steps under it shown", rows)
         else:
             said = ngettext("collapsed: {count} step under it hidden", "collapsed: {count} steps under it hidden", rows)
-        announce(self.pane.view, said.format(count=rows))
+        announce(self.pane.view, said.format(count=format_number(rows)))
 
 
 __all__ = ["SpanTreeControls"]

@@ -13,6 +13,7 @@ import re
 from typing import Any
 
 from inspector.i18n import _
+from inspector.i18n.formatting import format_number
 
 #: The most characters a detail view shows of one text.
 MAX_TEXT_CHARS = 100_000
@@ -90,7 +91,7 @@ def clip_text(text: str, limit: int = MAX_TEXT_CHARS, line_limit: int = MAX_LINE
         lines = [line if len(line) <= line_limit else line[:line_limit] + "…" for line in lines]
         text = "\n".join(lines)
     if cut:
-        text += "\n" + _("… (cut: the text has {count} characters)").format(count=f"{length:,}")
+        text += "\n" + _("… (cut: the text has {count} characters)").format(count=format_number(length))
     return text
 
 
@@ -110,13 +111,13 @@ def bounded(value: Any, depth: int = 0) -> Any:
     if isinstance(value, list):
         items = [bounded(item, depth + 1) for item in value[:MAX_ITEMS]]
         if len(value) > MAX_ITEMS:
-            items.append(_("… {count} more items").format(count=len(value) - MAX_ITEMS))
+            items.append(_("… {count} more items").format(count=format_number(len(value) - MAX_ITEMS)))
         return items
     if isinstance(value, dict):
         result = {}
         for number, (key, item) in enumerate(value.items()):
             if number >= MAX_ITEMS:
-                result["…"] = _("{count} more keys").format(count=len(value) - MAX_ITEMS)
+                result["…"] = _("{count} more keys").format(count=format_number(len(value) - MAX_ITEMS))
                 break
             result[str(key)[:MAX_STRING_CHARS]] = bounded(item, depth + 1)
         return result

@@ -30,10 +30,12 @@ def structured_model(value: Any) -> QStandardItemModel:
 
 def fill_structure(parent: QStandardItem, value: Any) -> None:
     """Rows of ``value`` under ``parent``, bounded (see the module)."""
-    _fill(parent, bounded(value), [MAX_TREE_ROWS])
+    _fill(parent, bounded(value), value, [MAX_TREE_ROWS])
 
 
-def _fill(parent: QStandardItem, value: Any, budget: list[int]) -> None:
+def _fill(parent: QStandardItem, value: Any, whole: Any, budget: list[int]) -> None:
+    """Rows of ``value`` (``whole`` bounded): a list or object is counted whole ("list of 1,200 items"),
+    not as far as it was cut (500 items and the row saying how many more)."""
     items = list(value.items()) if isinstance(value, dict) else list(enumerate(value))
     for number, (key, child) in enumerate(items):
         if budget[0] <= 0:
@@ -44,12 +46,23 @@ def _fill(parent: QStandardItem, value: Any, budget: list[int]) -> None:
         key_item = _item(str(key))
         if isinstance(child, (dict, list)):
             kind = _("object") if isinstance(child, dict) else _("list")
-            text = ngettext("{kind} of {count} item", "{kind} of {count} items", len(child)).format(
-                kind=kind, count=len(child))
-            _fill(key_item, child, budget)
+            uncut = _uncut(whole, key, child)
+            text = ngettext("{kind} of {count} item", "{kind} of {count} items", len(uncut)).format(
+                kind=kind, count=format_number(len(uncut)))
+            _fill(key_item, child, uncut, budget)
         else:
             text = child if isinstance(child, str) else json.dumps(child, ensure_ascii=False)
         parent.appendRow([key_item, _item(text)])
+
+
+def _uncut(whole: Any, key: object, child: dict | list) -> dict | list:
+    """The list or object ``child`` (cut) as it is in ``whole`` under ``key``; ``child`` itself where a
+    key was cut short (a name longer than the cut keeps)."""
+    if isinstance(whole, dict):
+        uncut = whole.get(key, child)
+    else:
+        uncut = whole[key] if isinstance(key, int) and key < len(whole) else child
+    return uncut if isinstance(uncut, type(child)) else child
 
 
 def _item(text: str) -> QStandardItem:
