@@ -332,7 +332,8 @@ def _failing_byte(source: FilePath, bad: BadJson) -> int:
                 if events:
                     del events[:]
                     quiet = position
-                elif position - quiet > _QUIET_BYTES:
+                elif position - quiet > _QUIET_BYTES and _halving_cheaper(position - bad.start, position - quiet,
+                                                                          bad.bad - position):
                     break
             else:
                 coro.close()
@@ -349,6 +350,19 @@ def _failing_byte(source: FilePath, bad: BadJson) -> int:
         else:
             accepted = middle
     return accepted
+
+
+#: How many bytes of an unfinished token yajl reads again (a copy, with each byte fed) in the time it parses one
+#: byte anew with its events (about 6 GB/s against 120 MB/s, measured).
+_REREAD_SPEEDUP = 50
+
+
+def _halving_cheaper(parsed: int, token: int, left: int) -> bool:
+    """Whether halving the ``left`` bytes is cheaper than feeding them one at a time: each byte fed reads the
+    unfinished ``token`` (and the bytes fed after it) again; each try of the halving parses all the ``parsed``
+    bytes before them anew. In a short file a long string's end is found by halving (a 300 KB one took 7 s fed
+    a byte at a time); after 50 MB the bytes are fed (halving took 6.7 s there, feeding them 0.6 s)."""
+    return left * (token + left // 2) // _REREAD_SPEEDUP > left.bit_length() * (parsed + left)
 
 
 def _refuses(source: FilePath, bad: BadJson, quiet: int, end: int) -> bool:
