@@ -27,12 +27,9 @@ def misplaced_action(prog: str, actions: Sequence[str], value: str, words: Seque
     if after == "--stdio":
         server = f"--stdio {as_typed(one_line(value))}"
     elif "://" in value:
-        from inspector.mcp.address_query import without_query
-        from inspector.mcp.server import without_user_info
+        from inspector.mcp.address_query import address_to_quote
 
-        # The example names the server without a password or a query it may carry (a key in either).
-        server = without_user_info(value)
-        server = without_query(server) + "?…" if "?" in server else server
+        server = address_to_quote(value)  # without a password or a query it may carry (a key in either)
     elif after is not None:
         # Its value is not repeated: it may be a credential (a --header's, an --env's).
         return Message(N_("{command} needs what to do right after it, before its options, e.g. {example}; it can do: "

@@ -266,10 +266,8 @@ def _lend_window_db(args: argparse.Namespace) -> None:
 def _address_first(address: str) -> Message:
     """What to say of a server's address given where a trace file or a command goes: the command it needs,
     the address shown without a password or a query (a key in either)."""
-    from inspector.mcp.address_query import without_query
-    from inspector.mcp.server import without_user_info
+    from inspector.mcp.address_query import address_to_quote
 
-    shown = without_user_info(address)
-    shown = without_query(shown) + "?…" if "?" in shown else shown
     return Message(N_("{address} is a server's address, not a trace file: name a command before it, e.g. "
-                      "run-inspector tools {address} (see run-inspector --help)."), {"address": shown})
+                      "run-inspector tools {address} (see run-inspector --help)."),
+                   {"address": address_to_quote(address)})

@@ -17,13 +17,12 @@ from inspector.store.secrets import SecretKeeper, system_secret_keeper
 from .common import CommandError
 
 
-class NotingKeeper:
-    """A :class:`SecretKeeper` that notes what the keyring refused: (``keep``, ``remove`` or ``read``,
-    the server's key, the account, the keyring's answer)."""
+class WrappedKeeper:
+    """A :class:`SecretKeeper` over another (the system's, where none is given): whether there is a keyring, and
+    its last answer, are the other's."""
 
     def __init__(self, keeper: SecretKeeper | None = None) -> None:
         self._keeper = keeper if keeper is not None else system_secret_keeper()
-        self.refused: list[tuple[str, str, str, str]] = []
 
     @property
     def available(self) -> bool:
@@ -32,6 +31,15 @@ class NotingKeeper:
     @property
     def problem(self) -> str | None:
         return self._keeper.problem
+
+
+class NotingKeeper(WrappedKeeper):
+    """A :class:`SecretKeeper` that notes what the keyring refused: (``keep``, ``remove`` or ``read``,
+    the server's key, the account, the keyring's answer)."""
+
+    def __init__(self, keeper: SecretKeeper | None = None) -> None:
+        super().__init__(keeper)
+        self.refused: list[tuple[str, str, str, str]] = []
 
     def save(self, server_url: str, header: str, value: str) -> bool:
         kept = self._keeper.save(server_url, header, value)

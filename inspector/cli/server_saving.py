@@ -19,34 +19,26 @@ from typing import Any
 from inspector.i18n import N_
 from inspector.i18n.messages import Message
 from inspector.store import RunStore
-from inspector.store.secrets import SecretKeeper, system_secret_keeper
+from inspector.store.secrets import SecretKeeper
 from inspector.store.signin_vault import KeyringVault, ProcessVault, client_secret_account, open_signin_vault
 
 from .common import CancelledCommand, CommandError
-from .keyring_refusals import NotingKeeper, not_saved_error
+from .keyring_refusals import NotingKeeper, WrappedKeeper, not_saved_error
 from .stopping import Terminated, sigterm_as_ctrl_c
 
 
-class HeldKeeper:
+class HeldKeeper(WrappedKeeper):
     """A :class:`SecretKeeper` for one change: what it writes can be taken back (:meth:`undo`), what it removes
     waits for the change to be kept (:meth:`done`). A secret whose earlier value the keyring would not give is
     not written (it could not be put back): it counts as not kept."""
 
     def __init__(self, keeper: SecretKeeper | None = None) -> None:
-        self._keeper = keeper if keeper is not None else system_secret_keeper()
+        super().__init__(keeper)
         #: The entries written: (server, account, the value before, or None when there was none).
         self._written: list[tuple[str, str, str | None]] = []
         self._removals: list[tuple[str, str]] = []
         #: What puts back the entries written elsewhere (the sign-in vault's, :class:`HeldVault`).
         self._put_back: list[Callable[[], object]] = []
-
-    @property
-    def available(self) -> bool:
-        return self._keeper.available
-
-    @property
-    def problem(self) -> str | None:
-        return self._keeper.problem
 
     def save(self, server_url: str, header: str, value: str) -> bool:
         before = self._keeper.load(server_url, header)

@@ -39,6 +39,15 @@ def without_query(text: str) -> str:
     return before + ("#" + after.partition("#")[2] if found and "#" in after else "")
 
 
+def address_to_quote(text: str) -> str:
+    """``text`` (an address as typed) as a sentence may repeat it: without a password before its host and with
+    its query marked ``?…`` (a key in either)."""
+    from .server import without_user_info
+
+    shown = without_user_info(text)
+    return without_query(shown) + "?…" if "?" in shown else shown
+
+
 def query_secrets(query: str) -> list[str]:
     """What of a secret ``query`` a server may say back: the query whole, and the values of its
     parameters named like credentials (``api_key``, ``token``, ``key``, ...) or long enough to be a
