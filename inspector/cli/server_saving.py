@@ -24,7 +24,7 @@ from inspector.store.signin_vault import KeyringVault, ProcessVault, client_secr
 
 from .common import CancelledCommand, CommandError
 from .keyring_refusals import NotingKeeper, WrappedKeeper, not_saved_error
-from .stopping import Terminated, sigterm_as_ctrl_c
+from .stopping import Terminated, sigterm_as_ctrl_c, work_done
 
 
 class HeldKeeper(WrappedKeeper):
@@ -119,13 +119,17 @@ def changed_whole(store: RunStore, held: HeldKeeper, refused: Callable[[], Comma
     """Within the block the servers are changed in one transaction, their secrets through ``held``: kept when
     ``refused`` (asked at the block's end) finds nothing the keyring refused, else (or on a Ctrl-C, a SIGTERM, an
     error) neither the settings nor the keyring change, and the command ends with its error, or ``stopped``'s
-    sentence (given whether a SIGTERM ended it: it killed the command half way)."""
+    sentence (given whether a SIGTERM ended it: it killed the command half way). Once the settings are kept, the
+    entries the change dropped are removed and the command ends as it would have, whatever stop comes."""
     try:
         with sigterm_as_ctrl_c(), store.transaction():
             yield
             error = refused()
             if error is not None:
                 raise error
+            # From the COMMIT on a Ctrl-C or SIGTERM changes nothing: one landing in it or just after it undid the
+            # keyring's entries of settings kept, and said they were left as they were.
+            work_done()
     except KeyboardInterrupt as stop:
         held.undo()
         raise CancelledCommand(stopped(isinstance(stop, Terminated))) from None

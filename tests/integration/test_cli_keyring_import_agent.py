@@ -201,3 +201,22 @@ def test_a_stop_half_way_through_an_import_adds_nothing(tmp_path: Path, file_key
     assert file_keyring.entries() == {}
     with RunStore.open(Path(db)) as store:
         assert ServerRegistry(store.db).all() == []
+
+
+@pytest.mark.parametrize("stop", ["SIGINT", "SIGTERM"])
+def test_a_stop_as_the_import_is_kept_changes_nothing(tmp_path: Path, file_keyring: FileKeyring, stop: str) -> None:
+    """Landing as the servers were committed, the stop had their secrets taken out of the keyring all the same and
+    said 'nothing was added' of the servers added, now without their keys."""
+    from tests.integration.test_cli_late_stop import stopped_at
+    from tests.support.file_keyring import BACKEND_NAME, FILE_ENV
+
+    db = str(tmp_path / "runs.db")
+    config = tmp_path / "mcp.json"
+    config.write_text(json.dumps({"mcpServers": {"vault": {"url": URL, "headers": {"X-Api-Key": "k3y"}}}}))
+    keyring_env = {FILE_ENV: str(file_keyring.path), "PYTHON_KEYRING_BACKEND": BACKEND_NAME}
+    done = stopped_at(stop, "COMMIT", "servers", "import", str(config), "--yes", "--db", db, env=keyring_env)
+    assert done.returncode == 0 and done.stdout.endswith("Added 1 server.\n"), (done.returncode, done.stderr)
+    assert done.stderr == ""
+    assert file_keyring.entries() == {f"{URL} X-Api-Key": "k3y"}
+    with RunStore.open(Path(db)) as store:
+        assert [server.url for server in ServerRegistry(store.db).all()] == [URL]

@@ -201,3 +201,24 @@ def test_a_secret_variable_a_new_command_drops_that_the_keyring_does_not_remove_
                                   "API_TOKEN of notes (KeyringLocked: "), done.stderr
     assert "it is still in the keyring (service run-inspector, entry “" in done.stderr, done.stderr
     assert file_keyring.entries() == kept
+
+
+@pytest.mark.parametrize("stop", ["SIGINT", "SIGTERM"])
+@pytest.mark.parametrize("at", ["COMMIT", "inspector.cli.server_saving:HeldKeeper.done"])
+def test_a_stop_as_the_save_is_kept_changes_nothing(tmp_path: Path, file_keyring: FileKeyring, stop: str,
+                                                    at: str) -> None:
+    """Landing as the settings were committed, the stop had the keyring's entries put back all the same (the new
+    settings beside the old key, the new one gone) and said they were left as they were; landing as the secrets the
+    change dropped were removed, Ctrl-C said 'Cancelled (Ctrl-C) before the command had done its work' of the server
+    saved, the dropped key left in the keyring (SIGTERM killed it there, status -15, saying nothing)."""
+    from tests.integration.test_cli_late_stop import stopped_at
+    from tests.support.file_keyring import BACKEND_NAME, FILE_ENV
+
+    db = str(tmp_path / "runs.db")
+    assert cli_here("servers", "set", URL, "--header", "X-Api-Key: old", "--db", db).returncode == 0
+    done = stopped_at(stop, at, "servers", "set", URL, "--header", "Authorization: Bearer new", "--budget", "9",
+                      "--db", db, env={FILE_ENV: str(file_keyring.path), "PYTHON_KEYRING_BACKEND": BACKEND_NAME})
+    assert (done.returncode, done.stdout, done.stderr) == (0, f"Saved {URL}.\n", "")
+    [server] = json.loads(cli_here("servers", "--json", "--db", db).stdout)["servers"]
+    assert ([header["name"] for header in server["headers"]], server["budget_s"]) == (["Authorization"], 9)
+    assert file_keyring.entries() == {f"{URL} Authorization": "Bearer new"}
