@@ -44,11 +44,14 @@ class HeldKeeper(WrappedKeeper):
         before = self._keeper.load(server_url, header)
         if self._keeper.problem is not None:
             return False
+        # Noted before it is written: a stop landing as the keyring answers still has it put back.
+        written = (server_url, header, before)
+        self._written.append(written)
         kept = self._keeper.save(server_url, header, value)
-        if kept:
-            self._written.append((server_url, header, before))
-            if (server_url, header) in self._removals:  # dropped, then given again (a file imported): it stays
-                self._removals.remove((server_url, header))
+        if not kept:
+            self._written.remove(written)
+        elif (server_url, header) in self._removals:  # dropped, then given again (a file imported): it stays
+            self._removals.remove((server_url, header))
         return kept
 
     def load(self, server_url: str, header: str) -> str | None:
@@ -63,9 +66,11 @@ class HeldKeeper(WrappedKeeper):
         for server_url, header in self._removals:
             self._keeper.delete(server_url, header)
 
-    def put_back_with(self, undo: Callable[[], object]) -> None:
-        """An entry written elsewhere in the keyring: ``undo`` puts it back when the change is not kept."""
+    def put_back_with(self, undo: Callable[[], object]) -> Callable[[], None]:
+        """An entry written elsewhere in the keyring: ``undo`` puts it back when the change is not kept. Returns
+        what takes ``undo`` off again (the keyring refused the write)."""
         self._put_back.append(undo)
+        return lambda: self._put_back.remove(undo)
 
     def undo(self) -> None:
         """The change is not kept: the entries it wrote get their earlier values back (or go)."""
@@ -98,13 +103,16 @@ class HeldVault:
         if not isinstance(vault, KeyringVault):
             return vault.keep_client_secret(server_url, secret)
         before = vault.client_secret(server_url)
-        kept = vault.problem is None and vault.keep_client_secret(server_url, secret)
+        kept = False
+        if vault.problem is None:
+            # Noted before it is written: a stop landing as the keyring answers still has it put back.
+            taken_off = self._held.put_back_with(lambda: vault.forget_client_secret(server_url) if before is None
+                                                 else vault.keep_client_secret(server_url, before))
+            kept = vault.keep_client_secret(server_url, secret)
+            if not kept:
+                taken_off()
         if not kept:
             self._keeper.refused.append(("keep", server_url, client_secret_account(server_url), vault.problem or "?"))
-        elif before is None:
-            self._held.put_back_with(lambda: vault.forget_client_secret(server_url))
-        else:
-            self._held.put_back_with(lambda: vault.keep_client_secret(server_url, before))
         return kept
 
     def __getattr__(self, name: str) -> Any:

@@ -222,3 +222,28 @@ def test_a_stop_as_the_save_is_kept_changes_nothing(tmp_path: Path, file_keyring
     [server] = json.loads(cli_here("servers", "--json", "--db", db).stdout)["servers"]
     assert ([header["name"] for header in server["headers"]], server["budget_s"]) == (["Authorization"], 9)
     assert file_keyring.entries() == {f"{URL} Authorization": "Bearer new"}
+
+
+@pytest.mark.parametrize("stop", ["SIGINT", "SIGTERM"])
+@pytest.mark.parametrize("at", ["inspector.store.keyring_entries:KeyringEntries.write",
+                                "inspector.store.signin_vault:KeyringVault.keep_client_secret"])
+def test_a_stop_as_the_keyring_writes_a_secret_has_it_put_back(tmp_path: Path, file_keyring: FileKeyring, stop: str,
+                                                                at: str) -> None:
+    """Landing as the keyring's write returned (the first: the key; or the client secret), the entry was not yet
+    noted as written: the new value stayed in the keyring beside the old settings, the command saying 'its settings
+    and its secrets were left as they were'."""
+    from tests.integration.test_cli_late_stop import stopped_at
+    from tests.support.file_keyring import BACKEND_NAME, FILE_ENV
+
+    db = str(tmp_path / "runs.db")
+    keyring_env = {FILE_ENV: str(file_keyring.path), "PYTHON_KEYRING_BACKEND": BACKEND_NAME}
+    assert cli_here("servers", "set", URL, "--header", "X-Api-Key: old", "--client-id", "cid-old",
+                    "--client-secret-env", "WORK_SECRET", "--db", db, env={"WORK_SECRET": "old-secret"}).returncode == 0
+    before, kept = cli_here("servers", "--json", "--db", db).stdout, file_keyring.entries()
+    done = stopped_at(stop, at, "servers", "set", URL, "--header", "X-Api-Key: new", "--client-id", "cid-new",
+                      "--client-secret-env", "WORK_SECRET", "--db", db,
+                      env={**keyring_env, "WORK_SECRET": "new-secret"}, after=True)
+    assert done.returncode == 130 and f"before {URL} was saved: its settings and its secrets were left as they were" \
+        in done.stderr, done.stderr
+    assert cli_here("servers", "--json", "--db", db).stdout == before
+    assert file_keyring.entries() == kept
