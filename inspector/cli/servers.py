@@ -47,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
         if args.servers_command == "remove":
             raise BadInputError(Message(N_("No configured server is named {name}: the run database {path} does not "
                                            "exist yet."),
-                                        {"name": one_line(args.server), "path": database_path(args.db)}))
+                                        {"name": _given_to_quote(args.server), "path": database_path(args.db)}))
         if args.json:
             emit_json({"servers": []})
         else:
@@ -308,7 +308,7 @@ def _remove(store: RunStore, args: argparse.Namespace) -> int:
             found = None
     if found is None:
         raise BadInputError(Message(N_("No configured server is named {name}: give a name or an address that "
-                                       "`servers` lists."), {"name": one_line(given)}))
+                                       "`servers` lists."), {"name": _given_to_quote(given)}))
     from inspector.agent.server_removal import resource_to_sign_out
     from inspector.store.signin_vault import open_signin_vault
 
@@ -332,6 +332,16 @@ def _remove(store: RunStore, args: argparse.Namespace) -> int:
     else:
         print(one_line(_("Removed {server}; its runs stay stored.").format(server=found.name or found.url)))
     return EXIT_OK
+
+
+def _given_to_quote(given: str) -> str:
+    """The server ``servers remove`` was given, as its sentence repeats it: an address without a password or a query
+    (a key in either: the address as it was typed to ``servers set``)."""
+    from inspector.mcp.address_query import address_to_quote
+
+    from .server_choice import is_address
+
+    return one_line(address_to_quote(given) if is_address(given) else given)
 
 
 def _servers(store: RunStore, as_json: bool) -> int:
