@@ -247,3 +247,33 @@ def test_a_stop_as_the_keyring_writes_a_secret_has_it_put_back(tmp_path: Path, f
         in done.stderr, done.stderr
     assert cli_here("servers", "--json", "--db", db).stdout == before
     assert file_keyring.entries() == kept
+
+
+@pytest.mark.parametrize("stop", ["SIGINT", "SIGTERM"])
+@pytest.mark.parametrize(("at", "removed"), [("inspector.store.servers:ServerRegistry.remove_server", False),
+                                             ("COMMIT", True),
+                                             ("inspector.store.signin_vault:KeyringVault.forget", True)])
+def test_a_stop_while_a_server_is_removed_removes_it_whole_or_not_at_all(tmp_path: Path, file_keyring: FileKeyring,
+                                                                         stop: str, at: str, removed: bool) -> None:
+    """Its sign-in's client secret and settings went first, committed on their own: a stop before the server went
+    left it configured without them (SIGTERM killed the process there, saying nothing), and one once the server was
+    removed, as its sign-in's tokens went, said 'before the command had done its work'."""
+    from tests.integration.test_cli_late_stop import stopped_at
+    from tests.support.file_keyring import BACKEND_NAME, FILE_ENV
+
+    db = str(tmp_path / "runs.db")
+    assert cli_here("servers", "set", URL, "--header", "X-Api-Key: k3y", "--client-id", "cid", "--client-secret-env",
+                    "WORK_SECRET", "--db", db, env={"WORK_SECRET": "s3cr3t"}).returncode == 0
+    before, kept = cli_here("servers", "--json", "--db", db).stdout, file_keyring.entries()
+    done = stopped_at(stop, at, "servers", "remove", URL, "--db", db,
+                      env={FILE_ENV: str(file_keyring.path), "PYTHON_KEYRING_BACKEND": BACKEND_NAME})
+    if removed:
+        assert (done.returncode, done.stdout, done.stderr) == (0, f"Removed {URL}; its runs stay stored.\n", "")
+        assert json.loads(cli_here("servers", "--json", "--db", db).stdout) == {"servers": []}
+        assert file_keyring.entries() == {}
+    else:
+        said = ("Ended by a signal (SIGTERM)" if stop == "SIGTERM" else "Cancelled (Ctrl-C)") + \
+            " before the command had done its work."
+        assert (done.returncode, done.stderr) == (130, f"run-inspector: {said}\n")
+        assert cli_here("servers", "--json", "--db", db).stdout == before
+        assert file_keyring.entries() == kept
