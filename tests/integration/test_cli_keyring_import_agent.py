@@ -220,3 +220,29 @@ def test_a_stop_as_the_import_is_kept_changes_nothing(tmp_path: Path, file_keyri
     assert file_keyring.entries() == {f"{URL} X-Api-Key": "k3y"}
     with RunStore.open(Path(db)) as store:
         assert [server.url for server in ServerRegistry(store.db).all()] == [URL]
+
+
+def test_a_server_listed_twice_in_the_file_is_added_once_with_its_secrets(tmp_path: Path,
+                                                                         file_keyring: FileKeyring) -> None:
+    """The same address (or command) under two names: the later entry replaced the earlier as it was added (its key
+    and query dropped from the keyring), and the import said 'Added 2 servers', 'The query in the address of vault is
+    kept as a secret' of a server no longer there."""
+    db = str(tmp_path / "runs.db")
+    config = tmp_path / "mcp.json"
+    config.write_text(json.dumps({"mcpServers": {
+        "vault": {"url": URL + "?key=q", "headers": {"X-Api-Key": "k3y"}},
+        "vault-read": {"url": URL, "headers": {"X-Team": "blue"}},
+        "notes": {"command": "notes-server", "env": {"API_TOKEN": "s3cr3t"}},
+        "notes-again": {"command": "notes-server"}}}))
+    done = cli_here("servers", "import", str(config), "--yes", "--db", db)
+    assert done.returncode == 0, done.stderr
+    assert ("Skipped 2 entries:\n  vault-read: the same server as vault, listed before it (a server is configured "
+            "once)\n  notes-again: the same server as notes, listed before it (a server is configured once)\n"
+            "Added 2 servers.\n") in done.stdout
+    with RunStore.open(Path(db)) as store:
+        assert sorted(server.name or "" for server in ServerRegistry(store.db).all()) == ["notes", "vault"]
+    assert file_keyring.entries()[f"{URL} X-Api-Key"] == "k3y" and file_keyring.entries()[f"{URL} ?query"] == "key=q"
+    assert "s3cr3t" in file_keyring.entries().values()
+    as_json = json.loads(cli_here("servers", "--json", "import", str(config), "--yes", "--db", db).stdout)
+    assert [server["name"] for server in as_json["servers"]] == ["vault", "notes"]
+    assert [skipped["name"] for skipped in as_json["skipped"]] == ["vault-read", "notes-again"]
