@@ -7,7 +7,8 @@ command said it would be asked for), and a secret the change dropped was removed
 (the server lost its working key, the new one not kept). Now the settings are written in one transaction, kept
 only once the keyring kept every secret given; a secret the change drops is removed only then; and the entries
 written before a refusal (or a Ctrl-C) get their earlier values back. The sign-in's client secret, which the sign-in
-vault keeps (:class:`HeldVault`), and the servers a file imports change so too.
+vault keeps (:class:`HeldVault`), and the servers a file imports change so too; ``servers remove`` takes a server's
+settings away in one transaction, its secrets after it (:func:`changed_whole`).
 """
 
 from __future__ import annotations
