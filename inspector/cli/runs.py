@@ -161,7 +161,9 @@ def _nothing_matches(args: argparse.Namespace) -> str:
 def _server_url(store: RunStore, given: str) -> str:
     """``--server``: a URL or a command server's key (``stdio:...``) as given, or the key of the
     configured server with that name."""
-    if "://" in given or given.startswith(STDIO_KEY_PREFIX):
+    if "://" in given:
+        return _stored_address(given)
+    if given.startswith(STDIO_KEY_PREFIX):
         return given
     named = [record for record in ServerRegistry(store.db).all() if record.name == given]
     if not named:
@@ -182,6 +184,22 @@ def _server_url(store: RunStore, given: str) -> str:
     raise BadInputError(Message(N_("No configured server is named {name}, and no stored run names it as its "
                                    "server: give a server's URL or a name that `servers` lists."),
                                 {"name": one_line(given)}))
+
+
+def _stored_address(given: str) -> str:
+    """The address ``given`` as runs name their server: without a password or a query (a key in either), as the
+    address was typed to ``call``; as it is when it has neither (a trace's server is named as it said)."""
+    from urllib.parse import urlsplit
+
+    from inspector.mcp import public_url
+
+    try:
+        parts = urlsplit(given)
+        return public_url(given) if parts.query or parts.fragment or "@" in parts.netloc else given
+    except ValueError:  # no address (an unclosed "[", a port out of range): matches nothing, said without them
+        from inspector.mcp.address_query import address_to_quote
+
+        return address_to_quote(given)
 
 
 def _command_key(given: str) -> str | None:

@@ -7,7 +7,8 @@ command said it would be asked for), and a secret the change dropped was removed
 (the server lost its working key, the new one not kept). Now the settings are written in one transaction, kept
 only once the keyring kept every secret given; a secret the change drops is removed only then; and the entries
 written before a refusal (or a Ctrl-C) get their earlier values back. The sign-in's client secret, which the sign-in
-vault keeps (:class:`HeldVault`), and the servers a file imports change so too.
+vault keeps (:class:`HeldVault`), and the servers a file imports change so too; ``servers remove`` takes a server's
+settings away in one transaction, its secrets after it (:func:`changed_whole`).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from inspector.store.signin_vault import KeyringVault, ProcessVault, client_secr
 
 from .common import CancelledCommand, CommandError
 from .keyring_refusals import NotingKeeper, WrappedKeeper, not_saved_error
-from .stopping import Terminated, sigterm_as_ctrl_c
+from .stopping import Terminated, sigterm_as_ctrl_c, work_done
 
 
 class HeldKeeper(WrappedKeeper):
@@ -44,11 +45,14 @@ class HeldKeeper(WrappedKeeper):
         before = self._keeper.load(server_url, header)
         if self._keeper.problem is not None:
             return False
+        # Noted before it is written: a stop landing as the keyring answers still has it put back.
+        written = (server_url, header, before)
+        self._written.append(written)
         kept = self._keeper.save(server_url, header, value)
-        if kept:
-            self._written.append((server_url, header, before))
-            if (server_url, header) in self._removals:  # dropped, then given again (a file imported): it stays
-                self._removals.remove((server_url, header))
+        if not kept:
+            self._written.remove(written)
+        elif (server_url, header) in self._removals:  # dropped, then given again (a file imported): it stays
+            self._removals.remove((server_url, header))
         return kept
 
     def load(self, server_url: str, header: str) -> str | None:
@@ -63,9 +67,11 @@ class HeldKeeper(WrappedKeeper):
         for server_url, header in self._removals:
             self._keeper.delete(server_url, header)
 
-    def put_back_with(self, undo: Callable[[], object]) -> None:
-        """An entry written elsewhere in the keyring: ``undo`` puts it back when the change is not kept."""
+    def put_back_with(self, undo: Callable[[], object]) -> Callable[[], None]:
+        """An entry written elsewhere in the keyring: ``undo`` puts it back when the change is not kept. Returns
+        what takes ``undo`` off again (the keyring refused the write)."""
         self._put_back.append(undo)
+        return lambda: self._put_back.remove(undo)
 
     def undo(self) -> None:
         """The change is not kept: the entries it wrote get their earlier values back (or go)."""
@@ -98,13 +104,16 @@ class HeldVault:
         if not isinstance(vault, KeyringVault):
             return vault.keep_client_secret(server_url, secret)
         before = vault.client_secret(server_url)
-        kept = vault.problem is None and vault.keep_client_secret(server_url, secret)
+        kept = False
+        if vault.problem is None:
+            # Noted before it is written: a stop landing as the keyring answers still has it put back.
+            taken_off = self._held.put_back_with(lambda: vault.forget_client_secret(server_url) if before is None
+                                                 else vault.keep_client_secret(server_url, before))
+            kept = vault.keep_client_secret(server_url, secret)
+            if not kept:
+                taken_off()
         if not kept:
             self._keeper.refused.append(("keep", server_url, client_secret_account(server_url), vault.problem or "?"))
-        elif before is None:
-            self._held.put_back_with(lambda: vault.forget_client_secret(server_url))
-        else:
-            self._held.put_back_with(lambda: vault.keep_client_secret(server_url, before))
         return kept
 
     def __getattr__(self, name: str) -> Any:
@@ -119,13 +128,17 @@ def changed_whole(store: RunStore, held: HeldKeeper, refused: Callable[[], Comma
     """Within the block the servers are changed in one transaction, their secrets through ``held``: kept when
     ``refused`` (asked at the block's end) finds nothing the keyring refused, else (or on a Ctrl-C, a SIGTERM, an
     error) neither the settings nor the keyring change, and the command ends with its error, or ``stopped``'s
-    sentence (given whether a SIGTERM ended it: it killed the command half way)."""
+    sentence (given whether a SIGTERM ended it: it killed the command half way). Once the settings are kept, the
+    entries the change dropped are removed and the command ends as it would have, whatever stop comes."""
     try:
         with sigterm_as_ctrl_c(), store.transaction():
             yield
             error = refused()
             if error is not None:
                 raise error
+            # From the COMMIT on a Ctrl-C or SIGTERM changes nothing: one landing in it or just after it undid the
+            # keyring's entries of settings kept, and said they were left as they were.
+            work_done()
     except KeyboardInterrupt as stop:
         held.undo()
         raise CancelledCommand(stopped(isinstance(stop, Terminated))) from None

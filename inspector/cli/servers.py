@@ -47,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
         if args.servers_command == "remove":
             raise BadInputError(Message(N_("No configured server is named {name}: the run database {path} does not "
                                            "exist yet."),
-                                        {"name": one_line(args.server), "path": database_path(args.db)}))
+                                        {"name": _given_to_quote(args.server), "path": database_path(args.db)}))
         if args.json:
             emit_json({"servers": []})
         else:
@@ -294,9 +294,11 @@ def _remove(store: RunStore, args: argparse.Namespace) -> int:
     """``servers remove NAME_OR_URL``: the server and its health go; its runs stay."""
     from .keyring_refusals import NotingKeeper, not_removed_error
     from .server_choice import is_address
+    from .server_saving import HeldKeeper, changed_whole
 
     keeper = NotingKeeper()
-    registry = ServerRegistry(store.db, keeper)  # its kept secrets leave the keyring with it
+    held = HeldKeeper(keeper)  # its kept secrets leave the keyring once it is removed
+    registry = ServerRegistry(store.db, held)
     given = args.server
     found = registry.find(given)
     if found is None and is_address(given):
@@ -308,14 +310,18 @@ def _remove(store: RunStore, args: argparse.Namespace) -> int:
             found = None
     if found is None:
         raise BadInputError(Message(N_("No configured server is named {name}: give a name or an address that "
-                                       "`servers` lists."), {"name": one_line(given)}))
+                                       "`servers` lists."), {"name": _given_to_quote(given)}))
     from inspector.agent.server_removal import resource_to_sign_out
     from inspector.store.signin_vault import open_signin_vault
 
     vault = open_signin_vault()
-    StoredSignIn(store.db, vault).forget(found.url)  # the client secret leaves the keyring
-    registry.remove_server(found.url)
-    resource = resource_to_sign_out(registry, found.url, found.transport)
+    # The server and its sign-in settings go together, before any of its secrets (a stop half way left it configured
+    # without its sign-in's client secret); from then on a stop changes nothing.
+    with changed_whole(store, held, lambda: None, _stopped_removing):
+        StoredSignIn(store.db).forget(found.url)
+        registry.remove_server(found.url)
+        resource = resource_to_sign_out(registry, found.url, found.transport)
+    vault.forget_client_secret(found.url)  # the client secret leaves the keyring
     if resource is not None:
         vault.forget(resource)  # and its sign-in's tokens
     shown = found.name or found.url
@@ -332,6 +338,21 @@ def _remove(store: RunStore, args: argparse.Namespace) -> int:
     else:
         print(one_line(_("Removed {server}; its runs stay stored.").format(server=found.name or found.url)))
     return EXIT_OK
+
+
+def _given_to_quote(given: str) -> str:
+    """The server ``servers remove`` was given, as its sentence repeats it: an address without a password or a query
+    (a key in either: the address as it was typed to ``servers set``)."""
+    from inspector.mcp.address_query import address_to_quote
+
+    from .server_choice import is_address
+
+    return one_line(address_to_quote(given) if is_address(given) else given)
+
+
+def _stopped_removing(terminated: bool) -> Message:
+    return Message(N_("Ended by a signal (SIGTERM) before the command had done its work.") if terminated else
+                   N_("Cancelled (Ctrl-C) before the command had done its work."))
 
 
 def _servers(store: RunStore, as_json: bool) -> int:

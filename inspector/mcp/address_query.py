@@ -45,7 +45,10 @@ def address_to_quote(text: str) -> str:
     from .server import without_user_info
 
     shown = without_user_info(text)
-    return without_query(shown) + "?…" if "?" in shown else shown
+    if "?" not in shown:
+        return shown
+    address, mark, fragment = without_query(shown).partition("#")
+    return f"{address}?…{mark}{fragment}"  # before a fragment, as the query was ("http://host/mcp#fragment?…" was said)
 
 
 def query_secrets(query: str) -> list[str]:

@@ -9,7 +9,7 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from .address_credentials import basic_authorization
-from .address_query import address_query, query_secrets
+from .address_query import address_query, address_to_quote, query_secrets
 from .eras import ERAS
 from .messages import N_, Message, Number
 from .secrets import Secrets, header_secrets, url_secrets
@@ -94,8 +94,9 @@ class ServerEndpoint:
             if self.command is None or self.url != command_key(self.command):
                 raise ValueError("a stdio server is made with ServerEndpoint.for_command")
             return
-        # Messages quote the address without its user info: "user:password@" is a credential.
-        shown = _clip(without_user_info(self.url))
+        # Messages quote the address without its user info and its query: "user:password@" is a credential, and a
+        # query often holds the key ("?api_key=…").
+        shown = _clip(address_to_quote(self.url))
         if len(self.url) > MAX_URL_CHARS:
             length, most = len(self.url), MAX_URL_CHARS
             raise InvalidServerError(Message(N_("the server address is {length} characters long, longer than the "

@@ -21,7 +21,7 @@ from typing import Any
 
 from .json_words import decoder_reason
 from .messages import N_, Message, Number, system_reason
-from .server import InvalidServerError, ServerEndpoint
+from .server import InvalidServerError, ServerEndpoint, public_url
 from .server_command import InvalidCommandError, ServerCommand
 
 #: Largest configuration file read (real ones are a few kilobytes).
@@ -135,7 +135,26 @@ def parse_server_config(data: bytes, name: str = "the file") -> ServerConfig:
             servers.append(_entry(str(server_name), entry, vscode=file_format == "vscode"))
         except (_EntryError, InvalidCommandError, InvalidServerError) as error:
             skipped.append(SkippedServer(str(server_name), error.sentence))
-    return ServerConfig(file_format, tuple(servers), tuple(skipped))
+    return ServerConfig(file_format, *_each_once(servers, skipped))
+
+
+def _each_once(servers: list[ConfiguredServer],
+               skipped: list[SkippedServer]) -> tuple[tuple[ConfiguredServer, ...], tuple[SkippedServer, ...]]:
+    """A server listed again (its address or command under another name) is skipped, the first kept: a server is
+    configured once, so the later one replaced it (its secrets dropped) while the import said it added both."""
+    first: dict[str, str] = {}
+    kept: list[ConfiguredServer] = []
+    for server in servers:
+        key = (ServerEndpoint.for_command(server.command).key if server.command is not None
+               else public_url(server.url or ""))
+        if key in first:
+            skipped.append(SkippedServer(server.name, Message(
+                N_("the same server as {name}, listed before it (a server is configured once)"),
+                {"name": first[key]})))
+        else:
+            first[key] = server.name
+            kept.append(server)
+    return tuple(kept), tuple(skipped)
 
 
 class _EntryError(ValueError):

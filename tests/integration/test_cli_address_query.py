@@ -154,3 +154,31 @@ def test_servers_import_keeps_the_query_of_an_address_in_the_file(served, tmp_pa
     assert set(gate.seen) == {QUERY}
     _no_leak(added.stdout, added.stderr)
     _files_hold_no_leak(tmp_path, given=config)
+
+
+def test_the_address_as_typed_with_its_query_and_password_is_not_repeated_by_a_refusal(served,
+                                                                                       tmp_path: Path) -> None:
+    """The address ``call`` and ``servers set`` take (a password, a query) given where a server is named: `runs list
+    --server` found none of its runs ('No stored run was made on the server http://me:pw@…?api_key=…'), and `servers
+    remove` of a server already removed, or an address not valid, repeated the key and the password."""
+    url, _gate = served
+    db = str(tmp_path / "runs.db")
+    typed = url.replace("://", "://me:pw-51c2@") + "?" + QUERY
+    for words in (["servers", "remove", typed], ["servers", "--json", "remove", typed]):  # no database yet
+        refused = cli(*words, "--db", db)
+        assert refused.returncode == 2 and f"No configured server is named {url}?…:" in refused.stderr
+        _no_leak(refused.stdout, refused.stderr)
+        assert "pw-51c2" not in refused.stdout + refused.stderr
+    assert cli("call", typed, *ECHO, "--db", db).returncode == 0
+    listed = cli("runs", "list", "--json", "--server", typed, "--db", db)
+    assert [run["server"] for run in json.loads(listed.stdout)["runs"]] == [url]
+    other = url.replace("/mcp", "/other")
+    for words, said in ((["servers", "remove", typed], f"No configured server is named {url}?…: give"),
+                        (["runs", "list", "--server", typed.replace("/mcp", "/other")],
+                         f"No stored run was made on the server {other}. "),
+                        (["servers", "set", typed.replace("127.0.0.1:", "127.0.0.1:9999")],
+                         f"'{url.replace('127.0.0.1:', '127.0.0.1:9999')}?…' is not a server address")):
+        refused = cli(*words, "--db", db)
+        assert said in refused.stdout + refused.stderr, refused
+        _no_leak(refused.stdout, refused.stderr)
+        assert "pw-51c2" not in refused.stdout + refused.stderr

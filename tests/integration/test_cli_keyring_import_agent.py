@@ -201,3 +201,48 @@ def test_a_stop_half_way_through_an_import_adds_nothing(tmp_path: Path, file_key
     assert file_keyring.entries() == {}
     with RunStore.open(Path(db)) as store:
         assert ServerRegistry(store.db).all() == []
+
+
+@pytest.mark.parametrize("stop", ["SIGINT", "SIGTERM"])
+def test_a_stop_as_the_import_is_kept_changes_nothing(tmp_path: Path, file_keyring: FileKeyring, stop: str) -> None:
+    """Landing as the servers were committed, the stop had their secrets taken out of the keyring all the same and
+    said 'nothing was added' of the servers added, now without their keys."""
+    from tests.integration.test_cli_late_stop import stopped_at
+    from tests.support.file_keyring import BACKEND_NAME, FILE_ENV
+
+    db = str(tmp_path / "runs.db")
+    config = tmp_path / "mcp.json"
+    config.write_text(json.dumps({"mcpServers": {"vault": {"url": URL, "headers": {"X-Api-Key": "k3y"}}}}))
+    keyring_env = {FILE_ENV: str(file_keyring.path), "PYTHON_KEYRING_BACKEND": BACKEND_NAME}
+    done = stopped_at(stop, "COMMIT", "servers", "import", str(config), "--yes", "--db", db, env=keyring_env)
+    assert done.returncode == 0 and done.stdout.endswith("Added 1 server.\n"), (done.returncode, done.stderr)
+    assert done.stderr == ""
+    assert file_keyring.entries() == {f"{URL} X-Api-Key": "k3y"}
+    with RunStore.open(Path(db)) as store:
+        assert [server.url for server in ServerRegistry(store.db).all()] == [URL]
+
+
+def test_a_server_listed_twice_in_the_file_is_added_once_with_its_secrets(tmp_path: Path,
+                                                                         file_keyring: FileKeyring) -> None:
+    """The same address (or command) under two names: the later entry replaced the earlier as it was added (its key
+    and query dropped from the keyring), and the import said 'Added 2 servers', 'The query in the address of vault is
+    kept as a secret' of a server no longer there."""
+    db = str(tmp_path / "runs.db")
+    config = tmp_path / "mcp.json"
+    config.write_text(json.dumps({"mcpServers": {
+        "vault": {"url": URL + "?key=q", "headers": {"X-Api-Key": "k3y"}},
+        "vault-read": {"url": URL, "headers": {"X-Team": "blue"}},
+        "notes": {"command": "notes-server", "env": {"API_TOKEN": "s3cr3t"}},
+        "notes-again": {"command": "notes-server"}}}))
+    done = cli_here("servers", "import", str(config), "--yes", "--db", db)
+    assert done.returncode == 0, done.stderr
+    assert ("Skipped 2 entries:\n  vault-read: the same server as vault, listed before it (a server is configured "
+            "once)\n  notes-again: the same server as notes, listed before it (a server is configured once)\n"
+            "Added 2 servers.\n") in done.stdout
+    with RunStore.open(Path(db)) as store:
+        assert sorted(server.name or "" for server in ServerRegistry(store.db).all()) == ["notes", "vault"]
+    assert file_keyring.entries()[f"{URL} X-Api-Key"] == "k3y" and file_keyring.entries()[f"{URL} ?query"] == "key=q"
+    assert "s3cr3t" in file_keyring.entries().values()
+    as_json = json.loads(cli_here("servers", "--json", "import", str(config), "--yes", "--db", db).stdout)
+    assert [server["name"] for server in as_json["servers"]] == ["vault", "notes"]
+    assert [skipped["name"] for skipped in as_json["skipped"]] == ["vault-read", "notes-again"]

@@ -201,3 +201,79 @@ def test_a_secret_variable_a_new_command_drops_that_the_keyring_does_not_remove_
                                   "API_TOKEN of notes (KeyringLocked: "), done.stderr
     assert "it is still in the keyring (service run-inspector, entry “" in done.stderr, done.stderr
     assert file_keyring.entries() == kept
+
+
+@pytest.mark.parametrize("stop", ["SIGINT", "SIGTERM"])
+@pytest.mark.parametrize("at", ["COMMIT", "inspector.cli.server_saving:HeldKeeper.done"])
+def test_a_stop_as_the_save_is_kept_changes_nothing(tmp_path: Path, file_keyring: FileKeyring, stop: str,
+                                                    at: str) -> None:
+    """Landing as the settings were committed, the stop had the keyring's entries put back all the same (the new
+    settings beside the old key, the new one gone) and said they were left as they were; landing as the secrets the
+    change dropped were removed, Ctrl-C said 'Cancelled (Ctrl-C) before the command had done its work' of the server
+    saved, the dropped key left in the keyring (SIGTERM killed it there, status -15, saying nothing)."""
+    from tests.integration.test_cli_late_stop import stopped_at
+    from tests.support.file_keyring import BACKEND_NAME, FILE_ENV
+
+    db = str(tmp_path / "runs.db")
+    assert cli_here("servers", "set", URL, "--header", "X-Api-Key: old", "--db", db).returncode == 0
+    done = stopped_at(stop, at, "servers", "set", URL, "--header", "Authorization: Bearer new", "--budget", "9",
+                      "--db", db, env={FILE_ENV: str(file_keyring.path), "PYTHON_KEYRING_BACKEND": BACKEND_NAME})
+    assert (done.returncode, done.stdout, done.stderr) == (0, f"Saved {URL}.\n", "")
+    [server] = json.loads(cli_here("servers", "--json", "--db", db).stdout)["servers"]
+    assert ([header["name"] for header in server["headers"]], server["budget_s"]) == (["Authorization"], 9)
+    assert file_keyring.entries() == {f"{URL} Authorization": "Bearer new"}
+
+
+@pytest.mark.parametrize("stop", ["SIGINT", "SIGTERM"])
+@pytest.mark.parametrize("at", ["inspector.store.keyring_entries:KeyringEntries.write",
+                                "inspector.store.signin_vault:KeyringVault.keep_client_secret"])
+def test_a_stop_as_the_keyring_writes_a_secret_has_it_put_back(tmp_path: Path, file_keyring: FileKeyring, stop: str,
+                                                                at: str) -> None:
+    """Landing as the keyring's write returned (the first: the key; or the client secret), the entry was not yet
+    noted as written: the new value stayed in the keyring beside the old settings, the command saying 'its settings
+    and its secrets were left as they were'."""
+    from tests.integration.test_cli_late_stop import stopped_at
+    from tests.support.file_keyring import BACKEND_NAME, FILE_ENV
+
+    db = str(tmp_path / "runs.db")
+    keyring_env = {FILE_ENV: str(file_keyring.path), "PYTHON_KEYRING_BACKEND": BACKEND_NAME}
+    assert cli_here("servers", "set", URL, "--header", "X-Api-Key: old", "--client-id", "cid-old",
+                    "--client-secret-env", "WORK_SECRET", "--db", db, env={"WORK_SECRET": "old-secret"}).returncode == 0
+    before, kept = cli_here("servers", "--json", "--db", db).stdout, file_keyring.entries()
+    done = stopped_at(stop, at, "servers", "set", URL, "--header", "X-Api-Key: new", "--client-id", "cid-new",
+                      "--client-secret-env", "WORK_SECRET", "--db", db,
+                      env={**keyring_env, "WORK_SECRET": "new-secret"}, after=True)
+    assert done.returncode == 130 and f"before {URL} was saved: its settings and its secrets were left as they were" \
+        in done.stderr, done.stderr
+    assert cli_here("servers", "--json", "--db", db).stdout == before
+    assert file_keyring.entries() == kept
+
+
+@pytest.mark.parametrize("stop", ["SIGINT", "SIGTERM"])
+@pytest.mark.parametrize(("at", "removed"), [("inspector.store.servers:ServerRegistry.remove_server", False),
+                                             ("COMMIT", True),
+                                             ("inspector.store.signin_vault:KeyringVault.forget", True)])
+def test_a_stop_while_a_server_is_removed_removes_it_whole_or_not_at_all(tmp_path: Path, file_keyring: FileKeyring,
+                                                                         stop: str, at: str, removed: bool) -> None:
+    """Its sign-in's client secret and settings went first, committed on their own: a stop before the server went
+    left it configured without them (SIGTERM killed the process there, saying nothing), and one once the server was
+    removed, as its sign-in's tokens went, said 'before the command had done its work'."""
+    from tests.integration.test_cli_late_stop import stopped_at
+    from tests.support.file_keyring import BACKEND_NAME, FILE_ENV
+
+    db = str(tmp_path / "runs.db")
+    assert cli_here("servers", "set", URL, "--header", "X-Api-Key: k3y", "--client-id", "cid", "--client-secret-env",
+                    "WORK_SECRET", "--db", db, env={"WORK_SECRET": "s3cr3t"}).returncode == 0
+    before, kept = cli_here("servers", "--json", "--db", db).stdout, file_keyring.entries()
+    done = stopped_at(stop, at, "servers", "remove", URL, "--db", db,
+                      env={FILE_ENV: str(file_keyring.path), "PYTHON_KEYRING_BACKEND": BACKEND_NAME})
+    if removed:
+        assert (done.returncode, done.stdout, done.stderr) == (0, f"Removed {URL}; its runs stay stored.\n", "")
+        assert json.loads(cli_here("servers", "--json", "--db", db).stdout) == {"servers": []}
+        assert file_keyring.entries() == {}
+    else:
+        said = ("Ended by a signal (SIGTERM)" if stop == "SIGTERM" else "Cancelled (Ctrl-C)") + \
+            " before the command had done its work."
+        assert (done.returncode, done.stderr) == (130, f"run-inspector: {said}\n")
+        assert cli_here("servers", "--json", "--db", db).stdout == before
+        assert file_keyring.entries() == kept
