@@ -59,9 +59,19 @@ $(ADK_VENV)/.stamp:
 		"opentelemetry-exporter-otlp-proto-common>=1.44"
 	touch $@
 
-trace-fixtures: $(STAMP) $(MCP1_VENV)/.stamp $(ADK_VENV)/.stamp
+# OpenLIT (its MCP instrumentation reads mcp 1.x's modules; its own pins: anthropic, boto3, openai, the OpenTelemetry
+# HTTP instrumentations) records openlit.jsonl in a fourth environment.
+OPENLIT_VENV := .venv-openlit
+$(OPENLIT_VENV)/.stamp:
+	$(PYTHON) -m venv $(OPENLIT_VENV)
+	$(OPENLIT_VENV)/bin/pip install --quiet "mcp>=1.20,<2" "uvicorn>=0.30" "opentelemetry-sdk>=1.45" \
+		"opentelemetry-exporter-otlp-proto-common>=1.45" "openlit>=1.45,<2"
+	touch $@
+
+trace-fixtures: $(STAMP) $(MCP1_VENV)/.stamp $(ADK_VENV)/.stamp $(OPENLIT_VENV)/.stamp
 	$(PY) -m pip install --quiet -e '.[test,trace-fixtures]'
-	$(PY) tests/fixtures/otel/make_traces.py --mcp1-python $(MCP1_VENV)/bin/python --adk-python $(ADK_VENV)/bin/python
+	$(PY) tests/fixtures/otel/make_traces.py --mcp1-python $(MCP1_VENV)/bin/python --adk-python $(ADK_VENV)/bin/python \
+		--openlit-python $(OPENLIT_VENV)/bin/python
 
 # The sdist and the wheel (built from the sdist) in dist/; tests/integration/test_wheel_install.py installs
 # such a wheel into a fresh environment outside the checkout.

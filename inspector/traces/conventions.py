@@ -18,6 +18,8 @@ Read here (and documented in ``docs/trace-format.md``, "Foreign spans"):
 - Logfire's ``instrument_mcp()`` (on ``mcp`` 1.x; scope ``logfire…``): ``MCP request: METHOD [TOOL]`` (the
   client side) and ``MCP server handle request: METHOD`` (the server side), the request and the response
   as JSON in the attributes ``request`` / ``response``.
+- OpenLIT's (``openlit.init()``; scope ``openlit.instrumentation.mcp``): ``mcp.operation.name``,
+  ``mcp.request.payload`` / ``mcp.response.payload`` (read by :mod:`.openlit_spans`);
 - Logfire's span names: ``logfire.span("calling {tool}", tool=...)`` names its span by the message template and
   keeps the message with its values in ``logfire.msg``, which is what :func:`shown_name` shows.
 
@@ -37,6 +39,7 @@ from typing import Any
 from inspector.mcp.text import repair_text
 
 from .content_list import ContentList, read_content_list
+from .openlit_spans import is_openlit, openlit_parts
 
 KIND_SERVER, KIND_CLIENT = 2, 3
 _KIND_NAMES = {"SPAN_KIND_SERVER": KIND_SERVER, "SPAN_KIND_CLIENT": KIND_CLIENT}
@@ -55,7 +58,7 @@ class Meaning:
     """What a span is, in our words.
 
     ``kind``: the step kind (``tool``, ``llm``, ``request``); ``convention``: whose words it
-    spoke (``mcp``, ``gen_ai``, ``traceloop``, ``openinference``, ``logfire`` or ``""``); ``side``:
+    spoke (``mcp``, ``gen_ai``, ``traceloop``, ``openinference``, ``logfire``, ``openlit`` or ``""``); ``side``:
     ``client`` or ``server`` for one side of an MCP request, else ``""``; ``plumbing``: an
     instrumentation's internal span that carries nothing of its own.
     """
@@ -74,13 +77,16 @@ class Meaning:
     model: str | None = None
     input_tokens: int | None = None
     output_tokens: int | None = None
+    #: The source recorded that the call returned, without its answer (OpenLIT's ``mcp.client.operation.duration``).
+    answered: bool = False
 
     @property
     def states_success(self) -> bool:
-        """True when the source writes status OK for success (Traceloop, OpenInference), so an
-        unset status means it recorded no outcome. The OpenTelemetry MCP and GenAI conventions
-        leave the status unset on success and set ERROR (and ``error.type``) on a failure."""
-        return self.convention in ("traceloop", "openinference")
+        """True when the source writes status OK for success (Traceloop, OpenInference), or records that a
+        call returned (OpenLIT: its answer, or its duration), so an unset status without that means it
+        recorded no outcome. The OpenTelemetry MCP and GenAI conventions leave the status unset on success
+        and set ERROR (and ``error.type``) on a failure."""
+        return self.convention in ("traceloop", "openinference", "openlit")
 
 
 def span_kind(kind: int | str) -> int:
@@ -208,6 +214,8 @@ def understand(name: str, kind: int | str, attributes: Mapping[str, Any], scope_
         return Meaning(convention="traceloop", plumbing=True)
     if isinstance(attributes.get("openinference.span.kind"), str):
         return _openinference(attributes)
+    if is_openlit(attributes, scope_name):
+        return Meaning(convention="openlit", **openlit_parts(span_kind(kind), attributes, parse_json_text))
     method = attributes.get("mcp.method.name")
     if isinstance(method, str):
         return _mcp(name, kind, method, attributes)
