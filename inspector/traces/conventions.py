@@ -162,8 +162,11 @@ def _content_list(value: Any) -> ContentList | None:
     return read_content_list(value) if isinstance(value, list) else None
 
 
-#: The keys of an MCP ``CallToolResult``: Google ADK records the whole answer as a tool span's result.
+#: The keys of an MCP ``CallToolResult``: Google ADK records the whole answer as a tool span's result; FastMCP's
+#: client hands its caller one with Python names (``structured_content``, ``is_error``) and ``data``, which Splunk's
+#: FastMCP instrumentation records so.
 _CALL_TOOL_RESULT_KEYS = frozenset({"content", "structuredContent", "isError", "_meta"})
+_FASTMCP_RESULT_KEYS = frozenset({"content", "structured_content", "is_error", "meta", "data"})
 
 
 def _result(value: Any) -> tuple[str | None, ContentList | None, bool]:
@@ -172,10 +175,10 @@ def _result(value: Any) -> tuple[str | None, ContentList | None, bool]:
     ADK records it) is read as its content list and its ``isError``."""
     parsed = parse_json_text(value)
     if isinstance(parsed, dict) and isinstance(parsed.get("content"), list) \
-            and parsed.keys() <= _CALL_TOOL_RESULT_KEYS:
+            and (parsed.keys() <= _CALL_TOOL_RESULT_KEYS or parsed.keys() <= _FASTMCP_RESULT_KEYS):
         answer = read_content_list(parsed["content"])
         if answer is not None:
-            return answer.text, answer, parsed.get("isError") is True
+            return answer.text, answer, parsed.get("isError", parsed.get("is_error")) is True
     listed = None if isinstance(parsed, str) else _content_list(parsed)
     return (listed.text, listed, False) if listed is not None else (_text(value), None, False)
 
@@ -323,7 +326,8 @@ def _logfire(name: str, attributes: Mapping[str, Any]) -> Meaning | None:
 
 
 def _traceloop(name: str, attributes: Mapping[str, Any]) -> Meaning:
-    span_kind_name = attributes.get("traceloop.span.kind")
+    # Respan's MCP plugin writes Traceloop's entity attributes with a kind of its own (``respan.entity.log_type``).
+    span_kind_name = attributes.get("traceloop.span.kind", attributes.get("respan.entity.log_type"))
     entity = attributes.get("traceloop.entity.name")
     given = parse_json_text(attributes.get("traceloop.entity.input"))
     output = parse_json_text(attributes.get("traceloop.entity.output"))
@@ -334,6 +338,10 @@ def _traceloop(name: str, attributes: Mapping[str, Any]) -> Meaning:
         result = output.get("result") if isinstance(output, dict) and "result" in output else output
         tool = entity if isinstance(entity, str) else name.removesuffix(".tool")
         text, blocks = _text(result), None
+        if isinstance(output, dict) and isinstance(output.get("content"), list) and "result" not in output:
+            # A whole CallToolResult (Respan's plugin writes the answer so): its content, and its isError.
+            text, blocks, answered_error = _result(output)
+            is_error = is_error or answered_error
         if "traceloop.entity.output" not in attributes or "traceloop.entity.input" not in attributes:
             # Its OpenAI Agents instrumentation (0.62) writes the GenAI attributes instead of its own.
             generic = _gen_ai(attributes)

@@ -6,7 +6,6 @@ step: no tool step, no tool name, arguments or result, no outcome."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,25 +18,18 @@ from tests.unit.traces.test_otel_agents import FIXTURES
 SCOPE = "openlit.instrumentation.mcp"
 
 
-@pytest.fixture
-def store(tmp_path: Path) -> RunStore:
-    opened = RunStore.open(str(tmp_path / "runs.db"))
-    yield opened
-    opened.close()
-
-
-def steps_by_run(store: RunStore) -> dict[str, list[dict[str, Any]]]:
+def steps_by_run(empty_store: RunStore) -> dict[str, list[dict[str, Any]]]:
     """The steps of each run of the file by its title (the runs of one title together)."""
-    import_trace(store, FIXTURES / "openlit.jsonl")
+    import_trace(empty_store, FIXTURES / "openlit.jsonl")
     runs: dict[str, list[dict[str, Any]]] = {}
-    for run in store.list_runs(limit=None):
+    for run in empty_store.list_runs(limit=None):
         runs.setdefault(run.title, []).extend(dict(step.payload, outcome=step.outcome)
-                                              for step in store.iter_steps(run.id))
+                                              for step in empty_store.iter_steps(run.id))
     return runs
 
 
-def test_openlit_calls_are_tool_steps_with_arguments_results_and_honest_outcomes(store: RunStore) -> None:
-    steps = steps_by_run(store)["invoke_agent support-agent"]
+def test_openlit_calls_are_tool_steps_with_arguments_results_and_honest_outcomes(empty_store: RunStore) -> None:
+    steps = steps_by_run(empty_store)["invoke_agent support-agent"]
     calls = [step for step in steps if step["kind"] == "tool"]
     assert all(step["raw"]["otlp"]["convention"] == "openlit" for step in calls)
     lookup, fail, timed_out, cancelled = calls
@@ -57,10 +49,10 @@ def test_openlit_calls_are_tool_steps_with_arguments_results_and_honest_outcomes
     assert cancelled["toolResult"].startswith("no outcome recorded")
 
 
-def test_openlit_plumbing_is_marked_and_nothing_is_lost(store: RunStore) -> None:
+def test_openlit_plumbing_is_marked_and_nothing_is_lost(empty_store: RunStore) -> None:
     """OpenLIT's span around the making of a call's coroutine (answer ``mcp_coroutine``) and the SDK's
     ``send_request`` under a call (``mcp transport/request``) are plumbing; every span is a step still."""
-    runs = steps_by_run(store)
+    runs = steps_by_run(empty_store)
     spans = sum(len(scope["spans"]) for line in (FIXTURES / "openlit.jsonl").read_text().splitlines()
                 for resource in json.loads(line)["resourceSpans"] for scope in resource["scopeSpans"])
     assert sum(len(steps) for steps in runs.values()) == spans
@@ -71,8 +63,8 @@ def test_openlit_plumbing_is_marked_and_nothing_is_lost(store: RunStore) -> None
     assert all(step["kind"] != "tool" or not step["raw"]["otlp"].get("plumbing") for step in agent)
 
 
-def test_openlit_server_spans_are_server_sides_and_its_set_up_is_no_tool_call(store: RunStore) -> None:
-    runs = steps_by_run(store)
+def test_openlit_server_spans_are_server_sides_and_its_set_up_is_no_tool_call(empty_store: RunStore) -> None:
+    runs = steps_by_run(empty_store)
     server = [step for step in runs["mcp server/run"] if step["kind"] == "tool"]
     outermost = [step for step in server if step["raw"]["otlp"].get("side") == "server"]
     assert [(step["toolName"], step["outcome"]) for step in outermost] == [
