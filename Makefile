@@ -59,8 +59,8 @@ $(ADK_VENV)/.stamp:
 		"opentelemetry-exporter-otlp-proto-common>=1.44"
 	touch $@
 
-# OpenLIT (its MCP instrumentation reads mcp 1.x's modules; its own pins: anthropic, boto3, openai, the OpenTelemetry
-# HTTP instrumentations) records openlit.jsonl in a fourth environment.
+# OpenLIT (its MCP instrumentation reads mcp 1.x's modules; the OpenTelemetry instrumentations it needs pin API
+# 1.45.1, not the 1.45.2 of this venv) records openlit.jsonl in a fourth environment.
 OPENLIT_VENV := .venv-openlit
 $(OPENLIT_VENV)/.stamp:
 	$(PYTHON) -m venv $(OPENLIT_VENV)
