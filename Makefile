@@ -59,9 +59,39 @@ $(ADK_VENV)/.stamp:
 		"opentelemetry-exporter-otlp-proto-common>=1.44"
 	touch $@
 
-trace-fixtures: $(STAMP) $(MCP1_VENV)/.stamp $(ADK_VENV)/.stamp
+# OpenLIT (its MCP instrumentation reads mcp 1.x's modules; the OpenTelemetry instrumentations it needs pin API
+# 1.45.1, not the 1.45.2 of this venv) records openlit.jsonl in a fourth environment.
+OPENLIT_VENV := .venv-openlit
+$(OPENLIT_VENV)/.stamp:
+	$(PYTHON) -m venv $(OPENLIT_VENV)
+	$(OPENLIT_VENV)/bin/pip install --quiet "mcp>=1.20,<2" "uvicorn>=0.30" "opentelemetry-sdk>=1.45" \
+		"opentelemetry-exporter-otlp-proto-common>=1.45" "openlit>=1.45,<2"
+	touch $@
+
+# Splunk's FastMCP instrumentation (FastMCP 3.x, so mcp 1.x) in a fifth: its pin splunk-otel-util-genai<=0.1.8 lacks
+# the MCPOperation it imports, so 0.1.15 goes in over the pin (--no-deps).
+SPLUNK_VENV := .venv-splunk
+$(SPLUNK_VENV)/.stamp:
+	$(PYTHON) -m venv $(SPLUNK_VENV)
+	$(SPLUNK_VENV)/bin/pip install --quiet "fastmcp>=3,<4" "splunk-otel-instrumentation-fastmcp==0.2.2" "uvicorn>=0.30" \
+		"opentelemetry-sdk~=1.38.0" "opentelemetry-exporter-otlp-proto-common~=1.38.0"
+	$(SPLUNK_VENV)/bin/pip install --quiet --no-deps "splunk-otel-util-genai==0.1.15"
+	touch $@
+
+# Respan's MCP plugin (mcp 1.x; its exporter pins want the SDK it brings, 1.45.1) in a sixth.
+RESPAN_VENV := .venv-respan
+$(RESPAN_VENV)/.stamp:
+	$(PYTHON) -m venv $(RESPAN_VENV)
+	$(RESPAN_VENV)/bin/pip install --quiet "respan-instrumentation-mcp==0.1.1" "opentelemetry-exporter-otlp-proto-common==1.45.1" \
+		"uvicorn>=0.30"
+	touch $@
+
+trace-fixtures: $(STAMP) $(MCP1_VENV)/.stamp $(ADK_VENV)/.stamp $(OPENLIT_VENV)/.stamp $(SPLUNK_VENV)/.stamp \
+		$(RESPAN_VENV)/.stamp
 	$(PY) -m pip install --quiet -e '.[test,trace-fixtures]'
-	$(PY) tests/fixtures/otel/make_traces.py --mcp1-python $(MCP1_VENV)/bin/python --adk-python $(ADK_VENV)/bin/python
+	$(PY) tests/fixtures/otel/make_traces.py --mcp1-python $(MCP1_VENV)/bin/python --adk-python $(ADK_VENV)/bin/python \
+		--openlit-python $(OPENLIT_VENV)/bin/python --splunk-python $(SPLUNK_VENV)/bin/python \
+		--respan-python $(RESPAN_VENV)/bin/python
 
 # The sdist and the wheel (built from the sdist) in dist/; tests/integration/test_wheel_install.py installs
 # such a wheel into a fresh environment outside the checkout.

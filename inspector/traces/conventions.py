@@ -18,6 +18,8 @@ Read here (and documented in ``docs/trace-format.md``, "Foreign spans"):
 - Logfire's ``instrument_mcp()`` (on ``mcp`` 1.x; scope ``logfire…``): ``MCP request: METHOD [TOOL]`` (the
   client side) and ``MCP server handle request: METHOD`` (the server side), the request and the response
   as JSON in the attributes ``request`` / ``response``.
+- OpenLIT's (``openlit.init()``; scope ``openlit.instrumentation.mcp``): ``mcp.operation.name``,
+  ``mcp.request.payload`` / ``mcp.response.payload`` (read by :mod:`.openlit_spans`);
 - Logfire's span names: ``logfire.span("calling {tool}", tool=...)`` names its span by the message template and
   keeps the message with its values in ``logfire.msg``, which is what :func:`shown_name` shows.
 
@@ -37,6 +39,7 @@ from typing import Any
 from inspector.mcp.text import repair_text
 
 from .content_list import ContentList, read_content_list
+from .openlit_spans import is_openlit, openlit_parts
 
 KIND_SERVER, KIND_CLIENT = 2, 3
 _KIND_NAMES = {"SPAN_KIND_SERVER": KIND_SERVER, "SPAN_KIND_CLIENT": KIND_CLIENT}
@@ -55,7 +58,7 @@ class Meaning:
     """What a span is, in our words.
 
     ``kind``: the step kind (``tool``, ``llm``, ``request``); ``convention``: whose words it
-    spoke (``mcp``, ``gen_ai``, ``traceloop``, ``openinference``, ``logfire`` or ``""``); ``side``:
+    spoke (``mcp``, ``gen_ai``, ``traceloop``, ``openinference``, ``logfire``, ``openlit`` or ``""``); ``side``:
     ``client`` or ``server`` for one side of an MCP request, else ``""``; ``plumbing``: an
     instrumentation's internal span that carries nothing of its own.
     """
@@ -74,13 +77,16 @@ class Meaning:
     model: str | None = None
     input_tokens: int | None = None
     output_tokens: int | None = None
+    #: The source recorded that the call returned, without its answer (OpenLIT's ``mcp.client.operation.duration``).
+    answered: bool = False
 
     @property
     def states_success(self) -> bool:
-        """True when the source writes status OK for success (Traceloop, OpenInference), so an
-        unset status means it recorded no outcome. The OpenTelemetry MCP and GenAI conventions
-        leave the status unset on success and set ERROR (and ``error.type``) on a failure."""
-        return self.convention in ("traceloop", "openinference")
+        """True when the source writes status OK for success (Traceloop, OpenInference), or records that a
+        call returned (OpenLIT: its answer, or its duration), so an unset status without that means it
+        recorded no outcome. The OpenTelemetry MCP and GenAI conventions leave the status unset on success
+        and set ERROR (and ``error.type``) on a failure."""
+        return self.convention in ("traceloop", "openinference", "openlit")
 
 
 def span_kind(kind: int | str) -> int:
@@ -156,8 +162,11 @@ def _content_list(value: Any) -> ContentList | None:
     return read_content_list(value) if isinstance(value, list) else None
 
 
-#: The keys of an MCP ``CallToolResult``: Google ADK records the whole answer as a tool span's result.
+#: The keys of an MCP ``CallToolResult``: Google ADK records the whole answer as a tool span's result; FastMCP's
+#: client hands its caller one with Python names (``structured_content``, ``is_error``) and ``data``, which Splunk's
+#: FastMCP instrumentation records so.
 _CALL_TOOL_RESULT_KEYS = frozenset({"content", "structuredContent", "isError", "_meta"})
+_FASTMCP_RESULT_KEYS = frozenset({"content", "structured_content", "is_error", "meta", "data"})
 
 
 def _result(value: Any) -> tuple[str | None, ContentList | None, bool]:
@@ -166,10 +175,10 @@ def _result(value: Any) -> tuple[str | None, ContentList | None, bool]:
     ADK records it) is read as its content list and its ``isError``."""
     parsed = parse_json_text(value)
     if isinstance(parsed, dict) and isinstance(parsed.get("content"), list) \
-            and parsed.keys() <= _CALL_TOOL_RESULT_KEYS:
+            and (parsed.keys() <= _CALL_TOOL_RESULT_KEYS or parsed.keys() <= _FASTMCP_RESULT_KEYS):
         answer = read_content_list(parsed["content"])
         if answer is not None:
-            return answer.text, answer, parsed.get("isError") is True
+            return answer.text, answer, parsed.get("isError", parsed.get("is_error")) is True
     listed = None if isinstance(parsed, str) else _content_list(parsed)
     return (listed.text, listed, False) if listed is not None else (_text(value), None, False)
 
@@ -208,6 +217,8 @@ def understand(name: str, kind: int | str, attributes: Mapping[str, Any], scope_
         return Meaning(convention="traceloop", plumbing=True)
     if isinstance(attributes.get("openinference.span.kind"), str):
         return _openinference(attributes)
+    if is_openlit(attributes, scope_name):
+        return Meaning(convention="openlit", **openlit_parts(span_kind(kind), attributes, parse_json_text))
     method = attributes.get("mcp.method.name")
     if isinstance(method, str):
         return _mcp(name, kind, method, attributes)
@@ -315,7 +326,8 @@ def _logfire(name: str, attributes: Mapping[str, Any]) -> Meaning | None:
 
 
 def _traceloop(name: str, attributes: Mapping[str, Any]) -> Meaning:
-    span_kind_name = attributes.get("traceloop.span.kind")
+    # Respan's MCP plugin writes Traceloop's entity attributes with a kind of its own (``respan.entity.log_type``).
+    span_kind_name = attributes.get("traceloop.span.kind", attributes.get("respan.entity.log_type"))
     entity = attributes.get("traceloop.entity.name")
     given = parse_json_text(attributes.get("traceloop.entity.input"))
     output = parse_json_text(attributes.get("traceloop.entity.output"))
@@ -326,6 +338,10 @@ def _traceloop(name: str, attributes: Mapping[str, Any]) -> Meaning:
         result = output.get("result") if isinstance(output, dict) and "result" in output else output
         tool = entity if isinstance(entity, str) else name.removesuffix(".tool")
         text, blocks = _text(result), None
+        if isinstance(output, dict) and isinstance(output.get("content"), list) and "result" not in output:
+            # A whole CallToolResult (Respan's plugin writes the answer so): its content, and its isError.
+            text, blocks, answered_error = _result(output)
+            is_error = is_error or answered_error
         if "traceloop.entity.output" not in attributes or "traceloop.entity.input" not in attributes:
             # Its OpenAI Agents instrumentation (0.62) writes the GenAI attributes instead of its own.
             generic = _gen_ai(attributes)

@@ -144,7 +144,7 @@ def ending(meaning: Meaning, status_code: int, status_message: str, attributes: 
         return Ending(FAILED, timed_out, text or error_type, notes=tuple(notes))
     if status_code == STATUS_OK:
         return _EXPLICIT_OK
-    if meaning.result is not None:
+    if meaning.result is not None or meaning.answered:
         return _EXPLICIT_OK
     if meaning.states_success and meaning.kind == "tool":
         return Ending(UNRECORDED, notes=(Message(N_("no outcome recorded: the span ended without a status, "

@@ -19,3 +19,11 @@ def store(tmp_path: Path) -> Iterator[RunStore]:
     settle(opened)
     yield opened
     opened.close()
+
+
+@pytest.fixture
+def empty_store(tmp_path: Path) -> Iterator[RunStore]:
+    """A database with no run: an import's runs are all there is."""
+    opened = RunStore.open(tmp_path / "empty.db")
+    yield opened
+    opened.close()
