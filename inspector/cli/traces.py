@@ -13,6 +13,7 @@ from inspector.i18n.formatting import format_number
 from inspector.i18n.messages import Message
 from inspector.i18n.words import outcome_word
 from inspector.store import RunStore, StoreError, UnknownRunError
+from inspector.store.shown_first import telling_runs
 from inspector.transfer import (
     TraceDestinationError,
     TraceExportError,
@@ -122,6 +123,7 @@ def _import(args: argparse.Namespace) -> int:
             with stoppable_until_stored(store):
                 imported = import_trace(store, args.file, progress=_progress_line())
             present = _present_text(store, imported.already_present, imported.runs_already_present)
+            telling = _telling_run(store, imported.run_ids)
         except KeyboardInterrupt as stop:  # the import's one transaction is rolled back
             _clear_progress()
             refused = CancelledCommand(Message(
@@ -168,6 +170,8 @@ def _import(args: argparse.Namespace) -> int:
         lines.append(_stored_as(imported.run_ids))
     lines.append(ngettext("{count} step was added.", "{count} steps were added.", steps).format(
         count=format_number(steps)))
+    if telling is not None:
+        lines.append(_telling_sentence(*telling))
     if present:
         count = imported.runs_already_present
         lines.append(ngettext("{count} run was already here and was not imported again: run {ids}.",
@@ -231,6 +235,32 @@ def _present_text(store: RunStore, uids: Sequence[str], count: int) -> str:
     if len(found) != len(uids):
         return ""
     return ", ".join(map(str, found)) if len(uids) <= 10 else f"{min(found)} … {max(found)}"
+
+
+def _telling_run(store: RunStore, run_ids: Sequence[int]) -> tuple[str, list[int]] | None:
+    """Of the runs a file brought (more than one), those the window would show first: the failed ones, else
+    the cancelled or the interrupted ones (:func:`telling_runs`); ``None`` when there is one run (its number
+    is said already) or all of them are ok."""
+    return telling_runs(store, run_ids) if len(run_ids) > 1 else None
+
+
+def _telling_sentence(status: str, run_ids: list[int]) -> str:
+    """Where to look first among the runs of a file ("2 of the runs failed, the first run 22: ..."): a customer's
+    trace holds the run that went wrong beside runs that say little (a notification's trace, a listing)."""
+    count = len(run_ids)
+    if status == "failed":
+        said = ngettext("Run {id} failed: `run-inspector runs show {id}` lists its steps.",
+                        "{count} of the runs failed, the first run {id}: `run-inspector runs show {id}` lists its "
+                        "steps.", count)
+    elif status == "cancelled":
+        said = ngettext("Run {id} was cancelled: `run-inspector runs show {id}` lists its steps.",
+                        "{count} of the runs were cancelled, the first run {id}: `run-inspector runs show {id}` "
+                        "lists its steps.", count)
+    else:
+        said = ngettext("Run {id} was interrupted: `run-inspector runs show {id}` lists its steps.",
+                        "{count} of the runs were interrupted, the first run {id}: `run-inspector runs show {id}` "
+                        "lists its steps.", count)
+    return said.format(count=format_number(count), id=run_ids[0])
 
 
 def _stored_as(run_ids) -> str:  # type: ignore[no-untyped-def]

@@ -2,7 +2,11 @@
 words a user can act on: the nearest command when one is close, and where the commands are listed.
 
 argparse's own sentence named its internal name ("argument command: invalid choice: 'run'", in German
-"Argument command: ungültige Wahl") and no way on."""
+"Argument command: ungültige Wahl") and no way on.
+
+A word the window or the README uses for what a command does under another name (the window's Play is
+``scenario``; ``list``, ``show`` and ``note`` are actions of ``runs``) names that command: the nearest
+spelling would mislead (``play`` was taken for ``replay``, which calls a stored step again)."""
 
 from __future__ import annotations
 
@@ -12,11 +16,18 @@ from difflib import get_close_matches
 from inspector.i18n import N_
 from inspector.i18n.messages import Message
 
+#: Words a user brings from the window or the README, and the command (with its action) that does it.
+ELSEWHERE = {"play": "scenario", "list": "runs list", "show": "runs show", "note": "runs note"}
+
 
 def unknown_command(prog: str, word: str, commands: Iterable[str]) -> Message:
     """``word`` is not one of ``commands`` of ``prog`` (``run-inspector``, ``run-inspector runs``)."""
     known = list(commands)
     values = {"word": repr(word), "command": prog, "commands": ", ".join(known)}
+    instead = ELSEWHERE.get(word.lower())
+    if instead is not None and instead.split()[0] in known:
+        return Message(N_("{word} is not a command of {command}: did you mean `{command} {instead}`? "
+                          "`{command} --help` lists its commands: {commands}."), {**values, "instead": instead})
     close = get_close_matches(word.lower(), known, n=1)
     if close:
         return Message(N_("{word} is not a command of {command}: did you mean {close}? `{command} --help` lists "
@@ -25,4 +36,4 @@ def unknown_command(prog: str, word: str, commands: Iterable[str]) -> Message:
                    values)
 
 
-__all__ = ["unknown_command"]
+__all__ = ["ELSEWHERE", "unknown_command"]

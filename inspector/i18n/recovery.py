@@ -10,17 +10,28 @@ from .formatting import format_number
 #: A run's reason as :func:`recovery_text` takes it: failed calls, all calls, whether the model still
 #: answered, and how every failed call ended where known (:meth:`inspector.store.recovery.Recovery.said`).
 Reason = (tuple[int, int] | tuple[int, int, bool] | tuple[int, int, bool, str | None]
-          | tuple[int, int, bool, str | None, int])
+          | tuple[int, int, bool, str | None, int] | tuple[int, int, bool, str | None, int, int])
 
 
 def recovery_text(failed: int, calls: int, answered: bool = True, kind: str | None = None,
-                  cancelled: int = 0) -> str:
+                  cancelled: int = 0, unrecorded: int = 0) -> str:
     """"1 of 4 tool calls failed; the model still gave its answer" ("the tool call failed…", "all 3
     tool calls failed…" when every call failed); without ``answered`` (a run that stopped at its
     failure), the counts alone: "2 of 4 tool calls failed". ``kind``: how every failed call ended, where
     known, said in place of "failed": "the tool call timed out", "2 of 4 tool calls were not sent".
     ``cancelled``: how many of the other calls were cancelled, said apart (a cancel is never a failure):
-    "2 of 4 tool calls failed, 1 cancelled"; with no call failed, "1 of 3 tool calls cancelled"."""
+    "2 of 4 tool calls failed, 1 cancelled"; with no call failed, "1 of 3 tool calls cancelled".
+    ``unrecorded``: how many of the other calls of a run with failed ones have no outcome recorded, said apart
+    last, in the words of their Outcome cells: "2 of 9 tool calls failed, 6 not recorded" (not "2 of 9 tool
+    calls failed" alone, which read as 7 that worked)."""
+    if unrecorded and failed:
+        # Translators: why a run failed, its failed calls and (apart) those with no outcome recorded (a trace's
+        # call whose client stopped waiting and recorded nothing; its Outcome cell says "not recorded"), e.g.
+        # "2 of 9 tool calls failed, 6 not recorded".
+        said = ngettext("{calls}, {unrecorded} not recorded", "{calls}, {unrecorded} not recorded",
+                        unrecorded).format(calls=recovery_text(failed, calls, False, kind, cancelled),
+                                           unrecorded=format_number(unrecorded))
+        return _("{calls}; the model still gave its answer").format(calls=said) if answered else said
     if cancelled and not failed:
         return _ended_calls(cancelled, calls, "cancelled")
     if cancelled:

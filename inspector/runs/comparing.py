@@ -12,7 +12,9 @@ operation) aligns by order and key alone (:mod:`.aligning` does it).
 none: cancelled is never failed), the duration (see :func:`duration_change`; compared only between
 two steps that ended alike: a call the user cancelled after 0.8 s was not "faster" than one that
 timed out after 1.5 s), the arguments (a tool step's arguments; the tool calls a model's step asked
-for, without their call ids), the result (a tool step's result text; a model's reply) and the content
+for, without their call ids; a tool step whose trace recorded none, as the mcp SDK's spans record none, has
+none to differ: "other arguments" said of it sent a support engineer looking for a change that no one
+made), the result (a tool step's result text; a model's reply) and the content
 blocks (a tool step's blocks as stored: a resource link's address, an image's type and size and the
 picture kept of it; two answers of the same text whose links differ are not alike).
 
@@ -249,13 +251,20 @@ def differences(first: StepFacts | None, second: StepFacts | None) -> frozenset[
         change = duration_change(first.duration_ms, second.duration_ms)
         if change is not None:
             found.add(change)
-    if first.arguments_digest != second.arguments_digest:
+    if first.arguments_digest != second.arguments_digest and not _unrecorded_arguments(first, second):
         found.add(Difference.ARGUMENTS)
     if not _same_result(first, second):
         found.add(Difference.RESULT)
     if first.blocks_digest != second.blocks_digest:
         found.add(Difference.CONTENT_BLOCKS)
     return frozenset(found)
+
+
+def _unrecorded_arguments(first: StepFacts, second: StepFacts) -> bool:
+    """Whether one of two tool steps has no arguments recorded (a trace's call whose spans kept none; a call
+    made here keeps its arguments, ``{}`` for none), so that it has none to disagree with. A model's step
+    that asked for no tool differs from one that did."""
+    return first.kind == StepKind.TOOL and None in (first.arguments_digest, second.arguments_digest)
 
 
 def _same_result(first: StepFacts, second: StepFacts) -> bool:

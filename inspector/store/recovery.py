@@ -23,9 +23,11 @@ shape: "ok (the tool call has no outcome recorded)" (kind :data:`UNRECORDED`): a
 stopped waiting and recorded no error (an agent's run its caller cancelled) leaves the run ok.
 
 A cancelled call is never a failed one, and is said apart where a reason is said: "failed (2 of 4 tool calls
-failed, 1 cancelled)"; an ok run some of whose calls were cancelled says so: "ok (1 of 3 tool calls
-cancelled)". A failed run none of whose calls failed, and a cancelled run, say no reason (their cancelled
-calls are not why)."""
+failed, 1 cancelled)"; so is a failed run's call with no outcome recorded, in its Outcome cell's words: "failed
+(2 of 9 tool calls failed, 6 not recorded)" (the mcp SDK's client records nothing of a call it stopped waiting
+for: "2 of 9 tool calls failed" alone read as if the other 7 had worked); an ok run some of whose calls were
+cancelled says so: "ok (1 of 3 tool calls cancelled)". A failed run none of whose calls failed, and a cancelled
+run, say no reason (their cancelled calls are not why)."""
 
 from __future__ import annotations
 
@@ -48,17 +50,19 @@ class Recovery:
     """``failed`` of the run's ``calls`` tool calls failed, and (``answered``) the model still gave its
     answer; a run that stopped at its failure says only the counts (``answered`` false). ``kind``: how
     every failed call ended, where its stored steps tell it ("timed_out", "refused"), else ``None``.
-    ``cancelled``: how many of the calls were cancelled (never counted as failed; said apart)."""
+    ``cancelled``: how many of the calls were cancelled (never counted as failed; said apart);
+    ``unrecorded``: how many of a failed run's calls have no outcome recorded (said apart too)."""
 
     failed: int
     calls: int
     answered: bool = True
     kind: str | None = None
     cancelled: int = 0
+    unrecorded: int = 0
 
-    def said(self) -> tuple[int, int, bool, str | None, int]:
+    def said(self) -> tuple[int, int, bool, str | None, int, int]:
         """What :func:`inspector.i18n.recovery.recovery_text` takes."""
-        return self.failed, self.calls, self.answered, self.kind, self.cancelled
+        return self.failed, self.calls, self.answered, self.kind, self.cancelled, self.unrecorded
 
 
 #: Of some runs (a JSON array of their ids), those whose last step is a model's answer (a model's step that
@@ -121,10 +125,11 @@ sorted AS (
     SELECT run_id, sequence, outcome, marks,
            CASE WHEN (run_id, parent) IN near OR (run_id, span) IN near THEN 1 ELSE 0 END AS listed
     FROM spans)
-SELECT run_id, NULL, COUNT(*), COALESCE(SUM(outcome = {counted}), 0), COALESCE(SUM(outcome = 'cancelled'), 0)
+SELECT run_id, NULL, COUNT(*), COALESCE(SUM(outcome = {counted}), 0), COALESCE(SUM(outcome = 'cancelled'), 0),
+       COALESCE(SUM(outcome = ''), 0)
 FROM sorted WHERE NOT listed GROUP BY run_id
 UNION ALL
-SELECT run_id, marks, sequence, outcome, NULL FROM (SELECT * FROM sorted WHERE listed ORDER BY run_id, sequence)
+SELECT run_id, marks, sequence, outcome, NULL, NULL FROM (SELECT * FROM sorted WHERE listed ORDER BY run_id, sequence)
 """
 #: A tool step: its outcome, span, parent span and tool.
 _Call = tuple[str, str | None, str | None, str | None]
@@ -139,31 +144,35 @@ def failed_calls(store: RunStore, run_ids: Sequence[int], outcome: str = "failed
     """How many tool calls failed, of how many, in each of these runs (read from a trace or made here; one
     query a few hundred runs: a page of ``runs list`` costs no query per run); a run none of whose calls
     failed is left out. ``outcome``: :data:`UNRECORDED` counts the calls with no outcome recorded instead
-    (kind :data:`UNRECORDED`). Each counts its cancelled calls too; ``cancelled``: a run with cancelled
-    calls and none counted is kept too (``failed`` 0)."""
+    (kind :data:`UNRECORDED`). Each counts its cancelled calls too, and counting the failed ones, those with no
+    outcome recorded; ``cancelled``: a run with cancelled calls and none counted is kept too (``failed`` 0)."""
     counted: dict[int, list[int]] = {}
     near: dict[int, list[_Call]] = {}
     ids = list(run_ids)
     for start in range(0, len(ids), 500):
         chunk = ids[start:start + 500]
-        for run_id, marks, calls_or_sequence, failed_or_outcome, cancels in _tool_calls(
+        for run_id, marks, calls_or_sequence, failed_or_outcome, cancels, blanks in _tool_calls(
                 store, chunk, _COUNTED[outcome]):
-            if marks is None:  # the calls no span can leave out: how many, how many failed, how many cancelled
-                total = counted.setdefault(run_id, [0, 0, 0])
+            if marks is None:  # the calls no span can leave out: how many, how many failed, cancelled, unrecorded
+                total = counted.setdefault(run_id, [0, 0, 0, 0])
                 total[0] += calls_or_sequence
                 total[1] += failed_or_outcome
                 total[2] += cancels
+                total[3] += blanks
             else:  # a call near a linked one, in order
                 near.setdefault(run_id, []).append((failed_or_outcome or "", *_spans(marks)))
     for run_id, steps in near.items():
         outer = _outer(steps)
-        total = counted.setdefault(run_id, [0, 0, 0])
+        total = counted.setdefault(run_id, [0, 0, 0, 0])
         total[0] += len(outer)
         total[1] += outer.count("failed" if outcome == "failed" else "")
         total[2] += outer.count("cancelled")
-    kind = UNRECORDED if outcome == UNRECORDED else None
-    return {run_id: Recovery(failed, calls, answered=False, kind=kind, cancelled=cancels)
-            for run_id, (calls, failed, cancels) in counted.items() if failed or (cancelled and cancels)}
+        total[3] += outer.count("")
+    if outcome == UNRECORDED:  # those are what is counted: nothing to say apart
+        return {run_id: Recovery(failed, calls, answered=False, kind=UNRECORDED, cancelled=cancels)
+                for run_id, (calls, failed, cancels, _blanks) in counted.items() if failed or (cancelled and cancels)}
+    return {run_id: Recovery(failed, calls, answered=False, cancelled=cancels, unrecorded=blanks)
+            for run_id, (calls, failed, cancels, blanks) in counted.items() if failed or (cancelled and cancels)}
 
 
 def _tool_calls(store: RunStore, run_ids: list[int], counted: str) -> list[tuple[Any, ...]]:

@@ -24,6 +24,18 @@ def _hint(tab):
     return tab.run_list.empty.label
 
 
+def _one_run_listed(qtbot, make_window, title: str, status: str):
+    """A database of one run (``title``, ended ``status``), and the window listing it in its Runs tab."""
+    with RunStore.open(resolve_db_path()) as store:
+        run = store.start_run(title, "live", None)
+        store.finish_run(run, status)
+    window = make_window()
+    tab = window.runs_tab
+    window.tabs.setCurrentWidget(tab)
+    qtbot.waitUntil(lambda: tab.runs.rowCount() == 1, timeout=5000)
+    return run, window, tab
+
+
 def test_the_runs_list_says_how_runs_come_then_what_its_filters_leave_out(qtbot, make_window, back_to_english) -> None:
     window = make_window()
     tab = window.runs_tab
@@ -91,14 +103,8 @@ def test_with_no_tool_chosen_nothing_claims_a_tool_and_run_waits(qtbot, make_win
 def test_the_timeline_says_to_choose_a_run_until_one_is_chosen(qtbot, make_window, back_to_english) -> None:
     """A new Runs tab showed an empty timeline with no heading at all: the timeline says what to do
     (as it says "No run selected." once a chosen run is let go)."""
-    with RunStore.open(resolve_db_path()) as store:
-        run = store.start_run("tools/call echo", "live", None)
-        store.finish_run(run, "ok")
-    window = make_window()
-    tab = window.runs_tab
-    window.tabs.setCurrentWidget(tab)
+    run, window, tab = _one_run_listed(qtbot, make_window, "tools/call echo", "ok")
     pane = tab.timeline_pane
-    qtbot.waitUntil(lambda: tab.runs.rowCount() == 1, timeout=5000)
     assert pane.heading.text() == "No run selected."
     assert pane.empty_note.isVisible() and pane.empty_note.text().startswith("Select a run")
     switch_language("de")
@@ -109,3 +115,26 @@ def test_the_timeline_says_to_choose_a_run_until_one_is_chosen(qtbot, make_windo
     tab.select_runs([run])
     qtbot.waitUntil(lambda: pane.model.rowCount() == 0 and pane.heading.text().startswith(f"Run {run}:"))
     assert pane.empty_note.text() == "This run has no steps."
+
+
+def test_a_search_that_finds_no_run_says_where_a_steps_text_is_found(qtbot, make_window, back_to_english) -> None:
+    """A support engineer typed the customer's error message ("TimeoutError") into the Runs search: no run,
+    and the hint said only how to clear the filters. The search looks in titles, servers, files and notes,
+    never in the steps: the hint now says so, and that Find (Ctrl+F) in the run finds a step's text."""
+    _run, window, tab = _one_run_listed(qtbot, make_window, "tools/call slow", "failed")
+    hint = _hint(tab)
+    tab.search.setText("TimeoutError")
+    qtbot.waitUntil(lambda: tab.runs.rowCount() == 0, timeout=5000)
+    assert hint.isVisible() and hint.text().startswith("No run matches the filters.")
+    assert "not in their steps" in hint.text() and hint.text().endswith("select the run and use Find (Ctrl+F).")
+    save(window, "runs-search-not-in-steps-en")
+    switch_language("de")
+    assert hint.text().endswith("wählen Sie den Lauf und nutzen Sie Suchen (Strg+F).")
+    save(window, "runs-search-not-in-steps-de")
+    switch_language("en")
+    tab.search.clear()
+    qtbot.waitUntil(lambda: tab.runs.rowCount() == 1, timeout=5000)
+    filter_ = tab.run_list.outcome_filter
+    filter_.setCurrentIndex(filter_.findData("cancelled"))  # no search text: the filters alone are named
+    qtbot.waitUntil(lambda: tab.runs.rowCount() == 0, timeout=5000)
+    assert hint.isVisible() and "Find" not in hint.text()

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from inspector.gui.runs.shown_first import shown_first
 from inspector.store import RunStore, resolve_db_path
+from inspector.store.shown_first import shown_first
 from tests.gui.test_runs_screenshots import runs_window
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "otel"

@@ -1,6 +1,6 @@
 """Issue 23: the Runs list's Status column says why a failed run failed in the words ``runs list`` prints
-for the same database ("failed (2 of 4 tool calls failed)"), from the same source, in English and German:
-a run read from a trace, and a played run the model got over. The cell shows the whole words where the
+for the same database ("failed (2 of 4 tool calls failed, 1 not recorded)"), from the same source, in English
+and German: a run read from a trace, and a played run the model got over. The cell shows the whole words where the
 column has the room, else the status word alone; its tooltip and what a screen reader says are whole.
 Where the column is narrower than the whole words (a 1280 px window) the cell shows the counts, the reason
 cut after a whole word. The reasons of a page are asked for at once, and sorting and filtering by status are
@@ -27,8 +27,8 @@ from tests.support.cli_process import cli_here
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "otel" / "mcp_sdk.jsonl"
 STATUS = COLUMNS.index("status")
 #: The failed run of mcp_sdk.jsonl (its agent's span) and why, as `runs list` says it.
-SAID = {"en": ("failed", "failed (2 of 4 tool calls failed)"),
-        "de": ("fehlgeschlagen", "fehlgeschlagen (2 von 4 Tool-Aufrufen schlugen fehl)")}
+SAID = {"en": ("failed", "failed (2 of 4 tool calls failed, 1 not recorded)"),
+        "de": ("fehlgeschlagen", "fehlgeschlagen (2 von 4 Tool-Aufrufen schlugen fehl, 1 nicht erfasst)")}
 
 
 def listed_lines(language: str) -> dict[int, str]:

@@ -40,7 +40,7 @@ def test_the_reason_counts_the_call_once_and_only_in_that_run(fixture: str) -> N
         calls = [step for step in store.iter_steps(run_id) if step.payload["kind"] == "tool"]
         assert len(calls) == 2 and {step.outcome for step in calls} == {""}  # the agent's span over the SDK's
         reasons = page_reasons(store, [store.get_run(each) for each in (run_id, *others)])
-    assert {key: value.said() for key, value in reasons.items()} == {run_id: (1, 1, False, UNRECORDED, 0)}
+    assert {key: value.said() for key, value in reasons.items()} == {run_id: (1, 1, False, UNRECORDED, 0, 0)}
 
 
 @pytest.mark.parametrize("language", ["en", "de"])

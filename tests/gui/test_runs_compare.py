@@ -263,8 +263,9 @@ def test_a_failed_sides_outcome_and_duration_fit_their_column_in_german(qtbot, m
     assert save(dialog, "compare-failed-beside-cancelled-en").exists()
 
 
-@pytest.mark.parametrize(("language", "status"), [("en", "failed (2 of 4 tool calls failed)"),
-                                                  ("de", "fehlgeschlagen (2 von 4 Tool-Aufrufen schlugen fehl)")],
+@pytest.mark.parametrize(("language", "status"), [("en", "failed (2 of 4 tool calls failed, 1 not recorded)"),
+                                                  ("de", "fehlgeschlagen (2 von 4 Tool-Aufrufen schlugen fehl, "
+                                                         "1 nicht erfasst)")],
                          ids=["en", "de"])
 def test_the_compared_runs_say_why_they_failed_as_runs_list_does(qtbot, make_window, language, status) -> None:
     """Both traces failed two of their four tool calls: the lines naming the two runs say so beside

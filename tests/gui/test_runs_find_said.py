@@ -1,6 +1,6 @@
 """The window's Find (Ctrl+F in the Runs tab) finds our sentences as the reader sees them: in German,
 "Zeitüberschreitung" finds the step of the Traceloop trace that timed out (its Outcome column says it) and
-"kein Ergebnis aufgezeichnet" the one that stores "no outcome recorded: …"; the stored English words find
+"kein Ergebnis erfasst" the one that stores "no outcome recorded: …"; the stored English words find
 them too, and in English the German words find nothing."""
 
 from __future__ import annotations
@@ -60,12 +60,12 @@ def test_find_in_the_window_finds_the_words_the_reader_sees(qtbot, make_window) 
     try:
         status, details = _find(qtbot, tab, "Zeitüberschreitung")
         assert status == "1 von 1" and details.startswith(TIMED_OUT), (status, details)
-        status, details = _find(qtbot, tab, "kein Ergebnis aufgezeichnet")
-        assert status == "1 von 1" and details.startswith("slow: kein Ergebnis aufgezeichnet: "), (status, details)
+        status, details = _find(qtbot, tab, "kein Ergebnis erfasst")
+        assert status == "1 von 1" and details.startswith("slow: kein Ergebnis erfasst: "), (status, details)
         status, details = _find(qtbot, tab, "timed out")  # the stored English
         assert status == "1 von 1" and details.startswith(TIMED_OUT), (status, details)
         status, details = _find(qtbot, tab, "no outcome recorded")
-        assert status == "1 von 1" and details.startswith("slow: kein Ergebnis aufgezeichnet: "), (status, details)
+        assert status == "1 von 1" and details.startswith("slow: kein Ergebnis erfasst: "), (status, details)
     finally:
         switch_language("en")
     status, details = _find(qtbot, tab, "timed out")

@@ -29,10 +29,10 @@ def test_the_heading_says_why_a_failed_imported_run_failed_in_the_command_lines_
             run = store.get_run(run_id)
             assert recovery_of(store, run) is None  # no model answered after the failures
             reason = run_reason(store, run)
-            assert reason is not None and reason.said() == (2, 4, False, None, 0)
+            assert reason is not None and reason.said() == (2, 4, False, None, 0, 1)
             try:
-                for language, said in (("en", "failed (2 of 4 tool calls failed)"),
-                                       ("de", "fehlgeschlagen (2 von 4 Tool-Aufrufen schlugen fehl)")):
+                for language, said in (("en", "failed (2 of 4 tool calls failed, 1 not recorded)"),
+                                       ("de", "fehlgeschlagen (2 von 4 Tool-Aufrufen schlugen fehl, 1 nicht erfasst)")):
                     switch_language(language)
                     heading = heading_text(run, shown=7, total=14, filtered=False, hidden=7, hidden_matched=7,
                                            recovery=reason.said())
@@ -61,8 +61,8 @@ def test_the_window_and_runs_show_stop_indenting_at_the_same_depth() -> None:
 
 
 @pytest.mark.parametrize(("language", "said"), [
-    ("en", "— failed (2 of 4 tool calls failed); 7 of 14 steps shown"),
-    ("de", "— fehlgeschlagen (2 von 4 Tool-Aufrufen schlugen fehl); 7 von 14")])
+    ("en", "— failed (2 of 4 tool calls failed, 1 not recorded); 7 of 14 steps shown"),
+    ("de", "— fehlgeschlagen (2 von 4 Tool-Aufrufen schlugen fehl, 1 nicht erfasst); 7 von 14")])
 def test_the_runs_tab_heading_says_why_the_imported_run_failed(qtbot, make_window, language: str, said: str) -> None:
     """The window's heading over a failed run read from Traceloop's trace gives the reason `runs show`
     and `runs list` give (it said only "failed")."""

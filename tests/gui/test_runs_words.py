@@ -118,7 +118,7 @@ def test_a_step_from_a_trace_names_its_service_in_the_window_and_on_the_command_
                   else "fail: the tool reported an error (error.type tool_error)")
         assert failed in details and failed in _cli_details(run_id, language)
         # The outcome the two sides make together: a client that stopped waiting before its server ended.
-        unrecorded = ("slow: kein Ergebnis aufgezeichnet: der Client hörte 10 ms" if language == "de"
+        unrecorded = ("slow: kein Ergebnis erfasst: der Client hörte 10 ms" if language == "de"
                       else "slow: no outcome recorded: the client stopped waiting 10 ms")
         assert any(line.startswith(unrecorded) for line in details), details
         assert unrecorded in _cli_details(run_id, language)

@@ -22,8 +22,9 @@ FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "otel"
 #: Why the run failed, the steps shown without the plumbing and with it, the plumbing clause.
 #: Without the plumbing clause the heading still says how many of the run's steps are shown: ", 7 steps"
 #: alone read as all the run has (it has 14).
-WORDS = {"en": ("2 of 4 tool calls failed", "; 7 of 14 steps shown", "; 7 of 14 steps shown", " (7 plumbing hidden)"),
-         "de": ("2 von 4 Tool-Aufrufen schlugen fehl", "; 7 von 14 Schritten", "; 7 von 14 Schritten",
+WORDS = {"en": ("2 of 4 tool calls failed, 1 not recorded", "; 7 of 14 steps shown", "; 7 of 14 steps shown",
+                " (7 plumbing hidden)"),
+         "de": ("2 von 4 Tool-Aufrufen schlugen fehl, 1 nicht erfasst", "; 7 von 14 Schritten", "; 7 von 14 Schritten",
                 " (7 Infrastruktur-Spans ausgeblendet)")}
 
 

@@ -207,10 +207,10 @@ def test_a_timed_out_step_is_compared_in_the_words_runs_show_uses(tmp_path, caps
 
 
 @pytest.mark.parametrize(("language", "first", "second"), [
-    ("en", "First run: run 1, invoke_agent support-agent (failed (2 of 4 tool calls failed), 7 steps)",
+    ("en", "First run: run 1, invoke_agent support-agent (failed (2 of 4 tool calls failed, 1 not recorded), 7 steps)",
      "Second run: run 2, notifications/initialized (ok, 1 step)"),
     ("de", "Erster Lauf: Lauf 1, invoke_agent support-agent (fehlgeschlagen (2 von 4 Tool-Aufrufen schlugen "
-           "fehl), 7 Schritte)",
+           "fehl, 1 nicht erfasst), 7 Schritte)",
      "Zweiter Lauf: Lauf 2, notifications/initialized (ok, 1 Schritt)"),
 ], ids=["en", "de"])
 def test_compare_says_why_a_run_failed_as_runs_list_does(tmp_path, capsys, language, first, second):

@@ -114,10 +114,10 @@ def test_runs_list_fits_an_80_column_terminal_cutting_titles_then_reasons(db: st
         assert any(row.endswith("invoke_agen…") for row in rows), rows  # the title gives way first
         failed = [row for row in rows if word in row]
         assert failed and all("…" in row.split(word, 1)[1].split("  ")[0] for row in failed), failed
-        # Wide enough, nothing is cut; piped, the rows are as wide as ever (German's 137 columns: the
-        # reason says the cancelled call too).
+        # Wide enough, nothing is cut; piped, the rows are as wide as ever (German's 139 columns: the
+        # reason says the call with no outcome recorded too).
         assert not any("…" in row for row in here_at_terminal(200, "--lang", language, "--db", db, "runs", "list"))
-    assert max(map(len, piped("--lang", "de", "--db", db, "runs", "list"))) == 137
+    assert max(map(len, piped("--lang", "de", "--db", db, "runs", "list"))) == 139
 
 
 @pytest.mark.parametrize("service", ["天気エージェント", "東京の天気を調べるエージェントです東京の"],
@@ -145,8 +145,8 @@ def test_runs_list_cuts_a_reason_at_a_word_end(tmp_path: Path) -> None:
     path = str(tmp_path / "words.db")
     for fixture in ("mcp_sdk", "traceloop"):
         assert cli_here("--db", path, "import", str(FIXTURES / f"{fixture}.jsonl")).returncode == 0
-    for language, whole in (("en", "failed (2 of 4 tool calls failed)"),
-                            ("de", "fehlgeschlagen (2 von 4 Tool-Aufrufen schlugen fehl)")):
+    for language, whole in (("en", "failed (2 of 4 tool calls failed, 1 not recorded)"),
+                            ("de", "fehlgeschlagen (2 von 4 Tool-Aufrufen schlugen fehl, 1 nicht erfasst)")):
         assert sum(whole in row for row in piped("--lang", language, "--db", path, "runs", "list")) == 2
         word = whole.split(" (")[0]
         cuts = set()

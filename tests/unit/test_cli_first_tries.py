@@ -87,3 +87,20 @@ def test_a_mistyped_command_names_the_nearest_one_and_the_help(capsys, tmp_path,
     assert "'frobnicate'" in err and "?" not in err and "argument" not in err.lower()
     assert "`run-inspector --help`" in err
     assert not (tmp_path / "runs.db").exists()
+
+
+@pytest.mark.parametrize(("word", "instead"), [("play", "scenario"), ("list", "runs list"), ("show", "runs show"),
+                                                ("note", "runs note")])
+def test_a_word_of_the_window_or_the_readme_names_the_command_that_does_it(capsys, tmp_path, word, instead) -> None:
+    # The window's Play is `scenario`: the nearest spelling, `replay`, calls a stored step again; `list`, `show`
+    # and `note` are actions of `runs`, which no spelling nearby named.
+    assert main(["--db", str(tmp_path / "runs.db"), word, "3"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"run-inspector: {word!r} is not a command of run-inspector: did you mean "
+                          f"`run-inspector {instead}`? `run-inspector --help` lists its commands: call, ")
+    assert "replay?" not in err
+    assert main(["--lang", "de", "--db", str(tmp_path / "runs.db"), word]) == 2
+    assert f"meinten Sie `run-inspector {instead}`?" in capsys.readouterr().err
+    assert main(["runs", "play"]) == 2  # not a word of `runs`: its commands, as before
+    assert capsys.readouterr().err.startswith("run-inspector: 'play' is not a command of run-inspector runs. ")
+    assert not (tmp_path / "runs.db").exists()

@@ -39,6 +39,7 @@ from ..widgets.outcomes import outcome_icon, outcome_word
 from ..widgets.tab_stops import one_tab_stop
 from ..widgets.wrapping_row import WrappingRow
 from .columns import RoomyColumn, column_width, compact_rows, fit_column, fit_columns, view_chrome
+from .empty_runs import empty_list_words
 from .outcome_cell import OutcomeCellDelegate
 from .push_marks import push_word
 from .runs_model import (
@@ -183,14 +184,7 @@ class RunListPane(QWidget):
         translated(delete, "setWhatsThis", lambda: _("Runs › Delete the selected runs"))
         delete.setContext(Qt.ShortcutContext.WidgetShortcut)
         delete.activated.connect(self.delete_requested)
-        self.empty = EmptyHint(self.view, self._empty_words)
-
-    def _empty_words(self) -> str:
-        if self.model.filter != RunFilter():
-            return _("No run matches the filters. Choose “Every outcome”, “Every server” and “Every source” "
-                     "and clear the search to see every run.")
-        return _("No runs yet: run a tool in the Workbench, play a scenario in the Play tab, or open a "
-                 "trace (File › Open trace…).")
+        self.empty = EmptyHint(self.view, lambda: empty_list_words(self.model.filter))
 
     def add_button(self, button: QPushButton) -> None:
         """Another action on the selected runs, before Delete (Compare: gui/runs/compare_launcher.py)."""

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import QMessageBox, QTabWidget, QVBoxLayout, QWidget
 
 from inspector.i18n import _, current_language
 from inspector.store import RunRecord, RunStore
+from inspector.store.shown_first import shown_first
 
 from ..dialogs.transfer_dialog import TransferDialog, TransferJob
 from ..language import on_language_changed, translated
@@ -29,7 +30,6 @@ from .list_freshness import ListFreshness
 from .live_reads import LiveAnswer, LiveQuestion, TimelineQuestion
 from .notes import NoteWriter
 from .run_list import RunListPane
-from .shown_first import shown_first
 from .shown_step import ShownStep
 from .step_detail import StepDetail
 from .timeline_model import TimelineGrowth

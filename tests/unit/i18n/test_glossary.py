@@ -57,6 +57,10 @@ TERMS = {
     "outcome": Term(r"outcomes?", r"Ergebnis"),
     "result": Term(r"results?", r"Resultat"),
     "id": Term(r"id", r"\bID\b", never=r"Kennung"),
+    # A call whose trace recorded no outcome: its Outcome cell says "nicht erfasst", a run's reason "kein Ergebnis
+    # erfasst", and its Details said "kein Ergebnis aufgezeichnet": three words for one thing on one screen.
+    "no outcome recorded": Term(r"no outcome recorded|\{unrecorded\} not recorded", r"erfasst",
+                                never=r"aufgezeichnet"),
 }
 
 #: (term, English message id): why the German says it otherwise.

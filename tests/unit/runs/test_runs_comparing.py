@@ -192,6 +192,22 @@ def test_a_step_stored_before_steps_kept_structured_content_differs_only_by_its_
         Difference.RESULT}
 
 
+def test_a_tool_step_whose_trace_recorded_no_arguments_has_none_to_differ():
+    """The mcp SDK's spans record no arguments, Traceloop's do: compared, the same calls read "other arguments"
+    (4 of 4 in tests/fixtures/otel mcp_sdk against traceloop), a change no one made. A model's step that asked
+    for no tool still differs from one that asked for one."""
+    recorded = {"kind": "tool", "durationMs": 12, "toolName": "lookup", "toolArguments": {"city": "Berlin"},
+                "toolResult": "Berlin: 21 °C", "toolOutcome": "ok"}
+    unrecorded = {key: value for key, value in recorded.items() if key != "toolArguments"}
+    assert differences(step_facts(unrecorded, 1), step_facts(recorded, 1)) == frozenset()
+    assert differences(step_facts(recorded, 1), step_facts(unrecorded, 1)) == frozenset()
+    assert differences(step_facts(recorded, 1), step_facts(dict(recorded, toolArguments={}), 1)) == {
+        Difference.ARGUMENTS}  # a call made with none keeps {}: other arguments
+    asked = {"kind": "llm", "durationMs": 1, "content": "plan", "requestedToolCalls": [{"name": "echo"}]}
+    answered = {key: value for key, value in asked.items() if key != "requestedToolCalls"}
+    assert differences(step_facts(answered, 1), step_facts(asked, 1)) == {Difference.ARGUMENTS}
+
+
 def test_the_differences_of_a_pair():
     one = tool(1, "echo", "ok", 100.0, arguments="a", result="r")
     assert differences(one, one) == frozenset()

@@ -82,7 +82,7 @@ def test_a_payload_sqlite_cannot_read_names_no_kind_and_breaks_nothing(store: Ru
     run_id = _run(store, [(True, TOOL_ERROR), (True, TIMED_OUT)])
     store.db.conn.execute("UPDATE steps SET payload = '{\"raw\": ' WHERE run_id = ? AND sequence = 1", (run_id,))
     [reason] = page_reasons(store, [store.get_run(run_id)]).values()
-    assert reason.said() == (2, 2, False, None, 0)
+    assert reason.said() == (2, 2, False, None, 0, 0)
 
 
 @pytest.mark.parametrize("fixture", ["openai_agents_openinference.jsonl", "openai_agents_traceloop.jsonl"])
@@ -122,7 +122,7 @@ def test_a_span_of_another_tool_over_a_call_that_timed_out_is_a_call_of_its_own(
                               "WHERE id = ?", (json.dumps({"otlp": marks}), "plan" if step_id == outer else "slow",
                                                step_id))
     [reason] = page_reasons(store, [store.get_run(run_id)]).values()
-    assert reason.said() == (2, 2, False, None, 0)
+    assert reason.said() == (2, 2, False, None, 0, 0)
     store.db.conn.execute("UPDATE steps SET payload = json_set(payload, '$.toolName', 'slow') WHERE id = ?", (outer,))
     [reason] = page_reasons(store, [store.get_run(run_id)]).values()
     assert reason.said()[3] == "timed_out"  # the same tool: one call, and it timed out

@@ -46,11 +46,11 @@ def test_german_words_find_the_steps_that_say_them(store: RunStore, german, fixt
     timed_out = shown(store, run_id, "Zeitüberschreitung")
     assert len(timed_out) == 1 and timed_out[0].startswith(("slow: TimeoutError", "slow: mcp.shared.exceptions."))
     nothing = shown(store, run_id, "kein Ergebnis")
-    assert len(nothing) == 1 and nothing[0].startswith("slow: kein Ergebnis aufgezeichnet: ")
+    assert len(nothing) == 1 and nothing[0].startswith("slow: kein Ergebnis erfasst: ")
     # In any case, a phrase that runs from our words into the stored value, and the Result tab's lines.
     assert shown(store, run_id, "DAS TOOL MELDETE EINEN FEHLER (error.type tool_error)") == [
         "fail: das Tool meldete einen Fehler (error.type tool_error)"]
-    assert shown(store, run_id, "KEIN ERGEBNIS AUFGEZEICHNET: ") == nothing
+    assert shown(store, run_id, "KEIN ERGEBNIS ERFASST: ") == nothing
     # The stored English is still found, and a word in neither language finds nothing.
     assert shown(store, run_id, timed_out[0].removeprefix("slow: ")) == timed_out
     assert shown(store, run_id, "the tool reported an error") == [

@@ -64,7 +64,7 @@ def test_a_call_of_the_sdk_without_its_server_side_records_no_outcome(store: Run
 def test_the_sentence_is_said_in_german(store: RunStore, tmp_path: Path) -> None:
     (lookup,) = tool_steps(steps_of(store, agent_only(tmp_path)), "lookup")
     assert said_in_german(lookup["raw"]["otlp"]["outcomeNote"]) == (
-        "kein Ergebnis aufgezeichnet: der Client-Span des mcp-SDK endete ohne Fehler, was er auch bei einem vom Tool "
+        "kein Ergebnis erfasst: der Client-Span des mcp-SDK endete ohne Fehler, was er auch bei einem vom Tool "
         "gemeldeten Fehler, einem Abbruch und einer geschlossenen Verbindung tut, und der Trace enthält keine "
         "Serverseite des Aufrufs")
 

@@ -66,8 +66,8 @@ def test_the_note_is_a_sentence_a_reader_translates(store: RunStore) -> None:
     outer, inner = calls(store, "slow")[-1]
     german = said_in_german(outer["raw"]["otlp"]["outcomeNote"])
     span = inner["raw"]["otlp"]["spanId"]
-    assert german == ("kein Ergebnis aufgezeichnet: der Span endete ohne Fehler, und auch der Aufruf, "
-                      f"den er umschließt (Span {span}), hat keines aufgezeichnet")
+    assert german == ("kein Ergebnis erfasst: der Span endete ohne Fehler, und auch der Aufruf, "
+                      f"den er umschließt (Span {span}), hat keines erfasst")
 
 
 def test_fastmcp_4_2_marks_its_time_out_by_the_json_rpc_code_and_speaks_the_stateless_era(store: RunStore) -> None:

@@ -1,13 +1,13 @@
 """Which of the runs a file brought is shown first: a trace a customer sends holds the run that went
 wrong beside runs that say little (a `server/discover` of its own, a notification's trace, a listing),
 so the first run that failed is the one shown, else the first cancelled or interrupted one, else the
-first of the file."""
+first of the file. The window selects it; `import` names it, with how many others ended so."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from inspector.store import RunStore
+from .run_store import RunStore
 
 #: The statuses worth showing first, the most telling first.
 TELLING = ("failed", "cancelled", "interrupted")
@@ -15,17 +15,26 @@ TELLING = ("failed", "cancelled", "interrupted")
 CHUNK = 500
 
 
-def shown_first(store: RunStore, run_ids: Sequence[int]) -> list[int]:
-    """``run_ids`` in their order, with the run to show first moved to the front."""
+def telling_runs(store: RunStore, run_ids: Sequence[int]) -> tuple[str, list[int]] | None:
+    """The most telling status any of ``run_ids`` has (:data:`TELLING`) and those of them that have it, in
+    the order of ``run_ids``; ``None`` when none has one (all ok)."""
     ordered = list(run_ids)
     place = {run_id: index for index, run_id in enumerate(ordered)}
     for status in TELLING:
         found = [run.id for start in range(0, len(ordered), CHUNK)
                  for run in store.list_runs(outcome=status, limit=None, run_ids=ordered[start:start + CHUNK])]
         if found:
-            first = min(found, key=place.__getitem__)
-            return [first, *(run_id for run_id in ordered if run_id != first)]
-    return ordered
+            return status, sorted(found, key=place.__getitem__)
+    return None
 
 
-__all__ = ["TELLING", "shown_first"]
+def shown_first(store: RunStore, run_ids: Sequence[int]) -> list[int]:
+    """``run_ids`` in their order, with the run to show first moved to the front."""
+    telling = telling_runs(store, run_ids)
+    if telling is None:
+        return list(run_ids)
+    first = telling[1][0]
+    return [first, *(run_id for run_id in run_ids if run_id != first)]
+
+
+__all__ = ["TELLING", "shown_first", "telling_runs"]
