@@ -3,8 +3,10 @@
 The window opens FILE as ``run-inspector FILE`` does (offscreen, a fresh HOME and database), which
 imports it and selects every imported run. Once it settles, each action is done as a user does it
 (a click on a row, Ctrl+A, a choice in the outcome filter, a click on a heading) and a 10 ms
-heartbeat timer logs the longest gap until the window is quiet again. After each, every run is
-selected again as the import selected them (measured too). Every action is done ``--repeats`` times.
+heartbeat timer logs the longest gap until the window is quiet again. After each group of actions
+(select: a click, then Ctrl+A; filter; sort) the list is sorted newest first again and every run
+selected as the import selected them, the same run current (measured too). Every group is done
+``--repeats`` times; ``--verbose`` says each action's gap, the current row and the runs selected.
 
 With ``--accessible on`` Qt's accessibility is active, as it is in a window a screen reader (or
 any AT-SPI client) is reading: Qt then tells the reader of selection changes, and asks the model
@@ -12,6 +14,7 @@ for that. ``off`` leaves it as the offscreen platform has it (inactive).
 
     .venv/bin/python benchmarks/otlp_agent_import.py --spans 100000 --keep DIR   # DIR/agent.otlp.jsonl
     .venv/bin/python benchmarks/gui_many_runs.py DIR/agent.otlp.jsonl [--accessible on|off] [--repeats 3]
+        [--actions select,filter,sort] [--verbose]
 """
 
 from __future__ import annotations
@@ -63,6 +66,7 @@ def main() -> int:
     parser.add_argument("file", help="an OTLP JSON Lines file (otlp_agent_import.py --keep)")
     parser.add_argument("--accessible", choices=("on", "off"), default="on")
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--verbose", action="store_true", help="each action's gap, current row and runs selected")
     parser.add_argument("--actions", default="select,filter,sort",
                         help="comma-separated: select (a click on a run, then Ctrl+A), filter (outcome 'failed', then "
                              "'Every outcome'), sort (a click on the Title heading, then on Started)")
@@ -124,10 +128,15 @@ def main() -> int:
                                         header.height() // 2))
             return click
 
-        # Every run selected again as the import selected them (the same run current).
+        # Every run selected again as the import selected them (newest first, the same run current).
         imported = [pane.current_run().id, *(run_id for run_id in pane.selected_run_ids()
                                               if run_id != pane.current_run().id)]
-        again = [("every run selected again (as by the import)", lambda: pane.select_runs(imported))]
+
+        def select_imported() -> None:
+            view.sortByColumn(model.COLUMNS.index("started"), Qt.SortOrder.DescendingOrder)  # newest first
+            pane.select_runs(imported)
+
+        again = [("every run selected again (as by the import)", select_imported)]
         actions = {
             "select": [("select one run", click_row(3)), ("Ctrl+A", keys(Qt.Key.Key_A))],
             "filter": [("outcome filter 'failed'", outcome("failed")),
@@ -150,6 +159,10 @@ def main() -> int:
 
         def done() -> None:
             results.setdefault(name, []).append(beat.longest_since(since) * 1000)
+            if args.verbose:
+                pane = window().runs_tab.run_list
+                print(f"{name}: {results[name][-1]:.0f} ms; current row {pane.view.currentIndex().row():,}, "
+                      f"{len(pane.selected_run_ids()):,} selected of {pane.model.rowCount():,} rows read", flush=True)
             run_plan(plan[1:])
         settle(lambda: True, done)
 
@@ -158,7 +171,7 @@ def main() -> int:
         if win is None or not hasattr(win, "runs_tab"):
             return False
         pane = win.runs_tab.run_list
-        return pane.model.rowCount() >= 25_000 and pane.view.selectionModel().hasSelection()
+        return pane.view.selectionModel().hasSelection()  # the import selects the runs it stored
 
     def begin() -> None:
         if args.accessible == "on":
