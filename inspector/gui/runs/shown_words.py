@@ -13,6 +13,7 @@ steps; finding in them is a scan of strings in memory.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -31,11 +32,18 @@ from .stored_result import parsed_payload
 from .stored_text import result_said
 from .timeline_cells import shown_details, step_source
 
-#: Rows said per page read: a page takes about 0.05 s on a busy machine (the window answers between pages).
+#: The most rows said per page read; a page's rows follow the pace of the page before (:data:`PAGE_S`).
 PAGE_ROWS = 1_000
-#: A run of at most this many steps has its words said at once, when Find first asks (about 0.2 s); a
-#: longer run page by page between the window's events, Find answering from the stored text meanwhile.
+#: The rows of a run's first page.
+FIRST_PAGE_ROWS = 200
+#: What a page aims to take (the window answers between pages): a step takes 0.02-0.05 ms to say, a joined
+#: client and server span 0.25 ms (pages of 1,000 held the window 0.25-0.29 s each).
+PAGE_S = 0.05
+#: A run of at most this many steps has its words said at once, when Find first asks, as long as that
+#: takes at most :data:`AT_ONCE_S`; the rest page by page between the window's events, Find answering from
+#: the stored text meanwhile (a run of 10,001 joined spans held the first Find 0.5-1.0 s).
 AT_ONCE_ROWS = 4_000
+AT_ONCE_S = 0.05
 
 
 def step_heading(sequence: int, kind: str, name: str) -> str:
@@ -116,6 +124,8 @@ class ShownWords(QObject):
         self._key: tuple[Any, ...] | None = None
         self._run: RunRecord | None = None
         self._said_rows = self._count = 0
+        #: The rows the next page says (as many as :data:`PAGE_S` held at the last page's pace).
+        self._page_rows = FIRST_PAGE_ROWS
         #: Each step's id and its words, in time order (of the rows said so far).
         self._words: list[tuple[int, str]] = []
         self._timer = QTimer(self)
@@ -133,6 +143,7 @@ class ShownWords(QObject):
         database closes)."""
         self._timer.stop()
         self._key, self._run, self._words, self._said_rows, self._count = None, None, [], 0, 0
+        self._page_rows = FIRST_PAGE_ROWS
 
     def holding(self, run: RunRecord, needle: str) -> list[int]:
         """The ids of the run's steps whose shown words hold ``needle`` (any case): of all of them, or,
@@ -146,7 +157,8 @@ class ShownWords(QObject):
         if key != self._key:
             self.forget()
             self._key, self._run, self._count = key, run, count
-            while self._said_rows < min(count, AT_ONCE_ROWS):
+            began = time.perf_counter()
+            while self._said_rows < min(count, AT_ONCE_ROWS) and time.perf_counter() - began < AT_ONCE_S:
                 self._say_page(background=False)
             if self._said_rows < count:
                 self._timer.start()
@@ -156,14 +168,17 @@ class ShownWords(QObject):
         run = self._run
         if run is None:
             return
-        page = timeline_page(self.store, run.id, self._said_rows, PAGE_ROWS)
+        began, rows = time.perf_counter(), self._page_rows
+        page = timeline_page(self.store, run.id, self._said_rows, rows)
         source = run.source or ""
         blocks, traced = self._kept_facts(page, source)
         whole = self._whole_words([row for row in page if row.id in blocks or _says_whole(row)], source)
         self._words += [(row.id, "\n".join([
             *row_words(row, source, "" if row.id in whole else empty_result_sentence(row.id in traced)),
             whole.get(row.id, "")]).casefold()) for row in page]
-        self._said_rows = self._count if len(page) < PAGE_ROWS else self._said_rows + PAGE_ROWS
+        self._said_rows = self._count if len(page) < rows else self._said_rows + rows
+        spent = time.perf_counter() - began
+        self._page_rows = max(FIRST_PAGE_ROWS // 4, min(PAGE_ROWS, int(rows * PAGE_S / spent) if spent else PAGE_ROWS))
         if self._said_rows < self._count:
             if background:
                 self._timer.start()
@@ -220,5 +235,5 @@ def _said_or_nothing(say: Callable[[Mapping[str, Any], TimelineRow, str], str], 
         return ""
 
 
-__all__ = ["AT_ONCE_ROWS", "PAGE_ROWS", "ShownWords", "empty_result_sentence", "remote_effect_sentence", "row_words",
-           "step_heading", "whole_words"]
+__all__ = ["AT_ONCE_ROWS", "AT_ONCE_S", "FIRST_PAGE_ROWS", "PAGE_ROWS", "PAGE_S", "ShownWords", "empty_result_sentence",
+           "remote_effect_sentence", "row_words", "step_heading", "whole_words"]
