@@ -64,7 +64,8 @@ def test_the_demo_entry_is_listed_and_named_in_the_users_language_and_stored_as_
     """`servers` in German listed the window's demo entry as "Demo server" where its sentences say "Demo-Server";
     the name listed is the name a user types, so it names the entry too. The stored name, `--json` and
     another server the user named "Demo server" (at an address the window never gives it) stay as they are."""
-    port = ReservedPort().port
+    reserved = ReservedPort()
+    port = reserved.port
     url = f"http://127.0.0.1:{port}/mcp"
     store = RunStore.open(resolve_db_path())
     ServerRegistry(store.db).save_server(url, name=DEMO_ENTRY_NAME)
@@ -80,3 +81,13 @@ def test_the_demo_entry_is_listed_and_named_in_the_users_language_and_stored_as_
     assert called.returncode == 1 and called.stderr.startswith(f"run-inspector: Demo-Server läuft nicht: unter {url}")
     listed_runs = run_cli("--lang", "de", "runs", "list", "--server", "Demo-Server")
     assert listed_runs.returncode == 0 and url in listed_runs.stdout, listed_runs  # "no run on <its address>"
+
+    demo = DemoServer(DemoOptions(port=reserved.release()))
+    demo.start()
+    try:
+        called = run_cli("--lang", "de", "call", "Demo-Server", "echo", "--args", '{"text": "hi"}')
+        as_json = run_cli("--lang", "de", "call", "Demo-Server", "echo", "--args", '{"text": "hi"}', "--json")
+    finally:
+        demo.stop()
+    assert called.stdout.startswith("tools/call echo auf Demo-Server: ok"), called.stdout
+    assert json.loads(as_json.stdout)["server"] == DEMO_ENTRY_NAME  # as stored, in every language
