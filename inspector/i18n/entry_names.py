@@ -15,12 +15,20 @@ of that name at the address the window gives it, ``http://127.0.0.1:PORT/mcp`` (
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from . import N_, _
 
-if TYPE_CHECKING:
-    from inspector.mcp import ServerEndpoint
+
+class NamedServer(Protocol):
+    """What :func:`shown_label` reads of a server (an ``inspector.mcp.ServerEndpoint``)."""
+
+    @property
+    def name(self) -> str | None: ...
+    @property
+    def key(self) -> str: ...
+    @property
+    def label(self) -> str: ...
 
 #: The name the window stores for its demo entry (the same words as the store's ``DEMO_ENTRY_NAME``: data).
 # Translators: the name shown for the window's own demo server entry, as other texts name the demo server.
@@ -59,7 +67,7 @@ def stored_name(typed: str | None, name: str | None, url: str) -> str | None:
     return name if is_demo_entry(name, url) and typed == shown_name(name, url) else typed
 
 
-def shown_label(server: ServerEndpoint) -> str:
+def shown_label(server: NamedServer) -> str:
     """What a person reads for ``server`` (its ``label``, which stored sentences keep, with the demo entry's
     name said in the reader's language)."""
     return _(DEMO_ENTRY_NAME) if is_demo_entry(server.name, server.key) else server.label
