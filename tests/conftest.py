@@ -42,9 +42,12 @@ def _isolated_session(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None
 @pytest.fixture(autouse=True)
 def _isolated_run_database(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     """Every test (and every process it starts) gets its own RUN_INSPECTOR_DB, data folder and window
-    settings."""
+    settings; no window's demo entry is known (a window opened by an earlier test said its own)."""
+    from inspector.i18n import entry_names
+
     folder = tmp_path_factory.mktemp("data")
     isolate(monkeypatch, folder)
+    monkeypatch.setattr(entry_names, "_window_entry", None)
     yield folder / "runs.db"
 
 

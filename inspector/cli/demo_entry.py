@@ -13,6 +13,7 @@ import socket
 from urllib.parse import urlsplit
 
 from inspector.i18n import N_
+from inspector.i18n.entry_names import DEMO_ENTRY_NAME, shown_name
 from inspector.i18n.messages import Message
 from inspector.mcp import ServerEndpoint
 
@@ -25,11 +26,7 @@ _LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
 def check_demo_entry(server: ServerEndpoint) -> None:
     """Raise a :class:`CommandError` when ``server`` is the demo entry and nothing listens at its port."""
-    if server.is_command or not server.name:
-        return  # (a name comes from the store, so only then is the store's module loaded: --no-store stays light)
-    from inspector.store.servers import DEMO_ENTRY_NAME
-
-    if server.name != DEMO_ENTRY_NAME:
+    if server.is_command or server.name != DEMO_ENTRY_NAME:
         return
     try:
         parts = urlsplit(server.url)
@@ -41,7 +38,8 @@ def check_demo_entry(server: ServerEndpoint) -> None:
     raise CommandError(Message(N_(
         "{name} is not running: nothing listens at {url}. The demo server runs while the Run Inspector window "
         "is open (run-inspector), or start it in another terminal with: run-inspector serve-demo --port {port}. "
-        "Nothing was called or stored."), {"name": server.name, "url": server.url, "port": port}))
+        "Nothing was called or stored."),
+        {"name": shown_name(server.name, server.url), "url": server.url, "port": port}))
 
 
 def refused(host: str, port: int) -> bool:

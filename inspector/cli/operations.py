@@ -19,6 +19,7 @@ from inspector.agent import OperationRecord, execute_tool, list_tools_step, ping
 from inspector.agent.operations import look_up_task_step
 from inspector.agent.tracing import step_trace, traced
 from inspector.i18n import N_, _
+from inspector.i18n.entry_names import shown_label
 from inspector.i18n.leg_findings import with_findings
 from inspector.i18n.messages import Message, shown_reason, translate
 from inspector.i18n.refused_probe import legs_seen
@@ -364,7 +365,7 @@ async def _operate_and_report(args: argparse.Namespace, client: McpClient, serve
     _add_budget_left(report, recorder)
     _add_unlisted_tool(report, client, server)
     print_report(report, args.json, record.error, excluded=getattr(record.result, "excluded", None),
-                 finished_legs=recorder.legs)
+                 finished_legs=recorder.legs, server_said=shown_label(server))
     if "listed_tools" in report and not args.json and (unoffered := unoffered_line(client.handler)) is not None:
         print(one_line(unoffered))
     sys.stdout.flush()
@@ -633,12 +634,13 @@ def _grant_note(report: dict[str, Any]) -> str | None:
 
 def print_report(report: dict[str, Any], as_json: bool, error: Any = None, *,
                  excluded: list[tuple[dict[str, Any], Message]] | None = None,
-                 finished_legs: Sequence[Any] = ()) -> None:
+                 finished_legs: Sequence[Any] = (), server_said: str | None = None) -> None:
     """The report: one JSON object, or readable lines in the current language. ``error``: the
     operation's error object, and ``excluded``: the catalogue's excluded tools with their reasons,
     whose sentences are shown translated (the report keeps the English). ``finished_legs``: the
     client's reports of the report's legs, whose kept exchanges tell a probe refused with a JSON-RPC
-    error (the report's legs do not carry them)."""
+    error (the report's legs do not carry them). ``server_said``: the server as the reader reads its name (the
+    window's demo entry in their language), where the report keeps it as stored."""
     if as_json:
         emit_json(report)
         return
@@ -647,7 +649,7 @@ def print_report(report: dict[str, Any], as_json: bool, error: Any = None, *,
         print(_("Replay of step {step} of run {run}:").format(run=report["replay_of"]["run"],
                                                              step=report["replay_of"]["step"]))
     print(one_line(_("{subject} on {server}: {outcome} (budget {budget} s)").format(
-        subject=subject, server=report["server"], outcome=outcome_word(report["outcome"]),
+        subject=subject, server=server_said or report["server"], outcome=outcome_word(report["outcome"]),
         budget=seconds(report["budget_s"]))))
     exchanges = ([getattr(finished, "exchange", None) for finished in finished_legs]
                  if len(finished_legs) == len(report["legs"]) else [None] * len(report["legs"]))

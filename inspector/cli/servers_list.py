@@ -12,6 +12,7 @@ import shlex
 from collections.abc import Iterator, Sequence
 
 from inspector.i18n import _
+from inspector.i18n.entry_names import shown_name
 from inspector.store import CommandSetting, ServerRecord
 from inspector.store.signin_settings import SignInSetup
 
@@ -49,7 +50,7 @@ def _table(servers: Sequence[ServerRecord], signins: dict[str, SignInSetup]) -> 
     transport = max(len(heading[1]), 5)
     eras = [era_cell(server) for server in servers]
     era_width = max(len(heading[8]), *(len(cell) for cell in eras))
-    labels = [one_line(server.name or server.url) for server in servers]
+    labels = [one_line(shown_name(server.name, server.url) or server.url) for server in servers]
     # As wide as the longest name or address (a command server's "stdio:/…/bin/x" may be long), at least 40.
     name_width = max(40, len(heading[0]), *(len(label) for label in labels))
     yield (f"{heading[0]:<{name_width}}  {heading[1]:<{transport}}  {heading[8]:<{era_width}}  {heading[2]:<{at}}  "
@@ -69,7 +70,7 @@ def _blocks(servers: Sequence[ServerRecord], signins: dict[str, SignInSetup],
             columns: int) -> Iterator[str]:
     heading = _headings()
     for server in servers:
-        yield from _wrapped(one_line(server.name or server.url), "", columns)
+        yield from _wrapped(one_line(shown_name(server.name, server.url) or server.url), "", columns)
         named = [(heading[1], server.transport), (heading[8], era_cell(server)),
                  (heading[2], when(server.last_contact_at)), (heading[3], _latency(server)),
                  (heading[4], str(server.ok_count)),

@@ -66,7 +66,7 @@ def build_server(options: DemoOptions, state: DemoState) -> Server[Any]:
                   on_set_logging_level=state.log_levels.handle_set_level,
                   # Subscriptions to demo://clock in both eras; the stateless era's listening stream
                   # (a window listens there as on the handshake era's GET stream).
-                  **ticker.handlers()))
+                  **ticker.handlers()), _)
 
 
 def _argument_problem(tool: DemoTool, arguments: dict[str, Any], _: DemoWords) -> str | None:

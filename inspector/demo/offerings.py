@@ -17,7 +17,7 @@ import mcp_types as types
 from mcp.server.context import ServerRequestContext
 from mcp.shared.exceptions import MCPError
 
-from .skills import skill_file
+from .skills import skill_files
 from .state import DemoState
 from .subscriptions import CLOCK_URI, clock_resource
 from .tools import IMAGE_SIZE, striped_png
@@ -76,6 +76,7 @@ def offering_handlers(state: DemoState, clock_text: Callable[[], str] = lambda: 
     ``demo://clock`` says now), speaking the language of ``_``."""
     resources, templates, prompts, readme_text, style_words = _resources(_), _templates(_), _prompts(_), readme(_), \
         styles(_)
+    skill_texts = skill_files(_)
 
     async def list_resources(ctx: ServerRequestContext[Any],
                              params: types.PaginatedRequestParams | None) -> types.ListResourcesResult:
@@ -102,8 +103,8 @@ def offering_handlers(state: DemoState, clock_text: Callable[[], str] = lambda: 
                 raise _not_found(_("There is no note {index} (there are {count}).").format(index=repr(index),
                                                                                           count=len(notes)))
             contents = [types.TextResourceContents(uri=uri, mime_type="text/plain", text=notes[int(index) - 1]["text"])]
-        elif skill_file(uri) is not None:  # a file of one of the demo's skills (inspector/demo/skills.py)
-            contents = [types.TextResourceContents(uri=uri, mime_type="text/markdown", text=skill_file(uri))]
+        elif uri in skill_texts:  # a file of one of the demo's skills (inspector/demo/skills.py)
+            contents = [types.TextResourceContents(uri=uri, mime_type="text/markdown", text=skill_texts[uri])]
         else:
             raise _not_found(_("There is no resource {uri} on this server.").format(uri=repr(uri)))
         return types.ReadResourceResult(contents=contents)

@@ -14,6 +14,8 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 
+from inspector.i18n import _
+from inspector.i18n.entry_names import DEMO_ENTRY_NAME, is_demo_entry
 from inspector.runs.times import from_stored_time, to_stored_time, utc_now
 
 from .database import Database
@@ -24,8 +26,6 @@ from .transactions import rollback
 OPERATION_OUTCOMES = ("ok", "tool_error", "failed", "cancelled")
 #: The eras a server may be configured for (as ``inspector.mcp.eras.ERAS``): ``auto`` probes.
 SERVER_ERAS = ("auto", "handshake", "stateless")
-#: The name the window gives the entry of the demo server it runs (data: the same in every language).
-DEMO_ENTRY_NAME = "Demo server"
 #: Outcomes in which the server answered.
 _CONTACT_OUTCOMES = ("ok", "tool_error")
 
@@ -292,12 +292,16 @@ class ServerRegistry:
         return CommandSetting(record.command.program, record.command.args, record.command.cwd, tuple(env))
 
     def find(self, name_or_key: str) -> ServerSettings | None:
-        """A configured server by its key (URL) or, failing that, by its display name (the first, by key)."""
+        """A configured server by its key (URL) or, failing that, by its display name (the first, by key); the
+        window's demo entry by its name in the reader's language too (as ``servers`` lists it)."""
         found = self.settings(name_or_key)
         if found is not None:
             return found
         row = self._conn.execute("SELECT url FROM servers WHERE name = ? ORDER BY url LIMIT 1",
                                  (name_or_key,)).fetchone()
+        if row is None and name_or_key == _(DEMO_ENTRY_NAME):  # the demo entry by the name it is shown by
+            rows = self._conn.execute("SELECT url FROM servers WHERE name = ? ORDER BY url", (DEMO_ENTRY_NAME,))
+            row = next((row for row in rows if is_demo_entry(DEMO_ENTRY_NAME, row[0])), None)
         return self.settings(row[0]) if row is not None else None
 
     def remove_server(self, url: str) -> None:

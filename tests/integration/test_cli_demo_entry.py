@@ -8,8 +8,8 @@ import json
 import subprocess
 
 from inspector.demo import DemoOptions, DemoServer
+from inspector.i18n.entry_names import DEMO_ENTRY_NAME
 from inspector.store import RunStore, ServerRegistry, resolve_db_path
-from inspector.store.servers import DEMO_ENTRY_NAME
 from tests.support.asgi_server import ReservedPort
 from tests.support.cli_process import cli_here
 
@@ -58,3 +58,36 @@ def test_calling_the_demo_entry_while_nothing_runs_it_says_how_to_start_it() -> 
         demo.stop()
     assert done.returncode == 0, done.stderr
     assert _stored() == (1, 0)
+
+
+def test_the_demo_entry_is_listed_and_named_in_the_users_language_and_stored_as_it_was() -> None:
+    """`servers` in German listed the window's demo entry as "Demo server" where its sentences say "Demo-Server";
+    the name listed is the name a user types, so it names the entry too. The stored name, `--json` and
+    another server the user named "Demo server" (at an address the window never gives it) stay as they are."""
+    reserved = ReservedPort()
+    port = reserved.port
+    url = f"http://127.0.0.1:{port}/mcp"
+    store = RunStore.open(resolve_db_path())
+    ServerRegistry(store.db).save_server(url, name=DEMO_ENTRY_NAME)
+    ServerRegistry(store.db).save_server("http://example.com/mcp", name=DEMO_ENTRY_NAME)
+    store.close()
+
+    listed = run_cli("--lang", "de", "servers").stdout.splitlines()
+    assert [line.split("  ")[0] for line in listed[1::2]] == ["Demo-Server", "Demo server"], listed
+    assert [line.split("  ")[0] for line in run_cli("servers").stdout.splitlines()[1::2]] == ["Demo server"] * 2
+    assert [server["name"] for server in json.loads(run_cli("--lang", "de", "servers", "--json").stdout)["servers"]] \
+        == [DEMO_ENTRY_NAME] * 2
+    called = run_cli("--lang", "de", "call", "Demo-Server", "echo")  # the name listed: the entry it lists
+    assert called.returncode == 1 and called.stderr.startswith(f"run-inspector: Demo-Server läuft nicht: unter {url}")
+    listed_runs = run_cli("--lang", "de", "runs", "list", "--server", "Demo-Server")
+    assert listed_runs.returncode == 0 and url in listed_runs.stdout, listed_runs  # "no run on <its address>"
+
+    demo = DemoServer(DemoOptions(port=reserved.release()))
+    demo.start()
+    try:
+        called = run_cli("--lang", "de", "call", "Demo-Server", "echo", "--args", '{"text": "hi"}')
+        as_json = run_cli("--lang", "de", "call", "Demo-Server", "echo", "--args", '{"text": "hi"}', "--json")
+    finally:
+        demo.stop()
+    assert called.stdout.startswith("tools/call echo auf Demo-Server: ok"), called.stdout
+    assert json.loads(as_json.stdout)["server"] == DEMO_ENTRY_NAME  # as stored, in every language

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from inspector.cli import main
-from inspector.demo import DemoServer
+from inspector.demo import DemoOptions, DemoServer
 from inspector.mcp import CancelSignal, ErrorKind, McpClient, McpTransportError, OperationRecorder, ServerEndpoint
 from inspector.mcp.skills import Skills
 from tests.support.skills_server import FORMS, SKILL, SkillsServer
@@ -57,6 +57,27 @@ def test_the_demo_servers_skills_are_listed_got_and_loaded_in_both_eras(demo, er
     assert loaded.frontmatter["metadata"] == {"version": "1.0", "audience": "people trying Run Inspector"}
     assert loaded.skill_md.startswith("---\nname: demo-tour") and "# A tour of the demo server" in loaded.skill_md
     assert [file.size for file in loaded.files] == [file.size for file in got.entry.files]
+
+
+def test_a_german_demo_servers_skills_say_their_texts_in_german_and_load_verified() -> None:
+    """The German demo server said its tools, resources and prompts in German and its skills in English
+    ("demo-tour — Tour Run Inspector's demo server - call its tools…" in the German window's Skills tab)."""
+    async def work(skills: Skills, server: ServerEndpoint):
+        return await skills.list(server), await skills.load(server, "skill://demo-tour/SKILL.md")
+
+    with DemoServer(DemoOptions(language="de")) as german:
+        listing, loaded = _run(german.url, work)
+    descriptions = [entry.frontmatter["description"] for entry in listing.entries]
+    assert descriptions == ["Eine Tour durch den Demo-Server von Run Inspector – seine Tools aufrufen, seine "
+                            "Ressourcen lesen und seine Prompts ausfüllen.",
+                            "Einen laufenden Tool-Aufruf abbrechen und sehen, dass ein Schritt mit Abbruch kein "
+                            "Fehlschlag ist."]
+    assert [file.verified for file in loaded.files] == [True, True]  # its files as its listing says them
+    assert loaded.frontmatter["description"] == descriptions[0]
+    assert loaded.frontmatter["metadata"]["audience"] == "alle, die Run Inspector ausprobieren"
+    assert "# Eine Tour durch den Demo-Server" in loaded.skill_md
+    assert loaded.files[1].text.startswith("# Die Tools des Demo-Servers")
+    assert [entry.name for entry in listing.entries] == ["demo-tour", "cancel-a-call"]  # names stay
 
 
 def test_an_unknown_skill_is_refused_by_the_demo_with_invalid_params(demo) -> None:

@@ -7,6 +7,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QDialog, QFormLayout, QLabel, QWidget
 
 from inspector.i18n import _
+from inspector.i18n.entry_names import shown_name
 from inspector.store import ServerRecord
 
 from ..widgets.plain_text import cell_text
@@ -31,7 +32,7 @@ class ReplayServerDialog(QDialog):
         self.servers = QComboBox()
         self.servers.setAccessibleName(_("Server to replay on"))
         for record in servers:
-            shown = f"{record.name} ({record.url})" if record.name else record.url
+            shown = f"{shown_name(record.name, record.url)} ({record.url})" if record.name else record.url
             self.servers.addItem(cell_text(shown, 120), record.url)
         form = QFormLayout()
         form.addRow(self.why)

@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.i18n import _
+from inspector.i18n.entry_names import shown_label
 from inspector.i18n.messages import translate
 from inspector.mcp import ServerEndpoint, public_url
 
@@ -81,7 +82,7 @@ class SignInHeader(QFrame):
 
     def retranslate(self) -> None:
         server = self._server
-        texts = ((_("Server:"), cell_text(server.label, HEADER_VALUE_CHARS)),
+        texts = ((_("Server:"), cell_text(shown_label(server), HEADER_VALUE_CHARS)),
                  (_("Address:"), cell_text(public_url(server.url), HEADER_VALUE_CHARS)),
                  (_("Operation:"), cell_text(self._operation, HEADER_VALUE_CHARS) if self._operation
                   else _("none waits: you asked to sign in")))
@@ -231,7 +232,7 @@ class SignInView(QDialog):
     # -- what it shows -----------------------------------------------------------------------------
 
     def refresh(self) -> None:
-        server = cell_text(self.server.label, HEADER_VALUE_CHARS)
+        server = cell_text(shown_label(self.server), HEADER_VALUE_CHARS)
         self.setWindowTitle(_("Sign in to {server}").format(server=server))
         task = self.task
         reason = self.request.reason if self.request is not None else (task.reason if task else None)

@@ -87,6 +87,7 @@ class RunListPane(QWidget):
         super().__init__(parent)
         self.store = store
         self.model = RunListModel(store)
+        self._servers: list[tuple[str, bool]] = []  # the addresses the server filter lists (and their kinds)
         self._build_filters()
         self._build_view()
         layout = QVBoxLayout(self)
@@ -192,6 +193,7 @@ class RunListPane(QWidget):
         self._filters.insertWidget(self._filters.indexOf(self.delete_button), button)
 
     def retranslate(self) -> None:
+        self._fill_servers(self._servers)  # the demo entry's name is said in the language now shown
         say_again(self.server_filter)
         if self.model.filter.text.strip() and not self._closed:
             # The search finds a scenario run's title as shown, in the reader's language: "Szenario" in
@@ -272,6 +274,7 @@ class RunListPane(QWidget):
 
     def _fill_servers(self, servers: list[tuple[str, bool]]) -> None:
         """The server filter's entries: the Server column's words (server_choices.py)."""
+        self._servers = servers
         fill_server_filter(self.server_filter, server_choices(servers, self.model.names))
 
     def shut_down(self) -> None:

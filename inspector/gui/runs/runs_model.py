@@ -15,6 +15,7 @@ from urllib.parse import urlsplit
 from PySide6.QtCore import QModelIndex, Qt, Signal
 
 from inspector.i18n import _, formatting
+from inspector.i18n.entry_names import shown_name
 from inspector.i18n.recovery import status_with_recovery
 from inspector.i18n.scenarios import own_demo_server, said_title
 from inspector.i18n.words import run_heading, source_word
@@ -66,10 +67,11 @@ def server_names(store: RunStore) -> dict[str, str]:
 
 
 def server_shown(server: str, names: dict[str, str]) -> str:
-    """What the server column says: the registry's name for the address, else the address without
-    its scheme (host, port and path: what tells servers apart); the tooltip has the whole address."""
+    """What the server column says: the registry's name for the address (the window's demo entry's in the
+    reader's language), else the address without its scheme (host, port and path: what tells servers apart);
+    the tooltip has the whole address."""
     if server in names:
-        return names[server]
+        return shown_name(names[server], server) or names[server]
     parts = urlsplit(server)
     if parts.scheme in ("http", "https") and parts.netloc:
         return f"{parts.netloc}{parts.path.rstrip('/')}"

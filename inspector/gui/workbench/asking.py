@@ -15,6 +15,7 @@ from contextvars import ContextVar
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any
 
+from inspector.i18n.entry_names import shown_label, shown_name
 from inspector.mcp import ServerEndpoint
 from inspector.mcp.messages import N_, Message
 
@@ -32,10 +33,10 @@ class AskingSource:
     def __init__(self, server: ServerEndpoint, server_url: str, run_id: int | None,
                  log: OperationLog | None) -> None:
         #: The name the user gave the server ("" when none), and its address without credentials.
-        self.server_name = server.name or ""
+        self.server_name = shown_name(server.name, server.key) or ""
         self.server_url = server_url
         #: How the Server log names the server.
-        self.server_label = server.label
+        self.server_label = shown_label(server)
         self.run_id = run_id
         self.started = datetime.now(timezone.utc)
         self._log = log

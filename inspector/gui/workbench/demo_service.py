@@ -31,10 +31,10 @@ from urllib.parse import urlsplit
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 
 from inspector.i18n import _, current_language
+from inspector.i18n.entry_names import DEMO_ENTRY_NAME, know_window_entry, shown_name
 from inspector.i18n.formatting import format_number
 from inspector.i18n.messages import translate
 from inspector.i18n.os_reasons import os_reason
-from inspector.store.servers import DEMO_ENTRY_NAME
 
 from .demo_process import DemoProcess, demo_command
 from .log_entry import LogEntry, kept_data
@@ -157,7 +157,7 @@ class DemoService(QObject):
             return True
         self._registry = registry
         record = registry.settings(self.entry_url) if self.entry_url else None
-        self._name = record.name if record is not None and record.name else DEMO_NAME
+        self._name = shown_name(record.name if record is not None and record.name else DEMO_NAME, self.entry_url)
         port = _port_of(self.entry_url)
         self._tries = [port, 0] if port else [0]
         self.problem, self.moved_from = None, None
@@ -236,6 +236,7 @@ class DemoService(QObject):
         if registry.settings(url) is None:
             # The stored name is data, the same in every language of the window.
             registry.save_server(url, name=DEMO_NAME)
+        know_window_entry(url)
         if self.settings is not None:
             self.settings.qsettings.setValue(ENTRY_KEY, url)
             self.settings.sync()

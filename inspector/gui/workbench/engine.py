@@ -22,6 +22,7 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal
 
 from inspector.i18n import _
+from inspector.i18n.entry_names import shown_label
 from inspector.mcp import McpClient, ServerEndpoint, parse_budget
 from inspector.mcp.eras import EraMemory, LayeredEras
 from inspector.mcp.messages import Message
@@ -258,7 +259,7 @@ class OperationsEngine(QObject):
         task.definition, task.replay_of = definition, replay_of
         task.server_notification.connect(lambda report, url=task.server_url: self._notified(url, report))
         self.enlist(task)
-        observer = OperationObserver(task._reports, self.log, title, server.label)
+        observer = OperationObserver(task._reports, self.log, title, shown_label(server))
         level = self.log_level
         self.worker.begin(lambda: self._operate(task, observer, store, level))
         return task

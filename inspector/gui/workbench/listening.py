@@ -20,6 +20,7 @@ from datetime import datetime, timezone
 
 from PySide6.QtCore import QObject, Qt, Signal
 
+from inspector.i18n.entry_names import shown_label
 from inspector.mcp import LogLevelRefused, ServerEndpoint, ServerRequestSeen, public_url
 from inspector.mcp.listen_stateless import speaks_stateless
 from inspector.mcp.listening import ListenerState, ListenerStatus, ServerListener
@@ -79,7 +80,7 @@ class WindowListener(QObject):
         self.stop(keep_subscriptions=True)
         self._number += 1
         number = self._number
-        carrier, label = self._carrier, server.label
+        carrier, label = self._carrier, shown_label(server)
         self._plain = server
         listener = ServerListener(
             signed_in_copy(self._engine.signins, server), roots=roots, log_level=self.log_level,
@@ -92,7 +93,7 @@ class WindowListener(QObject):
         self._listener = listener
         listened(self.resources, server, listener)
         self.url = public_url(server.url)
-        self.label = server.label
+        self.label = label
         self.status = ListenerStatus(ListenerState.CONNECTING)
         self.status_changed.emit(self.label, self.status)
 

@@ -14,6 +14,7 @@ from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QWidget
 
 from inspector.i18n import _
+from inspector.i18n.entry_names import shown_label
 from inspector.i18n.formatting import format_seconds
 from inspector.i18n.messages import translate
 from inspector.mcp import ServerEndpoint
@@ -177,7 +178,7 @@ class ServerLogDock(QDockWidget):
             # as it writes it. The older transport's stream is the session of an operation itself.
             self.listener.stop()
             self._listened = None
-            self._no_stream = (endpoint.label, endpoint.is_command)
+            self._no_stream = (shown_label(endpoint), endpoint.is_command)
             self._say_no_stream()
             return
         wanted = (endpoint, record.roots)

@@ -19,6 +19,7 @@ from PySide6.QtCore import QModelIndex, QObject, QPersistentModelIndex, Qt
 from PySide6.QtGui import QStandardItem, QStandardItemModel
 
 from inspector.i18n import _
+from inspector.i18n.entry_names import shown_label
 from inspector.i18n.words import outcome_word
 
 from ..language import on_language_changed
@@ -44,7 +45,7 @@ def now_s(task: OperationTask, clock: float | None = None) -> float:
 
 
 def title_text(task: OperationTask) -> str:
-    return visible(_("{title} @ {server}").format(title=task.title, server=task.server.label))
+    return visible(_("{title} @ {server}").format(title=task.title, server=shown_label(task.server)))
 
 
 def bar_titles(task: OperationTask) -> tuple[str, str]:

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.i18n import _, ngettext
+from inspector.i18n.entry_names import shown_label
 from inspector.i18n.formatting import format_duration, format_number
 from inspector.i18n.messages import said_again, translate
 from inspector.i18n.task_words import task_status_word
@@ -100,7 +101,7 @@ class ResultView(QWidget):
         outcome = task.outcome
         if outcome is None:
             self.sentence.setText(label_text(_("{title} is running on {server}.").format(
-                title=task.title, server=task.server.label), 10_000))
+                title=task.title, server=shown_label(task.server)), 10_000))
             lines = [_progress_line(mark) for mark in task.state.marks]
             if task.task_seen is not None:  # a task: how it stood at the latest poll, first
                 lines.insert(0, task_line(task.task_seen))
@@ -219,7 +220,7 @@ class ResultView(QWidget):
             return _("✗ Failed: {what}.").format(what=failure_word(kind))
         if record.status == "failed":
             return _("✗ Failed: the tool {tool} on {server} reported an error.").format(
-                tool=task.tool or "", server=task.server.label)
+                tool=task.tool or "", server=shown_label(task.server))
         return _("✓ ok in {duration}.").format(duration=format_duration(record.latency_ms / 1000))
 
     def _text(self, task: OperationTask) -> str:

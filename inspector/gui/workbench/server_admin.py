@@ -16,6 +16,7 @@ from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import QMessageBox, QWidget
 
 from inspector.i18n import _
+from inspector.i18n.entry_names import shown_name, stored_name
 from inspector.mcp import ServerEndpoint
 from inspector.mcp.roots import roots_from_uris
 from inspector.mcp.server_command import ServerCommand
@@ -184,7 +185,7 @@ class ServerAdmin(QObject):
         from ..dialogs.server_dialog import ServerDialog  # loaded with the first Add or Edit
 
         dialog = ServerDialog(self.parent(), url=record.url if record and not command else "",
-                              name=record.name if record else None,
+                              name=shown_name(record.name, record.url) if record else None,
                               budget_s=record.budget_s if record else None, headers=headers,
                               secrets_kept=self.secrets.available, roots=record.roots if record else (),
                               default_budget_s=lambda: self.settings.default_budget_s,
@@ -197,7 +198,8 @@ class ServerAdmin(QObject):
         if dialog.exec() != ServerDialog.DialogCode.Accepted or dialog.result_settings is None:
             return
         chosen = dialog.result_settings
-        self.save_server(chosen.url, chosen.name, chosen.budget_s, chosen.headers, chosen.secret,
+        name = stored_name(chosen.name, record.name, record.url) if record and chosen.url == record.url else chosen.name
+        self.save_server(chosen.url, name, chosen.budget_s, chosen.headers, chosen.secret,
                          replaces=record.url if record else None, roots=chosen.roots, transport=chosen.transport,
                          command=chosen.command, kept_env=chosen.kept_env, era=chosen.era, signin=chosen.signin,
                          query=chosen.query)
@@ -260,7 +262,7 @@ class ServerAdmin(QObject):
 
     def remove_server(self, record: ServerRecord) -> None:
         box = QMessageBox(QMessageBox.Icon.Question, _("Remove server"), _(
-            "Remove {name} from the servers? Its stored runs stay.").format(name=record.name or record.url),
+            "Remove {name} from the servers? Its stored runs stay.").format(name=server_label(record)),
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, self.parent())
         box.setTextFormat(Qt.TextFormat.PlainText)  # a name from an imported file is no markup
         box.setDefaultButton(QMessageBox.StandardButton.No)  # Enter keeps it: its secrets and sign-in go too

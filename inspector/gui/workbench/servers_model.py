@@ -9,6 +9,7 @@ from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelInde
 from PySide6.QtGui import QColor
 
 from inspector.i18n import _
+from inspector.i18n.entry_names import shown_name
 from inspector.i18n.words import health_text
 from inspector.store import ServerRecord
 
@@ -21,8 +22,9 @@ Index = QModelIndex | QPersistentModelIndex
 
 
 def server_label(record: ServerRecord) -> str:
-    """The name, else the URL, else (a command server) its command line."""
-    return record.name or record.url.removeprefix("stdio:")
+    """The name (the demo entry's in the reader's language), else the URL, else (a command server) its command
+    line."""
+    return shown_name(record.name, record.url) or record.url.removeprefix("stdio:")
 
 
 def transport_mark(record: ServerRecord) -> str:

@@ -8,6 +8,7 @@ from PySide6.QtCore import QObject, Qt
 from PySide6.QtWidgets import QHBoxLayout, QPushButton, QVBoxLayout, QWidget
 
 from inspector.i18n import _
+from inspector.i18n.entry_names import shown_label
 from inspector.mcp import InvalidServerError, ServerEndpoint
 from inspector.store import ServerRecord
 from inspector.store.signin_vault import NOT_KEPT
@@ -165,7 +166,7 @@ class SignInRoom(QObject):
         endpoint = self._endpoint(self.admin.current())
         if endpoint is not None and not endpoint.is_command:
             self.signins.sign_out(endpoint)
-            self.admin.say(_("Signed out of {server}: its tokens are forgotten.").format(server=endpoint.label))
+            self.admin.say(_("Signed out of {server}: its tokens are forgotten.").format(server=shown_label(endpoint)))
         self.refresh()
 
     # -- the views ------------------------------------------------------------------------------------

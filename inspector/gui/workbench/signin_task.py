@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, Qt, Signal
 
 from inspector.i18n import _
+from inspector.i18n.entry_names import shown_label
 from inspector.mcp import ServerEndpoint
 from inspector.mcp.errors import McpTransportError
 from inspector.mcp.signin.flow import SignInStep
@@ -67,7 +68,7 @@ class SignInObserver(OperationObserver):
     """The engine's observer for a sign-in, which also hears each step."""
 
     def __init__(self, task: SignInTask, engine: OperationsEngine) -> None:
-        super().__init__(task._reports, engine.log, task.title, task.server.label)
+        super().__init__(task._reports, engine.log, task.title, shown_label(task.server))
         self._relay = task._relay
         #: The steps as the worker heard them (what the stored step says).
         self.said: list[SignInStep] = []

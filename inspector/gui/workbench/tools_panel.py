@@ -9,6 +9,7 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QHBoxLayout, QLineEdit, QListView, QPushButton, QVBoxLayout, QWidget
 
 from inspector.i18n import _, ngettext
+from inspector.i18n.entry_names import shown_label
 from inspector.i18n.formatting import format_number
 from inspector.i18n.messages import translate
 
@@ -114,7 +115,7 @@ class ToolsPanel(QWidget):
             return
         pages = sum(1 for leg in task.state.legs if leg.method == "tools/list")
         if pages == 0:
-            self._say(lambda: _("Connecting to {server}…").format(server=task.server.label))
+            self._say(lambda: _("Connecting to {server}…").format(server=shown_label(task.server)))
         else:
             self._say(lambda: _("Loading tools: page {page}…").format(page=format_number(pages)))
 
