@@ -343,11 +343,9 @@ def _remove(store: RunStore, args: argparse.Namespace) -> int:
 def _given_to_quote(given: str) -> str:
     """The server ``servers remove`` was given, as its sentence repeats it: an address without a password or a query
     (a key in either: the address as it was typed to ``servers set``)."""
-    from inspector.mcp.address_query import address_to_quote
+    from inspector.mcp.address_query import typed_to_quote
 
-    from .server_choice import is_address
-
-    return one_line(address_to_quote(given) if is_address(given) else given)
+    return one_line(typed_to_quote(given))
 
 
 def _stopped_removing(terminated: bool) -> Message:
