@@ -317,7 +317,7 @@ def _remove(store: RunStore, args: argparse.Namespace) -> int:
     vault = open_signin_vault()
     # The server and its sign-in settings go together, before any of its secrets (a stop half way left it configured
     # without its sign-in's client secret); from then on a stop changes nothing.
-    with changed_whole(store, held, lambda: None, _stopped_removing):
+    with changed_whole(store, held, lambda _missed: None, lambda terminated, _missed: _stopped_removing(terminated)):
         StoredSignIn(store.db).forget(found.url)
         registry.remove_server(found.url)
         resource = resource_to_sign_out(registry, found.url, found.transport)
