@@ -295,9 +295,11 @@ def options_hint(extras: list[str], prog: str) -> UsageError:
     options it does take are listed."""
     from inspector.i18n import N_
     from inspector.i18n.messages import Message
+    from inspector.mcp.address_query import typed_to_quote
 
+    # An address among them without a password or a query (a key in either).
     return UsageError(Message(N_("unrecognized arguments: {extras}. `{command} --help` lists the options it takes."),
-                              {"extras": " ".join(extras), "command": prog}))
+                              {"extras": " ".join(typed_to_quote(extra) for extra in extras), "command": prog}))
 
 
 def arguments_hint(extras: list[str]) -> UsageError | None:

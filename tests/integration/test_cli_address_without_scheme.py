@@ -36,6 +36,8 @@ LEAKS = ("pw-7Qz1", "k3y-51c2x", "api_key")
     (["replay", TYPED], f"not {SHOWN}."),
     (["servers", "remove", TYPED], f"No configured server is named {SHOWN}:"),
     (["runs", "list", "--server", TYPED], f"No configured server is named {SHOWN}, and no stored run"),
+    (["proxy", "--upstream", TYPED], f"unrecognized arguments: --upstream {SHOWN}. "),
+    (["compare", TYPED, "last"], f"No run has an id or a uid beginning {SHOWN}. "),
 ])
 def test_a_password_and_a_query_of_an_address_typed_without_its_scheme_are_never_repeated(
         words: list[str], said: str, tmp_path: Path) -> None:
