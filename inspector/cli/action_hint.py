@@ -10,6 +10,7 @@ from collections.abc import Collection, Sequence
 
 from inspector.i18n import N_
 from inspector.i18n.messages import Message
+from inspector.mcp.address_query import carries_typed_secret, typed_to_quote
 
 from .safe_text import as_typed, one_line
 
@@ -24,12 +25,13 @@ def misplaced_action(prog: str, actions: Sequence[str], value: str, words: Seque
     if after in flags:  # `runs --json shwo`: a mistyped action after an option the group takes
         after = None
     action = next((word for word in words if word in actions), actions[0])  # the one typed later, if any
+    # The server without a password or a query it may carry (a key in either; an address typed without http://).
     if after == "--stdio":
-        server = f"--stdio {as_typed(one_line(value))}"
+        server = f"--stdio {as_typed(one_line(typed_to_quote(value)))}"
     elif "://" in value:
-        from inspector.mcp.address_query import address_to_quote
-
-        server = address_to_quote(value)  # without a password or a query it may carry (a key in either)
+        server = typed_to_quote(value)
+    elif carries_typed_secret(value):  # an address typed without http://
+        server = f"http://{typed_to_quote(value)}"
     elif after is not None:
         # Its value is not repeated: it may be a credential (a --header's, an --env's).
         return Message(N_("{command} needs what to do right after it, before its options, e.g. {example}; it can do: "

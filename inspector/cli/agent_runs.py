@@ -176,10 +176,8 @@ def _api_key(args: argparse.Namespace) -> tuple[str | None, bool]:
             return api_key, False
         refused = api_key is not None and bool(keeper.refused)
         if refused:
-            print(_("run-inspector: {sentence}").format(sentence=translate(Message(N_(
-                "The system keyring did not keep the API key for {place} ({problem}): it is used for this run "
-                "only. Unlock the keyring and give it again with --ask-api-key to keep it."),
-                {"place": place, "problem": keeper.refused[-1][3]}))), file=sys.stderr)
+            print(_("run-inspector: {sentence}").format(sentence=translate(_not_kept(place, keeper.refused[-1][3]))),
+                  file=sys.stderr)
         return api_key, refused
     kept = keeper.load(place, KEYRING_ENTRY)
     if kept:
@@ -191,6 +189,19 @@ def _api_key(args: argparse.Namespace) -> tuple[str | None, bool]:
             "keyring, or give the key with --api-key-env (or --ask-api-key at a terminal)."),
             {"place": place, "problem": keeper.refused[-1][3]}))
     return fallback, False
+
+
+def _not_kept(place: str, answer: str) -> Message:
+    """The key typed at the terminal that the keyring did not keep (``answer``: its answer)."""
+    from inspector.store.keyring_words import longest_entry, too_long
+
+    if too_long(answer):  # no unlocking helps: the key is wrong
+        return Message(N_("The system keyring cannot keep the API key for {place}: it is longer than the {most} "
+                          "characters one entry holds, and is used for this run only. Check what was pasted (a key "
+                          "is rarely longer than a few thousand characters)."), {"place": place, **longest_entry()})
+    return Message(N_("The system keyring did not keep the API key for {place} ({problem}): it is used for this run "
+                      "only. Unlock the keyring and give it again with --ask-api-key to keep it."),
+                   {"place": place, "problem": answer})
 
 
 def _play(agent: AgentRun, ended: EarlyInterrupt) -> AgentOutcome:

@@ -141,7 +141,10 @@ class Parser(argparse.ArgumentParser):
                 raise hint
         if getattr(parsed, "command", None) is not None and any(extra.startswith("-") for extra in extras):
             raise options_hint(extras, chosen_prog(self, parsed))
-        self.error(argparse._("unrecognized arguments: %s") % " ".join(extras))  # argparse's own sentence
+        from inspector.mcp.address_query import typed_to_quote
+
+        # argparse's own sentence; an address among them without a password or a query (a key in either).
+        self.error(argparse._("unrecognized arguments: %s") % " ".join(typed_to_quote(extra) for extra in extras))
 
     def _check_value(self, action: argparse.Action, value: Any) -> None:
         """As argparse's, but ``resources URL`` (a server where the action goes) and ``prompts --stdio CMD``
@@ -292,9 +295,11 @@ def options_hint(extras: list[str], prog: str) -> UsageError:
     options it does take are listed."""
     from inspector.i18n import N_
     from inspector.i18n.messages import Message
+    from inspector.mcp.address_query import typed_to_quote
 
+    # An address among them without a password or a query (a key in either).
     return UsageError(Message(N_("unrecognized arguments: {extras}. `{command} --help` lists the options it takes."),
-                              {"extras": " ".join(extras), "command": prog}))
+                              {"extras": " ".join(typed_to_quote(extra) for extra in extras), "command": prog}))
 
 
 def arguments_hint(extras: list[str]) -> UsageError | None:

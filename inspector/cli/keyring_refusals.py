@@ -9,9 +9,11 @@ kept, as before.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from inspector.i18n import N_
 from inspector.i18n.messages import NP_, Message
-from inspector.store.keyring_words import Sentences, named_secrets, not_removed
+from inspector.store.keyring_words import Sentences, longest_entry, named_secrets, not_put_back, not_removed, too_long
 from inspector.store.secrets import SecretKeeper, system_secret_keeper
 
 from .common import CommandError
@@ -67,12 +69,53 @@ class NotingKeeper(WrappedKeeper):
         return [account for account, _answer in found], (found[-1][1] if found else None)
 
 
-def not_saved_error(keeper: NotingKeeper, url: str, shown: str) -> CommandError | None:
+@dataclass(frozen=True)
+class NotPutBack:
+    """An entry a change wrote that the keyring would not put back as the change was undone (its answer)."""
+
+    server_url: str
+    account: str
+    answer: str
+
+
+def not_put_back_sentences(missed: list[NotPutBack], names: dict[str, str]) -> list[Message]:
+    """A sentence per server (``names``: how each is shown, by its key) of the entries the keyring would not put
+    back: which, and that they may hold the values the command gave (never the values)."""
+    said = []
+    for url in dict.fromkeys(entry.server_url for entry in missed):
+        accounts = [entry.account for entry in missed if entry.server_url == url]
+        answer = next(entry.answer for entry in reversed(missed) if entry.server_url == url)
+        said.append(not_put_back(names.get(url, url), accounts, [f"{url} {account}" for account in accounts], answer))
+    return said
+
+
+def not_saved_error(keeper: NotingKeeper, url: str, shown: str, missed: list[NotPutBack] | None = None
+                    ) -> CommandError | None:
     """The keyring refused to keep some of the secrets of the server ``url`` (``shown`` so) as it was saved,
-    so nothing of the change is kept (cli/server_saving.py): the error to end with (``None``: it kept them all)."""
+    so nothing of the change is kept (cli/server_saving.py): the error to end with (``None``: it kept them all).
+    ``missed``: the entries it then would not put back, said after (its settings only were left as they were)."""
     accounts, answer = keeper.accounts("keep", url)
     if not accounts:
         return None
+    if too_long(answer) and not missed:  # no unlocking helps: the value is wrong
+        return CommandError(NP_(
+            "{server} was not saved: the system keyring cannot keep {names}, longer than the {most} characters one "
+            "entry holds, so its settings and its secrets were left as they were. Check what was given (a key is "
+            "rarely longer than a few thousand characters) and save it again.",
+            "{server} was not saved: the system keyring cannot keep {names}, each longer than the {most} characters "
+            "one entry holds, so its settings and its secrets were left as they were. Check what was given (a key is "
+            "rarely longer than a few thousand characters) and save it again.",
+            {"server": shown, **named_secrets(accounts), **longest_entry()}, "count"))
+    if missed:
+        return CommandError(Sentences((NP_(
+            "{server} was not saved: the system keyring did not keep {names} ({problem}), so its settings were left "
+            "as they were. Unlock the keyring and save it again, or save it without that secret and give it on each "
+            "call.",
+            "{server} was not saved: the system keyring did not keep {names} ({problem}), so its settings were left "
+            "as they were. Unlock the keyring and save it again, or save it without those secrets and give them on "
+            "each call.",
+            {"server": shown, **named_secrets(accounts), "problem": answer}, "count"),
+            *not_put_back_sentences(missed, {url: shown}))))
     return CommandError(NP_(
         "{server} was not saved: the system keyring did not keep {names} ({problem}), so its settings "
         "and its secrets were left as they were. Unlock the keyring and save it again, or save it without that "
@@ -83,22 +126,34 @@ def not_saved_error(keeper: NotingKeeper, url: str, shown: str) -> CommandError 
         {"server": shown, **named_secrets(accounts), "problem": answer}, "count"))
 
 
-def not_imported_error(keeper: NotingKeeper, servers: list[tuple[str, str]]) -> CommandError | None:
+def not_imported_error(keeper: NotingKeeper, servers: list[tuple[str, str]], missed: list[NotPutBack] | None = None
+                       ) -> CommandError | None:
     """The keyring refused to keep some of the secrets of the servers a file imports (``servers``: key and name, in
     the file's order), so none of them was added (cli/server_saving.py): the error to end with, a sentence per
-    server (``None``: it kept them all)."""
+    server (``None``: it kept them all); then one per server of the entries it would not put back (``missed``)."""
     said: list[object] = []
+    answers = []
     for key, name in dict(servers).items():
         accounts, answer = keeper.accounts("keep", key)
-        if accounts:
+        if accounts and too_long(answer):
+            said.append(NP_("The system keyring cannot keep {names} of {server}: it is longer than the {most} "
+                            "characters one entry holds.", "The system keyring cannot keep {names} of {server}: they "
+                            "are each longer than the {most} characters one entry holds.",
+                            {**named_secrets(accounts), "server": name, **longest_entry()}, "count"))
+        elif accounts:
             said.append(Message(N_("The system keyring did not keep {names} of {server} ({problem})."),
                                 {**named_secrets(accounts), "server": name, "problem": answer}))
+        answers += [answer] if accounts else []
     if not said:
         return None
+    advice = (Message(N_("Check those values in the file (a key is rarely longer than a few thousand characters) "
+                         "and import it again.")) if all(too_long(answer) for answer in answers) else
+              Message(N_("Unlock the keyring and import the file again, or take those secrets out of the file and "
+                         "give them on each call.")))
+    left = (Message(N_("Nothing was added: the configured servers were left as they were.")) if missed else
+            Message(N_("Nothing was added: the configured servers and their secrets were left as they were.")))
     return CommandError(Sentences((
-        Message(N_("Nothing was added: the configured servers and their secrets were left as they were.")), *said,
-        Message(N_("Unlock the keyring and import the file again, or take those secrets out of the file and give "
-                   "them on each call.")))))
+        left, *said, *not_put_back_sentences(missed or [], dict(servers)), advice)))
 
 
 def removal_refused(keeper: NotingKeeper, servers: list[tuple[str, str]], added: object) -> CommandError | None:
@@ -141,5 +196,5 @@ def unreadable_error(keeper: NotingKeeper, url: str, shown: str, given: set[str]
         {**named_secrets(accounts), "server": shown, "problem": answer}, "count"))
 
 
-__all__ = ["NotingKeeper", "not_imported_error", "not_removed_error", "not_saved_error", "removal_refused",
-           "unreadable_error"]
+__all__ = ["NotPutBack", "NotingKeeper", "not_put_back_sentences", "not_imported_error", "not_removed_error",
+           "not_saved_error", "removal_refused", "unreadable_error"]

@@ -19,6 +19,7 @@ from inspector.i18n import N_, _
 from inspector.i18n.formatting import format_seconds
 from inspector.i18n.messages import Message
 from inspector.mcp import bounded_budget
+from inspector.mcp.address_query import typed_to_quote
 from inspector.mcp.server import STDIO_KEY_PREFIX
 from inspector.runs.replaying import NotReplayable, ReplayPlan, plan_replay
 from inspector.store import RunStore, ServerRegistry, StoreError
@@ -84,7 +85,7 @@ def _target(text: str | None) -> tuple[str, int]:
         return run_text, int(step)  # 0 or too high: the run says which steps it has
     raise UsageError(Message(N_("replay needs the step as RUN:STEP, e.g. 17:3 or last:1 (the run's id, last, "
                                 "last~N or the beginning of its uid, and the step's number as `runs show` prints "
-                                "it), not {given}."), {"given": one_line(text)}))
+                                "it), not {given}."), {"given": one_line(typed_to_quote(text))}))
 
 
 def _plan(store: RunStore, run_id: int, sequence: int) -> ReplayPlan:

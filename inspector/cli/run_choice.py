@@ -7,6 +7,7 @@ import re
 
 from inspector.i18n import N_
 from inspector.i18n.messages import Message
+from inspector.mcp.address_query import typed_to_quote
 from inspector.store import RunRecord, RunStore, UnknownRunError
 
 from .common import BadInputError
@@ -43,13 +44,14 @@ def resolve_run(store: RunStore, given: str) -> RunRecord:
             raise BadInputError(Message(N_("There is no run {name}: the run database holds fewer runs than "
                                            "that."), {"name": text}))
         return store.get_run(runs[back].id)
+    shown = one_line(typed_to_quote(text))  # an address typed here: without a password or a query
     if len(text) < LEAST_UID_CHARS:
         raise BadInputError(Message(N_("{name} names no run: give a run's id, last, last~N or at least {least} "
-                                       "characters of its uid."), {"name": one_line(text), "least": LEAST_UID_CHARS}))
+                                       "characters of its uid."), {"name": shown, "least": LEAST_UID_CHARS}))
     found = _by_uid(store, text)
     if found is None:
         raise BadInputError(Message(N_("No run has an id or a uid beginning {name}. `runs list` shows the runs that "
-                                       "are stored."), {"name": one_line(text)}))
+                                       "are stored."), {"name": shown}))
     return found
 
 

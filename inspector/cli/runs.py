@@ -184,9 +184,11 @@ def _server_url(store: RunStore, given: str) -> str:
     if key is not None and (store.db.conn.execute("SELECT 1 FROM runs WHERE server = ? LIMIT 1", (key,)).fetchone()
                             or any(record.url == key for record in ServerRegistry(store.db).all())):
         return key
+    from inspector.mcp.address_query import typed_to_quote
+
     raise BadInputError(Message(N_("No configured server is named {name}, and no stored run names it as its "
                                    "server: give a server's URL or a name that `servers` lists."),
-                                {"name": one_line(given)}))
+                                {"name": one_line(typed_to_quote(given))}))  # no password or query (an address)
 
 
 def _stored_address(given: str) -> str:

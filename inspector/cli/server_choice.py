@@ -20,6 +20,7 @@ from inspector.i18n import N_, _
 from inspector.i18n.formatting import format_seconds
 from inspector.i18n.messages import Message
 from inspector.mcp import ServerEndpoint, bounded_budget, public_url
+from inspector.mcp.address_query import carries_typed_secret, typed_to_quote
 from inspector.mcp.server import STDIO_KEY_PREFIX, InvalidServerError, scheme_missing
 from inspector.mcp.server_command import InvalidCommandError, ServerCommand, parse_command_line, parse_env_assignment
 
@@ -142,19 +143,25 @@ def env_assignments(given: list[str], option: str = "--env") -> dict[str, str]:
 def not_a_server(value: str) -> Message:
     """The sentence for a word that is no address and no configured server's name, with the way to
     write what was probably meant (the words as typed)."""
-    shown = one_line(value if len(value) <= _QUOTED_CHARS else value[:_QUOTED_CHARS] + "…")
     if value.startswith(STDIO_KEY_PREFIX) and value != STDIO_KEY_PREFIX:
         # A command server's key, as `servers` and `runs list` show one `call --stdio` started.
+        shown = _clipped(value)
         return Message(N_("{value} names a command server that is not configured here. To start its command "
                           "again and speak to it over stdin/stdout, write: --stdio {quoted}"),
                        {"value": _quoted(shown), "quoted": _quoted(shown.removeprefix(STDIO_KEY_PREFIX))})
-    if scheme_missing(value) is not None:
+    # A password or a query in it (an address typed without http://) is not repeated: a key in either.
+    shown = _clipped(typed_to_quote(value))
+    if scheme_missing(value) is not None or carries_typed_secret(value):
         return Message(N_("{value} is not a server address and no configured server has that name. An address "
                           "starts with http:// or https://: did you mean http://{address}?"),
                        {"value": _quoted(shown), "address": shown})
     return Message(N_("{value} is not a server address and no configured server has that name. To start it as a "
                       "command and speak to it over stdin/stdout, write: --stdio {quoted}"),
                    {"value": _quoted(shown), "quoted": _quoted(shown)})
+
+
+def _clipped(value: str) -> str:
+    return one_line(value if len(value) <= _QUOTED_CHARS else value[:_QUOTED_CHARS] + "…")
 
 
 def is_address(value: str) -> bool:

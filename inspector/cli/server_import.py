@@ -16,15 +16,19 @@ import getpass
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from inspector.i18n import N_, _, ngettext
 from inspector.i18n.messages import NP_, Message, translate
 from inspector.mcp.server_configs import ConfiguredServer, ServerConfig, ServerConfigError, read_server_config
+from inspector.store.keyring_words import Sentences
 
 from .common import EXIT_OK, EXIT_USAGE, BadInputError, open_existing_store, open_store, safe
 from .ending import emit_json
 from .safe_text import one_line
+
+if TYPE_CHECKING:
+    from .keyring_refusals import NotPutBack
 
 
 @dataclass
@@ -219,8 +223,9 @@ def _add(plan: list[Planned], db_option: str | None, path: str) -> tuple[list[st
     not_kept: list[str] = []
     unanswered: list[str] = []
     with_credentials: list[str] = []
-    with open_store(db_option) as store, changed_whole(store, held, lambda: not_imported_error(keeper, named),
-                                                       lambda terminated: _stopped(path, terminated)):
+    with open_store(db_option) as store, changed_whole(
+            store, held, lambda missed: not_imported_error(keeper, named, missed),
+            lambda terminated, missed: _stopped(path, terminated, missed, dict(named))):
         registry = ServerRegistry(store.db, keeper)
         for planned, asked in zip(plan, answers, strict=True):
             entry = planned.entry
@@ -259,10 +264,15 @@ def _add(plan: list[Planned], db_option: str | None, path: str) -> tuple[list[st
     return not_kept, unanswered, with_credentials
 
 
-def _stopped(path: str, terminated: bool) -> Message:
-    return Message(N_("Ended by a signal (SIGTERM) before the servers of {file} were added: nothing was added.")
-                   if terminated else
-                   N_("Cancelled (Ctrl-C) before the servers of {file} were added: nothing was added."), {"file": path})
+def _stopped(path: str, terminated: bool, missed: list[NotPutBack], names: dict[str, str]) -> object:
+    """What a stop says: nothing was added, and the secrets the keyring would not put back (``missed``)."""
+    from .keyring_refusals import not_put_back_sentences
+
+    stopped = Message(N_("Ended by a signal (SIGTERM) before the servers of {file} were added: nothing was added.")
+                      if terminated else
+                      N_("Cancelled (Ctrl-C) before the servers of {file} were added: nothing was added."),
+                      {"file": path})
+    return Sentences((stopped, *not_put_back_sentences(missed, names))) if missed else stopped
 
 
 def _ask(name: str, server: str) -> str | None:

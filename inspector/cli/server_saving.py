@@ -20,11 +20,12 @@ from typing import Any
 from inspector.i18n import N_
 from inspector.i18n.messages import Message
 from inspector.store import RunStore
+from inspector.store.keyring_words import Sentences
 from inspector.store.secrets import SecretKeeper
 from inspector.store.signin_vault import KeyringVault, ProcessVault, client_secret_account, open_signin_vault
 
 from .common import CancelledCommand, CommandError
-from .keyring_refusals import NotingKeeper, WrappedKeeper, not_saved_error
+from .keyring_refusals import NotingKeeper, NotPutBack, WrappedKeeper, not_put_back_sentences, not_saved_error
 from .stopping import Terminated, sigterm_as_ctrl_c, work_done
 
 
@@ -38,8 +39,9 @@ class HeldKeeper(WrappedKeeper):
         #: The entries written: (server, account, the value before, or None when there was none).
         self._written: list[tuple[str, str, str | None]] = []
         self._removals: list[tuple[str, str]] = []
-        #: What puts back the entries written elsewhere (the sign-in vault's, :class:`HeldVault`).
-        self._put_back: list[Callable[[], object]] = []
+        #: What puts back the entries written elsewhere (the sign-in vault's, :class:`HeldVault`): server, account,
+        #: and the call that puts it back, giving the keyring's answer when it would not.
+        self._put_back: list[tuple[str, str, Callable[[], str | None]]] = []
 
     def save(self, server_url: str, header: str, value: str) -> bool:
         before = self._keeper.load(server_url, header)
@@ -67,21 +69,28 @@ class HeldKeeper(WrappedKeeper):
         for server_url, header in self._removals:
             self._keeper.delete(server_url, header)
 
-    def put_back_with(self, undo: Callable[[], object]) -> Callable[[], None]:
-        """An entry written elsewhere in the keyring: ``undo`` puts it back when the change is not kept. Returns
-        what takes ``undo`` off again (the keyring refused the write)."""
-        self._put_back.append(undo)
-        return lambda: self._put_back.remove(undo)
+    def put_back_with(self, server_url: str, account: str, undo: Callable[[], str | None]) -> Callable[[], None]:
+        """The entry ``account`` of the server written elsewhere in the keyring: ``undo`` puts it back when the change
+        is not kept (giving the keyring's answer when it would not). Returns what takes ``undo`` off again (the
+        keyring refused the write)."""
+        undoing = (server_url, account, undo)
+        self._put_back.append(undoing)
+        return lambda: self._put_back.remove(undoing)
 
-    def undo(self) -> None:
-        """The change is not kept: the entries it wrote get their earlier values back (or go)."""
-        for undo in reversed(self._put_back):
-            undo()
+    def undo(self) -> list[NotPutBack]:
+        """The change is not kept: the entries it wrote get their earlier values back (or go). Returns those the
+        keyring would not put back (they may hold the value the change gave)."""
+        missed = []
+        for server_url, account, undo in reversed(self._put_back):
+            answer = undo()
+            if answer is not None:
+                missed.append(NotPutBack(server_url, account, answer))
         for server_url, header, before in reversed(self._written):
-            if before is None:
-                self._keeper.delete(server_url, header)
-            else:
-                self._keeper.save(server_url, header, before)
+            done = (self._keeper.delete(server_url, header) if before is None
+                    else self._keeper.save(server_url, header, before))
+            if not done:
+                missed.append(NotPutBack(server_url, header, self._keeper.problem or "?"))
+        return missed
 
 
 class HeldVault:
@@ -107,8 +116,14 @@ class HeldVault:
         kept = False
         if vault.problem is None:
             # Noted before it is written: a stop landing as the keyring answers still has it put back.
-            taken_off = self._held.put_back_with(lambda: vault.forget_client_secret(server_url) if before is None
-                                                 else vault.keep_client_secret(server_url, before))
+            def put_back() -> str | None:
+                if before is None:
+                    vault.forget_client_secret(server_url)
+                elif vault.keep_client_secret(server_url, before):
+                    return None
+                return vault.problem
+
+            taken_off = self._held.put_back_with(server_url, client_secret_account(server_url), put_back)
             kept = vault.keep_client_secret(server_url, secret)
             if not kept:
                 taken_off()
@@ -122,26 +137,34 @@ class HeldVault:
         return getattr(self._opened(), name)
 
 
+class _NotKept(Exception):
+    """The keyring refused to keep a secret of the change: its settings are not kept either."""
+
+
 @contextmanager
-def changed_whole(store: RunStore, held: HeldKeeper, refused: Callable[[], CommandError | None],
-                  stopped: Callable[[bool], Message]) -> Iterator[None]:
+def changed_whole(store: RunStore, held: HeldKeeper, refused: Callable[[list[NotPutBack]], CommandError | None],
+                  stopped: Callable[[bool, list[NotPutBack]], object]) -> Iterator[None]:
     """Within the block the servers are changed in one transaction, their secrets through ``held``: kept when
     ``refused`` (asked at the block's end) finds nothing the keyring refused, else (or on a Ctrl-C, a SIGTERM, an
     error) neither the settings nor the keyring change, and the command ends with its error, or ``stopped``'s
-    sentence (given whether a SIGTERM ended it: it killed the command half way). Once the settings are kept, the
-    entries the change dropped are removed and the command ends as it would have, whatever stop comes."""
+    sentence (given whether a SIGTERM ended it: it killed the command half way). Each is given the entries the
+    keyring would not put back (``[]``: it put back every one), to say so rather than that all was left as it was.
+    Once the settings are kept, the entries the change dropped are removed and the command ends as it would have,
+    whatever stop comes."""
     try:
         with sigterm_as_ctrl_c(), store.transaction():
             yield
-            error = refused()
-            if error is not None:
-                raise error
+            if refused([]) is not None:
+                raise _NotKept
             # From the COMMIT on a Ctrl-C or SIGTERM changes nothing: one landing in it or just after it undid the
             # keyring's entries of settings kept, and said they were left as they were.
             work_done()
+    except _NotKept:
+        error = refused(held.undo())
+        assert error is not None  # found before the undo: found again
+        raise error from None
     except KeyboardInterrupt as stop:
-        held.undo()
-        raise CancelledCommand(stopped(isinstance(stop, Terminated))) from None
+        raise CancelledCommand(stopped(isinstance(stop, Terminated), held.undo())) from None
     except BaseException:
         held.undo()
         raise
@@ -151,14 +174,20 @@ def changed_whole(store: RunStore, held: HeldKeeper, refused: Callable[[], Comma
 @contextmanager
 def saved_whole(store: RunStore, held: HeldKeeper, keeper: NotingKeeper, key: str, shown: str) -> Iterator[None]:
     """:func:`changed_whole` for the server ``key`` (``shown`` so), with ``keeper`` noting ``held``'s refusals."""
-    def stopped(terminated: bool) -> Message:
+    def stopped(terminated: bool, missed: list[NotPutBack]) -> object:
+        if missed:  # its settings only: a secret may hold the value given
+            return Sentences((Message(
+                N_("Ended by a signal (SIGTERM) before {server} was saved: its settings were left as they were.")
+                if terminated else
+                N_("Cancelled (Ctrl-C) before {server} was saved: its settings were left as they were."),
+                {"server": shown}), *not_put_back_sentences(missed, {key: shown})))
         return Message(
             N_("Ended by a signal (SIGTERM) before {server} was saved: its settings and its secrets were left as "
                "they were.") if terminated else
             N_("Cancelled (Ctrl-C) before {server} was saved: its settings and its secrets were left as they were."),
             {"server": shown})
 
-    with changed_whole(store, held, lambda: not_saved_error(keeper, key, shown), stopped):
+    with changed_whole(store, held, lambda missed: not_saved_error(keeper, key, shown, missed), stopped):
         yield
 
 

@@ -14,6 +14,7 @@ import sys
 
 from inspector.i18n import N_, _
 from inspector.i18n.messages import Message
+from inspector.mcp.address_query import typed_to_quote
 from inspector.store import RunStore
 from inspector.store.signin_settings import (
     GRANT_NEEDS_CLIENT_ID,
@@ -96,7 +97,8 @@ def _metadata_url(given: str | None) -> str | None:
         return given
     if not metadata_url_acceptable(given):
         raise UsageError(Message(N_("--client-metadata-url needs an address such as "
-                                    "https://example.com/client.json, not {given}."), {"given": one_line(given)}))
+                                    "https://example.com/client.json, not {given}."),
+                                 {"given": one_line(typed_to_quote(given))}))  # no password or query (a key in either)
     return given
 
 

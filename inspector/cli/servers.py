@@ -317,7 +317,7 @@ def _remove(store: RunStore, args: argparse.Namespace) -> int:
     vault = open_signin_vault()
     # The server and its sign-in settings go together, before any of its secrets (a stop half way left it configured
     # without its sign-in's client secret); from then on a stop changes nothing.
-    with changed_whole(store, held, lambda: None, _stopped_removing):
+    with changed_whole(store, held, lambda _missed: None, lambda terminated, _missed: _stopped_removing(terminated)):
         StoredSignIn(store.db).forget(found.url)
         registry.remove_server(found.url)
         resource = resource_to_sign_out(registry, found.url, found.transport)
@@ -343,11 +343,9 @@ def _remove(store: RunStore, args: argparse.Namespace) -> int:
 def _given_to_quote(given: str) -> str:
     """The server ``servers remove`` was given, as its sentence repeats it: an address without a password or a query
     (a key in either: the address as it was typed to ``servers set``)."""
-    from inspector.mcp.address_query import address_to_quote
+    from inspector.mcp.address_query import typed_to_quote
 
-    from .server_choice import is_address
-
-    return one_line(address_to_quote(given) if is_address(given) else given)
+    return one_line(typed_to_quote(given))
 
 
 def _stopped_removing(terminated: bool) -> Message:

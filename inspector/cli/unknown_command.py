@@ -22,8 +22,11 @@ ELSEWHERE = {"play": "scenario", "list": "runs list", "show": "runs show", "note
 
 def unknown_command(prog: str, word: str, commands: Iterable[str]) -> Message:
     """``word`` is not one of ``commands`` of ``prog`` (``run-inspector``, ``run-inspector runs``)."""
+    from inspector.mcp.address_query import typed_to_quote
+
     known = list(commands)
-    values = {"word": repr(word), "command": prog, "commands": ", ".join(known)}
+    # An address typed where the command goes is repeated without a password or a query (a key in either).
+    values = {"word": repr(typed_to_quote(word)), "command": prog, "commands": ", ".join(known)}
     instead = ELSEWHERE.get(word.lower())
     if instead is not None and instead.split()[0] in known:
         return Message(N_("{word} is not a command of {command}: did you mean `{command} {instead}`? "

@@ -7,12 +7,17 @@ that quotes the server quotes its address without the query.
 
 from __future__ import annotations
 
+import re
 from urllib.parse import parse_qsl, unquote, urlsplit, urlunsplit
 
 from .secrets import MIN_SECRET_CHARS, is_secret_header
 
 #: A parameter value at least this long is taken for a key whatever its name (``?k=9f3a…``).
 _KEY_LIKE_CHARS = 12
+#: A word typed as an address may be without its scheme yet carry a key: a password before its host
+#: (``bob:pw@host/mcp``, ``@`` allowed in the password) or a query (``host/mcp?key=K``, something after the ``?``).
+_TYPED_SECRET = re.compile(r"^[^\s/?#@]*:[^\s/?#]*@|\?.")
+_WORDS = re.compile(r"(\s+)")
 
 
 def address_query(url: str) -> str | None:
@@ -51,6 +56,20 @@ def address_to_quote(text: str) -> str:
     return f"{address}?…{mark}{fragment}"  # before a fragment, as the query was ("http://host/mcp#fragment?…" was said)
 
 
+def typed_to_quote(text: str) -> str:
+    """``text`` (words as typed: an address, perhaps without its ``http://``, a name, a command line) as a
+    sentence may repeat it: each word that is an address (``://``) or carries a password before a host or a query
+    as :func:`address_to_quote` gives it, the other words as they are (``bob@example.org``, ``pkg@latest``)."""
+    return "".join(address_to_quote(word) if "://" in word or _TYPED_SECRET.search(word) else word
+                   for word in _WORDS.split(text))
+
+
+def carries_typed_secret(word: str) -> bool:
+    """True when ``word`` (one word as typed) is an address written without ``http://`` that carries a password
+    before its host or a query: never a command or a name."""
+    return "://" not in word and not _WORDS.search(word) and _TYPED_SECRET.search(word) is not None
+
+
 def query_secrets(query: str) -> list[str]:
     """What of a secret ``query`` a server may say back: the query whole, and the values of its
     parameters named like credentials (``api_key``, ``token``, ``key``, ...) or long enough to be a
@@ -63,4 +82,5 @@ def query_secrets(query: str) -> list[str]:
     return found
 
 
-__all__ = ["address_query", "query_secrets", "with_query", "without_query"]
+__all__ = ["address_query", "address_to_quote", "carries_typed_secret", "query_secrets", "typed_to_quote", "with_query",
+           "without_query"]

@@ -17,6 +17,8 @@ KEYRING_SERVICE = "run-inspector"
 QUERY_ACCOUNT = "?query"
 #: The longest entry read or written: tokens and keys are a few kilobytes; anything longer is not ours.
 MAX_ENTRY_CHARS = 64 * 1024
+#: The problem a write of a longer value notes (the keyring is not asked): no unlocking helps, the value is wrong.
+TOO_LONG = f"longer than {MAX_ENTRY_CHARS} characters"
 #: The longest keyring error shown (a backend's error may quote a whole D-Bus reply).
 MAX_PROBLEM_CHARS = 200
 
@@ -74,7 +76,7 @@ class KeyringEntries:
     def write(self, account: str, value: str) -> bool:
         self.problem = None
         if len(value) > MAX_ENTRY_CHARS:
-            self.problem = f"longer than {MAX_ENTRY_CHARS} characters"
+            self.problem = TOO_LONG
             return False
         try:
             self._backend.set_password(KEYRING_SERVICE, account, value)
@@ -97,4 +99,4 @@ class KeyringEntries:
         return True
 
 
-__all__ = ["KEYRING_SERVICE", "MAX_ENTRY_CHARS", "KeyringEntries", "problem_text", "usable_keyring"]
+__all__ = ["KEYRING_SERVICE", "MAX_ENTRY_CHARS", "TOO_LONG", "KeyringEntries", "problem_text", "usable_keyring"]

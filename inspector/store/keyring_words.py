@@ -11,9 +11,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from inspector.i18n import N_
-from inspector.i18n.messages import NP_, Message
+from inspector.i18n.messages import NP_, Count, Message
 
-from .keyring_entries import KEYRING_SERVICE, QUERY_ACCOUNT
+from .keyring_entries import KEYRING_SERVICE, MAX_ENTRY_CHARS, QUERY_ACCOUNT, TOO_LONG
 
 READING = N_("Reading the secrets of {server} from the system keyring…")
 UNREADABLE = N_("The system keyring did not give the secrets of {server} ({problem}). Unlock the keyring, then "
@@ -69,10 +69,33 @@ def named_secrets(accounts: Iterable[str]) -> dict[str, object]:
     return {"names": secret_names(accounts), "count": secret_count(accounts)}
 
 
+def too_long(answer: object) -> bool:
+    """The keyring's answer is that the value is too long for an entry (it was never asked): no unlocking helps."""
+    return answer == TOO_LONG
+
+
+def longest_entry() -> dict[str, object]:
+    """The ``most`` of a sentence saying a value is too long for a keyring entry."""
+    return {"most": Count(MAX_ENTRY_CHARS)}
+
+
+def kept_for_now_too_long(server: str, accounts: list[str]) -> Message:
+    """``accounts`` of ``server`` (in the window) are too long for the keyring: used until the window quits."""
+    return NP_("The system keyring cannot keep {names} of {server}: it is longer than the {most} characters one "
+               "entry holds, and is used only until Run Inspector quits. Check what was pasted (a key is rarely "
+               "longer than a few thousand characters) and save it again.",
+               "The system keyring cannot keep {names} of {server}: they are each longer than the {most} characters "
+               "one entry holds, and are used only until Run Inspector quits. Check what was pasted (a key is rarely "
+               "longer than a few thousand characters) and save them again.",
+               {**named_secrets(accounts), "server": server, **longest_entry()}, "count")
+
+
 def refused_message(action: str, server: str, url: str, accounts: list[str], answer: str) -> Message:
     """What the keyring did not do (``keep`` or ``remove``) with ``accounts`` of the server in the
     window, and why."""
     params = {**named_secrets(accounts), "server": server, "problem": answer}
+    if action == "keep" and too_long(answer):
+        return kept_for_now_too_long(server, accounts)
     if action == "keep":
         return NP_("The system keyring did not keep {names} of {server} ({problem}): it is used only "
                    "until Run Inspector quits. Unlock the keyring and save the server again to keep it.",
@@ -87,6 +110,8 @@ def push_header_refusal(action: str, collector: str, key: str, accounts: list[st
     service's address (Settings), and why."""
     if action != "keep":
         return not_removed(collector, accounts, [f"{key} {account}" for account in accounts], answer)
+    if too_long(answer):
+        return kept_for_now_too_long(collector, accounts)
     if key == TRACE_QUERY_KEY:
         return Message(N_("The system keyring did not keep the query of the trace query service's address {server} "
                           "({problem}): it is sent only until Run Inspector quits. Unlock the keyring and save the "
@@ -104,6 +129,11 @@ def model_key_refusal(action: str, place: str, key: str, accounts: list[str], an
     """What the keyring did not do with a model's API key (the Play tab), and why."""
     if action != "keep":
         return not_removed(place, accounts, [f"{key} {account}" for account in accounts], answer)
+    if too_long(answer):
+        return Message(N_("The system keyring cannot keep the API key of the model at {server}: it is longer than the "
+                          "{most} characters one entry holds, and is used only until Run Inspector quits. Check what "
+                          "was pasted (a key is rarely longer than a few thousand characters) and type it again."),
+                       {"server": place, **longest_entry()})
     return Message(N_("The system keyring did not keep the API key of the model at {server} ({problem}): it is used "
                       "only until Run Inspector quits. Unlock the keyring and type the key again to keep it."),
                    {"server": place, "problem": answer})
@@ -124,10 +154,25 @@ def not_removed(server: str, accounts: list[str], entries: list[str], answer: st
                "keyring (service {service}, {entries}).",
                "The system keyring did not remove {names} of {server} ({problem}): they are still in the "
                "keyring (service {service}, {entries}).",
-               {**named_secrets(accounts), "server": server, "problem": answer, "service": KEYRING_SERVICE,
-                "entries": NP_("entry {entries}", "entries {entries}", {
-                    "entries": ", ".join(f"“{entry}”" for entry in entries), "count": len(entries)}, "count")},
-               "count")
+               {**named_secrets(accounts), "server": server, "problem": answer, **_where(entries)}, "count")
+
+
+def not_put_back(server: str, accounts: list[str], entries: list[str], answer: str) -> Message:
+    """A change was undone, but the keyring did not put back ``accounts`` of the server (as ``entries``): they may
+    hold the values the change gave."""
+    return NP_("The system keyring did not put back {names} of {server} ({problem}): it may hold the value given to "
+               "this command rather than the one before (service {service}, {entries}). Save the server again once "
+               "the keyring answers.",
+               "The system keyring did not put back {names} of {server} ({problem}): they may hold the values given "
+               "to this command rather than those before (service {service}, {entries}). Save the server again once "
+               "the keyring answers.",
+               {**named_secrets(accounts), "server": server, "problem": answer, **_where(entries)}, "count")
+
+
+def _where(entries: list[str]) -> dict[str, object]:
+    """The ``service`` and ``entries`` of a sentence naming keyring entries."""
+    return {"service": KEYRING_SERVICE, "entries": NP_("entry {entries}", "entries {entries}", {
+        "entries": ", ".join(f"“{entry}”" for entry in entries), "count": len(entries)}, "count")}
 
 
 NO_ANSWER = N_("no answer within {seconds} s")
@@ -156,4 +201,5 @@ class Sentences:
 
 __all__ = ["KEY_READING", "KEY_UNREADABLE", "NO_ANSWER", "PUSH_UNREADABLE", "QUERY_NAME", "READING", "TRACE_QUERY_KEY",
            "UNREADABLE", "Sentences", "model_key_refusal", "not_removed", "push_header_refusal", "refused_message",
-           "named_secrets", "secret_count", "secret_names", "unwritten_message"]
+           "kept_for_now_too_long", "longest_entry", "named_secrets", "not_put_back", "secret_count", "secret_names",
+           "too_long", "unwritten_message"]

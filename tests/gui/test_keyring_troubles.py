@@ -328,3 +328,26 @@ def test_a_slow_keyring_still_says_the_secrets_are_being_read(qtbot, window) -> 
     texts = shown.stop()
     assert texts.index("Connecting to vault…") < texts.index(reading), texts
     assert SLOW_READ_S <= 0.5
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_a_secret_too_long_for_the_keyring_is_said_so_not_to_unlock_it(qtbot, window, file_keyring,
+                                                                       language) -> None:
+    """A value over the 65,536 characters an entry holds was said as a refusal ('did not keep ... (longer than
+    65536 characters) ... Unlock the keyring'): no unlocking helps, and the German sentence held English."""
+    made, _troubled = window(wait_s=0)
+    switch_language(language)
+    qtbot.waitUntil(lambda: _headers(made) is not None, timeout=10000)
+    said: list[str] = []  # the status line may say something else by the time it is read
+    made.admin.secrets.refused.connect(said.append)
+    made.admin.save_server(URL, "vault", None, {"X-Api-Key": "k" * 70_000, "Authorization": "Bearer b"}, set(),
+                           query="key=q")
+    words = {"en": "The system keyring cannot keep the secret X-Api-Key of vault: it is longer than the 65,536 "
+                   "characters one entry holds, and is used only until Run Inspector quits. Check what was pasted",
+             "de": "Der System-Schlüsselbund kann das Geheimnis X-Api-Key von vault nicht behalten: Der Wert ist "
+                   "länger als die 65.536 Zeichen, die ein Eintrag fasst, und wird nur verwendet, bis Run Inspector "
+                   "beendet wird. Prüfen Sie, was eingefügt wurde"}[language]
+    qtbot.waitUntil(lambda: bool(said), timeout=10000)
+    assert said[0].startswith(words) and "nlock" not in said[0] and "ntsperren" not in said[0], said
+    assert _headers(made)["X-Api-Key"] == "k" * 70_000  # this session, as typed
+    assert file_keyring.entries()[f"{URL} X-Api-Key"] == "k3y"

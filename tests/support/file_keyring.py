@@ -5,7 +5,8 @@ In the test process the ``file_keyring`` fixture (tests/conftest.py) installs it
 class and :data:`FILE_ENV` naming the file, so they read and write the same entries. Without
 :data:`FILE_ENV` the class is not viable (its priority raises), so ``keyring`` never picks it by
 itself. :class:`RefusingKeyring` is a keyring that looks usable and refuses every call (locked);
-:class:`RefusingEntries` the file keyring refusing to keep some entries (their items locked, say).
+:class:`RefusingEntries` the file keyring refusing to keep some entries (their items locked, say);
+:class:`LockingEntries` one that locks after such a refusal (an undo's writes refused too).
 :class:`TroubledKeyring` is the file keyring with troubles a real one has: each call waits (a
 Secret Service showing its unlock prompt, a slow D-Bus) and chosen calls fail with the error a
 real backend raises; a process the test starts gets the same troubles through :data:`TROUBLE_ENV`.
@@ -122,6 +123,29 @@ class RefusingEntries(FileKeyring):
         if username.startswith(self.refused) or username.endswith(self.refused):
             raise PasswordSetError("refused for this entry")
         super().set_password(service, username, password)
+
+
+class LockingEntries(RefusingEntries):
+    """:class:`RefusingEntries` that locks once it refused (the user's session locked it as the command ran): every
+    write and delete after that refusal fails (``KeyringLocked``); reads still answer."""
+
+    def __init__(self, path: str | os.PathLike[str], refused: str) -> None:
+        super().__init__(path, refused)
+        self.locked = False
+
+    def set_password(self, service: str, username: str, password: str) -> None:
+        if self.locked:
+            raise KeyringLocked("locked since a refusal")
+        try:
+            super().set_password(service, username, password)
+        except PasswordSetError:
+            self.locked = True
+            raise
+
+    def delete_password(self, service: str, username: str) -> None:
+        if self.locked:
+            raise KeyringLocked("locked since a refusal")
+        super().delete_password(service, username)
 
 
 #: The errors a real backend raises, by the name :data:`TROUBLE_ENV` gives them.

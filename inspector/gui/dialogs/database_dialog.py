@@ -17,6 +17,7 @@ from inspector.i18n.messages import translate
 from inspector.store import StoreError
 from inspector.store.faults import DamagedDatabaseError, LockedDatabaseError
 
+from ..language import translated
 from ..widgets.plain_text import label_text
 from .database_choice import DatabaseChoice
 
@@ -84,7 +85,8 @@ class DatabaseProblemDialog(QDialog):
             role = (QDialogButtonBox.ButtonRole.RejectRole if choice is DatabaseChoice.QUIT
                     else QDialogButtonBox.ButtonRole.AcceptRole if position == 0
                     else QDialogButtonBox.ButtonRole.ActionRole)
-            button = buttons.addButton(choice_label(choice), role)
+            button = buttons.addButton("", role)
+            translated(button, "setText", lambda chosen=choice: choice_label(chosen))  # as Qt's own buttons
             button.clicked.connect(lambda _checked=False, chosen=choice: self._choose(chosen))
             self.buttons[choice] = button
         self.buttons[choices_for(problem)[0]].setDefault(True)

@@ -133,7 +133,8 @@ class ImportDialog(QDialog):
             mark_hint(self.skipped)
             layout.addWidget(self.skipped)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
-        self.add_button = buttons.addButton(_("Add"), QDialogButtonBox.ButtonRole.AcceptRole)
+        self.add_button = buttons.addButton("", QDialogButtonBox.ButtonRole.AcceptRole)
+        translated(self.add_button, "setText", lambda: _("Add"))  # beside Qt's Cancel, which follows the switch too
         self.add_button.setEnabled(count > 0)
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)

@@ -113,3 +113,43 @@ def test_the_trace_query_services_query_keeps_its_own_sentence() -> None:
 def test_a_removal_names_the_entries_it_left() -> None:
     said = str(not_removed("vault", ["signin tokens t"], ["u signin tokens t"], "KeyringLocked: x"))
     assert said.endswith("they are still in the keyring (service run-inspector, entry “u signin tokens t”)."), said
+
+
+def test_a_value_too_long_for_an_entry_is_said_so_in_every_place_a_secret_is_kept() -> None:
+    """The keyring's 'longer than 65536 characters' was said as any refusal, with 'Unlock the keyring': the team's
+    push headers and trace query address (Settings), the Play tab's model key, agent --ask-api-key."""
+    from inspector.cli.agent_runs import _not_kept
+    from inspector.store.keyring_entries import TOO_LONG
+    from inspector.store.keyring_words import QUERY_NAME, model_key_refusal
+
+    said = [translate(message) for message in (
+        push_header_refusal("keep", "https://otel.example/v1/traces", "otlp https://otel.example", ["X-Key"], TOO_LONG),
+        push_header_refusal("keep", "https://query.example", TRACE_QUERY_KEY, ["?query"], TOO_LONG),
+        model_key_refusal("keep", "https://llm.example/v1", "model", ["api-key"], TOO_LONG),
+        _not_kept("https://llm.example/v1", TOO_LONG))]
+    assert said[0].startswith("The system keyring cannot keep the secret X-Key of https://otel.example/v1/traces: "
+                              "it is longer than the 65,536 characters one entry holds")
+    assert said[1].startswith(f"The system keyring cannot keep {QUERY_NAME} of https://query.example: it is longer")
+    assert said[2].startswith("The system keyring cannot keep the API key of the model at https://llm.example/v1: it "
+                              "is longer than the 65,536 characters one entry holds, and is used only until Run "
+                              "Inspector quits. Check what was pasted")
+    assert said[3] == ("The system keyring cannot keep the API key for https://llm.example/v1: it is longer than the "
+                       "65,536 characters one entry holds, and is used for this run only. Check what was pasted (a "
+                       "key is rarely longer than a few thousand characters).")
+    assert not any("nlock" in sentence or TOO_LONG in sentence for sentence in said), said
+
+
+def test_a_value_too_long_for_an_entry_is_said_in_german(german) -> None:
+    from inspector.cli.agent_runs import _not_kept
+    from inspector.store.keyring_entries import TOO_LONG
+
+    said = [translate(message) for message in (
+        refused_message("keep", "vault", "http://h/mcp", ["Authorization", "X-Key"], TOO_LONG),
+        _not_kept("https://llm.example/v1", TOO_LONG))]
+    assert said[0] == ("Der System-Schlüsselbund kann die Geheimnisse Authorization, X-Key von vault nicht behalten: "
+                       "Jeder dieser Werte ist länger als die 65.536 Zeichen, die ein Eintrag fasst, und sie werden "
+                       "nur verwendet, bis Run Inspector beendet wird. Prüfen Sie, was eingefügt wurde (ein "
+                       "Schlüssel ist selten länger als einige tausend Zeichen), und speichern Sie sie erneut.")
+    assert said[1].startswith("Der System-Schlüsselbund kann den API-Schlüssel für https://llm.example/v1 nicht "
+                              "behalten: Er ist länger als die 65.536 Zeichen")
+    assert not any("longer" in sentence or "ntsperren" in sentence for sentence in said), said
