@@ -154,6 +154,9 @@ class SpanSorter:
         trace_id, meaning = span.trace_id, side.meaning
         if meaning.plumbing and span.parent_id and meaning.side != "server":
             self.links[(trace_id, span.span_id)] = span.parent_id
+            inner = self.wrapped.pop((trace_id, span.span_id), None)
+            if inner is not None:  # a call under this plumbing span came first: the span over it learns its end
+                self.wrapped[(trace_id, self._through_plumbing(trace_id, span.parent_id))] = inner
             waiting = self.servers.get((trace_id, span.span_id))
             if waiting is not None and (trace_id, span.parent_id) in self.calls:
                 del self.servers[(trace_id, span.span_id)]
@@ -205,6 +208,8 @@ class SpanSorter:
                 return None
         payload, result = call_payload(side, server.side if server is not None else None, wrapped)
         parent = side.raw["parentSpanId"]
+        if parent and self.links:
+            parent = self._through_plumbing(trace_id, parent)
         # Any tool step but a server's (a call's client side; an agent's tool span, over a call or over
         # another tool span): a tool span of the same tool over it is one call with it and learns how this
         # one ended, at any depth of a chain of them (before, only a call's client side told the span over it).
@@ -218,6 +223,16 @@ class SpanSorter:
                          checked if checked is not None else read_payload(payload, client.path))
         self.on_step(trace_id, step, client.path, client.size + (server.size if server is not None else 0))
         return parent if call_step else None
+
+    def _through_plumbing(self, trace_id: str, parent: str) -> str:
+        """The span a call under ``parent`` is under once the plumbing spans between are passed (OpenLIT's
+        ``mcp tools/call`` over its ``mcp transport/request`` over the ``mcp`` SDK's call: one call); a hostile
+        file's plumbing that goes round in a cycle ends where it came round."""
+        seen = {parent}
+        while (found := self.links.get((trace_id, parent))) is not None and found not in seen:
+            seen.add(found)
+            parent = found
+        return parent
 
     def _pair_by_request_id(self) -> None:
         """Sides whose parents do not join them (a server span under an HTTP server span, say) are
