@@ -3,12 +3,13 @@
 ``fail`` with the tool's error, ``slow`` timed out by the client, ``slow`` cancelled by the agent):
 
 - OpenLIT on ``mcp`` 2.x (``openlit_mcp2.jsonl``): its ``mcp tools/call`` wraps the SDK's call through its plumbing
-  ``mcp transport/request``; the wrapper was not known as one, and each call was counted twice ("4 of 8");
+  ``mcp transport/request``; the wrapper was not known as one, and each call was counted twice ("4 of 8 tool calls
+  failed, 2 not recorded");
 - Splunk's FastMCP instrumentation (``splunk_fastmcp.jsonl``): its server span sits between FastMCP's client span
   (joined to it as the call's server side) and FastMCP's server span, which was counted as a call of its own
-  ("3 of 8").
+  ("3 of 8 tool calls failed, 1 not recorded").
 
-Both read "failed (2 of 4 tool calls failed)" now."""
+Both read "failed (2 of 4 tool calls failed, 1 not recorded)" now (the cancelled call: its client recorded none)."""
 
 from __future__ import annotations
 
@@ -21,7 +22,8 @@ from tests.gui.test_runs_span_detail import open_run
 from tests.support.cli_process import cli_here
 from tests.unit.traces.test_otel_agents import FIXTURES
 
-SAID = {"en": "failed (2 of 4 tool calls failed)", "de": "fehlgeschlagen (2 von 4 Tool-Aufrufen schlugen fehl)"}
+SAID = {"en": "failed (2 of 4 tool calls failed, 1 not recorded)",
+        "de": "fehlgeschlagen (2 von 4 Tool-Aufrufen schlugen fehl, 1 nicht erfasst)"}
 
 
 @pytest.mark.parametrize(("fixture", "language"), [("openlit_mcp2", "en"), ("splunk_fastmcp", "en"),

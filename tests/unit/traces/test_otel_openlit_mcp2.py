@@ -2,8 +2,8 @@
 ``mcp`` 2.3.0: ``lookup`` ok, ``fail`` with the tool's error, ``slow`` timed out by the client, ``slow`` cancelled by
 the agent). OpenLIT instruments the client only there: its ``mcp tools/call`` over its plumbing ``mcp
 transport/request`` over the SDK's ``MCP send tools/call NAME``, joined to its server side. The plumbing span between
-them hid that OpenLIT's span wraps the SDK's call: the run counted each call twice ("4 of 8 tool calls failed"), and
-OpenLIT's span over the cancelled call did not say where the call's truth is."""
+them hid that OpenLIT's span wraps the SDK's call: the run counted each call twice ("4 of 8 tool calls failed, 2 not
+recorded"), and OpenLIT's span over the cancelled call did not say where the call's truth is."""
 
 from __future__ import annotations
 
@@ -40,6 +40,7 @@ def test_each_call_is_counted_once_the_openlit_span_over_the_sdk_s_call(empty_st
     run = empty_store.get_run(run_id)
     reason = run_reason(empty_store, run)
     assert run.status == "failed" and reason is not None and reason.said()[:2] == (2, 4)
+    assert reason.unrecorded == 1  # the cancel, once (it read "4 of 8 tool calls failed, 2 not recorded")
     assert failed_calls(empty_store, [run_id], UNRECORDED)[run_id].said()[:2] == (1, 4)  # the cancel, once
 
 
