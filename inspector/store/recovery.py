@@ -289,17 +289,15 @@ def _bridged(steps: list[_Listed], plumbing: dict[str, str]) -> list[_Call]:
       call's client side, and FastMCP's server span under it is the same request, served (a call a tool's
       handler makes, a client side, stays a call of its own).
 
-    A hostile file's plumbing that goes round in a cycle ends where it came round."""
+    A hostile file's plumbing that goes round in a cycle ends where it came round; each plumbing span walked
+    remembers where the walk ended, so the calls under a chain thousands of spans long walk it once."""
     tools = {span: tool for _outcome, span, _parent, tool, _server, _side in steps if span is not None}
     joined = {server: span for _outcome, span, _parent, _tool, server, _side in steps
               if server is not None and span is not None}
+    ends: dict[str, str] = {}
     read: list[_Call] = []
     for outcome, span, parent, tool, _server, side in steps:
-        above = parent
-        seen = {parent}
-        while above is not None and (found := plumbing.get(above)) is not None and found not in seen:
-            seen.add(found)
-            above = found
+        above = parent if parent is None or parent not in plumbing else _through(parent, plumbing, ends)
         if side == "server" and above in joined and joined[above] != span:
             above = joined[above]
         if above != parent and above in tools:
@@ -307,6 +305,21 @@ def _bridged(steps: list[_Listed], plumbing: dict[str, str]) -> list[_Call]:
         else:
             read.append((outcome, span, parent, tool))
     return read
+
+
+def _through(parent: str, plumbing: dict[str, str], ends: dict[str, str]) -> str:
+    """The span above the plumbing spans ``parent`` starts (``plumbing``: span → parent), ``ends`` remembering
+    each walk's end for every span it passed."""
+    walked = [parent]
+    seen = {parent}
+    above = parent
+    while (found := ends.get(above, plumbing.get(above))) is not None and found not in seen:
+        seen.add(found)
+        walked.append(found)
+        above = found
+    for span in walked[:-1]:
+        ends[span] = above
+    return above
 
 
 def run_reason(store: RunStore, run: RunRecord) -> Recovery | None:
