@@ -4,6 +4,7 @@ SQLite file."""
 
 from __future__ import annotations
 
+import ast
 import json
 import time
 import warnings
@@ -65,6 +66,25 @@ def block(text_repr: str) -> str:
 @given(st.text())
 def test_a_text_block_s_repr_reads_back_as_its_text_a_lone_surrogate_as_u_fffd(text: str) -> None:
     assert python_string(repr(text)) == repair_string(text)
+
+
+_PIECES = ["\\", "n", "t", "x", "4", "1", "7", "N", "{", "}", "DEGREE SIGN", "u", "U", "0", "q", "€", "\n", "a", "d8"]
+
+
+@given(st.lists(st.sampled_from(_PIECES), max_size=24).map("".join))
+def test_a_literal_of_escapes_reads_as_python_reads_it(body: str) -> None:
+    """Escapes of every kind, cut short, unknown, beside characters beyond Latin-1: as ``ast.literal_eval`` reads
+    them where it does (a lone surrogate as U+FFFD), never a warning."""
+    literal = f"'{body}'"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            expected = ast.literal_eval(literal)
+        except (SyntaxError, ValueError):
+            return  # no literal to Python (an escape cut short, the closing quote escaped)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert python_string(literal) == repair_string(expected)
 
 
 def test_reprs_with_quotes_at_their_edges_unknown_escapes_and_surrogates_import_as_their_text(tmp_path: Path) -> None:
