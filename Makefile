@@ -69,12 +69,13 @@ $(OPENLIT_VENV)/.stamp:
 	touch $@
 
 # OpenLIT on mcp 2.x (it instruments the client only there: its span over the SDK's) records openlit_mcp2.jsonl in
-# one more, with the same OpenTelemetry pins as .venv-openlit.
+# one more. The exporter's encoder below 1.45.2, as OpenLIT's pins want it: without that bound pip 23 gives up
+# (ResolutionImpossible) rather than find 1.45.1.
 OPENLIT_MCP2_VENV := .venv-openlit-mcp2
 $(OPENLIT_MCP2_VENV)/.stamp:
 	$(PYTHON) -m venv $(OPENLIT_MCP2_VENV)
 	$(OPENLIT_MCP2_VENV)/bin/pip install --quiet "mcp>=2.3,<3" "uvicorn>=0.30" "opentelemetry-sdk>=1.45" \
-		"opentelemetry-exporter-otlp-proto-common>=1.45" "openlit>=1.45,<2"
+		"opentelemetry-exporter-otlp-proto-common>=1.45,<1.45.2" "openlit>=1.45,<2"
 	touch $@
 
 # Splunk's FastMCP instrumentation (FastMCP 3.x, so mcp 1.x) in a fifth: its pin splunk-otel-util-genai<=0.1.8 lacks
