@@ -68,6 +68,16 @@ $(OPENLIT_VENV)/.stamp:
 		"opentelemetry-exporter-otlp-proto-common>=1.45" "openlit>=1.45,<2"
 	touch $@
 
+# OpenLIT on mcp 2.x (it instruments the client only there: its span over the SDK's) records openlit_mcp2.jsonl in
+# one more. The exporter's encoder below 1.45.2, as OpenLIT's pins want it: without that bound pip 23 gives up
+# (ResolutionImpossible) rather than find 1.45.1.
+OPENLIT_MCP2_VENV := .venv-openlit-mcp2
+$(OPENLIT_MCP2_VENV)/.stamp:
+	$(PYTHON) -m venv $(OPENLIT_MCP2_VENV)
+	$(OPENLIT_MCP2_VENV)/bin/pip install --quiet "mcp>=2.3,<3" "uvicorn>=0.30" "opentelemetry-sdk>=1.45" \
+		"opentelemetry-exporter-otlp-proto-common>=1.45,<1.45.2" "openlit>=1.45,<2"
+	touch $@
+
 # Splunk's FastMCP instrumentation (FastMCP 3.x, so mcp 1.x) in a fifth: its pin splunk-otel-util-genai<=0.1.8 lacks
 # the MCPOperation it imports, so 0.1.15 goes in over the pin (--no-deps).
 SPLUNK_VENV := .venv-splunk
@@ -86,11 +96,12 @@ $(RESPAN_VENV)/.stamp:
 		"uvicorn>=0.30"
 	touch $@
 
-trace-fixtures: $(STAMP) $(MCP1_VENV)/.stamp $(ADK_VENV)/.stamp $(OPENLIT_VENV)/.stamp $(SPLUNK_VENV)/.stamp \
-		$(RESPAN_VENV)/.stamp
+trace-fixtures: $(STAMP) $(MCP1_VENV)/.stamp $(ADK_VENV)/.stamp $(OPENLIT_VENV)/.stamp $(OPENLIT_MCP2_VENV)/.stamp \
+		$(SPLUNK_VENV)/.stamp $(RESPAN_VENV)/.stamp
 	$(PY) -m pip install --quiet -e '.[test,trace-fixtures]'
 	$(PY) tests/fixtures/otel/make_traces.py --mcp1-python $(MCP1_VENV)/bin/python --adk-python $(ADK_VENV)/bin/python \
-		--openlit-python $(OPENLIT_VENV)/bin/python --splunk-python $(SPLUNK_VENV)/bin/python \
+		--openlit-python $(OPENLIT_VENV)/bin/python --openlit-mcp2-python $(OPENLIT_MCP2_VENV)/bin/python \
+		--splunk-python $(SPLUNK_VENV)/bin/python \
 		--respan-python $(RESPAN_VENV)/bin/python
 
 # The sdist and the wheel (built from the sdist) in dist/; tests/integration/test_wheel_install.py installs

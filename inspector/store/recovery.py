@@ -10,7 +10,9 @@ tool calls failed (:func:`run_reason`; ``runs list`` and the window's Runs list 
 at once, :func:`page_reasons`, with a query for the page, not one per run). A tool span that wraps
 another of the same tool (FastMCP's ``tools/call`` over its ``MCP send``) is one call, counted once:
 the outer span, which the importer gave the inner call's ending. Under a tool span of another tool, the
-call is one of its own (the importer left the outer its own outcome), counted too.
+call is one of its own (the importer left the outer its own outcome), counted too. A plumbing span between
+them (OpenLIT's over the ``mcp`` SDK's call) and a server side joined to a call's step (Splunk's server span,
+FastMCP's under it) stand for the call above them (:func:`_bridged`).
 
 Any other failed run whose tool calls failed (a call in the Workbench or ``run-inspector call``, a scenario
 or an agent's run that stopped at its failure) says why in the same words, from its stored steps: read from
@@ -102,37 +104,63 @@ def _answered(store: RunStore, run_ids: Sequence[int]) -> dict[int, Recovery]:
 #: can. Only a call whose parent span is another tool call's span (*linked*) can be left out (a wrapper's
 #: inner call), and only the calls whose span is a linked call's own or its parent's decide whether it is
 #: (the tool each names, the cycles they go round in): those, and the linked calls, are listed in order
-#: (run, span/parent/tool as found, sequence, outcome) for :func:`_counted`; every other call is counted as
-#: it is, a run's in one row (a run of 60,000 calls under an agent's span hands Python one row, not
-#: 60,000). Each payload is parsed once. SQL matches the values as found (a number or an object too), so it
-#: may list more calls than needed, never fewer; :func:`_spans` keeps only strings, as before. ``listed``
+#: (run, span/parent/tool/server side/side as found, sequence, outcome) for :func:`_counted`; every other call
+#: is counted as it is, a run's in one row (a run of 60,000 calls under an agent's span hands Python one row,
+#: not 60,000). Each payload is parsed once. SQL matches the values as found (a number or an object too), so
+#: it may list more calls than needed, never fewer; :func:`_spans` keeps only strings, as before. ``listed``
 #: asks ``IN near`` where a NULL counts as no (``CASE WHEN``): asked for its value (``COALESCE(... IN near,
 #: 0)``), SQLite tells a NULL from a no by scanning ``near`` at each call not in it (its columns may hold a
 #: NULL): work of the square of the wrapped calls (20,000 took 93 s, now 0.8 s: benchmarks/README.md, 22).
+#:
+#: A call may also be under another through a *bridge* (:func:`_bridged`): a plumbing span (OpenLIT's ``mcp
+#: transport/request`` between its ``mcp tools/call`` and the ``mcp`` SDK's call under it), or the server side
+#: joined to a call's step (Splunk's server span, with FastMCP's server span under it). Every call of a run
+#: with a call under a bridge is listed, with the run's plumbing spans (rows whose last column is
+#: ``'plumbing'``); the plumbing steps are looked for only in runs with a call whose parent is no tool call's
+#: span (an agent's span, or a bridge), and found by their text before they are parsed.
 _TOOL_CALLS = """
 WITH called AS (
     SELECT run_id, sequence, outcome,
-           json_extract({payload}, '$.raw.otlp.spanId', '$.raw.otlp.parentSpanId', '$.toolName') AS marks
+           json_extract({payload}, '$.raw.otlp.spanId', '$.raw.otlp.parentSpanId', '$.toolName',
+                        '$.raw.otlp.server.spanId', '$.raw.otlp.side') AS marks
     FROM steps WHERE run_id IN ({runs}) AND kind = 'tool'),
 spans AS (
-    SELECT run_id, sequence, outcome, marks, json_extract(marks, '$[0]') AS span, json_extract(marks, '$[1]') AS parent
+    SELECT run_id, sequence, outcome, marks, json_extract(marks, '$[0]') AS span, json_extract(marks, '$[1]') AS parent,
+           json_extract(marks, '$[3]') AS server
     FROM called),
 linked AS (
     SELECT run_id, span, parent FROM spans WHERE (run_id, parent) IN (SELECT run_id, span FROM spans)),
 near AS (
     SELECT run_id, span FROM linked WHERE span IS NOT NULL UNION SELECT run_id, parent FROM linked),
+unlinked AS (
+    SELECT DISTINCT run_id FROM spans WHERE parent IS NOT NULL
+        AND CASE WHEN (run_id, parent) IN (SELECT run_id, span FROM spans WHERE span IS NOT NULL) THEN 0 ELSE 1 END),
+plumbing AS (
+    SELECT run_id, json_extract({payload}, '$.raw.otlp.spanId', '$.raw.otlp.parentSpanId') AS marks
+    FROM steps WHERE run_id IN unlinked AND kind = 'request' AND instr(payload, '"plumbing"') > 0
+        AND json_extract({payload}, '$.raw.otlp.plumbing') IS 1),
+bridges AS (
+    SELECT run_id, span FROM (SELECT run_id, json_extract(marks, '$[0]') AS span FROM plumbing) WHERE span IS NOT NULL
+    UNION SELECT run_id, server FROM spans WHERE server IS NOT NULL),
+bridged AS (
+    SELECT DISTINCT run_id FROM spans WHERE (run_id, parent) IN bridges),
 sorted AS (
     SELECT run_id, sequence, outcome, marks,
-           CASE WHEN (run_id, parent) IN near OR (run_id, span) IN near THEN 1 ELSE 0 END AS listed
+           CASE WHEN run_id IN bridged OR (run_id, parent) IN near OR (run_id, span) IN near THEN 1 ELSE 0 END
+           AS listed
     FROM spans)
 SELECT run_id, NULL, COUNT(*), COALESCE(SUM(outcome = {counted}), 0), COALESCE(SUM(outcome = 'cancelled'), 0),
        COALESCE(SUM(outcome = ''), 0)
 FROM sorted WHERE NOT listed GROUP BY run_id
 UNION ALL
 SELECT run_id, marks, sequence, outcome, NULL, NULL FROM (SELECT * FROM sorted WHERE listed ORDER BY run_id, sequence)
+UNION ALL
+SELECT run_id, marks, NULL, NULL, NULL, 'plumbing' FROM plumbing WHERE run_id IN bridged
 """
 #: A tool step: its outcome, span, parent span and tool.
 _Call = tuple[str, str | None, str | None, str | None]
+#: A tool step as listed: its outcome, span, parent span, tool, its joined server side's span and its side.
+_Listed = tuple[str, str | None, str | None, str | None, str | None, str | None]
 
 
 #: The outcomes :func:`failed_calls` counts, as SQL (a constant: never a value from a file).
@@ -147,7 +175,8 @@ def failed_calls(store: RunStore, run_ids: Sequence[int], outcome: str = "failed
     (kind :data:`UNRECORDED`). Each counts its cancelled calls too, and counting the failed ones, those with no
     outcome recorded; ``cancelled``: a run with cancelled calls and none counted is kept too (``failed`` 0)."""
     counted: dict[int, list[int]] = {}
-    near: dict[int, list[_Call]] = {}
+    near: dict[int, list[_Listed]] = {}
+    plumbing: dict[int, dict[str, str]] = {}
     ids = list(run_ids)
     for start in range(0, len(ids), 500):
         chunk = ids[start:start + 500]
@@ -159,10 +188,14 @@ def failed_calls(store: RunStore, run_ids: Sequence[int], outcome: str = "failed
                 total[1] += failed_or_outcome
                 total[2] += cancels
                 total[3] += blanks
+            elif blanks == "plumbing":  # a plumbing span of a run with a call under a bridge
+                span, parent, _tool, _server, _side = _spans(marks, 2)
+                if span is not None and parent is not None:
+                    plumbing.setdefault(run_id, {}).setdefault(span, parent)
             else:  # a call near a linked one, in order
                 near.setdefault(run_id, []).append((failed_or_outcome or "", *_spans(marks)))
     for run_id, steps in near.items():
-        outer = _outer(steps)
+        outer = _outer(_bridged(steps, plumbing.get(run_id, {})))
         total = counted.setdefault(run_id, [0, 0, 0, 0])
         total[0] += len(outer)
         total[1] += outer.count("failed" if outcome == "failed" else "")
@@ -233,16 +266,60 @@ def _cycle_heads(steps: list[_Call]) -> set[str]:
     return heads
 
 
-def _spans(marks: str | None) -> tuple[str | None, str | None, str | None]:
-    """A step's span, parent span and tool (``None`` where its payload holds no string)."""
+def _spans(marks: str | None, count: int = 5) -> tuple[str | None, str | None, str | None, str | None, str | None]:
+    """A step's span, parent span, tool, joined server side's span and side (``None`` where its payload holds
+    no string; ``count``: how many of them ``marks`` holds, the rest ``None``)."""
     try:
-        read = json.loads(marks) if marks else [None, None, None]
+        read = json.loads(marks) if marks else None
     except (ValueError, TypeError):
-        return None, None, None
-    if not isinstance(read, list) or len(read) != 3:
-        return None, None, None
-    span, parent, tool = (value if isinstance(value, str) else None for value in read)
-    return span, parent, tool
+        read = None
+    if not isinstance(read, list) or len(read) != count:
+        read = []
+    values = [value if isinstance(value, str) else None for value in read] + [None] * (5 - len(read))
+    return values[0], values[1], values[2], values[3], values[4]
+
+
+def _bridged(steps: list[_Listed], plumbing: dict[str, str]) -> list[_Call]:
+    """A run's listed tool steps with each parent as :func:`_outer` reads it: a call under a *bridge* is under
+    the call the bridge stands for, and is that call (its tool read as that call's, whatever it names):
+
+    - under plumbing spans (``plumbing``: span → parent), the span above them: OpenLIT's ``mcp transport/request``
+      is the ``mcp`` SDK's ``send_request`` of the call it is under, so the SDK's call under it is OpenLIT's call;
+    - a server side under the server side joined to a call's step, that step: Splunk's server span joins the
+      call's client side, and FastMCP's server span under it is the same request, served (a call a tool's
+      handler makes, a client side, stays a call of its own).
+
+    A hostile file's plumbing that goes round in a cycle ends where it came round; each plumbing span walked
+    remembers where the walk ended, so the calls under a chain thousands of spans long walk it once."""
+    tools = {span: tool for _outcome, span, _parent, tool, _server, _side in steps if span is not None}
+    joined = {server: span for _outcome, span, _parent, _tool, server, _side in steps
+              if server is not None and span is not None}
+    ends: dict[str, str] = {}
+    read: list[_Call] = []
+    for outcome, span, parent, tool, _server, side in steps:
+        above = parent if parent is None or parent not in plumbing else _through(parent, plumbing, ends)
+        if side == "server" and above in joined and joined[above] != span:
+            above = joined[above]
+        if above != parent and above in tools:
+            read.append((outcome, span, above, tools[above]))
+        else:
+            read.append((outcome, span, parent, tool))
+    return read
+
+
+def _through(parent: str, plumbing: dict[str, str], ends: dict[str, str]) -> str:
+    """The span above the plumbing spans ``parent`` starts (``plumbing``: span → parent), ``ends`` remembering
+    each walk's end for every span it passed."""
+    walked = [parent]
+    seen = {parent}
+    above = parent
+    while (found := ends.get(above, plumbing.get(above))) is not None and found not in seen:
+        seen.add(found)
+        walked.append(found)
+        above = found
+    for span in walked[:-1]:
+        ends[span] = above
+    return above
 
 
 def run_reason(store: RunStore, run: RunRecord) -> Recovery | None:

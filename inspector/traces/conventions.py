@@ -339,9 +339,10 @@ def _traceloop(name: str, attributes: Mapping[str, Any]) -> Meaning:
         tool = entity if isinstance(entity, str) else name.removesuffix(".tool")
         text, blocks = _text(result), None
         if isinstance(output, dict) and isinstance(output.get("content"), list) and "result" not in output:
-            # A whole CallToolResult (Respan's plugin writes the answer so): its content, and its isError.
+            # A whole CallToolResult (Respan's plugin writes the answer so): its content, and its isError (also where
+            # its content is no block list, shown as written).
             text, blocks, answered_error = _result(output)
-            is_error = is_error or answered_error
+            is_error = is_error or answered_error or output.get("isError") is True
         if "traceloop.entity.output" not in attributes or "traceloop.entity.input" not in attributes:
             # Its OpenAI Agents instrumentation (0.62) writes the GenAI attributes instead of its own.
             generic = _gen_ai(attributes)

@@ -14,8 +14,10 @@ What it writes, and how it is read:
   arguments) or ``{"params": {"name": NAME, "arguments": ARGUMENTS}}`` (with keywords; also ``mcp.tool.name``);
 - the answer: the ``CallToolResult`` with each content block as its Python ``repr``
   (``"type='text' text='Berlin: 21 °C, clear' annotations=None meta=None"``) and ``isError``; on the server, the
-  tool's ``(content, structured)`` pair as a list; a text block's text is read out of its ``repr``, any other
-  block stays the text OpenLIT wrote; on ``mcp`` 2.x the answer's keys are the SDK's Python names (``is_error``);
+  tool's ``(content, structured)`` pair as a list; a text block's text is read out of its ``repr``
+  (:func:`~.python_text.python_string`), any other block stays the text OpenLIT wrote, an answer that is no content
+  list (an item of no known kind, no content) is the result as written; on ``mcp`` 2.x the answer's keys are the
+  SDK's Python names (``is_error``);
 - the status: unset on success, ERROR with ``error.type`` and an ``exception`` event on an exception (a
   time-out among them); a call that returned records ``mcp.client.operation.duration`` (and its answer), one
   whose caller cancelled it neither: then no outcome is recorded;
@@ -28,12 +30,12 @@ No I/O, no SQLite, no Qt.
 
 from __future__ import annotations
 
-import ast
 import re
 from collections.abc import Mapping
 from typing import Any
 
 from .content_list import read_content_list
+from .python_text import python_string
 
 __all__ = ["OPENLIT_SCOPE", "is_openlit", "openlit_parts"]
 
@@ -77,7 +79,8 @@ def openlit_parts(kind: int, attributes: Mapping[str, Any], parse: Any) -> dict[
         if blocks is not None:
             parts.update(result=blocks.text, blocks=blocks)
         parts["result_is_error"] = response.get("isError") is True or response.get("is_error") is True
-    elif isinstance(attributes.get("mcp.response.payload"), str):
+    if "result" not in parts and isinstance(attributes.get("mcp.response.payload"), str):
+        # An answer that is no content list OpenLIT writes (no content, a block of no known kind): as written.
         parts["result"] = attributes["mcp.response.payload"]
     parts["answered"] = "mcp.client.operation.duration" in attributes or "result" in parts
     return parts
@@ -89,11 +92,5 @@ def _block(item: Any) -> Any:
     if not isinstance(item, str):
         return item
     found = _TEXT_BLOCK.match(item)
-    if found is not None:
-        try:
-            text = ast.literal_eval(found.group(1))
-        except (ValueError, SyntaxError):
-            text = None
-        if isinstance(text, str):
-            return {"type": "text", "text": text}
-    return {"type": "text", "text": item}
+    text = python_string(found.group(1)) if found is not None else None
+    return {"type": "text", "text": item if text is None else text}

@@ -96,6 +96,9 @@ class SpanSorter:
     #: file ends: it then says how that call ended (an export writes it before the call)
     tools: MutableMapping[tuple[str, str], _Held] = field(init=False)
     _tools_held: int = field(init=False, default=0)
+    #: (trace id, plumbing span id) → the span above the plumbing it was last found under (see
+    #: :meth:`_through_plumbing`): a call under a long chain of plumbing walks it once, not once per call
+    above: MutableMapping[tuple[str, str], str] = field(init=False)
     #: The span ids seen per trace: a span whose id its trace had already is left out (and counted).
     repeats: SpanRepeats = field(init=False)
 
@@ -103,7 +106,7 @@ class SpanSorter:
         self.our_uids, self.has_run_span = self.new_table(), self.new_table()
         self.first_step, self.foreign = self.new_table(), self.new_table()
         self.calls, self.servers, self.links = self.new_table(), self.new_table(), self.new_table()
-        self.wrapped, self.tools = self.new_table(), self.new_table()
+        self.wrapped, self.tools, self.above = self.new_table(), self.new_table(), self.new_table()
         self.repeats = SpanRepeats(self.new_table)
 
     def span(self, record: Any, path: Path, service: str | None, line: int | None, size: int = 0,
@@ -154,6 +157,9 @@ class SpanSorter:
         trace_id, meaning = span.trace_id, side.meaning
         if meaning.plumbing and span.parent_id and meaning.side != "server":
             self.links[(trace_id, span.span_id)] = span.parent_id
+            inner = self.wrapped.pop((trace_id, span.span_id), None)
+            if inner is not None:  # a call under this plumbing span came first: the span over it learns its end
+                self.wrapped[(trace_id, self._through_plumbing(trace_id, span.parent_id))] = inner
             waiting = self.servers.get((trace_id, span.span_id))
             if waiting is not None and (trace_id, span.parent_id) in self.calls:
                 del self.servers[(trace_id, span.span_id)]
@@ -205,6 +211,8 @@ class SpanSorter:
                 return None
         payload, result = call_payload(side, server.side if server is not None else None, wrapped)
         parent = side.raw["parentSpanId"]
+        if parent and self.links:
+            parent = self._through_plumbing(trace_id, parent)
         # Any tool step but a server's (a call's client side; an agent's tool span, over a call or over
         # another tool span): a tool span of the same tool over it is one call with it and learns how this
         # one ended, at any depth of a chain of them (before, only a call's client side told the span over it).
@@ -218,6 +226,27 @@ class SpanSorter:
                          checked if checked is not None else read_payload(payload, client.path))
         self.on_step(trace_id, step, client.path, client.size + (server.size if server is not None else 0))
         return parent if call_step else None
+
+    def _through_plumbing(self, trace_id: str, parent: str) -> str:
+        """The span a call under ``parent`` is under once the plumbing spans between are passed (OpenLIT's
+        ``mcp tools/call`` over its ``mcp transport/request`` over the ``mcp`` SDK's call: one call); a hostile
+        file's plumbing that goes round in a cycle ends where it came round. Each plumbing span walked remembers
+        where the walk ended (a link arriving later may lead further: the walk goes on from there), so the calls
+        under a chain thousands of spans long walk it once between them."""
+        walked = [parent]
+        seen = {parent}
+        while True:
+            found = self.above.get((trace_id, parent))
+            if found is None or found in seen:
+                found = self.links.get((trace_id, parent))
+            if found is None or found in seen:
+                break
+            seen.add(found)
+            walked.append(found)
+            parent = found
+        for span in walked[:-1]:
+            self.above[(trace_id, span)] = parent
+        return parent
 
     def _pair_by_request_id(self) -> None:
         """Sides whose parents do not join them (a server span under an HTTP server span, say) are

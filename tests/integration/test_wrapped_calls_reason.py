@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from inspector.store import RunStore
-from inspector.store.recovery import UNRECORDED, _counted, failed_calls, page_reasons
+from inspector.store.recovery import UNRECORDED, _bridged, _counted, failed_calls, page_reasons
 from inspector.transfer import import_trace
 from tests.support.wrapped_calls import AgentTrace, wrapped_calls, write_traces
 
@@ -62,15 +62,21 @@ EXPECTED = {1: (7, 10), 2: (13, 60), 3: (8, 50), 5: (5, 25), 6: (8, 24)}
 def _one_by_one(store: RunStore, outcome: str = "failed") -> dict[int, tuple[int, int]]:
     """Every tool step of every run read into Python, in order, and counted by the rule itself: the calls
     that failed (or, ``outcome`` :data:`UNRECORDED`, recorded no outcome) and all the calls."""
-    runs: dict[int, list[tuple[str, str | None, str | None, str | None]]] = {}
-    rows = store.db.conn.execute("SELECT run_id, outcome, payload FROM steps WHERE kind = 'tool' "
+    runs: dict[int, list[tuple[str, str | None, str | None, str | None, str | None, str | None]]] = {}
+    plumbing: dict[int, dict[str, str]] = {}
+    rows = store.db.conn.execute("SELECT run_id, kind, outcome, payload FROM steps WHERE kind IN ('tool', 'request') "
                                  "ORDER BY run_id, sequence").fetchall()
-    for run_id, ended, payload in rows:
+    for run_id, kind, ended, payload in rows:
         read = json.loads(payload)
         otlp = (read.get("raw") or {}).get("otlp") or {}
-        marks = (otlp.get("spanId"), otlp.get("parentSpanId"), read.get("toolName"))
+        if kind == "request":  # a plumbing span a call may be under (OpenLIT's between its call and the SDK's)
+            if otlp.get("plumbing") is True and isinstance(otlp.get("parentSpanId"), str):
+                plumbing.setdefault(run_id, {}).setdefault(otlp["spanId"], otlp["parentSpanId"])
+            continue
+        marks = (otlp.get("spanId"), otlp.get("parentSpanId"), read.get("toolName"),
+                 (otlp.get("server") or {}).get("spanId"), otlp.get("side"))
         runs.setdefault(run_id, []).append((ended, *(mark if isinstance(mark, str) else None for mark in marks)))
-    counted = {run_id: _counted(steps, outcome) for run_id, steps in runs.items()}
+    counted = {run_id: _counted(_bridged(steps, plumbing.get(run_id, {})), outcome) for run_id, steps in runs.items()}
     return {run_id: (failed, calls) for run_id, (failed, calls) in counted.items() if failed}
 
 
