@@ -8,6 +8,7 @@ the Runs list shows it by its address: ``inspector.gui.runs.runs_model.names_for
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from inspector.i18n.entry_names import shown_name
@@ -26,12 +27,15 @@ def named_server_condition(store: RunStore, text: str) -> tuple[str, list[Any]]:
         shown = shown_name(name, url) or ""
         if wanted and wanted in shown.casefold():
             (here if _loopback(url) else anywhere).append(url)
-    parts: list[str] = []
+    # The addresses as one JSON array each (any number of servers is one value).
+    parts, values = [], []
     if anywhere:
-        parts.append(f"COALESCE(server, '') IN ({','.join('?' * len(anywhere))})")
+        parts.append("COALESCE(server, '') IN (SELECT value FROM json_each(?))")
+        values.append(json.dumps(anywhere))
     if here:
-        parts.append(f"(COALESCE(server, '') IN ({','.join('?' * len(here))}) AND source != 'imported')")
-    return (" OR " + " OR ".join(parts) if parts else ""), [*anywhere, *here]
+        parts.append("(COALESCE(server, '') IN (SELECT value FROM json_each(?)) AND source != 'imported')")
+        values.append(json.dumps(here))
+    return (" OR " + " OR ".join(parts) if parts else ""), values
 
 
 def _loopback(url: str) -> bool:
