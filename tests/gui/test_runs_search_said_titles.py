@@ -144,10 +144,8 @@ def test_the_search_finds_a_run_by_the_server_name_its_row_shows(qtbot, make_win
     run (the search read the runs' addresses alone) while the empty list said the search looks in the servers."""
     with RunStore.open(resolve_db_path()) as store:
         ServerRegistry(store.db).save_server("http://10.0.0.7:8000/mcp", name="Weather")
-        named = store.start_run("tools/call lookup", "live", "http://10.0.0.7:8000/mcp")
-        store.finish_run(named, "ok")
-        other = store.start_run("tools/call lookup", "live", "http://other.example/mcp")
-        store.finish_run(other, "ok")
+        named, other = (store.start_run("tools/call lookup", "live", server)
+                        for server in ("http://10.0.0.7:8000/mcp", "http://other.example/mcp"))
     window = runs_window(make_window)
     tab = window.runs_tab
     qtbot.waitUntil(lambda: {named, other} <= listed(tab))
