@@ -12,6 +12,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from inspector.i18n import N_, _, ngettext
+from inspector.i18n.entry_names import shown_name
 from inspector.i18n.messages import Message
 from inspector.store import RunStore, ServerRecord, ServerRegistry, ServerSettings
 from inspector.store.signin_settings import SignInSetup, StoredSignIn
@@ -324,7 +325,7 @@ def _remove(store: RunStore, args: argparse.Namespace) -> int:
     vault.forget_client_secret(found.url)  # the client secret leaves the keyring
     if resource is not None:
         vault.forget(resource)  # and its sign-in's tokens
-    shown = found.name or found.url
+    shown = shown_name(found.name, found.url) or found.url  # the demo entry as `servers` lists it
     refused = [(account.removeprefix("env:"), f"{url} {account}", answer)
                for action, url, account, answer in keeper.refused if action == "remove"]
     refused += [(account, account, answer) for action, account, answer in getattr(vault, "refused", ())
@@ -336,7 +337,7 @@ def _remove(store: RunStore, args: argparse.Namespace) -> int:
     if args.json:
         emit_json({"removed": found.url, "name": found.name})
     else:
-        print(one_line(_("Removed {server}; its runs stay stored.").format(server=found.name or found.url)))
+        print(one_line(_("Removed {server}; its runs stay stored.").format(server=shown)))
     return EXIT_OK
 
 

@@ -26,6 +26,7 @@ from inspector.runs.times import from_stored_time
 
 from .errors import UnknownRunError
 from .find_text import find_condition
+from .named_servers import named_server_condition
 from .run_store import RunRecord, RunStore, stored_exchange
 
 #: What the detail of one step reads of its result and arguments (SQL cuts them, not Python).
@@ -134,7 +135,7 @@ def list_runs(store: RunStore, where: RunFilter = RunFilter(), order: str = "sta
               descending: bool = True, limit: int | None = None, offset: int = 0) -> list[RunRecord]:
     """The runs ``where`` selects, with their step counts, in ``order`` (newest first by default);
     ``limit`` runs from ``offset`` on."""
-    clauses, params = _run_clauses(where)
+    clauses, params = _run_clauses(store, where)
     sql = ("SELECT runs.id, uid, title, source, server, status, started_at, finished_at, origin, note,"
            " (SELECT COUNT(*) FROM steps WHERE steps.run_id = runs.id) AS step_count FROM runs")
     if clauses:
@@ -152,7 +153,7 @@ def list_runs(store: RunStore, where: RunFilter = RunFilter(), order: str = "sta
 
 def run_ids(store: RunStore, where: RunFilter = RunFilter()) -> list[int]:
     """The ids of every run ``where`` selects, newest first (for an export of the listed runs)."""
-    clauses, params = _run_clauses(where)
+    clauses, params = _run_clauses(store, where)
     sql = "SELECT id FROM runs" + (" WHERE " + " AND ".join(clauses) if clauses else "")
     return [row[0] for row in store.db.conn.execute(sql + " ORDER BY started_at DESC, id DESC", params)]
 
@@ -161,7 +162,7 @@ def run_position(store: RunStore, run_id: int, where: RunFilter = RunFilter(), o
                  descending: bool = True) -> int | None:
     """Where a run stands in the list ``where`` and ``order`` make (0 is the first), or ``None``
     when the filter leaves it out."""
-    clauses, params = _run_clauses(where)
+    clauses, params = _run_clauses(store, where)
     direction = "DESC" if descending else "ASC"
     sql = (f"SELECT position FROM (SELECT runs.id AS run_id, row_number() OVER (ORDER BY {RUN_ORDERS[order]}"
            f" {direction}, runs.id {direction}) - 1 AS position"
@@ -178,7 +179,7 @@ _NOTED_STEP = ("SELECT 1 FROM steps WHERE steps.run_id = runs.id AND instr(steps
                " LIKE ? ESCAPE '\\'")
 
 
-def _run_clauses(where: RunFilter) -> tuple[list[str], list[Any]]:
+def _run_clauses(store: RunStore, where: RunFilter) -> tuple[list[str], list[Any]]:
     clauses: list[str] = []
     params: list[Any] = []
     if where.statuses:
@@ -198,11 +199,12 @@ def _run_clauses(where: RunFilter) -> tuple[list[str], list[Any]]:
     if where.text.strip():
         pattern = "%" + _like_text(where.text.strip()) + "%"
         shown, shown_params = _shown_title_condition(where.text)
+        named, named_params = named_server_condition(store, where.text)  # a server by the name the list shows
         # The shown titles asked right after the stored ones: before the notes of the steps (a query each).
-        clauses.append(f"(title LIKE ? ESCAPE '\\'{shown} OR COALESCE(server, '') LIKE ? ESCAPE '\\'"
+        clauses.append(f"(title LIKE ? ESCAPE '\\'{shown} OR COALESCE(server, '') LIKE ? ESCAPE '\\'{named}"
                        " OR COALESCE(origin, '') LIKE ? ESCAPE '\\' OR runs.note LIKE ? ESCAPE '\\'"
                        f" OR EXISTS ({_NOTED_STEP}))")
-        params.extend([pattern, *shown_params] + [pattern] * 4)
+        params.extend([pattern, *shown_params, pattern, *named_params] + [pattern] * 3)
     return clauses, params
 
 

@@ -68,7 +68,8 @@ class Recovery:
 
 
 #: Of some runs (a JSON array of their ids), those whose last step is a model's answer (a model's step that
-#: asked for no tool call and did not fail), with how many tool calls each made and how many failed: a
+#: asked for no tool call and did not fail), with how many tool calls each made, how many failed, were cancelled
+#: and have no outcome recorded (a trace's agent that answered after calls its client recorded nothing of): a
 #: page of runs in one query, each run's last step found by its (run, sequence) index.
 _ANSWERED = """
 WITH listed(run_id) AS (SELECT value FROM json_each(?)),
@@ -79,7 +80,8 @@ last AS (
                 THEN json_array_length(steps.payload, '$.requestedToolCalls') END AS asked
     FROM listed JOIN steps ON steps.id = (
         SELECT id FROM steps WHERE steps.run_id = listed.run_id ORDER BY sequence DESC LIMIT 1))
-SELECT last.run_id, COUNT(*), COALESCE(SUM(tools.outcome = 'failed'), 0), COALESCE(SUM(tools.outcome = 'cancelled'), 0)
+SELECT last.run_id, COUNT(*), COALESCE(SUM(tools.outcome = 'failed'), 0), COALESCE(SUM(tools.outcome = 'cancelled'), 0),
+       COALESCE(SUM(tools.outcome = ''), 0)
 FROM last JOIN steps AS tools ON tools.run_id = last.run_id AND tools.kind = 'tool'
 WHERE last.kind = 'llm' AND last.finish IS NOT 'error' AND NOT COALESCE(last.asked, 0)
 GROUP BY last.run_id
@@ -97,7 +99,8 @@ def _answered(store: RunStore, run_ids: Sequence[int]) -> dict[int, Recovery]:
     if not run_ids:
         return {}
     rows = store.db.conn.execute(_ANSWERED, (json.dumps(list(run_ids)),)).fetchall()
-    return {run_id: Recovery(failed, calls, cancelled=cancelled) for run_id, calls, failed, cancelled in rows if failed}
+    return {run_id: Recovery(failed, calls, cancelled=cancelled, unrecorded=unrecorded)
+            for run_id, calls, failed, cancelled, unrecorded in rows if failed}
 
 
 #: The tool steps of some runs, counted in SQL where their spans cannot change the count, listed where they

@@ -92,3 +92,19 @@ def test_the_server_dialog_shows_the_name_and_keeps_the_stored_one_unless_change
         assert _server_rows(window) == ["Mein Demo · stateless"]
     finally:
         switch_language("en")
+
+
+def test_the_server_logs_state_says_the_demo_entrys_name_in_the_language_switched_to(qtbot, launch) -> None:  # noqa: F811
+    """The Server log's state line kept the name its session began with: switched to German, it said "Empfängt
+    Meldungen von Demo server." (and "Listening to Demo-Server." switched back)."""
+    window = launch()
+    demo_entry(window)
+    state = window.log_dock.view.state
+    qtbot.waitUntil(lambda: state.text().startswith("Listening to Demo server."), timeout=20000)
+    try:
+        switch_language("de")
+        assert state.text().startswith("Empfängt Meldungen von Demo-Server."), state.text()
+        switch_language("en")
+        assert state.text().startswith("Listening to Demo server."), state.text()
+    finally:
+        switch_language("en")

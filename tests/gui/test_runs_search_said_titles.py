@@ -9,7 +9,7 @@ from pathlib import Path
 from inspector.gui.language import switch_language
 from inspector.gui.runs.list_freshness import POLL_MS
 from inspector.gui.runs.runs_model import COLUMNS
-from inspector.store import RunStore, resolve_db_path
+from inspector.store import RunStore, ServerRegistry, resolve_db_path
 from inspector.transfer.importing import import_trace
 from tests.gui.test_runs_screenshots import runs_window
 from tests.support.sample_runs import mixed_run
@@ -137,3 +137,19 @@ def test_a_live_read_of_the_list_in_the_language_before_is_not_shown_after_a_swi
         assert listed(tab) == {older}
     finally:
         switch_language("en")
+
+
+def test_the_search_finds_a_run_by_the_server_name_its_row_shows(qtbot, make_window) -> None:
+    """The Server column names a configured server by the name the user gave it; typing that name listed no
+    run (the search read the runs' addresses alone) while the empty list said the search looks in the servers."""
+    with RunStore.open(resolve_db_path()) as store:
+        ServerRegistry(store.db).save_server("http://10.0.0.7:8000/mcp", name="Weather")
+        named, other = (store.start_run("tools/call lookup", "live", server)
+                        for server in ("http://10.0.0.7:8000/mcp", "http://other.example/mcp"))
+    window = runs_window(make_window)
+    tab = window.runs_tab
+    qtbot.waitUntil(lambda: {named, other} <= listed(tab))
+    assert tab.runs.index(tab.runs.row_of(named), COLUMNS.index("server")).data() == "Weather"
+    tab.search.setText("Weather")
+    # (and any run the window made itself on that server: it lists the tools of the server selected)
+    qtbot.waitUntil(lambda: named in listed(tab) and other not in listed(tab))

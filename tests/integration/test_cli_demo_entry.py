@@ -91,3 +91,23 @@ def test_the_demo_entry_is_listed_and_named_in_the_users_language_and_stored_as_
         demo.stop()
     assert called.stdout.startswith("tools/call echo auf Demo-Server: ok"), called.stdout
     assert json.loads(as_json.stdout)["server"] == DEMO_ENTRY_NAME  # as stored, in every language
+
+
+
+def _demo_entry_stored() -> None:
+    store = RunStore.open(resolve_db_path())
+    ServerRegistry(store.db).save_server("http://127.0.0.1:45678/mcp", name=DEMO_ENTRY_NAME)  # the window's shape
+    store.close()
+
+
+def test_removing_the_demo_entry_names_it_as_servers_lists_it() -> None:
+    """`servers remove Demo-Server` in German said "Demo server entfernt", the stored name, where `servers` lists
+    the entry as "Demo-Server"; `--json` keeps the name stored."""
+    for language, typed, said in (("de", "Demo-Server", "Demo-Server entfernt; seine Läufe bleiben gespeichert.\n"),
+                                  ("en", DEMO_ENTRY_NAME, "Removed Demo server; its runs stay stored.\n")):
+        _demo_entry_stored()
+        removed = run_cli("--lang", language, "servers", "remove", typed)
+        assert removed.returncode == 0 and removed.stdout == said, removed
+    _demo_entry_stored()
+    as_json = run_cli("--lang", "de", "servers", "remove", "Demo-Server", "--json")
+    assert json.loads(as_json.stdout)["name"] == DEMO_ENTRY_NAME

@@ -7,6 +7,7 @@ read them from one place, :func:`inspector.store.recovery.page_reasons`)."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -48,3 +49,40 @@ def test_they_are_said_after_the_cancelled_ones_and_before_the_models_answer() -
     assert recovery_text(1, 2, True, None, 0, 1) == \
         "1 of 2 tool calls failed, 1 not recorded; the model still gave its answer"
     assert recovery_text(1, 2, False, None, 0, 0) == "1 of 2 tool calls failed"  # none: as before
+
+
+def _agent_that_answered(path: Path) -> Path:
+    """An agent's trace: a failed MCP call, two Traceloop tool spans with no status and no output (their client
+    recorded nothing), then the model's answer."""
+    def span(number: int, name: str, attributes: dict[str, str], **more: object) -> dict[str, object]:
+        start = 1_700_000_000_000_000_000 + number * 1_000_000
+        return {"traceId": "7" * 32, "spanId": f"{number:016x}", "name": name, "kind": 1 if number == 1 else 3,
+                "startTimeUnixNano": str(start), "endTimeUnixNano": str(start + 500_000),
+                "attributes": [{"key": key, "value": {"stringValue": value}} for key, value in attributes.items()],
+                **({"parentSpanId": f"{1:016x}"} if number > 1 else {}), **more}
+
+    looked_up = {"traceloop.span.kind": "tool", "traceloop.entity.name": "lookup",
+                 "traceloop.entity.input": '{"arguments": {"city": "Oslo"}}'}
+    spans = [span(1, "invoke_agent", {"gen_ai.operation.name": "invoke_agent"}),
+             span(2, "tools/call flaky", {"mcp.method.name": "tools/call", "gen_ai.tool.name": "flaky"},
+                  status={"code": 2, "message": "no"}),
+             span(3, "lookup.tool", looked_up), span(4, "lookup.tool", looked_up),
+             span(5, "chat gpt-4o", {"gen_ai.operation.name": "chat", "gen_ai.request.model": "gpt-4o"})]
+    path.write_text(json.dumps({"resourceSpans": [{"resource": {"attributes": []},
+                                                   "scopeSpans": [{"spans": spans}]}]}) + "\n")
+    return path
+
+
+def test_a_run_whose_model_answered_says_its_calls_with_no_outcome_recorded_too(tmp_path: Path) -> None:
+    """Its reason is read where the model answered (not counted as a stopped run's): it said "1 of 3 tool calls
+    failed; the model still gave its answer", as if the other 2 had worked."""
+    db = tmp_path / "runs.db"
+    with RunStore.open(db) as store:
+        [run_id] = import_trace(store, _agent_that_answered(tmp_path / "agent.json")).run_ids
+        assert page_reasons(store, [store.get_run(run_id)])[run_id].said() == (1, 3, True, None, 0, 2)
+    said = {"en": "failed (1 of 3 tool calls failed, 2 not recorded; the model still gave its answer)",
+            "de": "fehlgeschlagen (1 von 3 Tool-Aufrufen schlug fehl, 2 nicht erfasst; das Modell gab trotzdem "
+                  "seine Antwort)"}
+    for language in ("en", "de"):
+        shown = cli_here("--lang", language, "--db", str(db), "runs", "show", str(run_id)).stdout.splitlines()
+        assert f" {said[language]}, " in shown[1], shown[1]

@@ -99,6 +99,11 @@ class WindowListener(QObject):
 
         self._engine.spawn(listener.run)
 
+    def shown_label(self) -> str:
+        """The server listened to (or last) as named in the language now shown (the window's demo entry's name
+        follows a switch of language; :attr:`label` is the name the session began with)."""
+        return shown_label(self._plain) if self._plain is not None else self.label
+
     def stop(self, *, keep_subscriptions: bool = False) -> None:
         """Stop listening; the session is ended (``DELETE``) in the background, within half a second.
         ``keep_subscriptions``: a session with the same server follows, subscribed to the same resources."""

@@ -133,8 +133,8 @@ class ServerLogDock(QDockWidget):
             self._say_no_stream()
         elif self._unusable is not None:
             self._say_unusable()
-        elif self._said is not None:
-            self._status(*self._said)
+        elif self._said is not None:  # the server named anew: the demo entry's name is the language's
+            self._status(self.listener.shown_label(), self._said[1])
 
     def _say_unusable(self) -> None:
         assert self._unusable is not None

@@ -83,7 +83,7 @@ def test_the_search_in_step_notes_reads_only_the_steps_that_have_one(store: RunS
     database, at each pause in typing)."""
     from inspector.store.browse import _run_clauses
 
-    clauses, params = _run_clauses(RunFilter(text="anything"))
+    clauses, params = _run_clauses(store, RunFilter(text="anything"))
     plan = " ".join(str(row[3]) for row in store.db.execute(
         "EXPLAIN QUERY PLAN SELECT id FROM runs WHERE " + " AND ".join(clauses), params))
     assert "USING INDEX steps_with_note" in plan, plan

@@ -1,0 +1,48 @@
+"""The runs whose server a searched text names as the Runs list shows it: by the name the user gave it (the
+Server column says "weather", not its address), the window's demo entry by its name in the reader's language
+("Demo-Server"). The search looked at the runs' addresses alone, so the name a row showed found no run while
+the list's hint said the search looks in the servers.
+
+A run imported with a loopback address is not named so (its 127.0.0.1 was the machine it was recorded on;
+the Runs list shows it by its address: ``inspector.gui.runs.runs_model.names_for``)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from inspector.i18n.entry_names import shown_name
+from inspector.runs.loopback import names_this_machine
+
+from .run_store import RunStore
+
+
+def named_server_condition(store: RunStore, text: str) -> tuple[str, list[Any]]:
+    """" OR (…)" that a run's server is one whose shown name holds ``text`` (case aside, as LIKE matches), and
+    its values; "" when no configured server's name holds it."""
+    wanted = text.strip().casefold()
+    here: list[str] = []  # the addresses whose runs are named so when made here only (a loopback address)
+    anywhere: list[str] = []
+    for url, name in store.db.conn.execute("SELECT url, name FROM servers WHERE COALESCE(name, '') != ''"):
+        shown = shown_name(name, url) or ""
+        if wanted and wanted in shown.casefold():
+            (here if _loopback(url) else anywhere).append(url)
+    # The addresses as one JSON array each (any number of servers is one value).
+    parts, values = [], []
+    if anywhere:
+        parts.append("COALESCE(server, '') IN (SELECT value FROM json_each(?))")
+        values.append(json.dumps(anywhere))
+    if here:
+        parts.append("(COALESCE(server, '') IN (SELECT value FROM json_each(?)) AND source != 'imported')")
+        values.append(json.dumps(here))
+    return (" OR " + " OR ".join(parts) if parts else ""), values
+
+
+def _loopback(url: str) -> bool:
+    try:
+        return names_this_machine(url)
+    except ValueError:  # an address urlsplit cannot read: not the machine's, as the list reads it
+        return False
+
+
+__all__ = ["named_server_condition"]
