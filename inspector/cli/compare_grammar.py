@@ -44,5 +44,8 @@ def add_compare_command(commands: argparse._SubParsersAction) -> None:
                                 "run), last~N (the N-th before it) or the beginning of its uid"))
     compare.intermixed = True  # `compare 4 --json 5`: the runs may stand around the options
     compare.add_argument("--json", action="store_true", help=_("print exactly one JSON object"))
+    compare.add_argument("--plumbing", action="store_true",
+                         help=_("compare the plumbing spans of runs read from a trace too (stream writers and the "
+                                "like), which are left out by default as runs show and the window leave them out"))
     compare.add_argument("--db", metavar=_("PATH"),
                          help=_("the run database (default: RUN_INSPECTOR_DB, else runs.db in the user data folder)"))

@@ -11,6 +11,7 @@ from inspector.i18n import N_, _, ngettext
 from inspector.i18n.comparing import (
     ROW_MARKS,
     english_summary_line,
+    hidden_plumbing_steps,
     joined,
     row_differences,
     row_state,
@@ -61,7 +62,7 @@ def _compare(store: RunStore, args: argparse.Namespace) -> int:
                                            "different runs."),
                                         {"first": one_line(args.first), "second": one_line(args.second),
                                          "run": first.id}))
-        comparison = compare_stored_runs(store, first.id, second.id)
+        comparison = compare_stored_runs(store, first.id, second.id, show_plumbing=args.plumbing)
         reasons = (_reason(store, first), _reason(store, second))  # not in --json, which says none
     if args.json:
         write_json(first, second, comparison)
@@ -113,6 +114,7 @@ def comparison_dict(first: RunRecord, second: RunRecord, comparison: RunComparis
                     "only_first": summary.only_first, "only_second": summary.only_second,
                     "outcome_changes": [{"first": one, "second": other, "count": count}
                                         for (one, other), count in summary.outcome_changes.items()]},
+        "hidden_plumbing": {"first": comparison.hidden_plumbing[0], "second": comparison.hidden_plumbing[1]},
     }
     if rows:
         head["rows"] = [_row_dict(row) for row in comparison.rows]
@@ -169,6 +171,11 @@ def print_comparison(first: RunRecord, second: RunRecord, comparison: RunCompari
             status=status_with_recovery(outcome_word(record.status), reason),
             count=format_number(count))))
     print(one_line(summary_line(comparison.summary, first.id, second.id)))
+    hidden = hidden_plumbing_steps(comparison.hidden_plumbing, first.id, second.id)
+    if hidden:
+        # As `runs show` hides them ("7 plumbing hidden; --plumbing lists them").
+        print(_("Not compared: {steps}, hidden as `runs show` hides them (--plumbing compares them too).").format(
+            steps=hidden))
     print()
     said = [_said(step) for row in comparison.rows for step in (row.first, row.second) if step is not None]
     width = max([outcome_width(), len(step_outcome_word("tool", None)), *map(len, said)])  # "not recorded" fits too

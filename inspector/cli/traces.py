@@ -22,7 +22,7 @@ from inspector.transfer import (
     import_trace,
 )
 from inspector.transfer.left_out import left_out_sentences
-from inspector.transfer.notes_words import notes_sentences
+from inspector.transfer.notes_words import exported_notes_sentence, notes_sentences
 
 from .common import (
     EXIT_OK,
@@ -100,7 +100,7 @@ def _export(args: argparse.Namespace) -> int:
     _clear_progress()
     if args.json:
         emit_json({"file": str(report.path), "format": report.file_format, "runs": report.runs,
-                   "steps": report.steps})
+                   "steps": report.steps, "notes": report.notes})
     elif not report.runs and args.outcome and not run_ids:
         # A filter matching nothing says so (the file is still written: a nightly export of none is one).
         print(_("No stored run has the status {status}: {path} holds no runs. `runs list` shows the runs that "
@@ -110,6 +110,8 @@ def _export(args: argparse.Namespace) -> int:
             count=format_number(report.runs), path=report.path))
         print(ngettext("The file holds {count} step.", "The file holds {count} steps.", report.steps).format(
             count=format_number(report.steps)))
+        if report.notes:
+            print(exported_notes_sentence(report))
     return EXIT_OK
 
 

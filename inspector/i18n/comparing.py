@@ -110,6 +110,14 @@ def row_differences(row: AlignedRow, first_id: int, second_id: int) -> list[str]
     return words
 
 
+def hidden_plumbing_steps(hidden: tuple[int, int], first_id: int, second_id: int) -> str:
+    """The plumbing steps a comparison left out, by run ("7 plumbing steps of run 5"; ``""``: none), for the
+    sentence the window and ``compare`` each end in their own way (how to compare them too)."""
+    return joined([ngettext("{count} plumbing step of run {run}", "{count} plumbing steps of run {run}",
+                            count).format(count=format_number(count), run=run)
+                   for count, run in zip(hidden, (first_id, second_id), strict=True) if count])
+
+
 def rule_sentence() -> str:
     """When a duration counts as changed, in one sentence (the window's and the command's help)."""
     from inspector.runs.comparing import SLOWER_MS, SLOWER_RATIO
@@ -119,5 +127,5 @@ def rule_sentence() -> str:
         percent=round(SLOWER_RATIO * 100), ms=round(SLOWER_MS))
 
 
-__all__ = ["ROW_MARKS", "english_summary_line", "row_differences", "row_state", "rule_sentence",
-           "step_outcome_word", "summary_line"]
+__all__ = ["ROW_MARKS", "english_summary_line", "hidden_plumbing_steps", "row_differences", "row_state",
+           "rule_sentence", "step_outcome_word", "summary_line"]

@@ -146,6 +146,9 @@ class RunComparison:
 
     rows: tuple[AlignedRow, ...]
     summary: ComparisonSummary
+    #: How many plumbing steps of each run (first, second) were left out, hidden as ``runs show`` and the
+    #: timeline hide them (Traceloop's stream writers): one run's 7 read as "9 steps only in run 5".
+    hidden_plumbing: tuple[int, int] = (0, 0)
 
 
 # -- facts of a stored step ------------------------------------------------------------------------

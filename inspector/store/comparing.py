@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator
+from dataclasses import replace
 from typing import Any
 
 from inspector.runs.comparing import RunComparison, StepFacts, compare_steps, step_facts
@@ -35,19 +36,36 @@ def run_step_facts(store: RunStore, run_id: int) -> list[StepFacts]:
     failed step's, without their exchanges: they tell its kind of failure, "timed out").
 
     :class:`~inspector.store.UnknownRunError` when there is no such run."""
+    return _step_facts(store, run_id, show_plumbing=True)[0]
+
+
+def _is_plumbing(payload: dict[str, Any]) -> bool:
+    """Whether the importer marked the step an instrumentation's plumbing (``raw.otlp.plumbing``, the mark
+    the span tree reads: :mod:`inspector.store.span_tree`)."""
+    raw = payload.get("raw")
+    otlp = raw.get("otlp") if isinstance(raw, dict) else None
+    return isinstance(otlp, dict) and otlp.get("plumbing") is True
+
+
+def _step_facts(store: RunStore, run_id: int, *, show_plumbing: bool) -> tuple[list[StepFacts], int]:
+    """:func:`run_step_facts`, its plumbing steps left out unless ``show_plumbing``; and how many were."""
     store.get_run(run_id)
     has_rounds = store.has_rounds(run_id)
     cursor = store.db.conn.execute(
         "SELECT id, sequence, payload FROM steps WHERE run_id = ? ORDER BY started_at, sequence", (run_id,))
-    facts = []
+    facts, hidden = [], 0
     for rows in _batches(cursor):
         parsed = [(step_id, sequence, _payload(payload)) for step_id, sequence, payload in rows]
+        if not show_plumbing:
+            kept = [step for step in parsed if not _is_plumbing(step[2])]
+            hidden += len(parsed) - len(kept)
+            parsed = kept
         legs = ending_legs(store, [step_id for step_id, _sequence, payload in parsed
                                    if step_outcome(payload) == "failed"])
         facts.extend(step_facts(payload, sequence, has_rounds=has_rounds, step_id=step_id,
                                 legs=legs.get(step_id, ()))
                      for step_id, sequence, payload in parsed)
-    return facts
+    return facts, hidden
 
 
 def _batches(rows: Iterable[tuple[int, int, object]]) -> Iterator[list[tuple[int, int, object]]]:
@@ -67,9 +85,13 @@ def _batches(rows: Iterable[tuple[int, int, object]]) -> Iterator[list[tuple[int
         yield batch
 
 
-def compare_stored_runs(store: RunStore, first_id: int, second_id: int) -> RunComparison:
-    """The comparison of two stored runs: the second against the first."""
-    return compare_steps(run_step_facts(store, first_id), run_step_facts(store, second_id))
+def compare_stored_runs(store: RunStore, first_id: int, second_id: int, *,
+                        show_plumbing: bool = False) -> RunComparison:
+    """The comparison of two stored runs: the second against the first. The plumbing steps of a run read
+    from a trace are left out (counted) unless ``show_plumbing``, as ``runs show`` and the timeline hide them."""
+    first, first_hidden = _step_facts(store, first_id, show_plumbing=show_plumbing)
+    second, second_hidden = _step_facts(store, second_id, show_plumbing=show_plumbing)
+    return replace(compare_steps(first, second), hidden_plumbing=(first_hidden, second_hidden))
 
 
 __all__ = ["compare_stored_runs", "run_step_facts"]

@@ -17,6 +17,7 @@ from inspector.i18n import N_
 from inspector.i18n.messages import Message
 from inspector.i18n.os_reasons import os_reason
 from inspector.store import RunRecord, RunStore, StoredStep, UnknownRunError
+from inspector.store.notes import noted_steps
 from inspector.traces.format import TraceError
 from inspector.traces.progress import PROGRESS_INTERVAL_S, ProgressMeter
 from inspector.traces.writer import FORMATS, existing_mode, is_part_of, replacing, write_otlp, write_trace, written_at
@@ -43,6 +44,8 @@ class ExportReport:
     file_format: str
     runs: int
     steps: int
+    #: The notes of the runs and of their steps that went into the file (a support engineer's findings).
+    notes: int = 0
 
 
 def export(store: RunStore, run_ids: Sequence[int] | None, outcome: str | None,
@@ -67,6 +70,7 @@ def export(store: RunStore, run_ids: Sequence[int] | None, outcome: str | None,
                                             {"path": target, "reason": os_reason(error)})) from None
     with _snapshot(store):
         runs = _selected_runs(store, run_ids, outcome)
+        notes = sum(1 for run in runs if run.note) + noted_steps(store, [run.id for run in runs])
         meter = ProgressMeter(progress, sum(store.count_steps(run.id) for run in runs), PROGRESS_INTERVAL_S)
         write = write_trace if format == "trace" else write_otlp
         try:
@@ -89,7 +93,7 @@ def export(store: RunStore, run_ids: Sequence[int] | None, outcome: str | None,
             raise TraceExportError(Message(N_("The trace could not be written to {path} ({reason}). Choose another "
                                               "place; nothing was written there."),
                                            {"path": target, "reason": os_reason(error)})) from None
-    return ExportReport(target, format, len(runs), steps)
+    return ExportReport(target, format, len(runs), steps, notes)
 
 
 def _readable(steps: Iterator[StoredStep]) -> Iterator[StoredStep]:

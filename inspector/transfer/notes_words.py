@@ -1,11 +1,13 @@
-"""The sentences an import says about the notes it added to runs that were here already: the command
-line's `import` and the window's import say the same ones (``inspector.transfer.notes_again``)."""
+"""The sentences an import says about the notes it added to runs that were here already, and the one an
+export says about the notes that went into its file: the command line's `import` and `export` and the
+window's say the same ones (``inspector.transfer.notes_again``)."""
 
 from __future__ import annotations
 
 from inspector.i18n import ngettext
 from inspector.i18n.formatting import format_number
 
+from .exporting import ExportReport
 from .importing import ImportReport
 from .notes_again import STEP_OTHER, STEP_UNREADABLE
 
@@ -65,4 +67,12 @@ def _stepless_sentence(imported: ImportReport) -> str:
     return text.format(count=format_number(count), id=run_id, step=step)
 
 
-__all__ = ["notes_sentences"]
+def exported_notes_sentence(exported: ExportReport) -> str:
+    """How many notes of the runs and their steps went into the file ("": none), so that whoever sends it
+    knows the reader will see their findings."""
+    return ngettext("{count} note of the runs and their steps is in the file: whoever opens it reads it.",
+                    "{count} notes of the runs and their steps are in the file: whoever opens it reads them.",
+                    exported.notes).format(count=format_number(exported.notes)) if exported.notes else ""
+
+
+__all__ = ["exported_notes_sentence", "notes_sentences"]

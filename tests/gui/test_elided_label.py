@@ -12,6 +12,26 @@ from inspector.gui.widgets.elided_label import ElidedLabel
 LONG = "Run 1: invoke_agent support-agent — failed; 7 of 14 steps shown (infrastructure hidden)"
 
 
+#: A run's title and why it failed, in the headings the briefer texts are tried on.
+TITLE, WHY = "invoke_agent support-agent", "2 of 4 tool calls failed"
+
+
+def _parts(text: str) -> list[tuple[int, int]]:
+    """Where :data:`TITLE` and :data:`WHY` are in ``text``: the parts shortened first."""
+    return [(text.index(TITLE), text.index(TITLE) + len(TITLE)), (text.index(WHY), text.index(WHY) + len(WHY))]
+
+
+def _heading_label(qtbot, whole: str, *briefer: str, tails: tuple[int, ...] | list[int] = ()) -> ElidedLabel:
+    """A label shown with ``whole``, its title and why shortened first, and the ``briefer`` texts."""
+    label = ElidedLabel()
+    qtbot.addWidget(label)
+    label.set_text_shortening(whole, *_parts(whole)[0], _parts(whole)[1],
+                              briefer=[(brief, _parts(brief)) for brief in briefer], tails=tails)
+    label.show()
+    qtbot.waitExposed(label)
+    return label
+
+
 def _painted(label: ElidedLabel) -> QImage:
     image = QImage(label.size(), QImage.Format.Format_ARGB32)
     image.fill(QColor("white"))
@@ -82,20 +102,11 @@ def test_the_part_named_is_shortened_first_and_the_rest_stays_whole(qtbot) -> No
 def test_briefer_texts_stand_in_before_the_later_parts_are_shortened(qtbot) -> None:
     """The title shortened first; then the briefer texts in turn (the plumbing clause, then the counts left
     to the tip); only the last is shortened further (why the run failed); the tip has the whole text."""
-    title, why = "invoke_agent support-agent", "2 of 4 tool calls failed"
+    title, why = TITLE, WHY
     whole = f"Run 1: {title} — failed ({why}); 7 of 14 steps shown (7 plumbing hidden)"
     brief = f"Run 1: {title} — failed ({why}), 7 steps"
     briefest = f"Run 1: {title} — failed ({why})"
-
-    def parts(text: str) -> list[tuple[int, int]]:
-        return [(text.index(title), text.index(title) + len(title)), (text.index(why), text.index(why) + len(why))]
-
-    label = ElidedLabel()
-    qtbot.addWidget(label)
-    label.set_text_shortening(whole, *parts(whole)[0], parts(whole)[1],
-                              briefer=[(brief, parts(brief)), (briefest, parts(briefest))])
-    label.show()
-    qtbot.waitExposed(label)
+    label = _heading_label(qtbot, whole, brief, briefest)
     metrics = label.fontMetrics()
 
     def at(text: str) -> str:
@@ -114,6 +125,29 @@ def test_briefer_texts_stand_in_before_the_later_parts_are_shortened(qtbot) -> N
     assert label.text() == whole and label.toolTip() == whole
     assert label.least_width() == metrics.horizontalAdvance(brief.replace(title, "…")) + (
         label.contentsMargins().left() + label.contentsMargins().right())
+
+
+def test_a_briefer_text_is_cut_down_to_its_tail_before_the_next_gives_its_title_the_room_back(qtbot) -> None:
+    """The counts heading, too long with its title all "…": it was left for the briefest heading, whose title
+    then had its room back ("Run 1: invoke_agent support-agent — failed (…)"): the title said whole, the
+    counts only in the tip. With a tail named, the counts are cut at their end ("7 of 14 …") first."""
+    title, why = TITLE, WHY
+    whole = f"Run 1: {title} — failed ({why}); 7 of 14 steps shown (7 plumbing hidden)"
+    brief = f"Run 1: {title} — failed ({why}); 7 of 14 steps shown"
+    briefest = f"Run 1: {title} — failed ({why})"
+    label = _heading_label(qtbot, whole, brief, briefest, tails=[0, len(" steps shown")])
+    metrics = label.fontMetrics()
+    label.resize(metrics.horizontalAdvance(f"Run 1: … — failed ({why}); 7 of 14 st…") + 1, label.sizeHint().height())
+    shown = label.shown_text()
+    assert shown.startswith(f"Run 1: … — failed ({why}); 7 of 14") and shown.endswith("…"), shown
+    assert metrics.horizontalAdvance(shown) <= label.contentsRect().width() and label.toolTip() == whole
+    # Where not even the numbers fit, the briefest stands in, its title shortened as far as need be.
+    label.resize(metrics.horizontalAdvance(f"Run 1: … — failed ({why}); 7 of 1"), label.sizeHint().height())
+    shown = label.shown_text()
+    assert shown.startswith("Run 1: ") and shown.endswith(f"— failed ({why})") and "7 of" not in shown, shown
+    # The whole text (tail 0) is never cut in place of its briefer one: the plumbing clause goes whole.
+    label.resize(metrics.horizontalAdvance(brief.replace(title, "…")) + 1, label.sizeHint().height())
+    assert label.shown_text() == brief.replace(title, "…")
 
 
 @pytest.mark.qt_log_ignore("This plugin does not support raise")  # the tooltip, offscreen

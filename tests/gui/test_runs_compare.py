@@ -191,6 +191,39 @@ def test_compare_two_imported_traces(qtbot, make_window, qtmodeltester) -> None:
     assert save(dialog, "compare-imported-traces-en").exists()
 
 
+@pytest.mark.parametrize(("language", "left_out"), [
+    ("en", "Not compared: 7 plumbing steps of run {run}, hidden as the timeline hides them (tick “Show plumbing” to "
+           "compare them too)."),
+    ("de", "Nicht verglichen: 7 Infrastruktur-Schritte von Lauf {run}, ausgeblendet wie in der Zeitleiste "
+           "(„Infrastruktur anzeigen“ ankreuzen, um sie mitzuvergleichen)."),
+])
+def test_compare_hides_the_plumbing_as_the_timeline_does_and_shows_it_when_asked(qtbot, make_window, language,
+                                                                                left_out) -> None:
+    """Traceloop's 7 stream writers, which the timeline hides, were 7 of "9 steps only in run N": they are left
+    out and counted, and the dialog's "Show plumbing" compares them too, as the timeline's shows them."""
+    window, tab, sdk, traceloop = two_imported_traces(qtbot, make_window)
+    switch_language(language)
+    try:
+        dialog = open_compare(qtbot, tab, [sdk, traceloop])
+        qtbot.addWidget(dialog)
+        dialog.resize(1100, 680)
+        assert not any(step.endswith("ResponseStreamWriter") for step in cells(dialog.model, "step"))
+        assert dialog.left_out.isVisibleTo(dialog) and dialog.left_out.text() == left_out.format(run=traceloop)
+        assert dialog.plumbing_toggle.isVisibleTo(dialog) and not dialog.plumbing_toggle.isChecked()
+        assert dialog.model.comparison.summary.only_second == 2
+        save(dialog, f"compare-plumbing-hidden-{language}")
+        with qtbot.waitSignal(dialog.ready, timeout=20000):
+            dialog.plumbing_toggle.setChecked(True)
+        assert sum(step.endswith("ResponseStreamWriter") for step in cells(dialog.model, "step")) == 7
+        assert dialog.model.comparison.summary.only_second == 9
+        assert not dialog.left_out.isVisibleTo(dialog) and dialog.plumbing_toggle.isVisibleTo(dialog)
+        with qtbot.waitSignal(dialog.ready, timeout=20000):
+            dialog.swap()  # the runs turned round keep the plumbing shown
+        assert sum(step.endswith("ResponseStreamWriter") for step in cells(dialog.model, "step")) == 7
+    finally:
+        switch_language("en")
+
+
 @pytest.mark.parametrize(("language", "unrecorded"), [("en", "not recorded"), ("de", "nicht erfasst")])
 def test_a_call_with_no_recorded_outcome_says_so_in_the_comparison(qtbot, make_window, language, unrecorded) -> None:
     """Both traces' last call has no recorded outcome: its cells say "not recorded" as the timeline

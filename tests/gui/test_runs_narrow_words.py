@@ -141,7 +141,7 @@ def test_a_uid_stays_whole_in_a_narrow_timeline_pane_zoomed(qtbot, runs_tab_show
 @pytest.mark.parametrize(("language", "narrow", "whole", "toggle"), [
     ("en", "— failed (2 of 4 tool calls failed, 1 not recorded); 7 of 14 steps shown",
      "; 7 of 14 steps shown (7 plumbing hidden)", "Show plumbing"),
-    ("de", "— fehlgeschlagen (2 von 4 Tool-Aufrufen schlugen fehl, 1 nicht erfasst)",
+    ("de", "— fehlgeschlagen (2 von 4 Tool-Aufrufen schlugen fehl, 1 nicht erfasst); 7 von 14 …",
      "; 7 von 14 Schritten (7 Infrastruktur-Spans ausgeblendet)", "Infrastruktur")])
 def test_the_heading_keeps_its_counts_whole_beside_the_detail_at_1280_by_800(qtbot, make_window, language, narrow,
                                                                             whole, toggle) -> None:
@@ -150,7 +150,8 @@ def test_the_heading_keeps_its_counts_whole_beside_the_detail_at_1280_by_800(qtb
     not enough the heading now leaves the plumbing it hides to its tip, so that why the run failed and
     the steps shown stay whole, and says all of it where the row has the room. Without the plumbing clause
     it still says "7 of 14" (", 7 Schritte" read as all the run has); the toggle beside it gives way to
-    its short word for that."""
+    its short word for that. The German heading, still too long, said its title ("invoke_agent…") and left
+    the counts to the tip: now the title gives all its room ("Lauf 1: … — ") and the counts keep their numbers."""
     from tests.gui.test_runs_span_detail import imported_agent_run, open_run
 
     run_id = imported_agent_run("traceloop.jsonl")
@@ -168,8 +169,10 @@ def test_the_heading_keeps_its_counts_whole_beside_the_detail_at_1280_by_800(qtb
             assert tab.lower.orientation() == tab.lower.orientation().Horizontal  # the detail beside
             shown = heading.shown_text()
             # The counts whole; in German, where why the run failed (the call not recorded too) takes their
-            # room beside the detail, in the tip.
+            # room beside the detail, down to their numbers, the title all "…".
             assert shown.endswith(counts), f"{size}: {shown!r}"
+            if counts.endswith("…"):
+                assert shown.startswith("Lauf 1: … — "), shown
             assert shown.startswith(("Run 1: ", "Lauf 1: ")), shown
             assert " — failed (" in shown or " — fehlgeschlagen (" in shown, shown  # the status whole, its reason after
             assert heading.toolTip() in ("", heading.text()) and whole in heading.text()  # all of it in the tip

@@ -109,3 +109,35 @@ def test_the_counts_of_a_big_export_delete_and_import_are_grouped(qtbot, runs_ta
         assert ended.args[1] == "ok" and tab.status.text() == ended.args[2]
         said.append(ended.args[2])
     assert said == [exported.format(path=path), deleted, imported]
+
+
+@pytest.mark.parametrize(("language", "exported"), [
+    ("en", "Exported 2 runs to {path}. 2 notes of the runs and their steps are in the file: whoever opens it reads "
+           "them."),
+    ("de", "2 Läufe nach {path} exportiert. 2 Notizen der Läufe und ihrer Schritte sind in der Datei: wer sie "
+           "öffnet, liest sie."),
+])
+def test_export_says_how_many_notes_went_into_the_file(qtbot, runs_tab_showing, tmp_path, language, exported):
+    """Export runs… said "Exported 2 runs to …" of runs with a support engineer's notes: now it says that the
+    notes went with them (the run's and the step's of a run exported; a note of a run left out is not counted),
+    as `export` says it; runs without notes are exported as before."""
+    from inspector.store import RunStore, resolve_db_path
+    from inspector.store.notes import step_id_of, write_run_note, write_step_note
+    from tests.support.sample_runs import mixed_run
+
+    with RunStore.open(resolve_db_path()) as store:
+        noted, plain, left_out = mixed_run(store), mixed_run(store), mixed_run(store)
+        write_run_note(store, noted, "the hang is the server's")
+        write_step_note(store, step_id_of(store, plain, 5), "never answered")
+        write_run_note(store, left_out, "not in the file")
+    tab = runs_tab_showing(language=language).tab
+    path = tmp_path / "noted.json"
+    with qtbot.waitSignal(tab.transfer_ended, timeout=60000) as ended:
+        assert tab.export_runs(path, "trace", [noted, plain]) is not None
+    assert ended.args[1] == "ok" and tab.status.text() == ended.args[2] == exported.format(path=path)
+    with RunStore.open(resolve_db_path()) as store:
+        bare = mixed_run(store)
+    with qtbot.waitSignal(tab.transfer_ended, timeout=60000) as ended:
+        assert tab.export_runs(tmp_path / "bare.json", "trace", [bare]) is not None
+    assert ended.args[2] == {"en": "Exported 1 run to {path}.",
+                             "de": "1 Lauf nach {path} exportiert."}[language].format(path=tmp_path / "bare.json")

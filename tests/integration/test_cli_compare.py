@@ -225,6 +225,34 @@ def test_compare_says_why_a_run_failed_as_runs_list_does(tmp_path, capsys, langu
     assert first.split(" (", 1)[1].rsplit(",", 1)[0] in listing
 
 
+@pytest.mark.parametrize(("language", "summary", "left_out"), [
+    ("en", "2 steps only in run 1, and 2 steps only in run 5",
+     "Not compared: 7 plumbing steps of run 5, hidden as `runs show` hides them (--plumbing compares them too)."),
+    ("de", "2 Schritte nur in Lauf 1 und 2 Schritte nur in Lauf 5",
+     "Nicht verglichen: 7 Infrastruktur-Schritte von Lauf 5, ausgeblendet wie in `runs show` (--plumbing "
+     "vergleicht sie mit)."),
+], ids=["en", "de"])
+def test_compare_leaves_out_the_plumbing_runs_show_hides_and_says_so(tmp_path, capsys, language, summary,
+                                                                      left_out):
+    """The mcp SDK's run against Traceloop's: Traceloop's 7 stream writers, which `runs show` hides, said
+    "9 steps only in run 5"; now they are left out and counted, and --plumbing compares them as before."""
+    db = str(tmp_path / "runs.db")
+    for name in ("mcp_sdk.jsonl", "traceloop.jsonl"):
+        assert main(["--db", db, "import", str(FIXTURES / name)]) == 0
+    capsys.readouterr()
+    code, out, _err = run_cli(capsys, "--lang", language, "--db", db, "compare", "1", "5")
+    lines = out.splitlines()
+    assert code == 0 and lines[2].endswith(summary) and lines[3] == left_out, out
+    assert "ResponseStreamWriter" not in out
+    code, out, _err = run_cli(capsys, "--lang", language, "--db", db, "compare", "1", "5", "--plumbing")
+    assert code == 0 and out.count("ResponseStreamWriter") == 7 and "--plumbing" not in out, out
+    code, out, _err = run_cli(capsys, "--db", db, "compare", "1", "5", "--json")
+    answer = json.loads(out)
+    assert answer["hidden_plumbing"] == {"first": 0, "second": 7} and answer["summary"]["only_second"] == 2
+    answer = json.loads(run_cli(capsys, "--db", db, "compare", "1", "5", "--json", "--plumbing")[1])
+    assert answer["hidden_plumbing"] == {"first": 0, "second": 0} and answer["summary"]["only_second"] == 9
+
+
 def _spans_file(folder: Path, trace: int, count: int) -> Path:
     """A trace of ``count`` spans, one after the other (a run read from a trace of thousands of steps)."""
     start = 1_700_000_000_000_000_000

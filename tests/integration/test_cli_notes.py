@@ -197,3 +197,41 @@ def test_a_note_replaced_says_so_and_how_to_write_under_it(tmp_path: Path) -> No
         both.stderr
     assert empty.returncode == 2 and "--append needs the text to write under the note" in empty.stderr
     assert json.loads(cli(db, "runs", "show", run_id, "--json").stdout)["run"]["note"] == "Support: doch nicht"
+
+
+def test_export_says_how_many_notes_went_into_the_file(tmp_path: Path) -> None:
+    """A support engineer who noted a run and a step exported it for the customer and was told only "Exported 1
+    run … The file holds 6 steps.": nothing said the finding went with it. Now export counts the notes of the
+    runs and steps it wrote (both formats, --json too, German), and says nothing of notes where there are none."""
+    db = tmp_path / "runs.db"
+    with RunStore.open(db) as store:
+        noted, plain, other = (str(mixed_run(store)) for _time in range(3))
+    cli(db, "runs", "note", noted, "the hang is the server's")
+    cli(db, "runs", "note", noted, "--step", "5", "never answered")
+    cli(db, "runs", "note", plain, "--step", "2", "fine")
+    cli(db, "runs", "note", other, "not exported")  # a run left out of the file: its note is not counted
+    for kind in ("trace", "otlp"):
+        out = tmp_path / f"{kind}.json"
+        done = cli(db, "export", noted, plain, "-o", str(out), "--format", kind)
+        assert done.returncode == 0 and done.stdout.endswith(
+            "The file holds 12 steps.\n3 notes of the runs and their steps are in the file: whoever opens it reads "
+            "them.\n"), done.stdout
+        # As many as the file brings to whoever imports it.
+        assert cli(tmp_path / f"reader-{kind}.db", "import", str(out)).returncode == 0
+        with RunStore.open(tmp_path / f"reader-{kind}.db") as reader:
+            runs = reader.list_runs(limit=None)
+            notes = sum(1 for run in runs if run.note) + reader.db.execute(
+                "SELECT count(*) FROM steps WHERE json_extract(payload, '$.note') != ''").fetchone()[0]
+        assert notes == 3, kind
+    answer = json.loads(cli(db, "export", noted, "-o", str(tmp_path / "one.json"), "--json").stdout)
+    assert (answer["runs"], answer["notes"]) == (1, 2)
+    german = cli_here("--lang", "de", "export", noted, "-o", str(tmp_path / "de.json"), "--db", str(db))
+    assert german.stdout.endswith("2 Notizen der Läufe und ihrer Schritte sind in der Datei: wer sie öffnet, liest "
+                                  "sie.\n"), german.stdout
+    one = cli(db, "export", plain, "-o", str(tmp_path / "plain.json"))
+    assert one.stdout.endswith("1 note of the runs and their steps is in the file: whoever opens it reads it.\n")
+    with RunStore.open(db) as store:
+        bare = str(mixed_run(store))
+    done = cli(db, "export", bare, "-o", str(tmp_path / "bare.json"))
+    assert done.returncode == 0 and done.stdout.endswith("The file holds 6 steps.\n"), done.stdout
+    assert json.loads(cli(db, "export", bare, "-o", str(tmp_path / "bare.json"), "--json").stdout)["notes"] == 0

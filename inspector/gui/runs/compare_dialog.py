@@ -11,8 +11,10 @@ from typing import Any
 from PySide6.QtCore import QModelIndex, QSize, Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QCheckBox,
     QDialog,
     QDialogButtonBox,
+    QHBoxLayout,
     QHeaderView,
     QLabel,
     QPushButton,
@@ -23,7 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.i18n import _, ngettext
-from inspector.i18n.comparing import rule_sentence, summary_line
+from inspector.i18n.comparing import hidden_plumbing_steps, rule_sentence, summary_line
 from inspector.i18n.formatting import format_number
 from inspector.i18n.recovery import status_with_recovery
 from inspector.i18n.scenarios import said_title
@@ -58,13 +60,15 @@ SIZE = QSize(1100, 680)
 #: Why a failed run is failed (its failed calls, all its calls, whether the model still answered, how the
 #: calls ended where known), or None.
 Reason = tuple[int, int, bool, str | None] | None
+#: A comparison made on the worker: the two runs, it, why each failed, and whether it compared their plumbing.
+Compared = tuple[RunRecord, RunRecord, RunComparison, tuple[Reason, Reason], bool]
 
 
-def _compared(first_id: int, second_id: int) -> Any:
-    def work(store: RunStore, _progress: Any) -> tuple[RunRecord, RunRecord, RunComparison, tuple[Reason, Reason]]:
+def _compared(first_id: int, second_id: int, show_plumbing: bool) -> Any:
+    def work(store: RunStore, _progress: Any) -> Compared:
         first, second = store.get_run(first_id), store.get_run(second_id)
-        return first, second, compare_stored_runs(store, first_id, second_id), (_reason(store, first),
-                                                                               _reason(store, second))
+        comparison = compare_stored_runs(store, first_id, second_id, show_plumbing=show_plumbing)
+        return first, second, comparison, (_reason(store, first), _reason(store, second)), show_plumbing
     return work
 
 
@@ -99,7 +103,9 @@ class CompareDialog(QDialog):
 
     def _build(self) -> None:
         self.first_label, self.second_label, self.summary, self.rule = QLabel(), QLabel(), QLabel(), QLabel()
-        for label in (self.first_label, self.second_label, self.summary, self.rule):
+        #: The plumbing steps left out, by run (hidden while "Show plumbing" is unticked, as in the timeline).
+        self.left_out = QLabel()
+        for label in (self.first_label, self.second_label, self.summary, self.rule, self.left_out):
             label.setTextFormat(Qt.TextFormat.PlainText)  # run titles come from servers and files
             label.setWordWrap(True)
             label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -137,9 +143,18 @@ class CompareDialog(QDialog):
         buttons.rejected.connect(self.close)
         self.close_button = buttons.button(QDialogButtonBox.StandardButton.Close)
         translated(self.close_button, "setText", lambda: _("Close"))
+        # As the timeline's toggle: shown only for runs with plumbing (Traceloop's stream writers).
+        self.plumbing_toggle = translated(QCheckBox(), "setText", lambda: _("Show plumbing"))
+        self.plumbing_toggle.hide()
+        self.left_out.hide()
+        self.plumbing_toggle.toggled.connect(lambda _shown: self.compare())
+        plumbing = QHBoxLayout()
+        plumbing.addWidget(self.left_out, 1)
+        plumbing.addWidget(self.plumbing_toggle)
         layout = QVBoxLayout(self)
         for widget in (self.first_label, self.second_label, self.summary):
             layout.addWidget(widget)
+        layout.addLayout(plumbing)
         layout.addWidget(split, 1)
         layout.addWidget(self.rule)
         layout.addWidget(buttons)
@@ -151,19 +166,22 @@ class CompareDialog(QDialog):
         self.runs, self.error = None, ""
         self.model.set_comparison(None, self.first_id, self.second_id)
         self.swap_button.setEnabled(False)
-        self.job = TransferJob(_compared(self.first_id, self.second_id), self.db_path)
+        self.job = TransferJob(_compared(self.first_id, self.second_id, self.plumbing_toggle.isChecked()),
+                               self.db_path)
         # Queued: the job's signals come from its thread.
         self.job.finished.connect(self._compared, Qt.ConnectionType.QueuedConnection)
         self.job.failed.connect(self._failed, Qt.ConnectionType.QueuedConnection)
         self.retranslate()
         self.job.start()
 
-    def _compared(self, result: tuple[RunRecord, RunRecord, RunComparison, tuple[Reason, Reason]]) -> None:
-        first, second, comparison, reasons = result
-        if (first.id, second.id) != (self.first_id, self.second_id):
-            return  # a comparison of before a swap
+    def _compared(self, result: Compared) -> None:
+        first, second, comparison, reasons, plumbing = result
+        if (first.id, second.id, plumbing) != (self.first_id, self.second_id, self.plumbing_toggle.isChecked()):
+            return  # a comparison of before a swap, or before "Show plumbing" was toggled
         self.runs, self.reasons = (first, second), reasons
         self.model.set_comparison(comparison, first.id, second.id)
+        if any(comparison.hidden_plumbing):  # once shown, the toggle stays to hide them again
+            self.plumbing_toggle.show()
         self.swap_button.setEnabled(True)
         self.retranslate()
         first_difference = self.model.index_of_first_difference()
@@ -199,6 +217,11 @@ class CompareDialog(QDialog):
                                                                                      second=self.second_id))
         else:
             self.summary.setText(summary_line(comparison.summary, self.first_id, self.second_id))
+        hidden = hidden_plumbing_steps(comparison.hidden_plumbing, self.first_id, self.second_id) if (
+            comparison is not None and not self.error) else ""
+        self.left_out.setText(_("Not compared: {steps}, hidden as the timeline hides them (tick “Show plumbing” to "
+                                "compare them too).").format(steps=hidden) if hidden else "")
+        self.left_out.setVisible(bool(hidden))
         for label, run, place in ((self.first_label, self.runs[0] if self.runs else None, 0),
                                   (self.second_label, self.runs[1] if self.runs else None, 1)):
             label.setText(run_line(run, place, self.reasons[place]) if run else "")

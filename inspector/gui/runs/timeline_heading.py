@@ -4,6 +4,7 @@ many, the plumbing hidden, the failed calls its model got over) and, under it, t
 from __future__ import annotations
 
 from inspector.i18n import _
+from inspector.i18n.formatting import format_number
 from inspector.i18n.recovery import Reason, recovery_text
 from inspector.i18n.scenarios import said_title
 from inspector.store import RunRecord, RunStore
@@ -56,7 +57,8 @@ class TimelineHeading:
         # then its counts, before why the run failed is shortened.
         briefer = counts_heading(run, shown=shown, total=total, filtered=filtered, recovery=recovery)
         show_heading(self.label, heading, cell_text(said_title(run.title, run.source), 80),
-                     recovery_text(*recovery) if recovery else "", briefer, status_heading(run, recovery))
+                     recovery_text(*recovery) if recovery else "", briefer, status_heading(run, recovery),
+                     counts=format_number(total))
         return total
 
 

@@ -178,11 +178,13 @@ class Transfers(QObject):
 
     def _exported(self, report: object) -> None:
         from inspector.transfer import ExportReport
+        from inspector.transfer.notes_words import exported_notes_sentence
 
         assert isinstance(report, ExportReport)
-        self._ended("export", "ok", lambda: ngettext(
+        # The notes that went with the runs, as `export` says them: a support engineer's finding reaches the reader.
+        self._ended("export", "ok", lambda: " ".join(filter(None, [ngettext(
             "Exported {count} run to {path}.", "Exported {count} runs to {path}.", report.runs).format(
-            count=format_number(report.runs), path=report.path))
+            count=format_number(report.runs), path=report.path), exported_notes_sentence(report)])))
 
     # -- delete ---------------------------------------------------------------------------------
 

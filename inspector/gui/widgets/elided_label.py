@@ -5,7 +5,9 @@ A part of the text may be named the one to shorten first (a run's title in a hea
 with its counts), and others after it (why a run is failed): they give up their room, in turn,
 before anything after them is cut. Briefer texts may stand in for the whole where it does not fit even
 with its first part shortened (a heading without its least needed clause, then without its counts),
-the last shortened the same way; the tip still has the whole."""
+the last shortened the same way; a briefer text may be cut at its end, its first part shortened, down to
+a tail it names (a heading's counts kept to their numbers) before the next stands in: what the next
+drops is worth more than its first part, which would have its room back there. The tip still has the whole."""
 
 from __future__ import annotations
 
@@ -30,21 +32,27 @@ class ElidedLabel(QLabel):
         #: The texts shown in place of the whole where it does not fit, each briefer than the one before,
         #: and their parts shortened first.
         self._briefer: list[tuple[str, list[tuple[int, int]] | None]] = []
+        #: How many characters at the end of the text, and of each briefer one, may be cut before the next stands in.
+        self._tails: list[int] = []
 
     def setText(self, text: str) -> None:  # noqa: N802 - Qt's name
-        self._squeezed, self._briefer = None, []
+        self._squeezed, self._briefer, self._tails = None, [], []
         super().setText(text)
         self._tip()
 
     def set_text_shortening(self, text: str, start: int, end: int, *more: tuple[int, int],
-                            briefer: Sequence[tuple[str, Sequence[tuple[int, int]]]] = ()) -> None:
+                            briefer: Sequence[tuple[str, Sequence[tuple[int, int]]]] = (),
+                            tails: Sequence[int] = ()) -> None:
         """Show ``text``; where it does not fit, ``text[start:end]`` is shortened (to its start and "…")
         before the rest is cut at the end; ``more`` parts (start, end), apart from it and each other,
         are shortened after it, in their order, before that. ``briefer``: texts and their parts, each
         briefer than the one before: where a text does not fit with its first part shortened, the next
-        stands in for it; the last is shortened as ``text`` would be."""
+        stands in for it; the last is shortened as ``text`` would be. ``tails``: for ``text`` and each briefer
+        text but the last, how many of its last characters may be cut ("…" in their place), its first part
+        shortened, before the next stands in (none where not given)."""
         self._squeezed = _checked(text, [(start, end), *more])
         self._briefer = [(brief, _checked(brief, list(parts))) for brief, parts in briefer]
+        self._tails = list(tails)
         super().setText(text)
         self._tip()
 
@@ -56,10 +64,13 @@ class ElidedLabel(QLabel):
         if metrics.horizontalAdvance(text) <= width:
             return text
         parts = self._squeezed
-        for brief, brief_parts in self._briefer:
+        for index, (brief, brief_parts) in enumerate(self._briefer):
             first = _squeezed(text, (parts or [])[:1], width, metrics)
             if metrics.horizontalAdvance(first) <= width:
                 return first
+            cut = _cut_tail(first, self._tails[index] if index < len(self._tails) else 0, width, metrics)
+            if cut is not None:
+                return cut
             text, parts = brief, brief_parts
         return metrics.elidedText(_squeezed(text, parts or [], width, metrics), Qt.TextElideMode.ElideRight, width)
 
@@ -112,6 +123,15 @@ def _squeezed(text: str, parts: list[tuple[int, int]], width: int, metrics: QFon
         room = width - metrics.horizontalAdvance(others)
         pieces[part] = metrics.elidedText(text[part[0]:part[1]], Qt.TextElideMode.ElideRight, max(room, 0)) or "…"
     return "".join(pieces.values())
+
+
+def _cut_tail(text: str, tail: int, width: int, metrics: QFontMetrics) -> str | None:
+    """``text`` cut at its end to ``width`` px, "…" in place of at most its last ``tail`` characters; ``None``
+    where that is not enough (or ``tail`` is 0)."""
+    if tail <= 0 or tail >= len(text):
+        return None
+    cut = metrics.elidedText(text, Qt.TextElideMode.ElideRight, width)
+    return cut if cut.startswith(text[:len(text) - tail]) and metrics.horizontalAdvance(cut) <= width else None
 
 
 def _checked(text: str, parts: list[tuple[int, int]]) -> list[tuple[int, int]] | None:

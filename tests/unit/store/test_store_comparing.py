@@ -105,9 +105,18 @@ def test_imported_traces_without_rounds_align_by_order_and_span_name(store: RunS
                       ("tool", "fail", "failed", "failed"), ("tool", "slow", "failed", "failed"),
                       ("tool", "slow", "", "")]
     assert all(step.round is None for row in comparison.rows for step in (row.first, row.second) if step)
-    # The SDK's own spans (initialize, tools/list) and traceloop's stream writers are rows of their own.
-    assert comparison.summary.only_first == 2 and comparison.summary.only_second == 9
+    # The SDK's own spans (initialize, tools/list) and Traceloop's (initialize.mcp, tools/list.mcp) are rows
+    # of their own; Traceloop's stream writers are plumbing, left out as `runs show` leaves them out, and counted.
+    assert comparison.summary.only_first == 2 and comparison.summary.only_second == 2
+    assert comparison.hidden_plumbing == (0, 7)
+    assert "ResponseStreamWriter" not in {step.name for row in comparison.rows for step in (row.first, row.second)
+                                          if step}
     assert Difference.FASTER in comparison.rows[0].differences
+    # Asked for, they are compared too (each a row only the Traceloop run has), and nothing is hidden.
+    whole = compare_stored_runs(store, sdk, traceloop, show_plumbing=True)
+    assert (whole.summary.only_first, whole.summary.only_second, whole.hidden_plumbing) == (2, 9, (0, 0))
+    swapped = compare_stored_runs(store, traceloop, sdk)
+    assert swapped.hidden_plumbing == (7, 0) and swapped.summary.only_first == 2
 
 
 def test_a_run_of_large_steps_is_read_a_few_megabytes_at_a_time(store: RunStore) -> None:
