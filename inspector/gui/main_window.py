@@ -13,7 +13,6 @@ from PySide6.QtGui import QAction, QCloseEvent, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import QMainWindow, QSplitter, QWidget
 
 from inspector.i18n import _, choose_language, current_language
-from inspector.i18n.entry_names import know_window_entry
 from inspector.i18n.messages import translate
 from inspector.mcp import InvalidServerError
 from inspector.store import RunStore, ServerRecord
@@ -66,7 +65,6 @@ class MainWindow(QMainWindow):
         super().__init__()
         translated(self, "setWindowTitle", lambda: _("Run Inspector"))
         self.store, self.db_path, self.settings, self.demo = store, db_path, settings, demo
-        know_window_entry(demo.entry_url if demo is not None else "")  # its name said in the reader's language
         self.engine = engine or OperationsEngine(db_path, default_budget_s=settings.default_budget_s)
         if self.engine.answers is None:
             self.engine.answers = WindowAnswers()
