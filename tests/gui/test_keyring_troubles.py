@@ -155,6 +155,23 @@ def test_secrets_the_keyring_will_not_give_are_said_and_edit_does_not_empty_them
     assert file_keyring.entries() == KEPT
 
 
+def test_what_the_keyring_refused_names_the_demo_entry_in_the_language_shown(qtbot, window) -> None:
+    """The window's demo entry is stored as "Demo server" in every language: the keyring's sentences said those words
+    in the German window, where the rest of it says "Demo-Server" (and went on saying them after a switch)."""
+    from inspector.i18n.entry_names import know_window_entry
+
+    with RunStore.open(resolve_db_path()) as store, store.db.conn:
+        store.db.conn.execute("UPDATE servers SET name = 'Demo server'")
+    made, _troubled = window(wait_s=0.1, get="KeyringLocked")
+    know_window_entry(URL)  # the window's demo entry, as its demo service says it
+    for language, said in (("de", "Der System-Schlüsselbund hat die Geheimnisse von Demo-Server nicht herausgegeben"),
+                           ("en", "The system keyring did not give the secrets of Demo server (KeyringLocked")):
+        switch_language(language)
+        made.status.setText("")
+        made.admin.edit_current()  # its secrets are asked for again: the sentence again
+        qtbot.waitUntil(lambda said=said: made.status.text().startswith(said), timeout=10000)
+
+
 @pytest.mark.parametrize("language", ["en", "de"])
 def test_screenshots_of_what_the_window_says_of_a_refusing_keyring(qtbot, window, file_keyring, language) -> None:
     """tests/gui/screenshots/keyring-{unreadable,not-kept,not-removed}-LANG.png, to look at."""
