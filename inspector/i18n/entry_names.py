@@ -16,6 +16,8 @@ finds it by any of its names (:func:`demo_entry_names`) unless a server of the u
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Protocol
 
 from . import DOMAIN, LANGUAGES, N_, _
@@ -68,6 +70,20 @@ def said_name(name: str | None, url: str) -> str:
     return shown_name(name, url) or url
 
 
+class KeptEntryName(str):
+    """The demo entry's name as a sentence kept to be said again holds it (a window's, said anew when its language
+    changes): "Demo server", the stored name, as text (hashed, compared and written as English); said in the
+    language it is read in, as :func:`inspector.i18n.messages.translate` says a value with a template."""
+
+    template = DEMO_ENTRY_NAME
+    params: Mapping[str, object] = MappingProxyType({})
+
+
+def kept_name(name: str | None, url: str) -> str:
+    """:func:`said_name` for a sentence kept and said again in the language of its moment."""
+    return KeptEntryName(DEMO_ENTRY_NAME) if is_demo_entry(name, url) else name or url
+
+
 def demo_entry_names() -> frozenset[str]:
     """Every name that calls the demo entry: the stored one and its shown name in each language the program
     speaks (a script written on a German machine says "Demo-Server" under any locale)."""
@@ -98,5 +114,5 @@ def shown_label(server: NamedServer) -> str:
     return _(DEMO_ENTRY_NAME) if is_demo_entry(server.name, server.key) else server.label
 
 
-__all__ = ["DEMO_ENTRY_NAME", "demo_entry_names", "is_demo_entry", "know_window_entry", "names_calling", "said_name",
-           "shown_label", "shown_name", "stored_name"]
+__all__ = ["DEMO_ENTRY_NAME", "KeptEntryName", "demo_entry_names", "is_demo_entry", "kept_name", "know_window_entry",
+           "names_calling", "said_name", "shown_label", "shown_name", "stored_name"]
