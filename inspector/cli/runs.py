@@ -14,7 +14,7 @@ from typing import Any
 
 from inspector.i18n import N_, _, ngettext
 from inspector.i18n.details import disagreement_said
-from inspector.i18n.entry_names import shown_name
+from inspector.i18n.entry_names import names_calling
 from inspector.i18n.formatting import format_number, one_day
 from inspector.i18n.leg_findings import with_findings
 from inspector.i18n.messages import Message
@@ -166,10 +166,13 @@ def _server_url(store: RunStore, given: str) -> str:
         return _stored_address(given)
     if given.startswith(STDIO_KEY_PREFIX):
         return given
-    # By the name stored, or the name shown (the window's demo entry in the reader's language).
-    names = [(record, {record.name, shown_name(record.name, record.url)} - {None, ""})
-             for record in ServerRegistry(store.db).all()]
-    named = [record for record, said in names if given in said]
+    # By the name stored (a server of the user's wins, as `call` picks it), or a name the window's demo entry is
+    # shown by in any language.
+    records = ServerRegistry(store.db).all()
+    names = [(record, names_calling(record.name, record.url)) for record in records]
+    named = [record for record in records if record.name == given]
+    if not named:
+        named = [record for record, said in names if given in said]
     if not named:
         named = [record for record, said in names if given.casefold() in {name.casefold() for name in said}]
     if len(named) == 1:

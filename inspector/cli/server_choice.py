@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from inspector.i18n import N_, _
+from inspector.i18n.entry_names import said_name
 from inspector.i18n.formatting import format_seconds
 from inspector.i18n.messages import Message
 from inspector.mcp import ServerEndpoint, bounded_budget, public_url
@@ -214,7 +215,8 @@ def _budget(given: float | None, configured: Any) -> float | None:
     if seconds is None:
         print(_("run-inspector: the budget stored for {server}, {stored} s, cannot be used (a budget is positive "
                 "and at most a week); the default applies. Set another with servers set --budget.").format(
-                    server=one_line(configured.name or configured.url), stored=format_seconds(configured.budget_s)),
+                    server=one_line(said_name(configured.name, configured.url)),
+                    stored=format_seconds(configured.budget_s)),
               file=sys.stderr)
         return None
     return configured.budget_s  # as kept: one under a second is raised by the operation, which says so
@@ -249,7 +251,7 @@ def _address(registry: object | None, url: str, args: argparse.Namespace, budget
         headers = {**{k: v for k, v in stored.items() if k.lower() not in given}, **headers}
         marked = frozenset(header.name for header in configured.headers if header.secret)
         url, secret_query = _with_kept_query(registry, configured, url)
-        _keyring_gave(registry, configured.url, configured.name or configured.url, given)
+        _keyring_gave(registry, configured.url, said_name(configured.name, configured.url), given)
         name, roots = configured.name, configured.roots
         budget_s = _budget(budget_s, configured)
         if configured.transport == "sse":

@@ -12,7 +12,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from inspector.i18n import N_, _, ngettext
-from inspector.i18n.entry_names import shown_name
+from inspector.i18n.entry_names import said_name
 from inspector.i18n.messages import Message
 from inspector.store import RunStore, ServerRecord, ServerRegistry, ServerSettings
 from inspector.store.signin_settings import SignInSetup, StoredSignIn
@@ -173,7 +173,7 @@ def _configure_named_command(store: RunStore, args: argparse.Namespace, named: S
     registry = ServerRegistry(store.db)
     registry.save_server(named.url, name=args.name, budget_s=reading.seconds if reading else None,
                          roots=_roots(args), era=getattr(args, "era", None))
-    _saved(store, registry, named.url, args.json, args.name or named.name or named.url)
+    _saved(store, registry, named.url, args.json, said_name(args.name or named.name, named.url))
     return EXIT_OK
 
 
@@ -325,7 +325,7 @@ def _remove(store: RunStore, args: argparse.Namespace) -> int:
     vault.forget_client_secret(found.url)  # the client secret leaves the keyring
     if resource is not None:
         vault.forget(resource)  # and its sign-in's tokens
-    shown = shown_name(found.name, found.url) or found.url  # the demo entry as `servers` lists it
+    shown = said_name(found.name, found.url)  # the demo entry as `servers` lists it
     refused = [(account.removeprefix("env:"), f"{url} {account}", answer)
                for action, url, account, answer in keeper.refused if action == "remove"]
     refused += [(account, account, answer) for action, account, answer in getattr(vault, "refused", ())

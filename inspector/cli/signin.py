@@ -17,6 +17,7 @@ from datetime import datetime, timezone
 from typing import Any
 
 from inspector.i18n import N_, _
+from inspector.i18n.entry_names import shown_label
 from inspector.i18n.messages import Message, translate
 from inspector.i18n.os_reasons import os_reason
 from inspector.mcp import CancelSignal, McpClient, NullObserver, ServerEndpoint
@@ -163,9 +164,9 @@ def _asked(error: McpTransportError, server: ServerEndpoint) -> str:
     scope = getattr(error.challenge, "scope", None)
     if error.http_status == 403 and scope:
         return _("run-inspector: {server} asks for a larger scope ({scope}); signing in again.").format(
-            server=server.label, scope=one_line(scope))
+            server=shown_label(server), scope=one_line(scope))
     return _("run-inspector: {server} asks for a sign-in ({method}, HTTP status {status}); signing in.").format(
-        server=server.label, method=error.method, status=error.http_status)
+        server=shown_label(server), method=error.method, status=error.http_status)
 
 
 def _asks_signin(error: object) -> bool:
@@ -193,9 +194,9 @@ def run(args: argparse.Namespace) -> int:
     if args.command == "signout":
         had = vault.tokens(resource) is not None
         vault.forget(resource)
-        sentence = (Message(N_("Signed out of {server}: its tokens are forgotten."), {"server": server.label}) if had
-                    else Message(N_("No sign-in to {server} was kept here: there was nothing to forget."),
-                                 {"server": server.label}))
+        said = {"server": shown_label(server)}
+        sentence = (Message(N_("Signed out of {server}: its tokens are forgotten."), said) if had
+                    else Message(N_("No sign-in to {server} was kept here: there was nothing to forget."), said))
         _say(args, {"server": server.label, "signed_in": False}, sentence)
         return EXIT_OK
     client = McpClient(signin_vault=_DoneOnceKept(vault))  # type: ignore[arg-type]
@@ -210,7 +211,7 @@ def run(args: argparse.Namespace) -> int:
         stopped = Message(N_("Ended by a signal (SIGTERM): the sign-in to {server} was stopped before it ended.")
                           if isinstance(stop, Terminated) else
                           N_("Cancelled (Ctrl-C): the sign-in to {server} was stopped before it ended."),
-                          {"server": server.label})
+                          {"server": server.label if args.json else shown_label(server)})  # --json: as stored
         if args.json:
             emit_json({"error": {"kind": "cancelled", "code": ERROR_CODES[ErrorKind.CANCELLED],
                                  "message": str(stopped)}, "step": None})
@@ -230,7 +231,8 @@ def run(args: argparse.Namespace) -> int:
              if tokens.expires_at is not None else None)
     report = {"server": server.label, "signed_in": True, "issuer": tokens.issuer, "client_id": signed.client.client_id,
               "scope": tokens.scope or None, "subject": tokens.subject, "expires_at": until, "kept": vault.persistent}
-    sentence = Message(N_("Signed in to {server} with {issuer}."), {"server": server.label, "issuer": tokens.issuer})
+    sentence = Message(N_("Signed in to {server} with {issuer}."), {"server": shown_label(server),
+                                                                    "issuer": tokens.issuer})
     _say(args, report, sentence)
     if not vault.persistent and not args.json:
         print(_("run-inspector: no keyring is usable here, so the sign-in lasts for this command only."),

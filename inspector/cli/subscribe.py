@@ -24,6 +24,7 @@ from typing import Any
 from inspector.agent import OperationRecord
 from inspector.agent.offerings import offering_step
 from inspector.i18n import N_, _, ngettext
+from inspector.i18n.entry_names import shown_label
 from inspector.i18n.formatting import format_number, format_time
 from inspector.i18n.messages import Message, translate
 from inspector.mcp import CancelSignal, FanOut, OperationRecorder, ServerEndpoint, ServerRequestHandler, public_url
@@ -155,7 +156,7 @@ async def _until_listening(listener: ServerListener, state: _Watch, budget: floa
             return None
         if seen is not None and seen.state is ListenerState.NO_STREAM:
             return translate(Message(N_("The server {server} offers no stream of its own (HTTP {status}), so it "
-                                        "cannot send updates."), {"server": listener.server.label,
+                                        "cannot send updates."), {"server": shown_label(listener.server),
                                                                   "status": seen.http_status or "-"}))
         if seen is not None and seen.state is ListenerState.STOPPED:
             return translate(seen.error) if seen.error is not None else _("The listening session ended.")
@@ -164,7 +165,7 @@ async def _until_listening(listener: ServerListener, state: _Watch, budget: floa
         left = limit - time.monotonic()
         if left <= 0:
             return translate(Message(N_("The server {server} did not open a listening session within the "
-                                        "budget."), {"server": listener.server.label}))
+                                        "budget."), {"server": shown_label(listener.server)}))
         state.status_changed.clear()
         with contextlib.suppress(TimeoutError):
             async with asyncio.timeout(min(left, 0.5)):

@@ -6,7 +6,9 @@ argparse's own sentence named its internal name ("argument command: invalid choi
 
 A word the window or the README uses for what a command does under another name (the window's Play is
 ``scenario``; ``list``, ``show`` and ``note`` are actions of ``runs``) names that command: the nearest
-spelling would mislead (``play`` was taken for ``replay``, which calls a stored step again)."""
+spelling would mislead (``play`` was taken for ``replay``, which calls a stored step again). A group that lists
+its things given no action (``run-inspector servers``) says so for ``list`` written after it, where the nearest
+spelling named none of its actions and nothing said how to list them."""
 
 from __future__ import annotations
 
@@ -18,6 +20,9 @@ from inspector.i18n.messages import Message
 
 #: Words a user brings from the window or the README, and the command (with its action) that does it.
 ELSEWHERE = {"play": "scenario", "list": "runs list", "show": "runs show", "note": "runs note"}
+#: The groups that list their things when given no action (``servers``), and the words a user writes for that.
+LISTED_WITHOUT_ACTION = frozenset({"servers"})
+LISTING_WORDS = frozenset({"list", "ls"})
 
 
 def unknown_command(prog: str, word: str, commands: Iterable[str]) -> Message:
@@ -27,6 +32,9 @@ def unknown_command(prog: str, word: str, commands: Iterable[str]) -> Message:
     known = list(commands)
     # An address typed where the command goes is repeated without a password or a query (a key in either).
     values = {"word": repr(typed_to_quote(word)), "command": prog, "commands": ", ".join(known)}
+    if word.lower() in LISTING_WORDS and prog.rsplit(" ", 1)[-1] in LISTED_WITHOUT_ACTION:
+        return Message(N_("{word} is not a command of {command}: `{command}` without a command lists them. "
+                          "`{command} --help` lists its commands: {commands}."), values)
     instead = ELSEWHERE.get(word.lower())
     if instead is not None and instead.split()[0] in known:
         return Message(N_("{word} is not a command of {command}: did you mean `{command} {instead}`? "
@@ -39,4 +47,4 @@ def unknown_command(prog: str, word: str, commands: Iterable[str]) -> Message:
                    values)
 
 
-__all__ = ["ELSEWHERE", "unknown_command"]
+__all__ = ["ELSEWHERE", "LISTED_WITHOUT_ACTION", "LISTING_WORDS", "unknown_command"]

@@ -9,15 +9,19 @@ shows the user's name, and another server the user named "Demo server" shows tha
 
 Which entry is the demo's: the window knows its address (its settings remember it; the demo service says
 it here with :func:`know_window_entry`). The command line, which reads no window settings, takes the entry
-of that name at the address the window gives it, ``http://127.0.0.1:PORT/mcp`` (as ``check_demo_entry``).
+of that name at the address the window gives it, ``http://127.0.0.1:PORT/mcp`` (as ``check_demo_entry``), and
+finds it by any of its names (:func:`demo_entry_names`) unless a server of the user's has that name.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Protocol
 
-from . import N_, _
+from . import DOMAIN, LANGUAGES, N_, _
+from .languages import load_translations
 
 
 class NamedServer(Protocol):
@@ -61,6 +65,43 @@ def shown_name(name: str | None, url: str) -> str | None:
     return _(DEMO_ENTRY_NAME) if is_demo_entry(name, url) else name
 
 
+def said_name(name: str | None, url: str) -> str:
+    """How a sentence names the server ``name`` at ``url``: by its shown name, else by its address."""
+    return shown_name(name, url) or url
+
+
+class KeptEntryName(str):
+    """The demo entry's name as a sentence kept to be said again holds it (a window's, said anew when its language
+    changes): "Demo server", the stored name, as text (hashed, compared and written as English); said in the
+    language it is read in, as :func:`inspector.i18n.messages.translate` says a value with a template."""
+
+    template = DEMO_ENTRY_NAME
+    params: Mapping[str, object] = MappingProxyType({})
+
+
+def kept_name(name: str | None, url: str) -> str:
+    """:func:`said_name` for a sentence kept and said again in the language of its moment."""
+    return KeptEntryName(DEMO_ENTRY_NAME) if is_demo_entry(name, url) else name or url
+
+
+def demo_entry_names() -> frozenset[str]:
+    """Every name that calls the demo entry: the stored one and its shown name in each language the program
+    speaks (a script written on a German machine says "Demo-Server" under any locale)."""
+    said = {DEMO_ENTRY_NAME}
+    for language in LANGUAGES:
+        catalogue = load_translations(DOMAIN, language)
+        if catalogue is not None:
+            said.add(catalogue.gettext(DEMO_ENTRY_NAME))
+    return frozenset(said)
+
+
+def names_calling(name: str | None, url: str) -> frozenset[str]:
+    """The names that call the server ``name`` at ``url`` on the command line: its own, and the demo entry's in
+    every language."""
+    own = frozenset({name} if name else ())
+    return own | demo_entry_names() if is_demo_entry(name, url) else own
+
+
 def stored_name(typed: str | None, name: str | None, url: str) -> str | None:
     """The name to store for the server ``name`` at ``url`` given the name ``typed`` (its Server dialog showed
     the name as :func:`shown_name` says it): the demo entry's stays "Demo server" while it is left as shown."""
@@ -73,4 +114,5 @@ def shown_label(server: NamedServer) -> str:
     return _(DEMO_ENTRY_NAME) if is_demo_entry(server.name, server.key) else server.label
 
 
-__all__ = ["DEMO_ENTRY_NAME", "is_demo_entry", "know_window_entry", "shown_label", "shown_name", "stored_name"]
+__all__ = ["DEMO_ENTRY_NAME", "KeptEntryName", "demo_entry_names", "is_demo_entry", "kept_name", "know_window_entry",
+           "names_calling", "said_name", "shown_label", "shown_name", "stored_name"]

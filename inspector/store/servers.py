@@ -14,8 +14,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 
-from inspector.i18n import _
-from inspector.i18n.entry_names import DEMO_ENTRY_NAME, is_demo_entry
+from inspector.i18n.entry_names import DEMO_ENTRY_NAME, demo_entry_names, is_demo_entry
 from inspector.runs.times import from_stored_time, to_stored_time, utc_now
 
 from .database import Database
@@ -293,13 +292,14 @@ class ServerRegistry:
 
     def find(self, name_or_key: str) -> ServerSettings | None:
         """A configured server by its key (URL) or, failing that, by its display name (the first, by key); the
-        window's demo entry by its name in the reader's language too (as ``servers`` lists it)."""
+        window's demo entry by its name in any language too (as ``servers`` lists it here or on a machine in
+        another language), unless a server of the user's has that name."""
         found = self.settings(name_or_key)
         if found is not None:
             return found
         row = self._conn.execute("SELECT url FROM servers WHERE name = ? ORDER BY url LIMIT 1",
                                  (name_or_key,)).fetchone()
-        if row is None and name_or_key == _(DEMO_ENTRY_NAME):  # the demo entry by the name it is shown by
+        if row is None and name_or_key in demo_entry_names():  # the demo entry by a name it is shown by
             rows = self._conn.execute("SELECT url FROM servers WHERE name = ? ORDER BY url", (DEMO_ENTRY_NAME,))
             row = next((row for row in rows if is_demo_entry(DEMO_ENTRY_NAME, row[0])), None)
         return self.settings(row[0]) if row is not None else None

@@ -155,6 +155,31 @@ def test_secrets_the_keyring_will_not_give_are_said_and_edit_does_not_empty_them
     assert file_keyring.entries() == KEPT
 
 
+def test_what_the_keyring_refused_names_the_demo_entry_in_the_language_shown(qtbot, window) -> None:
+    """The window's demo entry is stored as "Demo server" in every language: the keyring's sentences said those words
+    in the German window, where the rest of it says "Demo-Server"; said again after a switch, in the language switched
+    to."""
+    from inspector.i18n.entry_names import know_window_entry
+
+    said = {"de": "Der System-Schlüsselbund hat die Geheimnisse von Demo-Server nicht herausgegeben",
+            "en": "The system keyring did not give the secrets of Demo server (KeyringLocked"}
+    with RunStore.open(resolve_db_path()) as store, store.db.conn:
+        store.db.conn.execute("UPDATE servers SET name = 'Demo server'")
+    made, _troubled = window(wait_s=0.1, get="KeyringLocked")
+    know_window_entry(URL)  # the window's demo entry, as its demo service says it
+    switch_language("de")
+    made.admin.reload_servers(select_url=URL)
+    made.servers.server_selected.emit(made.admin.current())  # selected again: the sentence again
+    qtbot.waitUntil(lambda: made.workbench.tools.state.text().startswith(said["de"]), timeout=10000)
+    for language in ("en", "de"):
+        switch_language(language)  # the sentences shown are said again: in the Tools list and the Server log
+        assert made.workbench.tools.state.text().startswith(said[language])
+        assert made.log_dock.view.state.text().startswith(said[language])
+        made.status.setText("")
+        made.admin.edit_current()  # its secrets are asked for again: the sentence again
+        qtbot.waitUntil(lambda language=language: made.status.text().startswith(said[language]), timeout=10000)
+
+
 @pytest.mark.parametrize("language", ["en", "de"])
 def test_screenshots_of_what_the_window_says_of_a_refusing_keyring(qtbot, window, file_keyring, language) -> None:
     """tests/gui/screenshots/keyring-{unreadable,not-kept,not-removed}-LANG.png, to look at."""

@@ -104,3 +104,19 @@ def test_a_word_of_the_window_or_the_readme_names_the_command_that_does_it(capsy
     assert main(["runs", "play"]) == 2  # not a word of `runs`: its commands, as before
     assert capsys.readouterr().err.startswith("run-inspector: 'play' is not a command of run-inspector runs. ")
     assert not (tmp_path / "runs.db").exists()
+
+
+@pytest.mark.parametrize(("language", "said"), [
+    ("en", "run-inspector: {word!r} is not a command of run-inspector servers: `run-inspector servers` without a "
+           "command lists them. `run-inspector servers --help` lists its commands: set, remove, import.\n"),
+    ("de", "run-inspector: {word!r} ist kein Befehl von run-inspector servers: `run-inspector servers` ohne Befehl "
+           "listet sie auf. `run-inspector servers --help` nennt seine Befehle: set, remove, import.\n")])
+def test_listing_the_servers_as_runs_are_listed_says_that_servers_alone_lists_them(capsys, tmp_path, language,
+                                                                                   said) -> None:
+    """`servers list` (as `runs list` lists the runs) named only the group's commands, none of which lists them."""
+    for word in ("list", "ls"):
+        assert main(["--lang", language, "--db", str(tmp_path / "runs.db"), "servers", word]) == 2
+        assert capsys.readouterr().err == said.format(word=word)
+    assert main(["--lang", language, "runs", "ls"]) == 2  # a group whose listing is an action: as before
+    assert "`run-inspector runs` " not in capsys.readouterr().err
+    assert not (tmp_path / "runs.db").exists()

@@ -12,6 +12,7 @@ from PySide6.QtCore import QObject, Qt
 from PySide6.QtWidgets import QMessageBox
 
 from inspector.i18n import _
+from inspector.i18n.entry_names import kept_name
 from inspector.i18n.messages import translate
 from inspector.mcp.messages import Message
 from inspector.store import ServerRecord, StoreError
@@ -87,7 +88,7 @@ class ServerSecrets(QObject):
         """Edit… of a server whose secrets are not read yet: ``edit`` once they are (the keyring may
         wait on an unlock prompt), or why not said (a dialog without them would save them empty)."""
         admin = self._admin
-        name = self._kept(url)[0]
+        name = kept_name(self._kept(url)[0], url)  # the demo entry's in the window's language
         problem = self.keeper.unreadable(url)
         if problem is not None:
             admin.say(translate(Message(UNREADABLE, {"server": name, "problem": problem})))

@@ -24,6 +24,7 @@ from functools import partial
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 
 from inspector.i18n import N_
+from inspector.i18n.entry_names import kept_name
 from inspector.i18n.messages import translate
 from inspector.mcp import InvalidServerError
 from inspector.mcp.messages import Message
@@ -212,15 +213,15 @@ class WindowSecrets(QObject):
     # -- the worker ---------------------------------------------------------------------------------------
 
     def _name(self, url: str) -> str:
-        """The server's name, kept once known (a server removed is still named by it). A server saved
-        anew is not configured yet when its secrets are: named by its key until it is (an import named
-        its servers by their addresses)."""
+        """The server's name as a sentence says it (the demo entry's in the language said in), kept once known
+        (a server removed is still named by it). A server saved anew is not configured yet when its secrets are:
+        named by its key until it is (an import named its servers by their addresses)."""
         if url not in self._names:
             name = self._accounts(url)[0]
             if name == url:
                 return name
             self._names[url] = name
-        return self._names[url]
+        return kept_name(self._names[url], url)
 
     def _queue(self) -> _Batch:
         """The batch the next turn of the GUI thread's loop hands to the worker."""

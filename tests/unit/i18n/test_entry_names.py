@@ -35,3 +35,27 @@ def test_the_name_shown_and_left_as_it_is_stays_stored_as_it_was(german: None) -
     assert stored_name("Demo-Server", "Demo server", ENTRY) == "Demo server"
     assert stored_name("Mein Demo", "Demo server", ENTRY) == "Mein Demo"
     assert stored_name("Demo-Server", "Demo server", OTHER_LOOPBACK) == "Demo-Server"  # not the demo entry
+
+
+def test_the_demo_entry_is_called_by_its_name_in_every_language_whatever_the_language_in_use() -> None:
+    from inspector.i18n.entry_names import names_calling
+
+    assert names_calling("Demo server", ENTRY) == {"Demo server", "Demo-Server"}  # in English too
+    assert names_calling("Demo server", "http://example.com/mcp") == {"Demo server"}  # a server of the user's
+    assert names_calling(None, ENTRY) == frozenset()
+
+
+def test_a_sentence_kept_to_be_said_again_says_the_demo_entry_in_the_language_of_its_moment() -> None:
+    from inspector.i18n.entry_names import kept_name
+    from inspector.i18n.messages import Message, translate
+
+    kept = Message("Listening to {server}.", {"server": kept_name("Demo server", ENTRY)})
+    assert translate(kept) == "Listening to Demo server." and str(kept) == "Listening to Demo server."
+    set_language("de")
+    try:
+        assert translate(kept) == "Empfängt Meldungen von Demo-Server."
+        assert str(kept) == "Listening to Demo server."  # its English (a log's, a store's) keeps the stored name
+    finally:
+        set_language("en")
+    assert kept_name("Demo server", "http://example.com/mcp") == "Demo server"
+    assert kept_name(None, ENTRY) == ENTRY
