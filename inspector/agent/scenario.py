@@ -18,6 +18,7 @@ from typing import Any
 from inspector.mcp.deadline import MAXIMUM_BUDGET_SECONDS
 from inspector.mcp.json_words import decoder_reason
 from inspector.mcp.messages import N_, Message, Number, SaidName
+from inspector.runs.nesting import nested_deeper
 
 FORMAT_VERSION = 1
 #: The name of the fresh demo server a scenario plays against when no server is chosen, in the words
@@ -307,7 +308,7 @@ class _Reader:
         arguments = data.get("arguments", {})
         if not isinstance(arguments, dict):
             raise self.fail(f"{place}.arguments", N_("expected an object"))
-        if _depth(arguments) > MAX_ARGUMENT_DEPTH:
+        if nested_deeper(arguments, MAX_ARGUMENT_DEPTH):
             raise self.fail(f"{place}.arguments", Message(N_("nested deeper than {limit} levels"),
                                                           {"limit": MAX_ARGUMENT_DEPTH}))
         return ScriptedCall(self.text(data, "tool", f"{place}."), arguments)
@@ -339,15 +340,3 @@ def _is_text(string: str) -> bool:
     except UnicodeEncodeError:
         return False
     return True
-
-
-def _depth(value: Any) -> int:
-    """How many lists and objects ``value`` nests (walked without recursion)."""
-    deepest, pending = 0, [(value, 1)]
-    while pending:
-        item, depth = pending.pop()
-        children = item.values() if isinstance(item, dict) else item if isinstance(item, list) else None
-        if children is not None:
-            deepest = max(deepest, depth)
-            pending.extend((child, depth + 1) for child in children)
-    return deepest

@@ -17,6 +17,7 @@ from typing import Any
 from inspector.i18n import N_
 from inspector.i18n.messages import Message
 from inspector.mcp.secrets import Secrets
+from inspector.runs.nesting import nested_deeper
 from inspector.traces.format import MAX_RECORD_BYTES, format_path
 from inspector.traces.json_reasons import TOO_MANY_DIGITS, parser_reason
 from inspector.traces.span_batch import HeldSpan
@@ -183,7 +184,7 @@ def _from_json(body: bytes) -> list[HeldSpan]:
         # said in the words an import says it with
         reason = parser_reason(TOO_MANY_DIGITS) if _INT_DIGITS in str(error) else str(error)[:200]
         raise BadBody(Message(N_("The body is not valid JSON ({reason})."), {"reason": reason})) from None
-    if _depth(document) > MAX_JSON_DEPTH:
+    if nested_deeper(document, MAX_JSON_DEPTH, scalars_count=True):  # the top 1, a scalar inside 2
         raise BadBody(Message(N_("The JSON body nests more than {depth} levels deep."), {"depth": MAX_JSON_DEPTH}))
     if not isinstance(document, Mapping):
         raise BadBody(Message(N_("The body must be a JSON object (an ExportTraceServiceRequest).")))
@@ -242,31 +243,6 @@ def _places(container: Mapping[str, Any] | list[Any], path: list[str | int]) -> 
 def _not_text(path: list[str | int]) -> BadBody:
     return BadBody(Message(N_("The body holds a string that is not text (an escaped lone surrogate) at {place}: "
                               "nothing of it was stored."), {"place": format_path(tuple(path)) or "the top"}))
-
-
-def _depth(value: Any) -> int:
-    """How deep ``value`` nests (the top level is 1), counting stopped past :data:`MAX_JSON_DEPTH`: the lists and
-    objects on the way down are held, as many as it nests deep, never a list's items (a body of 15 million
-    numbers made 15 million tuples: 1 GB and 13 s)."""
-    deepest, stack = 1, [_items(value)] if isinstance(value, (dict, list)) else []
-    while stack:
-        item = next(stack[-1], _DONE)
-        if item is _DONE:
-            stack.pop()
-            continue
-        deepest = max(deepest, len(stack) + 1)
-        if deepest > MAX_JSON_DEPTH:
-            return deepest
-        if isinstance(item, (dict, list)):
-            stack.append(_items(item))
-    return deepest
-
-
-_DONE = object()
-
-
-def _items(container: dict[str, Any] | list[Any]) -> Iterator[Any]:
-    return iter(container.values() if isinstance(container, dict) else container)
 
 
 def _list(value: Any, name: str) -> list[Any]:

@@ -16,6 +16,7 @@ from typing import Any
 from ._frozen import FrozenMap, freeze
 from .bounding import bound_text, utf8_size
 from .finite import finite_json
+from .nesting import nested_deeper
 from .outcome import ToolOutcome
 
 MAX_CONTENT_BYTES = 50_000
@@ -183,7 +184,7 @@ class ToolResult:
         if isinstance(structured, Mapping) and not isinstance(structured, FrozenMap):
             # Too deep to keep as a value (an export of it would not import), it is kept as its text.
             # NaN and the infinities (no JSON numbers) are kept as their text.
-            object.__setattr__(self, "structured_content", _json_text(structured) if _nested_deeper(
+            object.__setattr__(self, "structured_content", _json_text(structured) if nested_deeper(
                 structured, MAX_STRUCTURE_DEPTH) else freeze(_json_numbers(structured)))
         elif structured is not None and not isinstance(structured, Mapping | str):
             raise ValueError(f"ToolResult.structured_content must be a mapping, a string or None, "
@@ -289,19 +290,6 @@ def _json_numbers(structured: Mapping[str, Any]) -> Mapping[str, Any]:
     except ValueError:
         return finite_json(structured)
     return structured
-
-
-def _nested_deeper(value: Any, limit: int) -> bool:
-    """Whether lists and objects nest in ``value`` more than ``limit`` levels (walked without recursion:
-    the value may be as deep as a JSON parser allows)."""
-    waiting = [(value, 1)]
-    while waiting:
-        item, depth = waiting.pop()
-        if depth > limit:
-            return True
-        inner = item.values() if isinstance(item, Mapping) else item
-        waiting.extend((child, depth + 1) for child in inner if isinstance(child, Mapping | list | tuple))
-    return False
 
 
 def _bounded_block(block: Mapping[str, Any]) -> Mapping[str, Any]:

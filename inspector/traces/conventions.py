@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from inspector.mcp.text import repair_text
+from inspector.runs.nesting import nested_deeper
 
 from .content_list import ContentList, read_content_list
 from .openlit_spans import is_openlit, openlit_parts
@@ -48,9 +49,10 @@ _LLM_OPERATIONS = frozenset({"chat", "text_completion", "generate_content"})
 PLUMBING_NAMES = frozenset({"ResponseStreamWriter", "RequestStreamWriter"})
 _TRACELOOP_TOOL_KINDS = frozenset({"tool"})
 _MAX_PARSED = 1_000_000  # characters of a JSON string attribute parsed for arguments or a result
-# Levels a parsed value may nest: it lands inside a step payload (raw.otlp... is three levels
-# down), which an export writes and an import reads again under MAX_DEPTH.
-_MAX_PARSED_DEPTH = 80
+# Levels a parsed value may nest, the value at the bottom counted too (80 lists and objects around a
+# scalar): it lands inside a step payload (raw.otlp... is three levels down), which an export writes
+# and an import reads again under MAX_DEPTH.
+_MAX_PARSED_LEVELS = 81
 
 
 @dataclass(frozen=True)
@@ -108,7 +110,7 @@ def parse_json_text(value: Any) -> Any:
             parsed = json.loads(value, parse_constant=_not_a_number, parse_float=_finite)
         except (ValueError, RecursionError):
             return value
-        if not _depth_within(parsed, _MAX_PARSED_DEPTH):
+        if nested_deeper(parsed, _MAX_PARSED_LEVELS, scalars_count=True):
             return value
         return repair_text(parsed) if _SURROGATE_ESCAPE.search(value) else parsed
     return value
@@ -126,18 +128,6 @@ def _finite(text: str) -> float:
     if not math.isfinite(number):
         raise ValueError(f"{text} is too big for a float")
     return number
-
-
-def _depth_within(value: Any, room: int) -> bool:
-    """True when ``value`` nests lists and objects at most ``room`` levels deep."""
-    level = [value]
-    while level:
-        if room < 0:
-            return False
-        room -= 1
-        level = [child for item in level if isinstance(item, (dict, list))
-                 for child in (item.values() if isinstance(item, dict) else item)]
-    return True
 
 
 def _text(value: Any) -> str | None:

@@ -17,6 +17,7 @@ from inspector.i18n import N_
 from inspector.i18n.messages import Count, Message, kept_sentence
 from inspector.runs import RUN_STATUSES, InvalidStepError, RunStep
 from inspector.runs.finite import finite_json
+from inspector.runs.nesting import nested_deeper
 from inspector.runs.sentences import describe
 from inspector.runs.step import LARGEST_SEQUENCE, PAYLOAD_KEYS, StoredPayload
 from inspector.runs.times import UnstorableTimeError, to_stored_time
@@ -345,19 +346,9 @@ def _narrow(path: Path, message: str) -> Path:
 
 
 def check_nesting(value: Any, path: Path, limit: int) -> None:
-    """Refuse a value nested deeper than ``limit`` lists/objects (walked without recursion)."""
-    pending = [(value, 1)]
-    while pending:
-        item, depth = pending.pop()
-        if isinstance(item, dict):
-            children = item.values()
-        elif isinstance(item, list):
-            children = item
-        else:
-            continue
-        if depth > limit:
-            raise TraceProblem(path, nested_too_deep(limit))
-        pending.extend((child, depth + 1) for child in children if isinstance(child, (dict, list)))
+    """Refuse a value nested deeper than ``limit`` lists/objects."""
+    if nested_deeper(value, limit):
+        raise TraceProblem(path, nested_too_deep(limit))
 
 
 def nested_too_deep(limit: int) -> Message:

@@ -10,9 +10,10 @@ import inspector.runs
 PACKAGE_DIR = Path(inspector.runs.__file__).parent
 # hashlib: the OpenTelemetry ids of a run are derived from its uid (trace_ids.py); ipaddress and urllib.parse:
 # whether an address names this machine only (loopback.py), read from its text; json: a tool's structured
-# content is bounded by the size of its JSON text (result.py). None of them does I/O.
-ALLOWED_STDLIB = {"__future__", "collections", "dataclasses", "datetime", "enum", "hashlib", "ipaddress", "json",
-                  "math", "typing"}
+# content is bounded by the size of its JSON text (result.py); itertools and operator: a value's levels are
+# walked in C (nesting.py). None of them does I/O.
+ALLOWED_STDLIB = {"__future__", "collections", "dataclasses", "datetime", "enum", "hashlib", "ipaddress",
+                  "itertools", "json", "math", "operator", "typing"}
 #: Modules of a package whose other modules do I/O (urllib.request): allowed by their whole name.
 ALLOWED_STDLIB_MODULES = {"urllib.parse"}
 
