@@ -4,7 +4,8 @@ The window opens FILE as ``run-inspector FILE`` does (offscreen, a fresh HOME an
 imports it and selects every imported run. Once it settles, each action is done as a user does it
 (a click on a row, Ctrl+A, a choice in the outcome filter, a click on a heading) and a 10 ms
 heartbeat timer logs the longest gap until the window is quiet again. After each group of actions
-(select: a click, then Ctrl+A; filter; sort) the list is sorted newest first again and every run
+(select: a click, then Ctrl+A; filter; sort: two clicks on a heading, each turning the order
+round) the list is sorted newest first again and every run
 selected as the import selected them, the same run current (measured too). Every group is done
 ``--repeats`` times; ``--verbose`` says each action's gap, the current row and the runs selected.
 
@@ -69,7 +70,8 @@ def main() -> int:
     parser.add_argument("--verbose", action="store_true", help="each action's gap, current row and runs selected")
     parser.add_argument("--actions", default="select,filter,sort",
                         help="comma-separated: select (a click on a run, then Ctrl+A), filter (outcome 'failed', then "
-                             "'Every outcome'), sort (a click on the Title heading, then on Started)")
+                             "'Every outcome'), sort (two clicks on the Title heading, then two on Started: "
+                             "each order, then that order turned round)")
     args = parser.parse_args()
 
     from PySide6.QtCore import QPoint, Qt, QTimer
@@ -141,7 +143,10 @@ def main() -> int:
             "select": [("select one run", click_row(3)), ("Ctrl+A", keys(Qt.Key.Key_A))],
             "filter": [("outcome filter 'failed'", outcome("failed")),
                        ("outcome filter 'Every outcome'", outcome(""))],
-            "sort": [("sort by title", heading("title")), ("sort by started", heading("started"))],
+            # A heading's second click turns the order round: the current run (the oldest, the first title) last.
+            "sort": [("sort by title", heading("title")), ("sort by title, again (descending)", heading("title")),
+                     ("sort by started", heading("started")),
+                     ("sort by started, again (descending)", heading("started"))],
         }
         plan: list[tuple[str, Callable[[], None]]] = []
         for _ in range(args.repeats):
@@ -166,14 +171,23 @@ def main() -> int:
             run_plan(plan[1:])
         settle(lambda: True, done)
 
+    imported: list[float] = []  # when the tab had shown and selected the imported runs
+    hooked: list[object] = []
+
     def opened() -> bool:
         win = window()
         if win is None or not hasattr(win, "runs_tab"):
             return False
+        if not hooked:  # after the tab's own slot: the end of the list read and the runs selected
+            hooked.append(win.runs_tab.transfers.imported.connect(lambda _ids: imported.append(time.perf_counter())))
         pane = win.runs_tab.run_list
         return pane.view.selectionModel().hasSelection()  # the import selects the runs it stored
 
     def begin() -> None:
+        if imported:  # the gap that holds the import's end: the list read again and every run selected
+            before = max((moment for moment in beat.beats if moment < imported[0]), default=imported[0])
+            after = min((moment for moment in beat.beats if moment > imported[0]), default=imported[0])
+            print(f"the imported runs listed and selected: longest gap {(after - before) * 1000:.0f} ms")
         if args.accessible == "on":
             QAccessible.setActive(True)
         pane = window().runs_tab.run_list

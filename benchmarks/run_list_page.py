@@ -50,7 +50,11 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 app = QApplication([])
 from inspector.cli import main
-from inspector.gui.runs.runs_model import COLUMNS, RunListModel, read_listing
+from inspector.gui.runs.runs_model import COLUMNS, RunListModel
+try:
+    from inspector.gui.runs.run_listing import read_listing
+except ImportError:  # a checkout before the list read its runs' ids apart from their records
+    from inspector.gui.runs.runs_model import read_listing
 from inspector.store import RunStore
 from inspector.store.browse import RunFilter
 store = RunStore.open(sys.argv[1])

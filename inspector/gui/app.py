@@ -157,7 +157,7 @@ def open_window(store: RunStore, db_path: Path, settings: AppSettings, *,
     from inspector.store.browse import list_runs
 
     from .main_window import MainWindow
-    from .runs.runs_model import PAGE_SIZE
+    from .runs.run_listing import PAGE_SIZE
     from .workbench.demo_controls import DemoControls
     from .workbench.engine import OperationsEngine
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from typing import Any
@@ -131,44 +131,103 @@ DETAIL_IMAGE_CHARS = 10_000_000
 DETAIL_IMAGES = 20
 
 
+#: A run as a list reads it: its row and its step count.
+_RUN_ROW = ("SELECT runs.id, uid, title, source, server, status, started_at, finished_at, origin, note,"
+            " (SELECT COUNT(*) FROM steps WHERE steps.run_id = runs.id) AS step_count FROM runs")
+
+
+def _run_record(row: Sequence[Any]) -> RunRecord:
+    return RunRecord(id=row[0], uid=row[1], title=row[2], source=row[3], server=row[4], status=row[5],
+                     started_at=from_stored_time(row[6]), finished_at=from_stored_time(row[7]),
+                     origin=row[8], note=row[9] or "", step_count=row[10])
+
+
+def _ordered(store: RunStore, sql: str, where: RunFilter, order: str, descending: bool) -> tuple[str, list[Any]]:
+    """``sql`` (a ``SELECT … FROM runs``) with ``where``'s conditions and ``order``, and its values."""
+    clauses, params = _run_clauses(store, where)
+    if clauses:
+        sql += " WHERE " + " AND ".join(clauses)
+    direction = "DESC" if descending else "ASC"
+    return sql + f" ORDER BY {RUN_ORDERS[order]} {direction}, runs.id {direction}", params
+
+
 def list_runs(store: RunStore, where: RunFilter = RunFilter(), order: str = "started",
               descending: bool = True, limit: int | None = None, offset: int = 0) -> list[RunRecord]:
     """The runs ``where`` selects, with their step counts, in ``order`` (newest first by default);
     ``limit`` runs from ``offset`` on."""
-    clauses, params = _run_clauses(store, where)
-    sql = ("SELECT runs.id, uid, title, source, server, status, started_at, finished_at, origin, note,"
-           " (SELECT COUNT(*) FROM steps WHERE steps.run_id = runs.id) AS step_count FROM runs")
-    if clauses:
-        sql += " WHERE " + " AND ".join(clauses)
-    direction = "DESC" if descending else "ASC"
-    sql += f" ORDER BY {RUN_ORDERS[order]} {direction}, runs.id {direction}"
+    sql, params = _ordered(store, _RUN_ROW, where, order, descending)
     if limit is not None or offset:
         sql += " LIMIT ? OFFSET ?"
         params.extend([-1 if limit is None else limit, offset])
-    return [RunRecord(id=row[0], uid=row[1], title=row[2], source=row[3], server=row[4], status=row[5],
-                      started_at=from_stored_time(row[6]), finished_at=from_stored_time(row[7]),
-                      origin=row[8], note=row[9] or "", step_count=row[10])
-            for row in store.db.conn.execute(sql, params)]
+    return [_run_record(row) for row in store.db.conn.execute(sql, params)]
+
+
+def listed_ids(store: RunStore, where: RunFilter = RunFilter(), order: str = "started", descending: bool = True,
+               limit: int | None = None, offset: int = 0) -> list[int]:
+    """The ids of the runs :func:`list_runs` lists, alone: a list of 25,000 runs knows its rows' runs
+    in milliseconds (the records, their step counts and reasons, are read for the rows shown)."""
+    sql, params = _ordered(store, "SELECT runs.id FROM runs", where, order, descending)
+    return [row[0] for row in store.db.conn.execute(sql + " LIMIT ? OFFSET ?",
+                                                    [*params, -1 if limit is None else limit, offset])]
+
+
+def listed_ids_through(store: RunStore, wanted: Collection[int], where: RunFilter = RunFilter(),
+                       order: str = "started", descending: bool = True, offset: int = 0, more: int = 0,
+                       least: int = 0) -> tuple[list[int], bool]:
+    """The ids :func:`listed_ids` lists from ``offset`` on: at least ``least`` of them, and down to the
+    last of the runs ``wanted`` that ``where`` selects and ``more`` after it; and whether the list goes on
+    after those. One read of the list however far down they are; a run the filter leaves out is not
+    looked for (a long list is not read to its end to find none)."""
+    wanted = set(wanted)
+    left, listed = set(wanted), _count_listed(store, wanted, where)
+    sql, params = _ordered(store, "SELECT runs.id FROM runs", where, order, descending)
+    ids: list[int] = []
+    cursor = store.db.conn.execute(sql + " LIMIT -1 OFFSET ?", [*params, offset])
+    try:
+        end = None if listed else least
+        while end is None:
+            chunk = [row[0] for row in cursor.fetchmany(2_000)]
+            if not chunk:
+                return ids, False
+            ids.extend(chunk)
+            before = len(left)
+            left.difference_update(chunk)
+            listed -= before - len(left)
+            if listed <= 0:  # the last one wanted is in this chunk
+                last = max(index for index, run_id in enumerate(chunk) if run_id in wanted)
+                end = max(len(ids) - len(chunk) + last + 1 + more, least)
+        ids.extend(row[0] for row in cursor.fetchmany(max(end + 1 - len(ids), 0)))
+    finally:
+        cursor.close()
+    return ids[:end], len(ids) > end
+
+
+def _count_listed(store: RunStore, run_ids: Collection[int], where: RunFilter) -> int:
+    """How many of these runs ``where`` selects (one question for 25,000 of them)."""
+    if not run_ids:
+        return 0
+    clauses, params = _run_clauses(store, where)
+    condition = "".join(f" AND {clause}" for clause in clauses)
+    # Each wanted id looked up by the key (runs.id IN (…) would scan the runs and probe the ids).
+    return int(store.db.conn.execute(
+        f"SELECT COUNT(*) FROM json_each(?) AS wanted JOIN runs ON runs.id = wanted.value WHERE 1{condition}",
+        [json.dumps(list(run_ids)), *params]).fetchone()[0])
+
+
+def runs_by_id(store: RunStore, run_ids: Sequence[int]) -> dict[int, RunRecord]:
+    """These runs as :func:`list_runs` reads them (with their step counts), by id; a run deleted
+    meanwhile is not there."""
+    found: dict[int, RunRecord] = {}
+    for start in range(0, len(run_ids), 500):
+        chunk = list(run_ids[start:start + 500])
+        found.update((row[0], _run_record(row)) for row in store.db.conn.execute(
+            f"{_RUN_ROW} WHERE runs.id IN ({','.join('?' * len(chunk))})", chunk))
+    return found
 
 
 def run_ids(store: RunStore, where: RunFilter = RunFilter()) -> list[int]:
     """The ids of every run ``where`` selects, newest first (for an export of the listed runs)."""
-    clauses, params = _run_clauses(store, where)
-    sql = "SELECT id FROM runs" + (" WHERE " + " AND ".join(clauses) if clauses else "")
-    return [row[0] for row in store.db.conn.execute(sql + " ORDER BY started_at DESC, id DESC", params)]
-
-
-def run_position(store: RunStore, run_id: int, where: RunFilter = RunFilter(), order: str = "started",
-                 descending: bool = True) -> int | None:
-    """Where a run stands in the list ``where`` and ``order`` make (0 is the first), or ``None``
-    when the filter leaves it out."""
-    clauses, params = _run_clauses(store, where)
-    direction = "DESC" if descending else "ASC"
-    sql = (f"SELECT position FROM (SELECT runs.id AS run_id, row_number() OVER (ORDER BY {RUN_ORDERS[order]}"
-           f" {direction}, runs.id {direction}) - 1 AS position"
-           " FROM runs" + (" WHERE " + " AND ".join(clauses) if clauses else "") + ") WHERE run_id = ?")
-    row = store.db.conn.execute(sql, (*params, run_id)).fetchone()
-    return None if row is None else int(row[0])
+    return listed_ids(store, where)
 
 
 # A step of the run whose note (the key "note" of its payload) holds the text: only the steps the
@@ -714,7 +773,8 @@ def payload_json(text: str) -> Any:
 __all__ = ["RUN_ORDERS", "TRACE_RUN_UID_PREFIX", "RunFilter", "SpanNodes", "StepFilter", "StepInFull", "StoredImage",
            "TimelineRow", "count_timeline", "find_step_ids", "span_nodes", "timeline_rows",
            "data_version",
-           "delete_runs", "drop_empty_run", "find_in_timeline", "list_runs", "payload_json", "run_ids", "run_position",
+           "delete_runs", "drop_empty_run", "find_in_timeline", "list_runs", "listed_ids", "listed_ids_through",
+           "payload_json", "run_ids", "runs_by_id",
            "run_span",
            "recent_ok_durations", "servers_with_runs",
            "step_in_full", "timeline_page", "timeline_position"]

@@ -20,11 +20,19 @@ def telling_runs(store: RunStore, run_ids: Sequence[int]) -> tuple[str, list[int
     the order of ``run_ids``; ``None`` when none has one (all ok)."""
     ordered = list(run_ids)
     place = {run_id: index for index, run_id in enumerate(ordered)}
+    # Their ids and statuses alone: the records of 6,250 failed runs of an imported trace took 0.3 s to
+    # read, and the window waited for them before it showed the file's runs.
+    marks = ",".join("?" * len(TELLING))
+    found: dict[str, list[int]] = {}
+    for start in range(0, len(ordered), CHUNK):
+        chunk = ordered[start:start + CHUNK]
+        for run_id, status in store.db.conn.execute(
+                f"SELECT id, status FROM runs WHERE id IN ({','.join('?' * len(chunk))}) AND status IN ({marks})",
+                [*chunk, *TELLING]):
+            found.setdefault(status, []).append(run_id)
     for status in TELLING:
-        found = [run.id for start in range(0, len(ordered), CHUNK)
-                 for run in store.list_runs(outcome=status, limit=None, run_ids=ordered[start:start + CHUNK])]
-        if found:
-            return status, sorted(found, key=place.__getitem__)
+        if status in found:
+            return status, sorted(found[status], key=place.__getitem__)
     return None
 
 

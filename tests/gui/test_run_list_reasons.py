@@ -16,8 +16,9 @@ from PySide6.QtWidgets import QApplication, QStyleOptionViewItem
 
 from inspector.gui.language import switch_language
 from inspector.gui.runs.outcome_cell import FailureRole
+from inspector.gui.runs.run_listing import RECORD_PAGE, read_listing, read_records
 from inspector.gui.runs.run_reasons import KnownReasons
-from inspector.gui.runs.runs_model import COLUMNS, read_listing
+from inspector.gui.runs.runs_model import COLUMNS
 from inspector.store import RunStore, resolve_db_path
 from inspector.store.browse import RunFilter
 from inspector.store.notes import write_run_note
@@ -154,13 +155,14 @@ def test_a_page_of_runs_asks_for_their_reasons_at_once() -> None:
     database as many questions as reading it with one such run (not one, or two, more per run)."""
 
     def questions(store: RunStore) -> tuple[int, int]:
+        listing = read_listing(store, RunFilter(), "started", True, 500)
         asked: list[str] = []
         store.db.conn.set_trace_callback(asked.append)
         try:
-            listing = read_listing(store, RunFilter(), "started", True, 500)
+            records = read_records(store, listing.ids[:RECORD_PAGE])  # the rows shown
         finally:
             store.db.conn.set_trace_callback(None)
-        return len(asked), len(listing.reasons)
+        return len(asked), len(records.reasons)
 
     with RunStore.open(resolve_db_path()) as store:
         import_trace(store, FIXTURE)
@@ -178,9 +180,9 @@ def test_a_list_read_again_asks_only_for_the_reasons_of_runs_that_changed() -> N
     with RunStore.open(resolve_db_path()) as store:
         for trace in sorted(FIXTURE.parent.glob("*.jsonl")):
             import_trace(store, trace)
-        first = read_listing(store, RunFilter(), "started", True, 500)
-        known = KnownReasons(first.runs, {run.id: row for row, run in enumerate(first.runs)}, first.reasons)
-        changed = next(run for run in first.runs if run.id in first.reasons)
+        first = read_records(store, read_listing(store, RunFilter(), "started", True, 500).ids)  # the rows shown
+        known = KnownReasons(first.runs, first.reasons)
+        changed = next(run for run in first.runs.values() if run.id in first.reasons)
         write_run_note(store, changed.id, "looked at")  # its record is another: asked again
         asked: list[str] = []
         store.db.conn.set_trace_callback(asked.append)

@@ -16,8 +16,8 @@ from typing import Any
 from inspector.store import RunRecord, RunStore, StoreError
 from inspector.store.browse import RunFilter, StepFilter, StepInFull, data_version, servers_with_runs
 
+from .run_listing import RunListing, read_listing
 from .run_reasons import KnownReasons
-from .runs_model import RunListing, read_listing
 from .step_replays import ReplaySides, read_replays
 from .timeline_model import TimelineGrowth, read_growth
 
@@ -52,6 +52,8 @@ class LiveQuestion:
     language: str = ""
     #: The runs listed and why the failed ones failed, as read last: those unchanged are not asked again.
     known: KnownReasons | None = field(default=None, compare=False)
+    #: The first and last rows the list shows: their runs' records are read with the list.
+    shown: tuple[int, int] = field(default=(0, -1), compare=False)
 
     def shape(self) -> tuple[object, ...]:
         """What an answer must have been read for to be shown: a list of the same filter and order
@@ -87,11 +89,11 @@ class LiveReads:
             conn.execute("BEGIN")  # one snapshot: the list, the timeline and the replays agree
         try:
             listing = read_listing(store, question.filter, question.order, question.descending, question.limit,
-                                   question.current, question.known)
+                                   question.current, question.known, shown=question.shown)
             growth = None
             timeline = question.timeline
             if timeline is not None:
-                run = next((run for run in listing.runs if run.id == timeline.run.id), None)
+                run = listing.runs.get(timeline.run.id)
                 if run is not None:
                     growth = read_growth(store, run, timeline.filter, timeline.tree, timeline.shown)
             replays = None

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import UTC
 
-from PySide6.QtCore import QItemSelection, QItemSelectionModel, QModelIndex, Qt, QTimer, Signal
+from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, QTimer, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -42,9 +42,10 @@ from .columns import RoomyColumn, column_width, compact_rows, fit_column, fit_co
 from .empty_runs import empty_list_words
 from .outcome_cell import OutcomeCellDelegate
 from .push_marks import push_word
+from .row_selection import bring_into_view, select_rows, selected_ids, shown_rows
+from .run_listing import RunListing
 from .runs_model import (
     COLUMNS,
-    RunListing,
     RunListModel,
     format_duration,
     format_started,
@@ -175,11 +176,14 @@ class RunListPane(QWidget):
         # A new sort order reads the list anew: the selection follows the runs, not the rows.
         self._before_reset: tuple[list[int], int | None] = ([], None)
         self.model.modelAboutToBeReset.connect(self._remember_selection)
-        self.model.reset_done.connect(lambda: self._reselect(*self._before_reset))
+        self.model.reach = self._selected_and_current  # read as far as they are, to be selected again
+        self.model.shown_rows = lambda: shown_rows(self.view)
+        self.model.reset_done.connect(lambda anew: self._reselect(*self._before_reset, scroll=anew))
         # The Pushed column only once some run was queued for the team's collector (most never push).
         for signal in (self.model.reset_done, self.model.dataChanged, self.model.rowsInserted):
             signal.connect(self._show_pushed)
             signal.connect(self._fit_status)
+        self.model.records_read.connect(self._fit_status)  # rows shown for the first time may say why
         self._show_pushed()
         delete = QShortcut(QKeySequence.StandardKey.Delete, self.view)
         # Each shortcut says what it does (the Help menu's list of shortcuts reads it).
@@ -284,10 +288,8 @@ class RunListPane(QWidget):
         self._closed = True
 
     def _filters_changed(self) -> None:
-        selected, current = self.selected_run_ids(), self.current_run()
         self.model.filter = self.current_filter()
-        self.model.refresh(reset=True)
-        self._reselect(selected, current.id if current else None)
+        self.model.refresh(reset=True)  # the runs selected are selected again as the reset ends (reset_done)
 
     def clear_filters(self) -> None:
         for combo in (self.outcome_filter, self.server_filter, self.source_filter):
@@ -302,26 +304,10 @@ class RunListPane(QWidget):
 
     # -- the selection --------------------------------------------------------------------------
 
-    def _select_rows(self, rows: Sequence[int], current_row: int) -> None:
-        selection = self.view.selectionModel()
-        # One selection of row ranges, selected at once: a row at a time would tell every
-        # listener once per row (an import of 25,000 runs selects them all).
-        ranges = QItemSelection()
-        start = previous = None
-        for row in sorted(set(rows)):
-            if start is not None and row == previous + 1:
-                previous = row
-                continue
-            if start is not None:
-                ranges.select(self.model.index(start, 0), self.model.index(previous, 0))
-            start = previous = row
-        if start is not None:
-            ranges.select(self.model.index(start, 0), self.model.index(previous, 0))
-        selection.select(ranges, QItemSelectionModel.SelectionFlag.ClearAndSelect
-                         | QItemSelectionModel.SelectionFlag.Rows)
-        selection.setCurrentIndex(self.model.index(current_row, 0), QItemSelectionModel.SelectionFlag.NoUpdate)
-
-    def _reselect(self, run_ids: Sequence[int], current: int | None) -> None:
+    def _reselect(self, run_ids: Sequence[int], current: int | None, *, scroll: bool = False) -> None:
+        """Select these runs again where they are listed (the list read as far as the last of them),
+        ``current`` the current one; ``scroll``: brought into view (a filter or sort order chosen)."""
+        # The list was read as far as the runs selected (RunListModel.reach, a live read's length).
         current_row = self.model.ensure_loaded(current) if current is not None else None
         if current_row is None:
             # A model reset clears the selection without a selectionChanged: Delete… would stay
@@ -329,16 +315,22 @@ class RunListPane(QWidget):
             self._update_buttons()
             self.current_gone.emit()
             return
-        rows = [row for row in (self.model.row_of(run_id) for run_id in run_ids) if row is not None]
+        rows = self.model.rows_of(run_ids)
         selection = self.view.selectionModel()
         selection.blockSignals(True)
-        self._select_rows(rows, current_row)
+        select_rows(self.view, self.model, rows, current_row)
         selection.blockSignals(False)
         self._update_buttons()  # selected again with signals blocked
         self.view.viewport().update()
+        if scroll:
+            bring_into_view(self.view, current_row)
         run = self.model.run(current_row)
         if run is not None:
             self.run_changed.emit(run, True)
+
+    def _selected_and_current(self) -> list[int]:
+        current = self.model.run_id(self.view.selectionModel().currentIndex().row())
+        return [*self.selected_run_ids(), *([] if current is None else [current])]
 
     def _remember_selection(self) -> None:
         current = self.current_run()
@@ -348,13 +340,16 @@ class RunListPane(QWidget):
         """Select these runs (the first becomes current), clearing filters that hide them."""
         if not run_ids:
             return False
-        if any(self.model.ensure_loaded(run_id) is None for run_id in run_ids):
+        self.model.ensure_all_loaded(run_ids)
+        rows = self.model.rows_of(run_ids)
+        if len(rows) < len(run_ids):  # some are not listed
             self.clear_filters()
             self.model.refresh(reset=True)
-        rows = [row for row in (self.model.ensure_loaded(run_id) for run_id in run_ids) if row is not None]
+            self.model.ensure_all_loaded(run_ids)
+            rows = self.model.rows_of(run_ids)
         if not rows:
             return False
-        self._select_rows(rows, rows[0])
+        select_rows(self.view, self.model, rows, rows[0])
         self.view.scrollTo(self.model.index(rows[0], 0))
         self.run_changed.emit(self.model.run(rows[0]), False)
         return True
@@ -363,11 +358,7 @@ class RunListPane(QWidget):
         self.view.selectionModel().clearSelection()
 
     def selected_run_ids(self) -> list[int]:
-        # The rows of the selection's ranges (whole rows: the view selects rows), not selectedRows: that
-        # asks the model's flags of every selected cell (25,000 runs selected by an import: 1.5 s a call).
-        rows = sorted({row for selected in self.view.selectionModel().selection()
-                       for row in range(selected.top(), selected.bottom() + 1)})
-        return [run.id for run in (self.model.run(row) for row in rows) if run is not None]
+        return selected_ids(self.view, self.model)
 
     def current_run(self) -> RunRecord | None:
         index = self.view.selectionModel().currentIndex()

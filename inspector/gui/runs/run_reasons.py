@@ -15,17 +15,15 @@ Reason = tuple[int, int, bool, str | None]
 
 @dataclass(frozen=True)
 class KnownReasons:
-    """The runs the list showed, their rows, and why the failed ones failed, as read last. Never changed
-    in place (the model replaces them): a reader thread may read them while the list is shown."""
+    """The runs the list read, by id, and why the failed ones failed, as read last. Never changed in
+    place (the model replaces them): a reader thread may read them while the list is shown."""
 
-    runs: list[RunRecord]
-    rows: dict[int, int]
+    runs: dict[int, RunRecord]
     reasons: dict[int, Reason]
 
     def kept(self, run: RunRecord) -> bool:
         """Whether ``run`` was read before as it is now (its reason, or that it has none, is known)."""
-        row = self.rows.get(run.id)
-        return row is not None and row < len(self.runs) and self.runs[row] == run
+        return self.runs.get(run.id) == run
 
 
 def run_reasons(store: RunStore, runs: list[RunRecord], known: KnownReasons | None = None) -> dict[int, Reason]:

@@ -1,18 +1,19 @@
 """The stored runs as a table model: filtered and sorted in SQL, newest first, refreshed live.
 
-The model holds one small record per run that the filter selects (never a step), and why each failed
-run failed where that is known, read for a page at once as ``runs list`` reads it. ``refresh``
-reads the list again: rows whose run is unchanged keep their place, a run that changed
+The model holds the ids of the runs the filter selects, in order, as far down as the view scrolled or
+a run it must show lies; a row's record (never a step), and why a failed run failed where that is known,
+is read when the row is shown, for a page of rows at once as ``runs list`` reads it (:mod:`.run_listing`).
+``refresh`` reads the list again: rows whose run is unchanged keep their place, a run that changed
 (a running run's status and step count) is repainted, and a list that changed shape is reset.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable, Collection, Iterable
 from datetime import datetime, tzinfo
 from urllib.parse import urlsplit
 
-from PySide6.QtCore import QModelIndex, Qt, Signal
+from PySide6.QtCore import QModelIndex, Qt, QTimer, Signal
 
 from inspector.i18n import _, formatting
 from inspector.i18n.entry_names import shown_name
@@ -21,16 +22,17 @@ from inspector.i18n.scenarios import own_demo_server, said_title
 from inspector.i18n.words import run_heading, source_word
 from inspector.i18n.zone_said import time_in_zones
 from inspector.runs.loopback import recorded_elsewhere
-from inspector.store import RunRecord, RunStore, ServerRegistry
-from inspector.store.browse import RunFilter, list_runs, run_ids, run_position
-from inspector.store.outbox import Outbox, OutboxEntry
+from inspector.store import RunRecord, RunStore
+from inspector.store.browse import RunFilter, run_ids
 
 from ..widgets.outcomes import outcome_icon, outcome_word, text_colour
 from ..widgets.plain_text import cell_text, plain_tooltip
 from ..widgets.zone_marks import ZoneMarks
 from .outcome_cell import FailureRole
 from .push_marks import push_tooltip, push_word
-from .run_reasons import KnownReasons, Reason, run_reasons
+from .row_records import RowRecords
+from .run_listing import PAGE_SIZE, RunListing, RunRecords, ids_reaching, read_listing
+from .run_reasons import KnownReasons
 from .table_model import Index, NamedColumnsModel
 
 RunIdRole = Qt.ItemDataRole.UserRole + 1
@@ -39,8 +41,6 @@ StatusRole = Qt.ItemDataRole.UserRole + 2
 #: Columns: their key (also the sort order of the store) and heading.
 COLUMNS = ("id", "started", "title", "status", "source", "server", "steps", "duration", "pushed")
 STATUS_COLUMN = COLUMNS.index("status")
-#: Runs read at a time.
-PAGE_SIZE = 500
 
 
 def headings() -> tuple[str, ...]:
@@ -59,11 +59,6 @@ def format_duration(seconds: float | None) -> str:
     if seconds is None:
         return ""
     return formatting.format_duration(seconds)
-
-
-def server_names(store: RunStore) -> dict[str, str]:
-    """The names the servers registry gives to server addresses (those that have a name)."""
-    return {record.url: record.name for record in ServerRegistry(store.db).all() if record.name}
 
 
 def server_shown(server: str, names: dict[str, str]) -> str:
@@ -91,44 +86,17 @@ def run_duration(run: RunRecord) -> float | None:
     return max((run.finished_at - run.started_at).total_seconds(), 0.0)
 
 
-@dataclass(frozen=True)
-class RunListing:
-    """What the list shows, read at once: the runs, whether more follow, their pushes, the names,
-    why the failed ones failed."""
-
-    runs: list[RunRecord]
-    has_more: bool
-    pushes: dict[int, OutboxEntry]
-    any_pushed: bool
-    names: dict[str, str]
-    reasons: dict[int, Reason]
-
-
-def read_listing(store: RunStore, where: RunFilter, order: str, descending: bool, limit: int,
-                 current: int | None = None, known: KnownReasons | None = None) -> RunListing:
-    """The first ``limit`` runs the filter selects, in order (and as far down as the run ``current``,
-    when it is further: a live read keeps the selected run among the rows read); the reasons ``known``
-    of runs read again unchanged are not asked for again."""
-    runs = list_runs(store, where, order, descending, limit + 1, 0)
-    if current is not None and len(runs) > limit and all(run.id != current for run in runs):
-        position = run_position(store, current, where, order, descending)
-        if position is not None and position >= limit:
-            limit = position + 1 + PAGE_SIZE
-            runs = list_runs(store, where, order, descending, limit + 1, 0)
-    runs, has_more = runs[:limit], len(runs) > limit
-    outbox = Outbox(store.db.conn)
-    pushes = outbox.of_runs([run.id for run in runs])
-    return RunListing(runs, has_more, pushes, bool(pushes) or outbox.any(), server_names(store),
-                      run_reasons(store, runs, known))
-
-
 class RunListModel(NamedColumnsModel):
-    """One row per stored run the filter selects, read :data:`PAGE_SIZE` at a time as the view
-    scrolls (``canFetchMore``/``fetchMore``): a database of a million runs lists at once."""
+    """One row per stored run the filter selects: their ids read :data:`PAGE_SIZE` at a time as the view
+    scrolls (``canFetchMore``/``fetchMore``), a row's record when it is shown (:class:`.RowRecords`): a
+    database of a million runs lists at once, and a run 24,000 rows down is reached in milliseconds."""
 
-    #: The list was read anew (a filter, a sort order, another shape) and the reset is over:
-    #: a good moment to select runs again (rows may be read for that).
-    reset_done = Signal()
+    #: The list was read anew (a filter, a sort order, another shape) and the reset is over: a good
+    #: moment to select runs again (rows may be read for that). True for a list the user asked for
+    #: anew (a filter, a sort order: its current run is scrolled to), False for a live read's.
+    reset_done = Signal(bool)
+    #: Records of rows shown were read (after the paint that asked): the Status column may widen.
+    records_read = Signal()
 
     COLUMNS = COLUMNS
 
@@ -139,12 +107,12 @@ class RunListModel(NamedColumnsModel):
         self.filter = RunFilter()
         self.order = "started"
         self.descending = True
-        self._runs: list[RunRecord] = []
+        self._ids: list[int] = []
         self._rows: dict[int, int] = {}
-        #: The outbox row of each loaded run that has one (the Pushed column).
-        self._pushes: dict[int, OutboxEntry] = {}
-        #: Why each loaded failed run failed, where known (the Status column says it beside the word).
-        self._reasons: dict[int, Reason] = {}
+        #: The rows' records read so far, with their pushes (the Pushed column) and why the failed runs
+        #: failed, where known (the Status column says it beside the word).
+        self.records = RowRecords(store, lambda: QTimer.singleShot(0, self, self._records_were_read))
+        #: Whether any run was ever queued to be pushed (the Pushed column is shown only then).
         self.any_pushed = False
         self._has_more = False
         #: The zones said beside the start times shown (the Started column widens to them).
@@ -152,14 +120,19 @@ class RunListModel(NamedColumnsModel):
         self._resetting = False
         #: Server address -> the name the registry gives it (read again with the list).
         self.names: dict[str, str] = {}
-        #: How many times runs were read from the database (tests and benchmarks look).
+        #: How many times the list's runs were read from the database (tests and benchmarks look).
         self.reads = 0
+        #: The runs a list read anew (a filter, a sort order) reaches down to, wherever they are: the
+        #: view's selected runs, selected again after it.
+        self.reach: Callable[[], Collection[int]] = tuple
+        #: The first and last rows the view shows: a read of the list again reads their records with it.
+        self.shown_rows: Callable[[], tuple[int, int]] = lambda: (0, self.page_size - 1)
 
     def headings(self) -> tuple[str, ...]:
         return headings()
 
     def row_count(self) -> int:
-        return len(self._runs)
+        return len(self._ids)
 
     # -- what it shows -------------------------------------------------------------------------
 
@@ -167,32 +140,26 @@ class RunListModel(NamedColumnsModel):
         self.filter = where
         self.refresh(reset=True)
 
-    def _read(self, limit: int, offset: int = 0) -> tuple[list[RunRecord], bool]:
-        runs = list_runs(self.store, self.filter, self.order, self.descending, limit + 1, offset)
-        self.reads += 1
-        return runs[:limit], len(runs) > limit
-
-    def _set(self, runs: list[RunRecord], pushes: dict[int, OutboxEntry], any_pushed: bool,
-             reasons: dict[int, Reason]) -> None:
-        self._runs = runs
-        self._rows = {run.id: row for row, run in enumerate(runs)}
-        self._pushes = pushes
-        self._reasons = reasons
-        #: Whether any run was ever queued to be pushed (the Pushed column is shown only then).
-        self.any_pushed = any_pushed
+    def _set_ids(self, ids: list[int]) -> None:
+        self._ids = ids
+        self._rows = {run_id: row for row, run_id in enumerate(ids)}
 
     def known_reasons(self) -> KnownReasons:
-        """The loaded runs and their reasons, for a read of the list again (on any thread)."""
-        return KnownReasons(self._runs, self._rows, self._reasons)
+        """The runs read and their reasons, for a read of the list again (on any thread)."""
+        return self.records.known()
 
     def live_limit(self) -> int:
         """How many runs a read of the list again reads: what is loaded, at least a page."""
-        return max(len(self._runs), self.page_size)
+        return max(len(self._ids), self.page_size)
 
     def refresh(self, *, reset: bool = False) -> None:
         """Read the loaded part of the list again; keep rows in place where the runs are the same."""
-        listing = read_listing(self.store, self.filter, self.order, self.descending,
-                               self.page_size if reset else self.live_limit(), known=self.known_reasons())
+        if reset:  # a list of its own: the records of the rows shown are read as they are
+            listing = read_listing(self.store, self.filter, self.order, self.descending, self.page_size,
+                                   reaching=self.reach())
+        else:
+            listing = read_listing(self.store, self.filter, self.order, self.descending, self.live_limit(),
+                                   known=self.known_reasons(), shown=self.shown_rows())
         self.reads += 1
         self.show_listing(listing, reset=reset)
 
@@ -201,11 +168,13 @@ class RunListModel(NamedColumnsModel):
         place, changed runs are repainted, a list of another shape is reset."""
         renamed = listing.names != self.names
         self.names = listing.names
-        runs = listing.runs
         self._has_more = listing.has_more
-        if reset or [run.id for run in runs] != [run.id for run in self._runs]:
+        self.any_pushed = listing.any_pushed
+        records = RunRecords(listing.runs, listing.pushes, listing.reasons)
+        if reset or listing.ids != self._ids:
             self.beginResetModel()
-            self._set(runs, listing.pushes, listing.any_pushed, listing.reasons)
+            self._set_ids(listing.ids)
+            self.records.hold(records)
             # No rows are inserted while the reset is being announced (a listener asking for more
             # then gets them on its next ask): one structural change at a time.
             self._resetting = True
@@ -213,15 +182,17 @@ class RunListModel(NamedColumnsModel):
                 self.endResetModel()
             finally:
                 self._resetting = False
-            self.reset_done.emit()
+            self.reset_done.emit(reset)
             return
-        pushes, reasons = listing.pushes, listing.reasons
-        changed = [row for row, (old, new) in enumerate(zip(self._runs, runs, strict=True))
-                   if old != new or (renamed and new.server) or self._pushes.get(new.id) != pushes.get(new.id)
-                   or self._reasons.get(new.id) != reasons.get(new.id)]
-        self._set(runs, pushes, listing.any_pushed, reasons)
+        changed = [self._rows[run_id] for run_id in self.records.add(records) if run_id in self._rows]
+        if renamed and self._ids:  # a server's name: any row may say it
+            changed += [0, len(self._ids) - 1]
         if changed:
             self.dataChanged.emit(self.index(min(changed), 0), self.index(max(changed), len(COLUMNS) - 1))
+
+    def _records_were_read(self) -> None:
+        self.records.told()
+        self.records_read.emit()
 
     def canFetchMore(self, parent: Index = QModelIndex()) -> bool:  # noqa: N802, B008
         return not parent.isValid() and self._has_more
@@ -229,39 +200,51 @@ class RunListModel(NamedColumnsModel):
     def fetchMore(self, parent: Index = QModelIndex()) -> None:  # noqa: N802, B008
         if parent.isValid() or not self._has_more or self._resetting:
             return
-        self._load(self.page_size)
+        self._add_rows(*ids_reaching(self.store, self.filter, self.order, self.descending, self.page_size,
+                                     offset=len(self._ids), more=self.page_size))
 
-    def _load(self, count: int) -> None:
-        more, self._has_more = self._read(count, len(self._runs))
-        if not more:
-            self._has_more = False
-            return
-        self.beginInsertRows(QModelIndex(), len(self._runs), len(self._runs) + len(more) - 1)
-        self._set(self._runs + more, {**self._pushes, **Outbox(self.store.db.conn).of_runs([run.id for run in more])},
-                  self.any_pushed, {**self._reasons, **run_reasons(self.store, more)})
-        self.endInsertRows()
+    def _add_rows(self, more: list[int], has_more: bool) -> None:
+        self.reads += 1
+        self._has_more = has_more
+        if more:
+            self.beginInsertRows(QModelIndex(), len(self._ids), len(self._ids) + len(more) - 1)
+            self._set_ids(self._ids + more)
+            self.endInsertRows()
 
     def ensure_loaded(self, run_id: int) -> int | None:
-        """The row of a run, reading the list up to it if it is further down; ``None`` when the
+        """The row of a run, reading the list's ids down to it if it is further; ``None`` when the
         filter leaves it out."""
-        row = self._rows.get(run_id)
-        if row is not None:
-            return row
-        if not self._has_more:
-            return None
-        position = run_position(self.store, run_id, self.filter, self.order, self.descending)
-        if position is None:
-            return None
-        if position >= len(self._runs):
-            self._load(position + 1 - len(self._runs) + self.page_size)
+        self.ensure_all_loaded((run_id,))
         return self._rows.get(run_id)
 
+    def ensure_all_loaded(self, run_ids: Collection[int]) -> None:
+        """Read the list's ids down to the last of these runs that the filter selects, where it is further
+        than those read (one read for them all: an import selects 25,000 runs)."""
+        missing = [run_id for run_id in run_ids if run_id not in self._rows]
+        if missing and self._has_more:
+            self._add_rows(*ids_reaching(self.store, self.filter, self.order, self.descending, 0, missing,
+                                         offset=len(self._ids), more=self.page_size))
+
     def run(self, row: int) -> RunRecord | None:
-        return self._runs[row] if 0 <= row < len(self._runs) else None
+        """The run of a row (its record read, with its page's, if it was not)."""
+        return self.records.record(self._ids, row) if 0 <= row < len(self._ids) else None
+
+    def run_id(self, row: int) -> int | None:
+        """The id of the run of a row (nothing read)."""
+        return self._ids[row] if 0 <= row < len(self._ids) else None
 
     def row_of(self, run_id: int) -> int | None:
         """The row of a run among those loaded."""
         return self._rows.get(run_id)
+
+    def rows_of(self, run_ids: Iterable[int]) -> list[int]:
+        """The rows of those of these runs that are loaded."""
+        found = self._rows.get
+        return [row for row in map(found, run_ids) if row is not None]
+
+    def ids_of(self, first: int, last: int) -> list[int]:
+        """The ids of the runs of rows ``first`` to ``last`` (nothing read)."""
+        return self._ids[max(first, 0):last + 1]
 
     def run_ids(self) -> list[int]:
         """Every run the filter selects (loaded or not)."""
@@ -270,23 +253,24 @@ class RunListModel(NamedColumnsModel):
     def status_text(self, run: RunRecord) -> str:
         """The Status cell's whole words: the status, and why it failed where known ("failed (2 of 4 tool
         calls failed)"), as ``runs list`` says them."""
-        return status_with_recovery(outcome_word(run.status), self._reasons.get(run.id))
+        return status_with_recovery(outcome_word(run.status), self.records.reason(run.id))
 
     def reason_texts(self) -> list[str]:
         """The whole words of the loaded runs' Status cells that say why (each once), in the current
         language: what the Status column widens to where the window has the room."""
-        said = {(run.status, self._reasons[run.id]) for run in self._runs if run.id in self._reasons}
+        held = self.records.held
+        said = {(held.runs[run_id].status, reason) for run_id, reason in held.reasons.items() if run_id in held.runs}
         return sorted({status_with_recovery(outcome_word(status), reason) for status, reason in said})
 
     # -- Qt's model interface -----------------------------------------------------------------
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> object:
         column = self.column_of(index)
+        if role == RunIdRole:  # no record read
+            return self.run_id(index.row()) if column is not None else None
         run = self.run(index.row())
         if column is None or run is None:
             return None
-        if role == RunIdRole:
-            return run.id
         if role == StatusRole:
             return run.status
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.AccessibleTextRole):
@@ -294,7 +278,7 @@ class RunListModel(NamedColumnsModel):
         if role == Qt.ItemDataRole.ToolTipRole and column == "started":  # whose time: this computer's, and UTC
             return plain_tooltip(time_in_zones(run.started_at)) if run.started_at else None
         if role == Qt.ItemDataRole.ToolTipRole and column == "pushed":
-            told = push_tooltip(self._pushes.get(run.id))
+            told = push_tooltip(self.records.push(run.id))
             return plain_tooltip(told) if told else None
         if role == Qt.ItemDataRole.ToolTipRole and column in ("title", "server"):
             # Escaped: Qt would take a title like "<img src=x>" for markup in a tooltip. The server's
@@ -305,7 +289,7 @@ class RunListModel(NamedColumnsModel):
             if role == Qt.ItemDataRole.ToolTipRole:  # the whole words, also where the cell shows the word alone
                 return plain_tooltip(self.status_text(run))
             if role == FailureRole:  # what the cell shows where its whole words do not fit (outcome_cell.py)
-                return outcome_word(run.status) if run.id in self._reasons else None
+                return outcome_word(run.status) if self.records.reason(run.id) is not None else None
             if role == Qt.ItemDataRole.DecorationRole:
                 return outcome_icon(run.status)
             if role == Qt.ItemDataRole.ForegroundRole:
@@ -333,7 +317,7 @@ class RunListModel(NamedColumnsModel):
         if column == "steps":
             return formatting.format_number(run.step_count or 0)
         if column == "pushed":
-            return push_word(self._pushes.get(run.id))
+            return push_word(self.records.push(run.id))
         return format_duration(run_duration(run))
 
     @staticmethod
@@ -349,12 +333,12 @@ class RunListModel(NamedColumnsModel):
         if not 0 <= column < len(COLUMNS):
             return
         wanted = (COLUMNS[column], order == Qt.SortOrder.DescendingOrder)
-        if wanted == (self.order, self.descending) and self._runs:
+        if wanted == (self.order, self.descending) and self._ids:
             return  # Qt asks twice for one click (the header's signal, then sortByColumn)
         self.order, self.descending = wanted
         # A new order is a new list (SQL sorts it); the view keeps its selection by run id.
         self.refresh(reset=True)
 
 
-__all__ = ["COLUMNS", "RunIdRole", "RunListModel", "RunListing", "StatusRole", "format_duration", "format_started",
-           "names_for", "read_listing", "server_names", "server_shown", "source_word"]
+__all__ = ["COLUMNS", "RunIdRole", "RunListModel", "StatusRole", "format_duration", "format_started", "names_for",
+           "server_shown", "source_word"]

@@ -200,7 +200,8 @@ class RunsTab(QWidget):
         return LiveQuestion(runs.filter, runs.order, runs.descending, runs.live_limit(),
                             current.id if current is not None else None,
                             TimelineQuestion(*asked) if asked is not None else None,
-                            self.detail.step, self.detail.parsed, force, current_language(), runs.known_reasons())
+                            self.detail.step, self.detail.parsed, force, current_language(), runs.known_reasons(),
+                            runs.shown_rows())
 
     def _show_live(self, answer: LiveAnswer) -> None:
         """Lay out a live read: the list, the growing run's new rows, the shown step's replays."""

@@ -114,17 +114,49 @@ def test_delete_runs_removes_steps_and_legs_and_keeps_a_running_run(store: RunSt
     assert store.db.conn.execute("SELECT COUNT(*) FROM legs").fetchone()[0] == 0
 
 
+def position(store: RunStore, run_id: int, where: RunFilter | None = None, **order) -> int | None:
+    """Where a run stands in a list (0 first): the ids read down to it, less one."""
+    from inspector.store.browse import listed_ids_through
+
+    ids, _more = listed_ids_through(store, [run_id], where or RunFilter(), **order)
+    return ids.index(run_id) if run_id in ids else None
+
+
 def test_a_runs_position_in_the_list_follows_filter_and_order(store: RunStore) -> None:
-    from inspector.store.browse import run_ids, run_position
+    from inspector.store.browse import listed_ids, run_ids
 
     first = mixed_run(store, "alpha")
     second = big_run(store, 10, "beta")  # started at T0 as well: the id breaks the tie
-    assert run_position(store, second) == 0 and run_position(store, first) == 1
-    assert run_position(store, first, order="title", descending=False) == 0
-    assert run_position(store, first, order="steps") == 1  # beta has 10 steps, alpha 6
-    assert run_position(store, first, RunFilter(statuses=("ok",))) is None
-    assert run_ids(store) == [second, first]
+    assert position(store, second) == 0 and position(store, first) == 1
+    assert position(store, first, order="title", descending=False) == 0
+    assert position(store, first, order="steps") == 1  # beta has 10 steps, alpha 6
+    assert position(store, first, RunFilter(statuses=("ok",))) is None
+    assert run_ids(store) == [second, first] == listed_ids(store)
+    assert listed_ids(store, order="title", descending=False) == [first, second]
     assert [run.id for run in list_runs(store, limit=1, offset=1)] == [first]
+
+
+def test_the_ids_of_a_list_are_read_down_to_the_runs_wanted_and_records_by_id(store: RunStore) -> None:
+    from datetime import timedelta
+
+    from inspector.store.browse import listed_ids_through, runs_by_id
+    from tests.support.sample_runs import T0
+
+    with store.transaction():  # newest first: ids[-1] is row 0
+        ids = [store.insert_run(f"run {n}", "imported", None, T0 + timedelta(minutes=n), None,
+                                "failed" if n % 2 else "ok", None) for n in range(5_000)]
+    newest_first = ids[::-1]
+    # Past the first chunk read, from an offset, with a page more and whether more follow.
+    assert listed_ids_through(store, [ids[1_000], ids[2_500]], offset=10, more=3) == (newest_first[10:4_003], True)
+    assert listed_ids_through(store, [ids[2]], more=5) == (newest_first[:4_998] + [ids[1], ids[0]], False)
+    assert listed_ids_through(store, [ids[2]], RunFilter(statuses=("failed",))) == ([], True)  # run 2 is ok
+    assert listed_ids_through(store, [ids[2]], RunFilter(statuses=("failed",)), least=2) == (newest_first[:4:2], True)
+    assert listed_ids_through(store, [ids[4_990]], more=2, least=20) == (newest_first[:20], True)
+    failed = listed_ids_through(store, [ids[11], ids[2]], RunFilter(statuses=("failed",)))  # of them, 11 is listed
+    assert failed == ([run_id for run_id in newest_first if run_id % 2 == ids[1] % 2][:2_495], True)
+    store.db.conn.execute("DELETE FROM runs WHERE id = ?", (ids[7],))
+    found = runs_by_id(store, [ids[3], ids[7], ids[9]])
+    assert sorted(found) == [ids[3], ids[9]] and found[ids[9]].title == "run 9" and found[ids[9]].step_count == 0
 
 
 def test_a_steps_pictures_are_read_by_sql_and_a_too_long_one_is_not_fetched(store: RunStore,

@@ -13,7 +13,8 @@ import pytest
 
 from inspector.i18n.entry_names import DEMO_ENTRY_NAME
 from inspector.store import RunStore, ServerRegistry
-from inspector.store.browse import RunFilter, list_runs, run_ids, run_position
+from inspector.store.browse import RunFilter, list_runs, run_ids
+from tests.unit.store.test_browse import position
 
 WEATHER, DEMO, UNNAMED = "http://weather.example:8000/mcp", "http://127.0.0.1:43210/mcp", "http://other.example/mcp"
 RUNS = {"weather": (WEATHER, "live"), "weather_imported": (WEATHER, "imported"), "demo": (DEMO, "live"),
@@ -37,7 +38,7 @@ def _found(store: RunStore, text: str) -> set[str]:
     by_id = {run_id: key for key, run_id in store.ids.items()}
     found = {by_id[run.id] for run in list_runs(store, RunFilter(text=text))}
     assert found == {by_id[run_id] for run_id in run_ids(store, RunFilter(text=text))}
-    assert all(run_position(store, store.ids[key], RunFilter(text=text)) is not None for key in found)
+    assert all(position(store, store.ids[key], RunFilter(text=text)) is not None for key in found)
     return found
 
 

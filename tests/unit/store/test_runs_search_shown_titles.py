@@ -12,7 +12,8 @@ import pytest
 
 from inspector.i18n import set_language
 from inspector.store import RunStore
-from inspector.store.browse import RunFilter, list_runs, run_ids, run_position
+from inspector.store.browse import RunFilter, list_runs, run_ids
+from tests.unit.store.test_browse import position
 
 TITLES = {
     "happy": ("scenario happy-path", "scenario"),
@@ -70,6 +71,6 @@ def test_in_english_an_older_german_title_is_found_by_its_english_words(store: R
 def test_a_run_found_by_its_shown_title_has_its_place_in_the_list(store: RunStore) -> None:
     set_language("de")
     where = RunFilter(text="Szenario")
-    assert run_position(store, store.ids["flaky_old"], where) == 0  # the newest of those found
-    assert run_position(store, store.ids["happy"], where) == 1
-    assert run_position(store, store.ids["echo"], where) is None
+    assert position(store, store.ids["flaky_old"], where) == 0  # the newest of those found
+    assert position(store, store.ids["happy"], where) == 1
+    assert position(store, store.ids["echo"], where) is None

@@ -1,0 +1,93 @@
+"""What the Runs list reads of the database: the ids of its runs in order, and the records of the rows
+it shows (with their pushes and why the failed ones failed), a page of :data:`RECORD_PAGE` at a time.
+
+The ids are cheap (a list of 25,000 runs in milliseconds); a record is not (60-70 us a run, half of it
+the failed run's reason). So a list filtered or sorted with its current run 24,000 rows down reads the
+ids down to it and the records of the rows painted: reading every record down to it held the window
+0.5-2.8 s (benchmarks/README.md, section 15).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+
+from inspector.store import RunRecord, RunStore, ServerRegistry
+from inspector.store.browse import RunFilter, listed_ids_through, runs_by_id
+from inspector.store.outbox import Outbox, OutboxEntry
+
+from .run_reasons import KnownReasons, Reason, run_reasons
+
+#: Runs listed at a time (their ids): a page as the view scrolls, and past the run it must reach.
+PAGE_SIZE = 500
+#: Rows whose records are read at once as the view shows them.
+RECORD_PAGE = 100
+
+
+def server_names(store: RunStore) -> dict[str, str]:
+    """The names the servers registry gives to server addresses (those that have a name)."""
+    return {record.url: record.name for record in ServerRegistry(store.db).all() if record.name}
+
+
+@dataclass(frozen=True)
+class RunRecords:
+    """Some listed runs' records by id, with their pushes (the outbox's row) and why the failed ones failed."""
+
+    runs: dict[int, RunRecord]
+    pushes: dict[int, OutboxEntry]
+    reasons: dict[int, Reason]
+
+
+def read_records(store: RunStore, run_ids: Sequence[int], known: KnownReasons | None = None) -> RunRecords:
+    """The records of these runs (those still stored); the reasons ``known`` of runs unchanged are
+    not asked for again."""
+    runs = runs_by_id(store, run_ids)
+    listed = [runs[run_id] for run_id in run_ids if run_id in runs]
+    return RunRecords(runs, Outbox(store.db.conn).of_runs(list(runs)), run_reasons(store, listed, known))
+
+
+def ids_reaching(store: RunStore, where: RunFilter, order: str, descending: bool, limit: int,
+                 reaching: Collection[int] = (), offset: int = 0, more: int = PAGE_SIZE) -> tuple[list[int], bool]:
+    """The ids of ``limit`` listed runs from ``offset`` on, and as far down as the runs ``reaching``
+    the filter selects (and ``more`` after them) when they are further; and whether more follow."""
+    return listed_ids_through(store, reaching, where, order, descending, offset, more, limit)
+
+
+@dataclass(frozen=True)
+class RunListing:
+    """What the list shows, read at once: the runs' ids in order, whether more follow, the records read
+    (of the current run and of the runs the list had read), their pushes, the names, why the failed
+    ones failed."""
+
+    ids: list[int]
+    has_more: bool
+    runs: dict[int, RunRecord]
+    pushes: dict[int, OutboxEntry]
+    any_pushed: bool
+    names: dict[str, str]
+    reasons: dict[int, Reason]
+
+
+def read_listing(store: RunStore, where: RunFilter, order: str, descending: bool, limit: int,
+                 current: int | None = None, known: KnownReasons | None = None,
+                 reaching: Collection[int] = (), shown: tuple[int, int] = (0, -1)) -> RunListing:
+    """The ids of the first ``limit`` runs the filter selects, in order, and as far down as the run
+    ``current`` and the runs ``reaching`` when they are further (a live read keeps the selected run among
+    the rows read, a new order or filter the runs selected); the records of ``current``, of the rows
+    ``shown`` (first and last: a live read's new runs are painted without a read) and of the runs ``known``
+    holds, read again (their reasons, where unchanged, are not asked for again). The records of the other
+    rows are read as they are shown (:class:`.RowRecords`)."""
+    ids, has_more = ids_reaching(store, where, order, descending, limit,
+                                 [*reaching, current] if current is not None else reaching)
+    wanted = dict.fromkeys(ids[max(shown[0], 0):shown[1] + 1])
+    if known is not None:
+        wanted.update(dict.fromkeys(run_id for run_id in ids if run_id in known.runs))
+    if current is not None:
+        wanted[current] = None
+    records = read_records(store, list(wanted), known)
+    return RunListing(ids, has_more, records.runs, records.pushes,
+                      bool(records.pushes) or Outbox(store.db.conn).any(), server_names(store), records.reasons)
+
+
+__all__ = ["PAGE_SIZE", "RECORD_PAGE", "RunListing", "RunRecords", "ids_reaching", "read_listing", "read_records",
+           "server_names"]
