@@ -19,6 +19,7 @@ from typing import Any
 
 from . import translated_texts
 from .details import TRANSLATED_DETAILS, disagreement_said, stored_text_said
+from .find_shown import shown_words_hold
 
 #: The parts of a step's payload its sentences are said from, as ``json_extract`` paths, in the order
 #: :func:`said_holds` reads them.
@@ -51,11 +52,11 @@ def _said_words(texts: tuple[str, ...]) -> tuple[tuple[str, ...], frozenset[str]
 
 def cancel_notes_holding(needle: str) -> tuple[bool, ...]:
     """Which of the Details column's notes on a cancelled call hold ``needle`` as the reader sees them
-    (in any language: the notes are not stored): ``True`` for "cancelled in flight (…)", ``False`` for
-    "cancelled before the request was sent", the value of the step's ``cancelledInFlight``."""
-    folded = needle.strip().casefold()
-    notes = ((True, TRANSLATED_DETAILS.cancelled_in_flight()), (False, TRANSLATED_DETAILS.cancelled_before_send()))
-    return tuple(in_flight for in_flight, words in notes if folded and folded in words.casefold())
+    (in any language, and in English as whole words: the notes are not stored): ``True`` for "cancelled
+    in flight (…)", ``False`` for "cancelled before the request was sent", the value of the step's
+    ``cancelledInFlight``."""
+    notes = ((True, TRANSLATED_DETAILS.cancelled_in_flight), (False, TRANSLATED_DETAILS.cancelled_before_send))
+    return tuple(in_flight for in_flight, say in notes if shown_words_hold(needle, say))
 
 
 def said_holds(parts: Any, needle: Any) -> int:
