@@ -63,20 +63,28 @@ def said_holds(parts: Any, needle: Any) -> int:
     """1 when the step's sentences as the reader sees them hold ``needle`` (already case-folded),
     else 0; ``parts`` is the JSON array of the payload's :data:`SAID_PATHS` (``json_extract`` with
     several paths)."""
-    if not isinstance(parts, str) or not isinstance(needle, str) or not needle:
+    if not isinstance(needle, str) or not needle:
         return 0
+    return int(any(needle in text.casefold() for text in sentences_said(parts)))
+
+
+def sentences_said(parts: Any) -> list[str]:
+    """A step's sentences as the reader sees them (none: ``[]``), from the JSON array of its payload's
+    :data:`SAID_PATHS`."""
+    if not isinstance(parts, str):
+        return []
     try:
         result, content, wording, notes, server_notes, disagreement, together = json.loads(parts)
     except (ValueError, TypeError, RecursionError):
-        return 0
+        return []
     otlp = {"notes": notes, "server": {"notes": server_notes}, "disagreement": disagreement, "outcomeNote": together}
     payload = {"toolResult": result, "content": content, "wording": wording, "raw": {"otlp": otlp}}
     try:
         said = [stored_text_said(text, payload) for text in (result, content) if isinstance(text, str)]
         said.append(disagreement_said(payload))
     except (KeyError, IndexError, ValueError, TypeError, AttributeError):  # a note of a shape we do not say
-        return 0
-    return int(any(needle in text.casefold() for text in said if isinstance(text, str)))
+        return []
+    return [text for text in said if isinstance(text, str) and text]
 
 
-__all__ = ["SAID_PATHS", "cancel_notes_holding", "may_be_said", "said_holds"]
+__all__ = ["SAID_PATHS", "cancel_notes_holding", "may_be_said", "said_holds", "sentences_said"]
