@@ -14,6 +14,8 @@ durations and dates for the current language is in :mod:`inspector.i18n.formatti
 from __future__ import annotations
 
 import gettext as _gettext
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 from inspector.i18n.languages import (
@@ -96,6 +98,21 @@ def translated_texts() -> tuple[str, ...]:
                  if key and isinstance(text, str) and text and text != (key[0] if isinstance(key, tuple) else key))
 
 
+@contextmanager
+def in_english() -> Iterator[None]:
+    """Say what is said inside in English whatever the language (the words of the command line and of
+    ``--json``); the language in use again after it. The language is the process's: say little inside
+    (another thread saying words meanwhile says them in English too)."""
+    global _translations, _language, _locale
+    state = _translations, _language, _locale
+    install(None)
+    _language, _locale = DEFAULT_LANGUAGE, None
+    try:
+        yield
+    finally:
+        _translations, _language, _locale = state
+
+
 def pgettext(context: str, message: str) -> str:
     """The translation of ``message`` in a context, for short words with several meanings."""
     return _translations.pgettext(context, message)
@@ -110,6 +127,7 @@ __all__ = [
     "choose_language",
     "current_language",
     "current_locale",
+    "in_english",
     "install",
     "normalize_language",
     "ngettext",

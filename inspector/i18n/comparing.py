@@ -71,15 +71,8 @@ def summary_line(summary: ComparisonSummary, first_id: int, second_id: int) -> s
 
 def english_summary_line(summary: ComparisonSummary, first_id: int, second_id: int) -> str:
     """:func:`summary_line` in English whatever the language (``--json`` is the same in every language)."""
-    from . import languages
-
-    state = i18n._translations, i18n._language, i18n._locale
-    i18n.install(None)
-    i18n._language, i18n._locale = languages.DEFAULT_LANGUAGE, None
-    try:
+    with i18n.in_english():
         return summary_line(summary, first_id, second_id)
-    finally:
-        i18n._translations, i18n._language, i18n._locale = state
 
 
 def row_differences(row: AlignedRow, first_id: int, second_id: int) -> list[str]:

@@ -19,6 +19,7 @@ from typing import Any
 
 from . import translated_texts
 from .details import TRANSLATED_DETAILS, disagreement_said, stored_text_said
+from .find_shown import shown_words_hold
 
 #: The parts of a step's payload its sentences are said from, as ``json_extract`` paths, in the order
 #: :func:`said_holds` reads them.
@@ -51,31 +52,39 @@ def _said_words(texts: tuple[str, ...]) -> tuple[tuple[str, ...], frozenset[str]
 
 def cancel_notes_holding(needle: str) -> tuple[bool, ...]:
     """Which of the Details column's notes on a cancelled call hold ``needle`` as the reader sees them
-    (in any language: the notes are not stored): ``True`` for "cancelled in flight (…)", ``False`` for
-    "cancelled before the request was sent", the value of the step's ``cancelledInFlight``."""
-    folded = needle.strip().casefold()
-    notes = ((True, TRANSLATED_DETAILS.cancelled_in_flight()), (False, TRANSLATED_DETAILS.cancelled_before_send()))
-    return tuple(in_flight for in_flight, words in notes if folded and folded in words.casefold())
+    (in any language, and in English as whole words: the notes are not stored): ``True`` for "cancelled
+    in flight (…)", ``False`` for "cancelled before the request was sent", the value of the step's
+    ``cancelledInFlight``."""
+    notes = ((True, TRANSLATED_DETAILS.cancelled_in_flight), (False, TRANSLATED_DETAILS.cancelled_before_send))
+    return tuple(in_flight for in_flight, say in notes if shown_words_hold(needle, say))
 
 
 def said_holds(parts: Any, needle: Any) -> int:
     """1 when the step's sentences as the reader sees them hold ``needle`` (already case-folded),
     else 0; ``parts`` is the JSON array of the payload's :data:`SAID_PATHS` (``json_extract`` with
     several paths)."""
-    if not isinstance(parts, str) or not isinstance(needle, str) or not needle:
+    if not isinstance(needle, str) or not needle:
         return 0
+    return int(any(needle in text.casefold() for text in sentences_said(parts)))
+
+
+def sentences_said(parts: Any) -> list[str]:
+    """A step's sentences as the reader sees them (none: ``[]``), from the JSON array of its payload's
+    :data:`SAID_PATHS`."""
+    if not isinstance(parts, str):
+        return []
     try:
         result, content, wording, notes, server_notes, disagreement, together = json.loads(parts)
     except (ValueError, TypeError, RecursionError):
-        return 0
+        return []
     otlp = {"notes": notes, "server": {"notes": server_notes}, "disagreement": disagreement, "outcomeNote": together}
     payload = {"toolResult": result, "content": content, "wording": wording, "raw": {"otlp": otlp}}
     try:
         said = [stored_text_said(text, payload) for text in (result, content) if isinstance(text, str)]
         said.append(disagreement_said(payload))
     except (KeyError, IndexError, ValueError, TypeError, AttributeError):  # a note of a shape we do not say
-        return 0
-    return int(any(needle in text.casefold() for text in said if isinstance(text, str)))
+        return []
+    return [text for text in said if isinstance(text, str) and text]
 
 
-__all__ = ["SAID_PATHS", "cancel_notes_holding", "may_be_said", "said_holds"]
+__all__ = ["SAID_PATHS", "cancel_notes_holding", "may_be_said", "said_holds", "sentences_said"]

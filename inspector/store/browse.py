@@ -597,13 +597,14 @@ def _stored_images(store: RunStore, step_id: int) -> tuple[StoredImage, ...]:
 
 
 def find_in_timeline(store: RunStore, run_id: int, text: str, where: StepFilter = StepFilter(),
-                     limit: int = 10_000, also: Sequence[int] = ()) -> list[int]:
+                     limit: int = 10_000, also: Sequence[int] = (), say: bool = True) -> list[int]:
     """The row numbers (in the filtered timeline) of steps whose details, arguments, result or
     note contain ``text`` (case-insensitive), in order; at most ``limit`` of them. A step from a trace
     is also found by its span's (and its server side's) attribute keys and values, event names and
     attributes, and links. The steps of the ids ``also`` are found too (the window's: those whose
-    words as shown hold the text), where the filter keeps them."""
-    return _found(store, run_id, text, where, limit, "position", also)
+    words as shown hold the text), where the filter keeps them; ``say=False``: the caller looks in our
+    sentences as the reader sees them itself (:func:`inspector.store.find_text.find_condition`)."""
+    return _found(store, run_id, text, where, limit, "position", also, say)
 
 
 @dataclass
@@ -704,18 +705,18 @@ def timeline_rows(store: RunStore, step_ids: Sequence[int]) -> list[TimelineRow]
 
 
 def find_step_ids(store: RunStore, run_id: int, text: str, where: StepFilter = StepFilter(),
-                  limit: int = 10_000, also: Sequence[int] = ()) -> list[int]:
+                  limit: int = 10_000, also: Sequence[int] = (), say: bool = True) -> list[int]:
     """The ids of the steps :func:`find_in_timeline` finds, in time order."""
-    return _found(store, run_id, text, where, limit, "id", also)
+    return _found(store, run_id, text, where, limit, "id", also, say)
 
 
 def _found(store: RunStore, run_id: int, text: str, where: StepFilter, limit: int, answer: str,
-           also: Sequence[int] = ()) -> list[int]:
+           also: Sequence[int] = (), say: bool = True) -> list[int]:
     """What Find found, in time order: each step's row number in the filtered timeline
     (``answer="position"``) or its id (``"id"``)."""
     if not text.strip():
         return []
-    condition, needles = find_condition(store.db.conn, text, step="found")
+    condition, needles = find_condition(store.db.conn, text, step="found", say=say)
     if also:  # asked first: a step found by its shown words is not searched again
         condition, needles = f"(found.id IN (SELECT value FROM json_each(?)) OR {condition})", \
             [json.dumps(list(also)), *needles]

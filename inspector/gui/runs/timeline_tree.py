@@ -88,11 +88,12 @@ class SpanTreeRows:
         self.found_hidden = 0
         if self.run is None or not text.strip():
             return []
-        # What the rows and the step detail show in words the store does not keep (said in the current language).
+        # What the rows and the step detail show in words the store does not keep (said in the current
+        # language), our stored sentences as the reader sees them among them: not said again in SQL.
         shown = self.shown_words.holding(self.run, text)
         if self.tree is None:
-            return find_in_timeline(self.store, self.run.id, text, self.filter, also=shown)
-        ids = find_step_ids(self.store, self.run.id, text, self.filter, also=shown)
+            return find_in_timeline(self.store, self.run.id, text, self.filter, also=shown, say=False)
+        ids = find_step_ids(self.store, self.run.id, text, self.filter, also=shown, say=False)
         collapsed = set(self.tree.collapsed)
         for step_id in ids if reveal else ():
             self.tree.row_of_step(step_id, reveal=True)
