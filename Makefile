@@ -60,12 +60,14 @@ $(ADK_VENV)/.stamp:
 	touch $@
 
 # OpenLIT (its MCP instrumentation reads mcp 1.x's modules; the OpenTelemetry instrumentations it needs pin API
-# 1.45.1, not the 1.45.2 of this venv) records openlit.jsonl in a fourth environment.
+# 1.45.1, not the 1.45.2 of this venv) records openlit.jsonl in a fourth environment. The exporter's encoder below
+# 1.45.2, as OpenLIT's pins want it: without that bound the pip that `python3 -m venv` brings (23.2) gives up
+# (ResolutionImpossible: opentelemetry-exporter-otlp against the encoder) rather than find 1.45.1.
 OPENLIT_VENV := .venv-openlit
 $(OPENLIT_VENV)/.stamp:
 	$(PYTHON) -m venv $(OPENLIT_VENV)
 	$(OPENLIT_VENV)/bin/pip install --quiet "mcp>=1.20,<2" "uvicorn>=0.30" "opentelemetry-sdk>=1.45" \
-		"opentelemetry-exporter-otlp-proto-common>=1.45" "openlit>=1.45,<2"
+		"opentelemetry-exporter-otlp-proto-common>=1.45,<1.45.2" "openlit>=1.45,<2"
 	touch $@
 
 # OpenLIT on mcp 2.x (it instruments the client only there: its span over the SDK's) records openlit_mcp2.jsonl in
