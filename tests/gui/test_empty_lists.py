@@ -197,3 +197,23 @@ def test_a_search_read_while_the_list_was_sorted_anew_is_applied_in_the_new_orde
     tab.runs.sort(COLUMNS.index("title"), Qt.SortOrder.AscendingOrder)  # before the answer is laid out
     qtbot.waitUntil(lambda: tab.runs.filter.text == "tool_error", timeout=5000)
     assert tab.runs.rowCount() == 1 and (tab.runs.order, tab.runs.descending) == ("title", False)
+
+
+@pytest.mark.parametrize(("language", "said"), [
+    ("en", "The search found the text in 1 step of this run (Find, Ctrl+F, shows it)."),
+    ("de", "Die Suche fand den Text in 1 Schritt dieses Laufs (Suchen, Strg+F, zeigt ihn).")])
+def test_a_run_found_by_its_steps_says_in_how_many_in_its_titles_tooltip(qtbot, make_window, back_to_english,
+                                                                        language, said) -> None:
+    """A run listed for its steps' text is told from one listed for its title: its title's tooltip counts
+    the steps the search found the text in; without a search, or for a run found by its title, no count."""
+    tab = _traced_runs_listed(qtbot, make_window)
+    switch_language(language)
+    tab.search.setText("TimeoutError")
+    qtbot.waitUntil(lambda: tab.runs.filter.text == "TimeoutError" and tab.runs.rowCount() == 1, timeout=5000)
+    tip = tab.runs.index(0, COLUMNS.index("title")).data(Qt.ItemDataRole.ToolTipRole)
+    assert said in tip and "invoke_agent support-agent" in tip
+    tab.search.setText("mcp_sdk.jsonl")  # the file the runs came from: no step counted
+    qtbot.waitUntil(lambda: tab.runs.filter.text == "mcp_sdk.jsonl", timeout=5000)
+    assert tab.runs.rowCount() == 4
+    tip = tab.runs.index(0, COLUMNS.index("title")).data(Qt.ItemDataRole.ToolTipRole)
+    assert said.split(" 1 ")[0] not in tip
