@@ -203,6 +203,10 @@ def build_parser(argv: Sequence[str] | None = None) -> Parser:
     listing.add_argument("--server", metavar=_("URL_OR_NAME"),
                          help=_("only runs against this server (its URL, its configured name, the command line "
                                 "a command server was started with, or the service an imported trace names)"))
+    listing.add_argument("--search", metavar=_("TEXT"),
+                         help=_("only runs whose title, server, file or notes hold TEXT, or with a step that "
+                                "holds it as Find in the window finds it (a tool's name, an error or exception, "
+                                "an outcome, arguments, a result, a span's attributes and events)"))
     listing.add_argument("--limit", type=numbers.limit, default=50, metavar="N", help=_("at most N runs (default 50)"))
     _json_option(listing)
     _db_option(listing)

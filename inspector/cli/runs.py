@@ -9,6 +9,7 @@ import argparse
 import shlex
 import sys
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
@@ -37,7 +38,7 @@ from inspector.runs.ending import TIMED_OUT_MARK
 from inspector.runs.loopback import names_this_machine
 from inspector.runs.replaying import ReplayLink
 from inspector.store import RunRecord, RunStore, ServerRegistry, StoredStep, UnknownRunError
-from inspector.store.browse import run_span
+from inspector.store.browse import RunFilter, listed_ids, run_span, runs_by_id
 from inspector.store.outbox import Outbox, OutboxEntry
 from inspector.store.recovery import page_reasons, run_reason
 from inspector.store.replays import replays_by_step
@@ -147,6 +148,9 @@ def push_dict(entry: OutboxEntry | None) -> dict[str, Any] | None:
 
 def _nothing_matches(args: argparse.Namespace) -> str:
     """Why the list is empty: a filter that matched nothing is not an empty database."""
+    if args.search:
+        return _("No stored run holds {text} (in its title, server, file, notes or steps) under the filters "
+                 "given. `runs list` without --search shows every run.").format(text=one_line(args.search))
     if args.outcome and args.server:
         return _("No stored run has the status {status} on the server {server}. `runs list` without filters "
                  "shows every run.").format(status=outcome_word(args.outcome), server=one_line(args.server))
@@ -228,7 +232,15 @@ def _list(store: RunStore, args: argparse.Namespace) -> int:
     # address ran on the machine that recorded it (the window's Runs list and its filter say so too). The
     # address itself, as given, lists every run that names it.
     made_here = bool(given and "://" not in given and names_this_machine(args.server))
-    runs = store.list_runs(outcome=args.outcome, server=args.server, limit=args.limit, made_here=made_here)
+    total: int | None = None
+    if args.search:  # the window's search: every listed id at once (ints), the records of the page shown
+        ids = listed_ids(store, RunFilter(statuses=(args.outcome,) if args.outcome else (), server=args.server,
+                                          server_imported=False if made_here else None, text=args.search))
+        total, found = len(ids), runs_by_id(store, ids[:args.limit])
+        # Without their step counts, as the list without --search gives them (its --json has no "steps").
+        runs = [replace(found[run_id], step_count=None) for run_id in ids[:args.limit] if run_id in found]
+    else:
+        runs = store.list_runs(outcome=args.outcome, server=args.server, limit=args.limit, made_here=made_here)
     if args.json:
         pushes = Outbox(store.db.conn).of_runs([run.id for run in runs])
         emit_json({"runs": [{**run_dict(run), "push": push_dict(pushes.get(run.id))} for run in runs]})
@@ -257,7 +269,8 @@ def _list(store: RunStore, args: argparse.Namespace) -> int:
         print(one_line(f"{run.id:>6}  {at_text:<{at}}  {status_text:<{status}}  "
                        f"{source_word(run.source):<{source}}  {title}"))
     if len(runs) == args.limit:  # the limit may have cut the list: say how much of it shows
-        total = store.count_runs(outcome=args.outcome, server=args.server, made_here=made_here)
+        if total is None:
+            total = store.count_runs(outcome=args.outcome, server=args.server, made_here=made_here)
         if total > len(runs):
             print(_limited_line(len(runs), total))
     return EXIT_OK

@@ -25,7 +25,7 @@ from inspector.runs.replaying import OWN_DEMO_ORIGIN
 from inspector.runs.times import from_stored_time
 
 from .errors import UnknownRunError
-from .find_text import find_condition
+from .find_text import find_condition, steps_holding
 from .named_servers import named_server_condition
 from .run_store import RunRecord, RunStore, stored_exchange
 
@@ -52,8 +52,9 @@ RUN_ORDERS = {
 @dataclass(frozen=True)
 class RunFilter:
     """Which runs a list shows: statuses (any of), server, source and a text in the title,
-    server or origin. Empty means no restriction. ``server_imported`` narrows the server's runs to
-    those imported (True) or those made here (False): a loopback address names two servers."""
+    server, origin or notes, or in a step as Find sees it (:func:`.find_text.steps_holding`). Empty means
+    no restriction. ``server_imported`` narrows the server's runs to those imported (True) or those made
+    here (False): a loopback address names two servers."""
 
     statuses: tuple[str, ...] = ()
     server: str | None = None
@@ -259,11 +260,13 @@ def _run_clauses(store: RunStore, where: RunFilter) -> tuple[list[str], list[Any
         pattern = "%" + _like_text(where.text.strip()) + "%"
         shown, shown_params = _shown_title_condition(where.text)
         named, named_params = named_server_condition(store, where.text)  # a server by the name the list shows
+        # A run with a step Find finds the text in (a tool's name, an error, an attribute): asked last.
+        in_steps, in_steps_params = steps_holding(store.db.conn, where.text)
         # The shown titles asked right after the stored ones: before the notes of the steps (a query each).
         clauses.append(f"(title LIKE ? ESCAPE '\\'{shown} OR COALESCE(server, '') LIKE ? ESCAPE '\\'{named}"
                        " OR COALESCE(origin, '') LIKE ? ESCAPE '\\' OR runs.note LIKE ? ESCAPE '\\'"
-                       f" OR EXISTS ({_NOTED_STEP}))")
-        params.extend([pattern, *shown_params, pattern, *named_params] + [pattern] * 3)
+                       f" OR EXISTS ({_NOTED_STEP}) OR {in_steps})")
+        params.extend([pattern, *shown_params, pattern, *named_params] + [pattern] * 3 + in_steps_params)
     return clauses, params
 
 

@@ -65,13 +65,23 @@ def _stored_text_holds(payload: str, fold: str, needle: str) -> tuple[list[str],
     return parts, [needle] * len(_PLAIN) + json_needles * 2
 
 
+def _as_stored(needle: str) -> bool:
+    """Whether ``needle`` (ASCII, folded) is in a payload's JSON text wherever a stored text holds it:
+    no character JSON escapes, no "ss" (which finds an ß too)."""
+    return needle.isascii() and needle.isprintable() and '"' not in needle and "\\" not in needle \
+        and "ss" not in needle
+
+
 def find_condition(conn: sqlite3.Connection, text: str, payload: str = "p",
-                   step: str = "steps", say: bool = True) -> tuple[str, list[str]]:
+                   step: str = "steps", say: bool = True, raw: str | None = None) -> tuple[str, list[str]]:
     """The SQL condition that a step's payload (the column or alias ``payload``) holds ``text``, or its
     Outcome or disagreement band shows it (:mod:`.find_outcomes`; ``step``: the table or alias of the
     step's row), and the values for its placeholders, in order; ``("0", [])`` for a blank ``text``.
     ``say=False``: our sentences as the reader sees them are not said here (the window says them once
-    a run and a language, with the rest of the steps' shown words: 0.1 ms a step of a trace, each Find)."""
+    a run and a language, with the rest of the steps' shown words: 0.1 ms a step of a trace, each Find).
+    ``raw``: the payload's stored text, looked in first (``LIKE``, no copy, no parse) where a stored text
+    holding the needle must hold it as written: the search of every run's steps (25,000 runs) reads
+    the JSON of only the steps that may hold it."""
     needle = text.strip()
     if not needle:
         return "0", []
@@ -81,6 +91,9 @@ def find_condition(conn: sqlite3.Connection, text: str, payload: str = "p",
         conn.create_function(FOLD_FUNCTION, 1, _fold, deterministic=True)
         fold, needle = FOLD_FUNCTION, needle.casefold()
     parts, values = _stored_text_holds(payload, fold, needle)
+    if raw is not None and _as_stored(needle):
+        like = needle.replace("%", "\\%").replace("_", "\\_")
+        parts, values = [f"({raw} LIKE ? ESCAPE '\\' AND ({' OR '.join(parts)}))"], [f"%{like}%", *values]
     shown, shown_values = outcome_condition(needle, step=step, payload=payload)
     if shown:  # the words of the Outcome column and the band on the sides, which the payload does not store
         parts.append(f"({shown})")
@@ -110,4 +123,13 @@ def find_condition(conn: sqlite3.Connection, text: str, payload: str = "p",
     return "(" + "\n OR ".join(parts) + ")", values
 
 
-__all__ = ["FOLD_FUNCTION", "SAID_FUNCTION", "SPAN_TEXT", "find_condition"]
+def steps_holding(conn: sqlite3.Connection, text: str) -> tuple[str, list[str]]:
+    """The SQL condition that a run (``runs``) has a step Find would find ``text`` in, and its values:
+    one read of the steps for the whole list (a set of run ids), not one per run."""
+    condition, values = find_condition(conn, text, step="found", raw="found.payload")
+    return ("runs.id IN (SELECT found.run_id FROM (SELECT id, run_id, kind, outcome, payload,"
+            " CASE WHEN json_valid(payload) THEN payload ELSE '{}' END AS p FROM steps) AS found"
+            f" WHERE {condition})"), values
+
+
+__all__ = ["FOLD_FUNCTION", "SAID_FUNCTION", "SPAN_TEXT", "find_condition", "steps_holding"]

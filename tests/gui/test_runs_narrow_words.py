@@ -73,11 +73,11 @@ def test_the_searches_show_whole_words_at_the_least_window_and_the_whole_sentenc
     # onto the next line (before Compare and Delete), with the room for the whole sentence.
     short = {"en": "Search…", "de": "Suchen…"}[language]
     assert {name: edit.placeholderText() for name, edit in searches.items()} == {
-        "runs": {"en": "Search titles, servers, files, notes…", "de": "Suchen…"}[language],
+        "runs": {"en": "Search titles, servers, notes, steps…", "de": "Suchen…"}[language],
         "steps": short.replace("Search", "Find")}
     # Its tip says what it searches.
-    assert tab.run_list.search.toolTip() == {"en": "Search titles, servers, files, notes",
-                                             "de": "Titel, Server, Dateien, Notizen suchen"}[language]
+    assert tab.run_list.search.toolTip() == {"en": "Search titles, servers, notes, steps",
+                                             "de": "Titel, Server, Notizen, Schritte suchen"}[language]
     save(window, f"runs-least-width-{language}")
     # Wide, the whole sentences.
     window.resize(1920, 1080)

@@ -1,7 +1,7 @@
 """What the Runs list says where it has no row: how to make a first run, or, where the filters leave none,
-how to see every run; where a search text left none, where a text in the steps is found instead (the
-search looks in the runs' titles, servers, files and notes, never in their steps: an error message a
-customer quoted, typed here, found no run and said nothing of Find)."""
+how to see every run; where a search text left none, where the search looked: the runs' titles, servers,
+files and notes, and their steps' text as Find sees it (an error message a customer quoted finds the runs
+that hit it)."""
 
 from __future__ import annotations
 
@@ -18,9 +18,9 @@ def empty_list_words(chosen: RunFilter) -> str:
              "and clear the search to see every run.")
     if not chosen.text.strip():
         return said
-    return " ".join([said, _("The search looks in the titles, servers, files and notes of the runs, not in their "
-                             "steps: to find a text a step holds (an error message, say), select the run and use "
-                             "Find (Ctrl+F).")])
+    return " ".join([said, _("The search looked in the titles, servers, files and notes of the runs and in their "
+                             "steps: tool names, errors, outcomes, arguments, results and a trace's attributes and "
+                             "events, as Find (Ctrl+F) does in one run.")])
 
 
 __all__ = ["empty_list_words"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import UTC
+from pathlib import Path
 
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, QTimer, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
@@ -19,7 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from inspector.i18n import _
+from inspector.i18n import _, current_language
 from inspector.i18n.scenarios import own_demo_server
 from inspector.runs import RUN_SOURCES
 from inspector.runs.replaying import OWN_DEMO_ORIGIN
@@ -44,6 +45,7 @@ from .outcome_cell import OutcomeCellDelegate
 from .push_marks import push_word
 from .row_selection import bring_into_view, select_rows, selected_ids, shown_rows
 from .run_listing import RunListing
+from .run_search import RunSearch, SearchQuestion
 from .runs_model import (
     COLUMNS,
     RunListModel,
@@ -119,7 +121,7 @@ class RunListPane(QWidget):
             translated_item(self.source_filter, lambda source=source: source_word(source), source)
         self.search = QLineEdit()
         # The whole sentence where the row has the room, else "Search…" (it was cut to "T…" in German).
-        fitted_placeholder(self.search, lambda: _("Search titles, servers, files, notes…"), lambda: _("Search…"))
+        fitted_placeholder(self.search, lambda: _("Search titles, servers, notes, steps…"), lambda: _("Search…"))
         translated(self.search, "setAccessibleName", lambda: _("Search runs"))
         name_clear_button(self.search, lambda: _("Clear the search"))
         readable_placeholder(self.search)
@@ -139,6 +141,8 @@ class RunListPane(QWidget):
         self._search_timer.setInterval(200)
         self._search_timer.timeout.connect(self._filters_changed)
         self.search.textChanged.connect(lambda _text: self._search_timer.start())
+        #: The search's reader (None: a search is read here, on the GUI thread, as a list without a window's is).
+        self._search_reads: RunSearch | None = None
         self._closed = False  # the window shut down: its database is closed, the list is not read again
 
     def _build_view(self) -> None:
@@ -202,6 +206,7 @@ class RunListPane(QWidget):
         if self.model.filter.text.strip() and not self._closed:
             # The search finds a scenario run's title as shown, in the reader's language: "Szenario" in
             # German (inspector.i18n.scenarios.shown_title_matches); the runs it finds may be others now.
+            # Read here (once, at a switch of language): the list shown is the new language's at once.
             self.reload()
         self.fit_columns()
 
@@ -286,10 +291,36 @@ class RunListPane(QWidget):
         its database with it."""
         self._search_timer.stop()
         self._closed = True
+        if self._search_reads is not None:
+            self._search_reads.stop()
+
+    def search_on_thread(self, db_path: Path) -> None:
+        """Read a search's list on a reader thread of its own (it reads every run's steps)."""
+        self._search_reads = RunSearch(db_path, self)
+        self._search_reads.found.connect(self._show_found)
 
     def _filters_changed(self) -> None:
-        self.model.filter = self.current_filter()
+        where = self.current_filter()
+        if self._search_reads is not None:
+            if where.text.strip():  # the list stays as it is until the runs found are read
+                self._search_reads.ask(SearchQuestion(where, self.model.order, self.model.descending,
+                                                      tuple(self._selected_and_current()), current_language()))
+                return
+            self._search_reads.forget()
+        self.model.filter = where
         self.model.refresh(reset=True)  # the runs selected are selected again as the reset ends (reset_done)
+
+    def _show_found(self, question: SearchQuestion, listing: RunListing) -> None:
+        if self._closed:
+            return
+        if question.filter != self.current_filter() or question.language != current_language() \
+                or (question.order, question.descending) != (self.model.order, self.model.descending):
+            if not self._search_timer.isActive():  # sorted or another language meanwhile: asked again
+                self._filters_changed()
+            return  # (typed over: the text typed is asked for as the typing pauses)
+        self.model.filter = question.filter
+        self.model.reads += 1
+        self.model.show_listing(listing, reset=True)
 
     def clear_filters(self) -> None:
         for combo in (self.outcome_filter, self.server_filter, self.source_filter):

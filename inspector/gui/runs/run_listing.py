@@ -46,10 +46,18 @@ def read_records(store: RunStore, run_ids: Sequence[int], known: KnownReasons | 
     return RunRecords(runs, Outbox(store.db.conn).of_runs(list(runs)), run_reasons(store, listed, known))
 
 
+#: As many runs as a search lists at once (all).
+SEARCHED_RUNS = 1_000_000_000
+
+
 def ids_reaching(store: RunStore, where: RunFilter, order: str, descending: bool, limit: int,
                  reaching: Collection[int] = (), offset: int = 0, more: int = PAGE_SIZE) -> tuple[list[int], bool]:
     """The ids of ``limit`` listed runs from ``offset`` on, and as far down as the runs ``reaching``
-    the filter selects (and ``more`` after them) when they are further; and whether more follow."""
+    the filter selects (and ``more`` after them) when they are further; and whether more follow. A search
+    lists every run it finds at once (their ids): it reads the steps of every run, once for the list,
+    not once for each page scrolled to."""
+    if where.text.strip():
+        limit = max(limit, SEARCHED_RUNS)
     return listed_ids_through(store, reaching, where, order, descending, offset, more, limit)
 
 

@@ -33,6 +33,7 @@ from .push_marks import push_tooltip, push_word
 from .row_records import RowRecords
 from .run_listing import PAGE_SIZE, RunListing, RunRecords, ids_reaching, read_listing
 from .run_reasons import KnownReasons
+from .search_found import found_in_steps
 from .table_model import Index, NamedColumnsModel
 
 RunIdRole = Qt.ItemDataRole.UserRole + 1
@@ -283,8 +284,9 @@ class RunListModel(NamedColumnsModel):
         if role == Qt.ItemDataRole.ToolTipRole and column in ("title", "server"):
             # Escaped: Qt would take a title like "<img src=x>" for markup in a tooltip. The server's
             # address is in the tooltip: the cell shows its name.
-            return plain_tooltip(cell_text(said_title(run.title, run.source) if column == "title" else
-                                           self._server_tip(run), 1000))
+            said = cell_text(said_title(run.title, run.source) if column == "title" else self._server_tip(run), 1000)
+            found = found_in_steps(self.store, run, self.filter.text) if column == "title" else ""
+            return plain_tooltip(f"{said}\n{found}" if found else said)
         if column == "status":
             if role == Qt.ItemDataRole.ToolTipRole:  # the whole words, also where the cell shows the word alone
                 return plain_tooltip(self.status_text(run))

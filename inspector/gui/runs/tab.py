@@ -53,6 +53,7 @@ class RunsTab(QWidget):
         self.store = store
         self.db_path = db_path
         self.run_list = RunListPane(store)
+        self.run_list.search_on_thread(db_path)  # a search reads every run's steps: off the GUI thread
         self.timeline_pane = TimelinePane(store)
         self.detail = StepDetail()
         self.transfers = Transfers(store, db_path, self)

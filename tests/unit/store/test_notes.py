@@ -65,17 +65,19 @@ def test_the_run_list_search_finds_a_run_by_the_note_on_one_of_its_steps(store: 
     run_id, other = mixed_run(store), mixed_run(store, "another run")
     write_step_note(store, step_id_of(store, run_id, 5), STEP_FINDING)
     assert [run.id for run in list_runs(store, RunFilter(text="WORKER POOL"))] == [run_id]
-    # Only the note is searched in a step: the other run's steps have the same payloads otherwise.
-    assert [run.id for run in list_runs(store, RunFilter(text="hang"))] == []
-    # A step whose payload merely mentions "note": (a tool's answer), or is damaged, is passed over.
-    mentions = step_id_of(store, other, 1)
-    store.db.execute("UPDATE steps SET payload = json_set(payload, '$.content', ?) WHERE id = ?",
-                     ('{"note": "worker pool"}', mentions))
+    # A step's text is searched too, as Find sees it: both runs' steps hold "hang".
+    assert [run.id for run in list_runs(store, RunFilter(text="hang"))] == [other, run_id]
+    # A damaged payload is passed over (not an error); a step whose content quotes a note is found by its
+    # content, as Find finds it.
     store.db.execute("UPDATE steps SET payload = ? WHERE id = ?",
                      ('{"note":"worker pool" damaged', step_id_of(store, other, 2)))
     assert [run.id for run in list_runs(store, RunFilter(text="worker pool"))] == [run_id]
+    mentions = step_id_of(store, other, 1)
+    store.db.execute("UPDATE steps SET payload = json_set(payload, '$.content', ?) WHERE id = ?",
+                     ('{"note": "worker pool"}', mentions))
+    assert [run.id for run in list_runs(store, RunFilter(text="worker pool"))] == [other, run_id]
     write_step_note(store, step_id_of(store, run_id, 5), "")
-    assert list_runs(store, RunFilter(text="worker pool")) == []
+    assert [run.id for run in list_runs(store, RunFilter(text="worker pool"))] == [other]
 
 
 def test_the_search_in_step_notes_reads_only_the_steps_that_have_one(store: RunStore) -> None:

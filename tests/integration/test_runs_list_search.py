@@ -1,0 +1,49 @@
+"""`runs list --search TEXT`: the runs whose title, server, file or notes hold the text, or with a step Find
+finds it in (an exception's type, an error.type's word, a tool's name), as the window's Runs search lists
+them. A support engineer with a customer's trace asks "which runs hit TimeoutError?". A real database made
+by the real importer, the real command line."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from inspector.store import RunStore
+from inspector.transfer.importing import import_trace
+from tests.support.cli_process import cli_here
+
+TRACE = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "otel" / "mcp_sdk.jsonl"
+
+
+def _listed(db: str, *args: str) -> list[int]:
+    done = cli_here("runs", "list", "--json", "--db", db, *args)
+    assert done.returncode == 0, done.stderr
+    return [run["id"] for run in json.loads(done.stdout)["runs"]]
+
+
+def test_runs_are_found_by_their_steps_text(tmp_path: Path) -> None:
+    db = str(tmp_path / "runs.db")
+    with RunStore.open(db) as store:
+        every = import_trace(store, TRACE).run_ids
+        failing = store.list_runs(outcome="failed")[0].id
+    assert len(_listed(db)) == len(every)
+    for text in ("TimeoutError", "timeouterror", "tool_error", "fail"):  # a tool's name too ("fail")
+        assert _listed(db, "--search", text) == [failing], text
+    assert _listed(db, "--search", "TimeoutError", "--outcome", "ok") == []
+    assert _listed(db, "--search", "no step holds this") == []
+    # The same fields as without --search (no step count).
+    plain = json.loads(cli_here("runs", "list", "--json", "--db", db).stdout)["runs"]
+    found = json.loads(cli_here("runs", "list", "--json", "--search", "TimeoutError", "--db", db).stdout)["runs"]
+    assert found == [run for run in plain if run["id"] == failing]
+
+
+def test_a_search_that_finds_nothing_says_so_in_the_language(tmp_path: Path) -> None:
+    db = str(tmp_path / "runs.db")
+    with RunStore.open(db) as store:
+        import_trace(store, TRACE)
+    english = cli_here("runs", "list", "--search", "nowhere at all", "--db", db)
+    assert english.returncode == 0 and english.stdout.startswith("No stored run holds nowhere at all"), english.stdout
+    german = cli_here("--lang", "de", "runs", "list", "--search", "nowhere at all", "--db", db)
+    assert german.stdout.startswith("Kein gespeicherter Lauf enthält nowhere at all"), german.stdout
+    limited = cli_here("runs", "list", "--search", "a", "--limit", "1", "--db", db)
+    assert "The newest 1 of 4 runs are listed" in limited.stdout, limited.stdout
