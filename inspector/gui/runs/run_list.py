@@ -7,14 +7,11 @@ from collections.abc import Sequence
 from datetime import UTC
 from pathlib import Path
 
-from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, QTimer, Signal
+from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
-    QComboBox,
     QHeaderView,
-    QLabel,
-    QLineEdit,
     QPushButton,
     QVBoxLayout,
     QWidget,
@@ -28,22 +25,19 @@ from inspector.store import RunRecord, RunStore
 from inspector.store.browse import RunFilter, servers_with_runs
 from inspector.store.outbox import OutboxEntry
 
-from ..language import translated, translated_item
-from ..widgets.accessibility import label_combo, name_clear_button
+from ..language import translated
 from ..widgets.empty_hint import EmptyHint
-from ..widgets.fitted_placeholder import fitted_placeholder
 from ..widgets.font_follower import FontFollower
-from ..widgets.hints import readable_placeholder
 from ..widgets.keep_in_view import KeepCurrentInView
-from ..widgets.outcomes import outcome_icon, outcome_word
+from ..widgets.outcomes import outcome_word
 from ..widgets.reader_table import ReaderTable
 from ..widgets.tab_stops import one_tab_stop
-from ..widgets.wrapping_row import WrappingRow
 from .columns import RoomyColumn, column_width, compact_rows, fit_column, fit_columns, view_chrome
 from .empty_runs import empty_list_words
 from .outcome_cell import OutcomeCellDelegate
 from .push_marks import push_word
 from .row_selection import bring_into_view, select_rows, selected_ids, shown_rows
+from .run_filters import RunFilterRow
 from .run_listing import RunListing
 from .run_search import RunSearch, SearchQuestion
 from .runs_model import (
@@ -104,43 +98,12 @@ class RunListPane(QWidget):
         FontFollower(self.view, self.fit_columns)  # View › Zoom: the columns grow with their words
 
     def _build_filters(self) -> None:
-        self.outcome_filter = QComboBox()
-        label_combo(self.outcome_filter, lambda: _("Filter runs by outcome"))
-        translated_item(self.outcome_filter, lambda: _("Every outcome"), "")
-        for status in ("ok", "failed", "cancelled", "interrupted", "running"):
-            translated_item(self.outcome_filter, lambda status=status: outcome_word(status), status,
-                            icon=outcome_icon(status))
-        self.server_filter = QComboBox()
-        label_combo(self.server_filter, lambda: _("Filter runs by server"))
-        self.server_filter.setMinimumContentsLength(11)
-        self.server_filter.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-        self.source_filter = QComboBox()
-        label_combo(self.source_filter, lambda: _("Filter runs by source"))
-        translated_item(self.source_filter, lambda: _("Every source"), "")
-        for source in RUN_SOURCES:
-            translated_item(self.source_filter, lambda source=source: source_word(source), source)
-        self.search = QLineEdit()
-        # The whole sentence where the row has the room, else "Search…" (it was cut to "T…" in German).
-        fitted_placeholder(self.search, lambda: _("Search titles, servers, notes, steps…"), lambda: _("Search…"))
-        translated(self.search, "setAccessibleName", lambda: _("Search runs"))
-        name_clear_button(self.search, lambda: _("Clear the search"))
-        readable_placeholder(self.search)
-        self.delete_button = translated(QPushButton(), "setText", lambda: _("Delete…"))
-        translated(self.delete_button, "setAccessibleName", lambda: _("Delete the selected runs"))
+        self._filters = RunFilterRow()
+        row = self._filters
+        self.outcome_filter, self.server_filter, self.source_filter = row.combos
+        self.search, self.delete_button = row.search, row.delete_button
         self.delete_button.clicked.connect(self.delete_requested)
-        # On a narrow window (a projector at 150 %, a large font) the filters wrap onto a second line.
-        self._filters = WrappingRow()
-        self._filters.addWidget(translated(QLabel(), "setText", lambda: _("Runs")))
-        for widget in (self.outcome_filter, self.server_filter, self.source_filter):
-            self._filters.addWidget(widget)
-            widget.currentIndexChanged.connect(self._filters_changed)
-        self._filters.addWidget(self.search, 1)
-        self._filters.addWidget(self.delete_button)
-        self._search_timer = QTimer(self)
-        self._search_timer.setSingleShot(True)
-        self._search_timer.setInterval(200)
-        self._search_timer.timeout.connect(self._filters_changed)
-        self.search.textChanged.connect(lambda _text: self._search_timer.start())
+        row.changed.connect(self._filters_changed)
         #: The search's reader (None: a search is read here, on the GUI thread, as a list without a window's is).
         self._search_reads: RunSearch | None = None
         self._closed = False  # the window shut down: its database is closed, the list is not read again
@@ -198,7 +161,7 @@ class RunListPane(QWidget):
 
     def add_button(self, button: QPushButton) -> None:
         """Another action on the selected runs, before Delete (Compare: gui/runs/compare_launcher.py)."""
-        self._filters.insertWidget(self._filters.indexOf(self.delete_button), button)
+        self._filters.add_button(button)
 
     def retranslate(self) -> None:
         self._fill_servers(self._servers)  # the demo entry's name is said in the language now shown
@@ -289,7 +252,7 @@ class RunListPane(QWidget):
     def shut_down(self) -> None:
         """Forget a search typed and not yet applied, and read the list no more: the window closes, and
         its database with it."""
-        self._search_timer.stop()
+        self._filters.stop()
         self._closed = True
         if self._search_reads is not None:
             self._search_reads.stop()
@@ -315,7 +278,7 @@ class RunListPane(QWidget):
             return
         if question.filter != self.current_filter() or question.language != current_language() \
                 or (question.order, question.descending) != (self.model.order, self.model.descending):
-            if not self._search_timer.isActive():  # sorted or another language meanwhile: asked again
+            if not self._filters.typing:  # sorted or another language meanwhile: asked again
                 self._filters_changed()
             return  # (typed over: the text typed is asked for as the typing pauses)
         self.model.filter = question.filter
@@ -323,13 +286,7 @@ class RunListPane(QWidget):
         self.model.show_listing(listing, reset=True)
 
     def clear_filters(self) -> None:
-        for combo in (self.outcome_filter, self.server_filter, self.source_filter):
-            combo.blockSignals(True)
-            combo.setCurrentIndex(0)
-            combo.blockSignals(False)
-        self.search.blockSignals(True)
-        self.search.clear()
-        self.search.blockSignals(False)
+        self._filters.clear()
         self.model.filter = RunFilter()
         self.empty.refresh()
 
