@@ -16,7 +16,10 @@ from .secrets import MIN_SECRET_CHARS, is_secret_header
 _KEY_LIKE_CHARS = 12
 #: A word typed as an address may be without its scheme yet carry a key: a password before its host
 #: (``bob:pw@host/mcp``, ``@`` allowed in the password) or a query (``host/mcp?key=K``, something after the ``?``).
-_TYPED_SECRET = re.compile(r"^[^\s/?#@]*:[^\s/?#]*@|\?.")
+#: A password typed as it is, holding ``/``, ``?`` or ``#`` (``bob:p/w@host``): a name, ``:`` and something other than a
+#: port (``host:8080/a@b``, ``C:/x@y`` hold none) up to the first ``@``. Its authority would end at the ``/``.
+USER_INFO_WITH_DELIMITER = re.compile(r"^[^\s/?#@\[]*:(?!\d*(?:[/?#]|$))[^\s@]*@")
+_TYPED_SECRET = re.compile(rf"^[^\s/?#@]*:[^\s/?#]*@|{USER_INFO_WITH_DELIMITER.pattern[1:]}|\?.")
 _WORDS = re.compile(r"(\s+)")
 
 
@@ -82,5 +85,5 @@ def query_secrets(query: str) -> list[str]:
     return found
 
 
-__all__ = ["address_query", "address_to_quote", "carries_typed_secret", "query_secrets", "typed_to_quote", "with_query",
-           "without_query"]
+__all__ = ["USER_INFO_WITH_DELIMITER", "address_query", "address_to_quote", "carries_typed_secret", "query_secrets",
+           "typed_to_quote", "with_query", "without_query"]

@@ -9,7 +9,7 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from .address_credentials import basic_authorization
-from .address_query import address_query, address_to_quote, query_secrets
+from .address_query import USER_INFO_WITH_DELIMITER, address_query, address_to_quote, query_secrets
 from .eras import ERAS
 from .messages import N_, Message, Number
 from .secrets import Secrets, header_secrets, url_secrets
@@ -209,6 +209,8 @@ def without_user_info(url: str) -> str:
     authority = rest[:end]
     if "@" in authority:
         rest = authority.rpartition("@")[2] + rest[end:]
+    elif typed := USER_INFO_WITH_DELIMITER.match(rest):  # a password holding "/", "?" or "#", not percent-encoded
+        rest = rest[typed.end():]
     return f"{scheme}://{rest}" if found else rest
 
 

@@ -52,3 +52,21 @@ def test_a_password_and_a_query_of_an_address_typed_without_its_scheme_are_never
     said_anywhere = refused.stdout + refused.stderr + (log.read_text("utf-8") if log.exists() else "")
     for leak in LEAKS:
         assert leak not in said_anywhere, said_anywhere
+
+
+@pytest.mark.parametrize("password", ["pw/7Qz1", "pw#7Qz1", "pw?7Qz1"])
+@pytest.mark.parametrize(("words", "said"), [
+    (["bob:{}@mcp.example.org/mcp"], "http://mcp.example.org/mcp is a server's address, not a trace file"),
+    (["tools", "bob:{}@mcp.example.org/mcp"], "did you mean http://mcp.example.org/mcp?"),
+    (["call", "http://bob:{}@mcp.example.org/mcp", "echo"], "'http://mcp.example.org/mcp' is not a server address"),
+    (["servers", "set", "vault", "http://bob:{}@[::1]:8000/mcp", "x"],
+     "unrecognized arguments: http://[::1]:8000/mcp x"),
+])
+def test_a_password_holding_a_slash_a_hash_or_a_question_mark_as_typed_is_never_repeated(
+        words: list[str], said: str, password: str, tmp_path: Path) -> None:
+    """Unencoded, ``/``, ``#`` or ``?`` would end the address's authority before the ``@``: the password is still
+    no host or path to repeat."""
+    refused = cli(*(word.format(password) for word in words), "--db", str(tmp_path / "runs.db"))
+    assert refused.returncode in (1, 2), refused
+    assert said in refused.stderr, refused.stderr
+    assert "7Qz1" not in refused.stdout + refused.stderr, refused.stderr
