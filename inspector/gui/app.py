@@ -152,7 +152,6 @@ def open_window(store: RunStore, db_path: Path, settings: AppSettings, *,
     ``opening_file`` (``run-inspector FILE``): opening a file is only opening a file. The demo server
     does not start (its entry, if there is one, stays "not running" with its Start button; none is
     added) and no server is selected, so no tools are listed and nothing but the import is recorded."""
-    from inspector.i18n.entry_names import know_window_entry
     from inspector.store import ServerRegistry
     from inspector.store.browse import list_runs
 
@@ -167,7 +166,6 @@ def open_window(store: RunStore, db_path: Path, settings: AppSettings, *,
     registry = ServerRegistry(store.db)
     # its process is spawned once the window has painted
     demo = autostart_demo(registry, settings, held=True, autostart=not opening_file)
-    know_window_entry(demo.entry_url if demo is not None else "")  # its name is said in the reader's language
     engine = OperationsEngine(db_path, default_budget_s=settings.default_budget_s)
     try:
         window = MainWindow(store, db_path, settings, engine=engine, secrets=secrets, demo=demo,

@@ -13,6 +13,7 @@ from PySide6.QtGui import QAction, QCloseEvent, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import QMainWindow, QSplitter, QWidget
 
 from inspector.i18n import _, choose_language, current_language
+from inspector.i18n.entry_names import know_window_entry
 from inspector.i18n.messages import translate
 from inspector.mcp import InvalidServerError
 from inspector.store import RunStore, ServerRecord
@@ -66,9 +67,8 @@ class MainWindow(QMainWindow):
         translated(self, "setWindowTitle", lambda: _("Run Inspector"))
         self.store, self.db_path, self.settings, self.demo = store, db_path, settings, demo
         self.engine = engine or OperationsEngine(db_path, default_budget_s=settings.default_budget_s)
-        if self.engine.answers is None:
-            self.engine.answers = WindowAnswers()
-        self.answers = self.engine.answers
+        self.answers = self.engine.answers = self.engine.answers or WindowAnswers()
+        know_window_entry(demo.entry_url if demo is not None else "")  # its name said in the reader's language
         self.answers.set_sampler(sampler_from_settings(settings))
         self.questions = QuestionDialogs(self.answers, self)
         self.dialogs = self.questions.dialogs
