@@ -1,10 +1,13 @@
-"""``runs list`` at a terminal narrower than its rows: the title gives way first, then the status's reason.
+"""``runs list`` at a terminal narrower than its rows: the title gives way first, then the server, then the
+status's reason.
 
 Printed to a pipe or a file the list is laid out as it always was (:mod:`inspector.cli.terminal_width`).
 At a terminal whose rows would be wider than it, the Title column (the last) is cut with "…" down to
-:data:`LEAST_TITLE` columns; if the rows are still too wide, the Status column's reasons are cut too
+:data:`LEAST_TITLE` columns; if the rows are still too wide, the Server column is cut with "…" down to
+:data:`LEAST_SERVER` columns (:func:`fit_servers`), then the Status column's reasons are cut too
 at a word's end where one is near ("failed (2 of 4 tool calls…"), never in its status word; what still
-does not fit wraps as before.
+does not fit wraps as before. A terminal too narrow for the rows even so (80 columns) lists the columns
+without Server, Steps and Duration (:func:`leaves_room`).
 """
 
 from __future__ import annotations
@@ -16,6 +19,8 @@ from .terminal_width import ELLIPSIS, display_width, fit
 
 #: The columns a cut title keeps at least.
 LEAST_TITLE = 12
+#: The columns a cut server keeps at least.
+LEAST_SERVER = 16
 #: How many columns a cut reason gives up, at most, to end at a word's end rather than in a word.
 NEAR_WORD = 6
 
@@ -46,6 +51,22 @@ def fit_list(columns: int, others: int, statuses: Sequence[str], status_width: i
     return FittedList(list(statuses), status_width, [fit(title, max(title_room, 1)) for title in titles])
 
 
+def fit_servers(columns: int, others: int, status_width: int, titles: Sequence[str],
+                servers: Sequence[str]) -> list[str]:
+    """Servers cut so that rows fit ``columns`` where the title alone, cut to :data:`LEAST_TITLE`, does not
+    make them fit (``others``: the columns of the rest of a row, the Server column's not among them)."""
+    title_room = min(LEAST_TITLE, max(map(display_width, titles), default=0))
+    room = max(columns - others - status_width - title_room, LEAST_SERVER)
+    return [fit(server, room) for server in servers]
+
+
+def leaves_room(columns: int, others: int, status_width: int, least_status: int, titles: Sequence[str]) -> bool:
+    """Whether rows of ``others`` columns fit ``columns`` with their titles and reasons cut as far as they go
+    (a terminal narrower than that leaves the Server, Steps and Duration columns out)."""
+    title_room = min(LEAST_TITLE, max(map(display_width, titles), default=0))
+    return others + min(status_width, least_status + 1) + title_room <= columns
+
+
 def _cut_reason(status: str, columns: int) -> str:
     """``status`` cut with "…" to ``columns``, after the reason's last whole word where that gives up
     at most :data:`NEAR_WORD` columns (the status word and the reason's first word always kept)."""
@@ -64,4 +85,4 @@ def _cut_reason(status: str, columns: int) -> str:
     return kept[:end].rstrip() + ELLIPSIS
 
 
-__all__ = ["LEAST_TITLE", "NEAR_WORD", "FittedList", "fit_list"]
+__all__ = ["LEAST_SERVER", "LEAST_TITLE", "NEAR_WORD", "FittedList", "fit_list", "fit_servers", "leaves_room"]

@@ -22,6 +22,7 @@ from inspector.i18n.messages import Message
 from inspector.i18n.recovery import status_with_recovery
 from inspector.i18n.refused_probe import LegSeen, legs_seen
 from inspector.i18n.replays import replay_of_text, replayed_as_text
+from inspector.i18n.run_cells import format_duration, run_duration, run_server, run_steps
 from inspector.i18n.scenarios import own_demo_server, said_title
 from inspector.i18n.wire import command_line, line_problem_lines, stderr_lines, transport_line
 from inspector.i18n.words import (
@@ -39,6 +40,7 @@ from inspector.runs.loopback import names_this_machine
 from inspector.runs.replaying import ReplayLink
 from inspector.store import RunRecord, RunStore, ServerRegistry, StoredStep, UnknownRunError
 from inspector.store.browse import RunFilter, listed_ids, run_span, runs_by_id
+from inspector.store.named_servers import server_names
 from inspector.store.outbox import Outbox, OutboxEntry
 from inspector.store.recovery import page_reasons, run_reason
 from inspector.store.replays import replays_by_step
@@ -47,7 +49,7 @@ from inspector.traces.chat_words import conversation_lines
 from .common import EXIT_OK, BadInputError, UsageError, database_path, open_existing_store
 from .durations import readable_duration
 from .ending import emit_json, json_text, mark_json_emitted
-from .list_fit import fit_list
+from .list_fit import fit_list, fit_servers, leaves_room
 from .notes import write_note
 from .results import step_extra_lines
 from .run_choice import resolve_run
@@ -256,18 +258,36 @@ def _list(store: RunStore, args: argparse.Namespace) -> int:
     statuses = [status_with_recovery(outcome_word(run.status), reasons[run.id].said() if run.id in reasons else None)
                 for run in runs]
     at, status = max(when_width(), *map(len, started)), max(outcome_width(), *map(len, statuses))
-    heading = tuple(run_heading(column) for column in ("id", "started", "status", "source", "title"))
+    heading = tuple(run_heading(column) for column in ("id", "started", "status", "source", "server", "steps",
+                                                       "duration", "title"))
     source = max(len(heading[3]), *(len(source_word(run.source)) for run in runs))
     titles = [said_title(run.title, run.source) for run in runs]
+    # The Server, Steps and Duration cells in the window's Runs list's words (the step counts read for the page).
+    names, counted = server_names(store), runs_by_id(store, [run.id for run in runs])
+    servers = [one_line(run_server(run, names)) for run in runs]
+    steps = [run_steps(counted.get(run.id, run)) for run in runs]
+    durations = [format_duration(run_duration(run)) for run in runs]
+    step_width = max(display_width(heading[5]), *map(display_width, steps))
+    duration_width = max(display_width(heading[6]), *map(display_width, durations))
+    others, least_status = 6 + at + source + 4 * 2, max(outcome_width(), len(heading[2]))
     columns = terminal_columns()
     if columns is not None:  # at a terminal the rows fit its width where they can; a pipe gets the same bytes
-        fitted = fit_list(columns, 6 + at + source + 4 * 2, statuses, status,
-                          max(outcome_width(), len(heading[2])), [one_line(title) for title in titles])
+        titles = [one_line(title) for title in titles]
+        servers = fit_servers(columns, others + step_width + duration_width + 3 * 2, status, titles, servers)
+    server = max(display_width(heading[4]), *map(display_width, servers))
+    figures_heading = f"{pad(heading[4], server)}  {heading[5]:>{step_width}}  {heading[6]:>{duration_width}}  "
+    figures = [f"{pad(server_text, server)}  {step_text:>{step_width}}  {duration_text:>{duration_width}}  "
+               for server_text, step_text, duration_text in zip(servers, steps, durations, strict=True)]
+    if columns is not None:
+        if not leaves_room(columns, others + display_width(figures_heading), status, least_status, titles):
+            figures_heading, figures = "", [""] * len(runs)  # a narrow terminal: the columns as ever
+        fitted = fit_list(columns, others + display_width(figures_heading), statuses, status, least_status, titles)
         statuses, status, titles = fitted.statuses, fitted.status_width, fitted.titles
-    print(f"{heading[0]:>6}  {heading[1]:<{at}}  {heading[2]:<{status}}  {heading[3]:<{source}}  {heading[4]}")
-    for run, at_text, status_text, title in zip(runs, started, statuses, titles, strict=True):
-        print(one_line(f"{run.id:>6}  {at_text:<{at}}  {status_text:<{status}}  "
-                       f"{source_word(run.source):<{source}}  {title}"))
+    print(f"{heading[0]:>6}  {heading[1]:<{at}}  {heading[2]:<{status}}  {heading[3]:<{source}}  "
+          f"{figures_heading}{heading[7]}")
+    for run, at_text, status_text, title, figure in zip(runs, started, statuses, titles, figures, strict=True):
+        print(one_line(f"{run.id:>6}  {at_text:<{at}}  {status_text:<{status}}  {source_word(run.source):<{source}}  "
+                       f"{figure}{title}"))
     if len(runs) == args.limit:  # the limit may have cut the list: say how much of it shows
         if total is None:
             total = store.count_runs(outcome=args.outcome, server=args.server, made_here=made_here)

@@ -4,7 +4,7 @@ Server column says "weather", not its address), the window's demo entry by its n
 the list's hint said the search looks in the servers.
 
 A run imported with a loopback address is not named so (its 127.0.0.1 was the machine it was recorded on;
-the Runs list shows it by its address: ``inspector.gui.runs.runs_model.names_for``)."""
+the Runs list shows it by its address: ``inspector.i18n.run_cells.names_for``)."""
 
 from __future__ import annotations
 
@@ -15,6 +15,13 @@ from inspector.i18n.entry_names import shown_name
 from inspector.runs.loopback import names_this_machine
 
 from .run_store import RunStore
+from .servers import ServerRegistry
+
+
+def server_names(store: RunStore) -> dict[str, str]:
+    """The names the servers registry gives to server addresses (those that have a name): what the Runs list
+    and ``runs list`` name a run's server by."""
+    return {record.url: record.name for record in ServerRegistry(store.db).all() if record.name}
 
 
 def named_server_condition(store: RunStore, text: str) -> tuple[str, list[Any]]:
@@ -45,4 +52,4 @@ def _loopback(url: str) -> bool:
         return False
 
 
-__all__ = ["named_server_condition"]
+__all__ = ["named_server_condition", "server_names"]

@@ -117,7 +117,18 @@ def test_runs_list_fits_an_80_column_terminal_cutting_titles_then_reasons(db: st
         # Wide enough, nothing is cut; piped, the rows are as wide as ever (German's 139 columns: the
         # reason says the call with no outcome recorded too).
         assert not any("…" in row for row in here_at_terminal(200, "--lang", language, "--db", db, "runs", "list"))
-    assert max(map(len, piped("--lang", "de", "--db", db, "runs", "list"))) == 139
+        # 80 columns are too few for Server, Steps and Duration too: those are left out there; 200 show them.
+        assert " Server " not in rows[0] and " Server " in here_at_terminal(200, "--lang", language, "--db", db,
+                                                                             "runs", "list")[0]
+    assert max(map(len, piped("--lang", "de", "--db", db, "runs", "list"))) == 176
+
+
+def test_runs_list_cuts_the_server_before_leaving_it_out(db: str) -> None:
+    """At a terminal with room for the Server, Steps and Duration columns once the title is cut, a long
+    server's address is cut with "…" (to 16 columns at least) rather than the columns left out."""
+    rows = here_at_terminal(120, "--lang", "en", "--db", db, "runs", "list")
+    assert all(display_width(row) <= 119 for row in rows), rows
+    assert " Server " in rows[0] and any("  weather-mcp-ser…  " in row for row in rows), rows
 
 
 @pytest.mark.parametrize("service", ["天気エージェント", "東京の天気を調べるエージェントです東京の"],

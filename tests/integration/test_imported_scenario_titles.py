@@ -30,8 +30,8 @@ def test_a_german_engineer_reads_an_imported_scenario_run_in_german(tmp_path: Pa
     engineer = str(tmp_path / "engineer.db")
     cli("import", exported, "--db", engineer)
     listed = cli("--lang", "de", "runs", "list", "--db", engineer).stdout
-    assert "importiert  Szenario happy-path" in listed and "scenario happy-path" not in listed
-    assert "importiert  tools/call echo" in listed  # our other words stay as stored
+    assert "  Szenario happy-path\n" in listed and "scenario happy-path" not in listed
+    assert "  tools/call echo\n" in listed  # our other words stay as stored
     assert cli("--lang", "de", "runs", "show", "1", "--db", engineer).stdout.startswith("Lauf 1: Szenario happy-path\n")
     assert cli("--lang", "en", "runs", "show", "1", "--db", engineer).stdout.startswith("Run 1: scenario happy-path\n")
     with RunStore.open(engineer) as store:

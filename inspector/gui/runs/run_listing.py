@@ -12,8 +12,9 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
-from inspector.store import RunRecord, RunStore, ServerRegistry
+from inspector.store import RunRecord, RunStore
 from inspector.store.browse import RunFilter, listed_ids_through, runs_by_id
+from inspector.store.named_servers import server_names
 from inspector.store.outbox import Outbox, OutboxEntry
 
 from .run_reasons import KnownReasons, Reason, run_reasons
@@ -22,11 +23,6 @@ from .run_reasons import KnownReasons, Reason, run_reasons
 PAGE_SIZE = 500
 #: Rows whose records are read at once as the view shows them.
 RECORD_PAGE = 100
-
-
-def server_names(store: RunStore) -> dict[str, str]:
-    """The names the servers registry gives to server addresses (those that have a name)."""
-    return {record.url: record.name for record in ServerRegistry(store.db).all() if record.name}
 
 
 @dataclass(frozen=True)

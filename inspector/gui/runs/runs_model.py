@@ -11,17 +11,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable
 from datetime import datetime, tzinfo
-from urllib.parse import urlsplit
 
 from PySide6.QtCore import QModelIndex, Qt, QTimer, Signal
 
 from inspector.i18n import _, formatting
-from inspector.i18n.entry_names import shown_name
 from inspector.i18n.recovery import status_with_recovery
+from inspector.i18n.run_cells import format_duration, names_for, run_duration, run_server, run_steps, server_shown
 from inspector.i18n.scenarios import own_demo_server, said_title
 from inspector.i18n.words import run_heading, source_word
 from inspector.i18n.zone_said import time_in_zones
-from inspector.runs.loopback import recorded_elsewhere
 from inspector.store import RunRecord, RunStore
 from inspector.store.browse import RunFilter, run_ids
 
@@ -53,38 +51,6 @@ def format_started(moment: datetime | None, zone: tzinfo | None = None) -> str:
     if moment is None:
         return ""
     return formatting.format_datetime(moment, zone=zone)
-
-
-def format_duration(seconds: float | None) -> str:
-    """A duration for a reader in the current language ("0.35 s", "8.0 s", "2 min 5 s"); "" if unknown."""
-    if seconds is None:
-        return ""
-    return formatting.format_duration(seconds)
-
-
-def server_shown(server: str, names: dict[str, str]) -> str:
-    """What the server column says: the registry's name for the address (the window's demo entry's in the
-    reader's language), else the address without its scheme (host, port and path: what tells servers apart);
-    the tooltip has the whole address."""
-    if server in names:
-        return shown_name(names[server], server) or names[server]
-    parts = urlsplit(server)
-    if parts.scheme in ("http", "https") and parts.netloc:
-        return f"{parts.netloc}{parts.path.rstrip('/')}"
-    return server
-
-
-def names_for(run: RunRecord, names: dict[str, str]) -> dict[str, str]:
-    """The names that may name ``run``'s server: none for a run imported with a loopback address (its
-    127.0.0.1 was the machine it was recorded on, not this one: the developer's demo server at
-    127.0.0.1:8765 is not the server a support engineer named at that address), else ``names``."""
-    return {} if run.server and recorded_elsewhere(run.server, run.source == "imported") else names
-
-
-def run_duration(run: RunRecord) -> float | None:
-    if run.started_at is None or run.finished_at is None:
-        return None
-    return max((run.finished_at - run.started_at).total_seconds(), 0.0)
 
 
 class RunListModel(NamedColumnsModel):
@@ -313,11 +279,9 @@ class RunListModel(NamedColumnsModel):
         if column == "source":
             return source_word(run.source)
         if column == "server":
-            # The name the user gave the server; a server not registered (an imported run's) by its address;
-            # a demo server started for the run alone by that name (its address died with the run).
-            return cell_text(own_demo_server(run.origin) or server_shown(run.server or "", names_for(run, self.names)))
+            return cell_text(run_server(run, self.names))
         if column == "steps":
-            return formatting.format_number(run.step_count or 0)
+            return run_steps(run)
         if column == "pushed":
             return push_word(self.records.push(run.id))
         return format_duration(run_duration(run))

@@ -12,12 +12,12 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox
 
 from inspector.i18n import _
+from inspector.i18n.run_cells import server_shown
 from inspector.i18n.scenarios import own_demo_server
 from inspector.runs.loopback import recorded_elsewhere
 from inspector.runs.replaying import OWN_DEMO_ORIGIN
 
 from ..widgets.plain_text import cell_text, plain_tooltip
-from .runs_model import server_shown
 
 #: Where an entry keeps its whole words and which of the address's runs it chooses.
 LABEL_ROLE = Qt.ItemDataRole.UserRole + 1

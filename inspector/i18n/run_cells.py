@@ -1,0 +1,77 @@
+"""A run's Server, Steps and Duration as the window's Runs list and ``runs list`` both say them: the same
+words and the same rounding, whichever shows the run (no Qt)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Protocol
+from urllib.parse import urlsplit
+
+from inspector.runs.loopback import recorded_elsewhere
+
+from . import formatting
+from .entry_names import shown_name
+from .scenarios import own_demo_server
+
+
+class RunRecord(Protocol):
+    """What of a stored run (``inspector.store.RunRecord``) its cells say."""
+
+    @property
+    def server(self) -> str | None: ...
+    @property
+    def source(self) -> str: ...
+    @property
+    def origin(self) -> str | None: ...
+    @property
+    def step_count(self) -> int | None: ...
+    @property
+    def started_at(self) -> datetime | None: ...
+    @property
+    def finished_at(self) -> datetime | None: ...
+
+
+def format_duration(seconds: float | None) -> str:
+    """A duration for a reader in the current language ("0.35 s", "8.0 s", "2 min 5 s"); "" if unknown."""
+    if seconds is None:
+        return ""
+    return formatting.format_duration(seconds)
+
+
+def server_shown(server: str, names: dict[str, str]) -> str:
+    """What the server column says: the registry's name for the address (the window's demo entry's in the
+    reader's language), else the address without its scheme (host, port and path: what tells servers apart);
+    the tooltip has the whole address."""
+    if server in names:
+        return shown_name(names[server], server) or names[server]
+    parts = urlsplit(server)
+    if parts.scheme in ("http", "https") and parts.netloc:
+        return f"{parts.netloc}{parts.path.rstrip('/')}"
+    return server
+
+
+def names_for(run: RunRecord, names: dict[str, str]) -> dict[str, str]:
+    """The names that may name ``run``'s server: none for a run imported with a loopback address (its
+    127.0.0.1 was the machine it was recorded on, not this one: the developer's demo server at
+    127.0.0.1:8765 is not the server a support engineer named at that address), else ``names``."""
+    return {} if run.server and recorded_elsewhere(run.server, run.source == "imported") else names
+
+
+def run_server(run: RunRecord, names: dict[str, str]) -> str:
+    """The Server cell: the name the user gave the server; a server not registered (an imported run's) by its
+    address; a demo server started for the run alone by that name (its address died with the run)."""
+    return own_demo_server(run.origin) or server_shown(run.server or "", names_for(run, names))
+
+
+def run_steps(run: RunRecord) -> str:
+    """The Steps cell: how many steps the run has, as a number in the reader's language."""
+    return formatting.format_number(run.step_count or 0)
+
+
+def run_duration(run: RunRecord) -> float | None:
+    if run.started_at is None or run.finished_at is None:
+        return None
+    return max((run.finished_at - run.started_at).total_seconds(), 0.0)
+
+
+__all__ = ["format_duration", "names_for", "run_duration", "run_server", "run_steps", "server_shown"]
