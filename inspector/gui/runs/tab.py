@@ -76,6 +76,7 @@ class RunsTab(QWidget):
         self._connect()
         # The list, the growing run and the shown step's replays kept live, read off the GUI thread.
         self.freshness = ListFreshness(self, db_path, self._live_question, self._show_live, self._database_changed)
+        self.run_list.search_overtaken.connect(lambda: self.freshness.check(force=True))
         self._growth: TimelineGrowth | None = None
         self.reload()
 
