@@ -123,6 +123,22 @@ def find_condition(conn: sqlite3.Connection, text: str, payload: str = "p",
     return "(" + "\n OR ".join(parts) + ")", values
 
 
+def text_holds(conn: sqlite3.Connection, expression: str, text: str) -> tuple[str, list[str]]:
+    """The SQL condition that the text ``expression`` holds ``text`` in any case, and its values: ``LIKE``
+    (in C; it folds ASCII letters alone), and where ``text`` has other letters ("Ärger" for "ärger") or an
+    "ss" (which finds an ß) the text folded by Python's ``casefold`` too, where ``LIKE`` did not find it."""
+    needle = text.strip()
+    like = needle.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    condition, values = f"{expression} LIKE ? ESCAPE '\\'", [f"%{like}%"]
+    if needle.isascii() and "ss" not in needle.lower():
+        return condition, values
+    conn.create_function(FOLD_FUNCTION, 1, _fold, deterministic=True)
+    folded = f"instr({FOLD_FUNCTION}({expression}), ?) > 0"
+    if needle.isascii():  # only a text with an ß may hold it folded where LIKE did not find it
+        folded = f"(instr({expression}, 'ß') > 0 OR instr({expression}, 'ẞ') > 0) AND {folded}"
+    return f"({condition} OR ({folded}))", [*values, needle.casefold()]
+
+
 def steps_holding(conn: sqlite3.Connection, text: str) -> tuple[str, list[str]]:
     """The SQL condition that a run (``runs``) has a step Find would find ``text`` in, and its values:
     one read of the steps for the whole list (a set of run ids), not one per run."""
@@ -132,4 +148,4 @@ def steps_holding(conn: sqlite3.Connection, text: str) -> tuple[str, list[str]]:
             f" WHERE {condition})"), values
 
 
-__all__ = ["FOLD_FUNCTION", "SAID_FUNCTION", "SPAN_TEXT", "find_condition", "steps_holding"]
+__all__ = ["FOLD_FUNCTION", "SAID_FUNCTION", "SPAN_TEXT", "find_condition", "steps_holding", "text_holds"]
