@@ -89,8 +89,8 @@ class RunListModel(NamedColumnsModel):
         self.names: dict[str, str] = {}
         #: How many times the list's runs were read from the database (tests and benchmarks look).
         self.reads = 0
-        #: The runs a list read anew (a filter, a sort order) reaches down to, wherever they are: the
-        #: view's selected runs, selected again after it.
+        #: The runs a list read anew (a filter, a sort order) or again reaches down to, wherever they are:
+        #: the view's selected runs, selected again after it.
         self.reach: Callable[[], Collection[int]] = tuple
         #: The first and last rows the view shows: a read of the list again reads their records with it.
         self.shown_rows: Callable[[], tuple[int, int]] = lambda: (0, self.page_size - 1)
@@ -124,9 +124,9 @@ class RunListModel(NamedColumnsModel):
         if reset:  # a list of its own: the records of the rows shown are read as they are
             listing = read_listing(self.store, self.filter, self.order, self.descending, self.page_size,
                                    reaching=self.reach())
-        else:
+        else:  # as far as the runs selected too: a run written above them moves the last ones down
             listing = read_listing(self.store, self.filter, self.order, self.descending, self.live_limit(),
-                                   known=self.known_reasons(), shown=self.shown_rows())
+                                   known=self.known_reasons(), reaching=self.reach(), shown=self.shown_rows())
         self.reads += 1
         self.show_listing(listing, reset=reset)
 

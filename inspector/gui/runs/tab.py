@@ -203,7 +203,7 @@ class RunsTab(QWidget):
                             current.id if current is not None else None,
                             TimelineQuestion(*asked) if asked is not None else None,
                             self.detail.step, self.detail.parsed, force, current_language(), runs.known_reasons(),
-                            runs.shown_rows())
+                            runs.shown_rows(), tuple(self.run_list.selected_run_ids()))
 
     def _show_live(self, answer: LiveAnswer) -> None:
         """Lay out a live read: the list, the growing run's new rows, the shown step's replays."""
