@@ -9,6 +9,7 @@ from datetime import timedelta
 from pathlib import Path
 
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication
 
 from inspector.gui.runs.row_selection import select_rows
 from inspector.gui.runs.run_list import RunListPane
@@ -63,3 +64,29 @@ def test_a_live_read_keeps_every_run_selected(qtbot, make_window) -> None:
     newer = _newer_run(resolve_db_path())
     qtbot.waitUntil(lambda: tab.runs.row_of(newer) == 0, timeout=10_000)  # the live read laid out
     assert sorted(tab.selected_run_ids()) == sorted(selected)
+
+
+def test_select_all_selects_every_run_listed(qtbot, tmp_path: Path) -> None:
+    """Ctrl+A in a list of more runs than it read selects them all (it selected the rows read: 500 of
+    1,200), in the list as filtered; Delete… then names them all."""
+    store = RunStore.open(tmp_path / "runs.db")
+    ids = many_runs(store, RUNS)
+    with store.transaction():
+        failed = ids[::2]
+        store.db.conn.executemany("UPDATE runs SET status = 'failed' WHERE id = ?", [(run_id,) for run_id in failed])
+    pane = RunListPane(store)
+    qtbot.addWidget(pane)
+    pane.resize(900, 400)
+    pane.reload()
+    pane.show()
+    qtbot.waitExposed(pane)
+    pane.view.setFocus()
+    qtbot.keyClick(pane.view, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
+    assert sorted(pane.selected_run_ids()) == ids and pane.delete_button.isEnabled()
+    assert pane.model.rowCount() == RUNS
+    pane.outcome_filter.setCurrentIndex(pane.outcome_filter.findData("failed"))
+    pane.view.clearSelection()
+    qtbot.keyClick(pane.view, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
+    assert sorted(pane.selected_run_ids()) == failed
+    QApplication.processEvents()  # painted before the database closes
+    store.close()

@@ -30,7 +30,6 @@ from ..widgets.empty_hint import EmptyHint
 from ..widgets.font_follower import FontFollower
 from ..widgets.keep_in_view import KeepCurrentInView
 from ..widgets.outcomes import outcome_word
-from ..widgets.reader_table import ReaderTable
 from ..widgets.tab_stops import one_tab_stop
 from .columns import RoomyColumn, column_width, compact_rows, fit_column, fit_columns, view_chrome
 from .empty_runs import empty_list_words
@@ -40,6 +39,7 @@ from .row_selection import bring_into_view, select_rows, selected_ids, shown_row
 from .run_filters import RunFilterRow
 from .run_listing import RunListing
 from .run_search import RunSearch, SearchQuestion
+from .run_table import RunTable
 from .runs_model import (
     COLUMNS,
     RunListModel,
@@ -115,7 +115,7 @@ class RunListPane(QWidget):
 
     def _build_view(self) -> None:
         # Told to a screen reader without reading every cell whose selection changed (25,000 runs selected).
-        self.view = one_tab_stop(ReaderTable())
+        self.view = one_tab_stop(RunTable())
         translated(self.view, "setAccessibleName", lambda: _("Stored runs"))
         self.view.setModel(self.model)
         self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)

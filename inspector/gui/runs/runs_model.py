@@ -29,7 +29,7 @@ from ..widgets.zone_marks import ZoneMarks
 from .outcome_cell import FailureRole
 from .push_marks import push_tooltip, push_word
 from .row_records import RowRecords
-from .run_listing import PAGE_SIZE, RunListing, RunRecords, ids_reaching, read_listing
+from .run_listing import EVERY_RUN, PAGE_SIZE, RunListing, RunRecords, ids_reaching, read_listing
 from .run_reasons import KnownReasons
 from .search_found import found_in_steps
 from .table_model import Index, NamedColumnsModel
@@ -177,6 +177,12 @@ class RunListModel(NamedColumnsModel):
             self.beginInsertRows(QModelIndex(), len(self._ids), len(self._ids) + len(more) - 1)
             self._set_ids(self._ids + more)
             self.endInsertRows()
+
+    def load_every_run(self) -> None:
+        """Read the ids of every run the filter selects that are not read yet (one read: Select All)."""
+        if self._has_more and not self._resetting:
+            self._add_rows(*ids_reaching(self.store, self.filter, self.order, self.descending, EVERY_RUN,
+                                         offset=len(self._ids)))
 
     def ensure_loaded(self, run_id: int) -> int | None:
         """The row of a run, reading the list's ids down to it if it is further; ``None`` when the
