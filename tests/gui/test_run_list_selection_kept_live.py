@@ -12,8 +12,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
 from inspector.gui.runs.row_selection import select_rows
-from inspector.gui.runs.run_list import RunListPane
 from inspector.store import RunStore, resolve_db_path
+from tests.gui.test_run_list_many_selected import shown_pane
 from tests.gui.test_runs_models import many_runs
 from tests.support.sample_runs import T0
 
@@ -31,12 +31,7 @@ def test_a_read_again_keeps_the_last_rows_selected(qtbot, tmp_path: Path) -> Non
     path = tmp_path / "runs.db"
     store = RunStore.open(path)
     many_runs(store, RUNS)
-    pane = RunListPane(store)
-    qtbot.addWidget(pane)
-    pane.resize(900, 400)
-    pane.reload()
-    pane.show()
-    qtbot.waitExposed(pane)
+    pane = shown_pane(qtbot, store)
     rows = pane.model.rowCount()
     assert rows < RUNS
     # A click on the last row read, a shift-click five rows up: that one current.
@@ -74,12 +69,7 @@ def test_select_all_selects_every_run_listed(qtbot, tmp_path: Path) -> None:
     with store.transaction():
         failed = ids[::2]
         store.db.conn.executemany("UPDATE runs SET status = 'failed' WHERE id = ?", [(run_id,) for run_id in failed])
-    pane = RunListPane(store)
-    qtbot.addWidget(pane)
-    pane.resize(900, 400)
-    pane.reload()
-    pane.show()
-    qtbot.waitExposed(pane)
+    pane = shown_pane(qtbot, store)
     pane.view.setFocus()
     qtbot.keyClick(pane.view, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
     assert sorted(pane.selected_run_ids()) == ids and pane.delete_button.isEnabled()
