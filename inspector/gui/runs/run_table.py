@@ -1,4 +1,4 @@
-"""The Runs list's table: Select All (Ctrl+A, Edit's key) selects every run the list holds, also those
+"""The Runs list's table: Select All (Ctrl+A) selects every run the list holds, also those
 below the rows read so far. The list reads its runs' ids a page (500) at a time as it scrolls, and Qt's
 Select All selects the rows read: in a list of 1,200 runs it selected 500, and Delete… or Export of the
 selected runs then acted on 500 of them."""
