@@ -14,6 +14,7 @@ durations and dates for the current language is in :mod:`inspector.i18n.formatti
 from __future__ import annotations
 
 import gettext as _gettext
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
@@ -34,6 +35,18 @@ DOMAIN = "run-inspector"
 _translations: _gettext.NullTranslations = _gettext.NullTranslations()
 _language: str = DEFAULT_LANGUAGE
 _locale: Locale | None = None
+#: The threads saying something in English now (:func:`in_english`), and how many times over: the others,
+#: and the process's language, are left as they are. Empty nearly always: ``_`` asks no more then.
+_in_english: dict[int, int] = {}
+_ENGLISH = _gettext.NullTranslations()
+
+
+def _english_here() -> bool:
+    return bool(_in_english) and threading.get_ident() in _in_english
+
+
+def _saying() -> _gettext.NullTranslations:
+    return _ENGLISH if _in_english and threading.get_ident() in _in_english else _translations
 
 
 def install(translations: _gettext.NullTranslations | None) -> None:
@@ -60,12 +73,17 @@ def set_language(code: str | None) -> str:
 
 def current_language() -> str:
     """The language code in use ("en" or "de")."""
-    return _language
+    return DEFAULT_LANGUAGE if _english_here() else _language
 
 
 def current_locale() -> Locale:
     """The Babel locale of the language in use, for formatting numbers and dates."""
     global _locale
+    language = current_language()
+    if language != _language:  # this thread says something in English (in_english)
+        from babel import Locale
+
+        return Locale.parse(language)
     if _locale is None or str(_locale) != _language:  # tests may set the language behind our back
         from babel import Locale  # here: a command that says no date nor odd number never loads Babel
 
@@ -75,6 +93,8 @@ def current_locale() -> Locale:
 
 def _(message: str) -> str:
     """The translation of ``message`` in the current language."""
+    if _in_english and threading.get_ident() in _in_english:  # (inline: said at every paint)
+        return message
     return _translations.gettext(message)
 
 
@@ -85,14 +105,14 @@ def N_(message: str) -> str:  # noqa: N802 - the gettext convention
 
 def ngettext(singular: str, plural: str, count: int) -> str:
     """The translation of a message whose form depends on ``count`` (the language's plural rules)."""
-    return _translations.ngettext(singular, plural, count)
+    return _saying().ngettext(singular, plural, count)
 
 
 def translated_texts() -> tuple[str, ...]:
     """Every translation in the current language's catalogue that differs from its English (each plural
     form apart); none in English."""
-    catalogue = getattr(_translations, "_catalog", None)
-    if _language == DEFAULT_LANGUAGE or not isinstance(catalogue, dict):
+    catalogue = getattr(_saying(), "_catalog", None)
+    if current_language() == DEFAULT_LANGUAGE or not isinstance(catalogue, dict):
         return ()
     return tuple(text for key, text in catalogue.items()
                  if key and isinstance(text, str) and text and text != (key[0] if isinstance(key, tuple) else key))
@@ -100,22 +120,23 @@ def translated_texts() -> tuple[str, ...]:
 
 @contextmanager
 def in_english() -> Iterator[None]:
-    """Say what is said inside in English whatever the language (the words of the command line and of
-    ``--json``); the language in use again after it. The language is the process's: say little inside
-    (another thread saying words meanwhile says them in English too)."""
-    global _translations, _language, _locale
-    state = _translations, _language, _locale
-    install(None)
-    _language, _locale = DEFAULT_LANGUAGE, None
+    """Say what this thread says inside in English whatever the language (the words of the command line
+    and of ``--json``; the English words Find also finds, said on a reader thread): the other threads say
+    theirs in the language in use, and a language chosen meanwhile stays chosen."""
+    thread = threading.get_ident()
+    _in_english[thread] = _in_english.get(thread, 0) + 1  # this thread's key alone: no other thread writes it
     try:
         yield
     finally:
-        _translations, _language, _locale = state
+        if _in_english[thread] == 1:
+            del _in_english[thread]
+        else:
+            _in_english[thread] -= 1
 
 
 def pgettext(context: str, message: str) -> str:
     """The translation of ``message`` in a context, for short words with several meanings."""
-    return _translations.pgettext(context, message)
+    return _saying().pgettext(context, message)
 
 
 __all__ = [

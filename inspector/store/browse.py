@@ -25,7 +25,7 @@ from inspector.runs.replaying import OWN_DEMO_ORIGIN
 from inspector.runs.times import from_stored_time
 
 from .errors import UnknownRunError
-from .find_text import find_condition, steps_holding
+from .find_text import find_condition, steps_holding, text_holds
 from .named_servers import named_server_condition
 from .run_store import RunRecord, RunStore, stored_exchange
 
@@ -235,8 +235,8 @@ def run_ids(store: RunStore, where: RunFilter = RunFilter()) -> list[int]:
 # index steps_with_note holds are read (its condition, word for word, lets SQLite use it); a damaged
 # payload among them is passed over, not an error.
 _NOTED_STEP = ("SELECT 1 FROM steps WHERE steps.run_id = runs.id AND instr(steps.payload, '\"note\":') > 0"
-               " AND CASE WHEN json_valid(steps.payload) THEN json_extract(steps.payload, '$.note') END"
-               " LIKE ? ESCAPE '\\'")
+               " AND {holds}")
+_STEP_NOTE = "CASE WHEN json_valid(steps.payload) THEN json_extract(steps.payload, '$.note') END"
 
 
 def _run_clauses(store: RunStore, where: RunFilter) -> tuple[list[str], list[Any]]:
@@ -257,16 +257,19 @@ def _run_clauses(store: RunStore, where: RunFilter) -> tuple[list[str], list[Any
         clauses.append("source = ?")
         params.append(where.source)
     if where.text.strip():
-        pattern = "%" + _like_text(where.text.strip()) + "%"
+        conn = store.db.conn
+        # Each in any case ("ärger" finds "Ärger": LIKE folds ASCII letters alone), as Find in the steps.
+        title, server, origin, note, step_note = (text_holds(conn, expression, where.text) for expression in (
+            "title", "COALESCE(server, '')", "COALESCE(origin, '')", "runs.note", _STEP_NOTE))
         shown, shown_params = _shown_title_condition(where.text)
         named, named_params = named_server_condition(store, where.text)  # a server by the name the list shows
         # A run with a step Find finds the text in (a tool's name, an error, an attribute): asked last.
-        in_steps, in_steps_params = steps_holding(store.db.conn, where.text)
+        in_steps, in_steps_params = steps_holding(conn, where.text)
         # The shown titles asked right after the stored ones: before the notes of the steps (a query each).
-        clauses.append(f"(title LIKE ? ESCAPE '\\'{shown} OR COALESCE(server, '') LIKE ? ESCAPE '\\'{named}"
-                       " OR COALESCE(origin, '') LIKE ? ESCAPE '\\' OR runs.note LIKE ? ESCAPE '\\'"
-                       f" OR EXISTS ({_NOTED_STEP}) OR {in_steps})")
-        params.extend([pattern, *shown_params, pattern, *named_params] + [pattern] * 3 + in_steps_params)
+        clauses.append(f"({title[0]}{shown} OR {server[0]}{named} OR {origin[0]} OR {note[0]}"
+                       f" OR EXISTS ({_NOTED_STEP.format(holds=step_note[0])}) OR {in_steps})")
+        params.extend([*title[1], *shown_params, *server[1], *named_params, *origin[1], *note[1], *step_note[1],
+                       *in_steps_params])
     return clauses, params
 
 

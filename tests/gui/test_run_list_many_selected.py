@@ -33,15 +33,21 @@ def seconds(action) -> float:
     return time.perf_counter() - began
 
 
-def every_run_selected(qtbot, store: RunStore, ids: list[int]) -> RunListPane:
-    """The run list shown with these runs selected, as an import selects the runs it brought (every one
-    read)."""
+def shown_pane(qtbot, store: RunStore) -> RunListPane:
+    """The run list of ``store``, read and shown (900 x 400)."""
     pane = RunListPane(store)
     qtbot.addWidget(pane)
     pane.resize(900, 400)
     pane.reload()
     pane.show()
     qtbot.waitExposed(pane)
+    return pane
+
+
+def every_run_selected(qtbot, store: RunStore, ids: list[int]) -> RunListPane:
+    """The run list shown with these runs selected, as an import selects the runs it brought (every one
+    read)."""
+    pane = shown_pane(qtbot, store)
     assert pane.select_runs(ids)
     QApplication.processEvents()
     return pane

@@ -54,6 +54,9 @@ class LiveQuestion:
     known: KnownReasons | None = field(default=None, compare=False)
     #: The first and last rows the list shows: their runs' records are read with the list.
     shown: tuple[int, int] = field(default=(0, -1), compare=False)
+    #: The runs selected: the list is read as far down as they are (a run written above them moves the
+    #: last of those read below ``limit``, and it was selected no more).
+    reaching: tuple[int, ...] = field(default=(), compare=False)
 
     def shape(self) -> tuple[object, ...]:
         """What an answer must have been read for to be shown: a list of the same filter and order
@@ -89,7 +92,7 @@ class LiveReads:
             conn.execute("BEGIN")  # one snapshot: the list, the timeline and the replays agree
         try:
             listing = read_listing(store, question.filter, question.order, question.descending, question.limit,
-                                   question.current, question.known, shown=question.shown)
+                                   question.current, question.known, question.reaching, question.shown)
             growth = None
             timeline = question.timeline
             if timeline is not None:

@@ -30,7 +30,6 @@ from ..widgets.empty_hint import EmptyHint
 from ..widgets.font_follower import FontFollower
 from ..widgets.keep_in_view import KeepCurrentInView
 from ..widgets.outcomes import outcome_word
-from ..widgets.reader_table import ReaderTable
 from ..widgets.tab_stops import one_tab_stop
 from .columns import RoomyColumn, column_width, compact_rows, fit_column, fit_columns, view_chrome
 from .empty_runs import empty_list_words
@@ -40,6 +39,7 @@ from .row_selection import bring_into_view, select_rows, selected_ids, shown_row
 from .run_filters import RunFilterRow
 from .run_listing import RunListing
 from .run_search import RunSearch, SearchQuestion
+from .run_table import RunTable
 from .runs_model import (
     COLUMNS,
     RunListModel,
@@ -79,6 +79,9 @@ class RunListPane(QWidget):
     current_gone = Signal()
     #: The user asked to delete the selected runs (the button or the Delete key).
     delete_requested = Signal()
+    #: A search's runs were shown that were read before a change the list saw (and read) meanwhile, as
+    #: filtered then: the list wants a live read again (the database has not changed since that one).
+    search_overtaken = Signal()
 
     def __init__(self, store: RunStore, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -106,11 +109,13 @@ class RunListPane(QWidget):
         row.changed.connect(self._filters_changed)
         #: The search's reader (None: a search is read here, on the GUI thread, as a list without a window's is).
         self._search_reads: RunSearch | None = None
+        #: The list was read again (a change seen) while a search was read: its answer may be older.
+        self._read_while_searching = False
         self._closed = False  # the window shut down: its database is closed, the list is not read again
 
     def _build_view(self) -> None:
         # Told to a screen reader without reading every cell whose selection changed (25,000 runs selected).
-        self.view = one_tab_stop(ReaderTable())
+        self.view = one_tab_stop(RunTable())
         translated(self.view, "setAccessibleName", lambda: _("Stored runs"))
         self.view.setModel(self.model)
         self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -231,6 +236,7 @@ class RunListPane(QWidget):
     def reload(self) -> None:
         """Read the list again (keeps the selected runs selected when they are still listed)."""
         selected, current = self.selected_run_ids(), self.current_run()
+        self._note_read()
         self.model.refresh()
         self._fill_servers(servers_with_runs(self.store))
         self._reselect(selected, current.id if current else None)
@@ -239,10 +245,15 @@ class RunListPane(QWidget):
     def show_listing(self, listing: RunListing, servers: list[tuple[str, bool]]) -> None:
         """Show the list as a reader thread read it (keeps the selected runs selected)."""
         selected, current = self.selected_run_ids(), self.current_run()
+        self._note_read()
         self.model.show_listing(listing)
         self._fill_servers(servers)
         self._reselect(selected, current.id if current else None)
         self._update_buttons()
+
+    def _note_read(self) -> None:
+        if self._search_reads is not None and self._search_reads.pending is not None:
+            self._read_while_searching = True
 
     def _fill_servers(self, servers: list[tuple[str, bool]]) -> None:
         """The server filter's entries: the Server column's words (server_choices.py)."""
@@ -266,6 +277,7 @@ class RunListPane(QWidget):
         where = self.current_filter()
         if self._search_reads is not None:
             if where.text.strip():  # the list stays as it is until the runs found are read
+                self._read_while_searching = False
                 self._search_reads.ask(SearchQuestion(where, self.model.order, self.model.descending,
                                                       tuple(self._selected_and_current()), current_language()))
                 return
@@ -284,6 +296,9 @@ class RunListPane(QWidget):
         self.model.filter = question.filter
         self.model.reads += 1
         self.model.show_listing(listing, reset=True)
+        if self._read_while_searching:  # read before a run written meanwhile: the live read missed it
+            self._read_while_searching = False
+            self.search_overtaken.emit()
 
     def clear_filters(self) -> None:
         self._filters.clear()

@@ -42,8 +42,8 @@ def read_records(store: RunStore, run_ids: Sequence[int], known: KnownReasons | 
     return RunRecords(runs, Outbox(store.db.conn).of_runs(list(runs)), run_reasons(store, listed, known))
 
 
-#: As many runs as a search lists at once (all).
-SEARCHED_RUNS = 1_000_000_000
+#: As many runs as there may be: a list read to its end (a search lists every run it finds at once; Select All).
+EVERY_RUN = 1_000_000_000
 
 
 def ids_reaching(store: RunStore, where: RunFilter, order: str, descending: bool, limit: int,
@@ -53,7 +53,7 @@ def ids_reaching(store: RunStore, where: RunFilter, order: str, descending: bool
     lists every run it finds at once (their ids): it reads the steps of every run, once for the list,
     not once for each page scrolled to."""
     if where.text.strip():
-        limit = max(limit, SEARCHED_RUNS)
+        limit = max(limit, EVERY_RUN)
     return listed_ids_through(store, reaching, where, order, descending, offset, more, limit)
 
 
@@ -93,5 +93,5 @@ def read_listing(store: RunStore, where: RunFilter, order: str, descending: bool
                       bool(records.pushes) or Outbox(store.db.conn).any(), server_names(store), records.reasons)
 
 
-__all__ = ["PAGE_SIZE", "RECORD_PAGE", "RunListing", "RunRecords", "ids_reaching", "read_listing", "read_records",
-           "server_names"]
+__all__ = ["EVERY_RUN", "PAGE_SIZE", "RECORD_PAGE", "RunListing", "RunRecords", "ids_reaching", "read_listing",
+           "read_records", "server_names"]

@@ -29,7 +29,7 @@ from ..widgets.zone_marks import ZoneMarks
 from .outcome_cell import FailureRole
 from .push_marks import push_tooltip, push_word
 from .row_records import RowRecords
-from .run_listing import PAGE_SIZE, RunListing, RunRecords, ids_reaching, read_listing
+from .run_listing import EVERY_RUN, PAGE_SIZE, RunListing, RunRecords, ids_reaching, read_listing
 from .run_reasons import KnownReasons
 from .search_found import found_in_steps
 from .table_model import Index, NamedColumnsModel
@@ -89,8 +89,8 @@ class RunListModel(NamedColumnsModel):
         self.names: dict[str, str] = {}
         #: How many times the list's runs were read from the database (tests and benchmarks look).
         self.reads = 0
-        #: The runs a list read anew (a filter, a sort order) reaches down to, wherever they are: the
-        #: view's selected runs, selected again after it.
+        #: The runs a list read anew (a filter, a sort order) or again reaches down to, wherever they are:
+        #: the view's selected runs, selected again after it.
         self.reach: Callable[[], Collection[int]] = tuple
         #: The first and last rows the view shows: a read of the list again reads their records with it.
         self.shown_rows: Callable[[], tuple[int, int]] = lambda: (0, self.page_size - 1)
@@ -124,9 +124,9 @@ class RunListModel(NamedColumnsModel):
         if reset:  # a list of its own: the records of the rows shown are read as they are
             listing = read_listing(self.store, self.filter, self.order, self.descending, self.page_size,
                                    reaching=self.reach())
-        else:
+        else:  # as far as the runs selected too: a run written above them moves the last ones down
             listing = read_listing(self.store, self.filter, self.order, self.descending, self.live_limit(),
-                                   known=self.known_reasons(), shown=self.shown_rows())
+                                   known=self.known_reasons(), reaching=self.reach(), shown=self.shown_rows())
         self.reads += 1
         self.show_listing(listing, reset=reset)
 
@@ -177,6 +177,12 @@ class RunListModel(NamedColumnsModel):
             self.beginInsertRows(QModelIndex(), len(self._ids), len(self._ids) + len(more) - 1)
             self._set_ids(self._ids + more)
             self.endInsertRows()
+
+    def load_every_run(self) -> None:
+        """Read the ids of every run the filter selects that are not read yet (one read: Select All)."""
+        if self._has_more and not self._resetting:
+            self._add_rows(*ids_reaching(self.store, self.filter, self.order, self.descending, EVERY_RUN,
+                                         offset=len(self._ids)))
 
     def ensure_loaded(self, run_id: int) -> int | None:
         """The row of a run, reading the list's ids down to it if it is further; ``None`` when the

@@ -76,6 +76,7 @@ class RunsTab(QWidget):
         self._connect()
         # The list, the growing run and the shown step's replays kept live, read off the GUI thread.
         self.freshness = ListFreshness(self, db_path, self._live_question, self._show_live, self._database_changed)
+        self.run_list.search_overtaken.connect(lambda: self.freshness.check(force=True))
         self._growth: TimelineGrowth | None = None
         self.reload()
 
@@ -202,7 +203,7 @@ class RunsTab(QWidget):
                             current.id if current is not None else None,
                             TimelineQuestion(*asked) if asked is not None else None,
                             self.detail.step, self.detail.parsed, force, current_language(), runs.known_reasons(),
-                            runs.shown_rows())
+                            runs.shown_rows(), tuple(self.run_list.selected_run_ids()))
 
     def _show_live(self, answer: LiveAnswer) -> None:
         """Lay out a live read: the list, the growing run's new rows, the shown step's replays."""
