@@ -46,6 +46,7 @@ from inspector.store.recovery import page_reasons, run_reason
 from inspector.store.replays import replays_by_step
 from inspector.traces.chat_words import conversation_lines
 
+from .cancelled_elsewhere import cancelled_elsewhere_line
 from .common import EXIT_OK, BadInputError, UsageError, database_path, open_existing_store
 from .durations import readable_duration
 from .ending import emit_json, json_text, mark_json_emitted
@@ -249,6 +250,7 @@ def _list(store: RunStore, args: argparse.Namespace) -> int:
         return EXIT_OK
     if not runs:
         print(_nothing_matches(args))
+        _say_cancelled_elsewhere(store, args)
         return EXIT_OK
     # A time marked with its zone (in the hour a clock is set back, or one said in UTC) is wider.
     started = [when(run.started_at) for run in runs]
@@ -293,7 +295,15 @@ def _list(store: RunStore, args: argparse.Namespace) -> int:
             total = store.count_runs(outcome=args.outcome, server=args.server, made_here=made_here)
         if total > len(runs):
             print(_limited_line(len(runs), total))
+    _say_cancelled_elsewhere(store, args)
     return EXIT_OK
+
+
+def _say_cancelled_elsewhere(store: RunStore, args: argparse.Namespace) -> None:
+    """Under a list of the cancelled runs (no other filter): the runs of another status with a cancelled call."""
+    if args.outcome == "cancelled" and not (args.server or args.search) and (
+            line := cancelled_elsewhere_line(store)):
+        print(line)
 
 
 def _limited_line(shown: int, total: int) -> str:
