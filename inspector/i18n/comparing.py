@@ -57,12 +57,17 @@ def summary_line(summary: ComparisonSummary, first_id: int, second_id: int) -> s
     if summary.arguments:
         parts.append(ngettext("{count} with other arguments", "{count} with other arguments",
                               summary.arguments).format(count=format_number(summary.arguments)))
-    if summary.results:
+    # A pair with another result and other content blocks is counted once, as both: the counts add up to the rows.
+    both = summary.results_with_blocks
+    if both:
+        parts.append(ngettext("{count} with another result and other content blocks",
+                              "{count} with other results and content blocks", both).format(count=format_number(both)))
+    if results := summary.results - both:
         parts.append(ngettext("{count} with another result", "{count} with other results",
-                              summary.results).format(count=format_number(summary.results)))
-    if summary.content_blocks:
+                              results).format(count=format_number(results)))
+    if blocks := summary.content_blocks - both:
         parts.append(ngettext("{count} with other content blocks", "{count} with other content blocks",
-                              summary.content_blocks).format(count=format_number(summary.content_blocks)))
+                              blocks).format(count=format_number(blocks)))
     for count, run in ((summary.only_first, first_id), (summary.only_second, second_id)):
         if count:
             parts.append(ngettext("{count} step only in run {run}", "{count} steps only in run {run}",

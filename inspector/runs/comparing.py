@@ -142,6 +142,9 @@ class ComparisonSummary:
     content_blocks: int = 0
     only_first: int = 0
     only_second: int = 0
+    #: Of ``results`` and ``content_blocks``, the pairs counted under both (another text is another text block
+    #: too): said once, so that the summary's counts add up to the rows.
+    results_with_blocks: int = 0
     #: (how the step ended in the first run, in the second: :attr:`StepFacts.ended`) -> how many pairs.
     outcome_changes: Mapping[tuple[str, str], int] = field(default_factory=dict)
 
@@ -299,12 +302,13 @@ def summarize(rows: Sequence[AlignedRow]) -> ComparisonSummary:
     """The counts of the rows (an outcome change hides a pair's other differences)."""
     counts = dict.fromkeys(Difference, 0)
     slower_ms = faster_ms = 0.0
-    alike = 0
+    alike = both = 0
     changes: dict[tuple[str, str], int] = {}
     for row in rows:
         counted = row.counted_differences
         if not counted:
             alike += 1
+        both += {Difference.RESULT, Difference.CONTENT_BLOCKS} <= counted
         for difference in counted:
             counts[difference] += 1
         if Difference.OUTCOME in counted:
@@ -318,7 +322,7 @@ def summarize(rows: Sequence[AlignedRow]) -> ComparisonSummary:
         alike=alike, slower=counts[Difference.SLOWER], slower_ms=slower_ms, faster=counts[Difference.FASTER],
         faster_ms=faster_ms, arguments=counts[Difference.ARGUMENTS], results=counts[Difference.RESULT],
         content_blocks=counts[Difference.CONTENT_BLOCKS],
-        only_first=counts[Difference.ONLY_FIRST], only_second=counts[Difference.ONLY_SECOND],
+        only_first=counts[Difference.ONLY_FIRST], only_second=counts[Difference.ONLY_SECOND], results_with_blocks=both,
         outcome_changes=dict(sorted(changes.items())))
 
 

@@ -121,3 +121,30 @@ def test_a_call_with_no_outcome_recorded_is_said_as_its_outcome_cell_says_it(lan
         assert row_differences(failed_model, 1, 2) == [model_change]
     finally:
         i18n.set_language("en")
+
+
+@pytest.mark.parametrize(("language", "said"), [
+    ("en", "1 step alike, 1 not recorded in run 1 and cancelled in run 20, 3 with other results and content blocks, "
+           "1 with another result, 2 steps only in run 1, and 2 steps only in run 20"),
+    ("de", "1 Schritt gleich, 1 in Lauf 1 nicht erfasst und in Lauf 20 abgebrochen, 3 mit anderen Resultaten und "
+           "Inhaltsblöcken, 1 mit anderem Resultat, 2 Schritte nur in Lauf 1 und 2 Schritte nur in Lauf 20")])
+def test_a_pair_with_another_result_and_other_blocks_is_counted_once(language, said):
+    """The mcp SDK's trace of the support agent against Logfire's: 10 rows, and the summary said "3 with other
+    results, 3 with other content blocks" of the same three calls (another text is another text block): its
+    counts made 13. Each row counts once now; --json keeps the counts under each difference."""
+    from inspector.runs.comparing import summarize
+
+    other = frozenset({Difference.RESULT, Difference.CONTENT_BLOCKS})
+    rows = [AlignedRow(facts("ok", 1.0), facts("ok", 1.0), frozenset()),
+            AlignedRow(facts("", 200.0), facts("cancelled", 200.0), frozenset({Difference.OUTCOME, *other})),
+            *[AlignedRow(facts("ok", 1.0), facts("ok", 1.0), other)] * 3,
+            AlignedRow(facts("ok", 1.0), facts("ok", 1.0), frozenset({Difference.RESULT})),
+            *[AlignedRow(facts("ok", 1.0), None, frozenset({Difference.ONLY_FIRST}))] * 2,
+            *[AlignedRow(None, facts("ok", 1.0), frozenset({Difference.ONLY_SECOND}))] * 2]
+    summary = summarize(rows)
+    assert (summary.results, summary.content_blocks, summary.results_with_blocks) == (4, 3, 3)
+    i18n.set_language(language)
+    try:
+        assert summary_line(summary, 1, 20) == said
+    finally:
+        i18n.set_language("en")
