@@ -14,7 +14,7 @@ from datetime import datetime
 from typing import Any
 
 from inspector.i18n import N_, _, ngettext
-from inspector.i18n.details import disagreement_said
+from inspector.i18n.details import disagreement_said, outcome_note_said
 from inspector.i18n.entry_names import names_calling
 from inspector.i18n.formatting import format_number, one_day
 from inspector.i18n.leg_findings import with_findings
@@ -401,7 +401,11 @@ def _show(store: RunStore, run_id: int, as_json: bool, show_plumbing: bool = Fal
                 f"{step_outcome_text(kind, stored.outcome, stored.step.legs, payload) or '-':<{outcome}}  ")
         # At a terminal the Details take the rest of its width (never less than elsewhere): a pipe gets the same bytes.
         room = None if columns is None else columns - display_width(one_line(line))
-        out.write(one_line(line + details_cell(payload, depth, room)) + "\n")
+        details = details_cell(payload, depth, room)
+        out.write(one_line(line + details) + "\n")
+        outcome_note = outcome_note_said(payload)
+        if outcome_note and outcome_note not in details:  # the Details cut it short: said whole, as the window does
+            out.write(one_line("    " + outcome_note) + "\n")
         legs = stored.step.legs
         seen = legs_seen(legs)
         for index, leg in enumerate(legs):
