@@ -50,7 +50,10 @@ def write_note(store: RunStore, args: argparse.Namespace) -> int:
     if args.json:
         emit_json({"run": args.run_id, "step": args.step, "note": note})
         return EXIT_OK
-    if args.step is None:
+    if not note and not before.strip():  # `--clear` twice: the second found none to remove
+        print(_("Run {run} has no note: nothing was removed.").format(run=args.run_id) if args.step is None else
+              _("Step {step} of run {run} has no note: nothing was removed.").format(step=args.step, run=args.run_id))
+    elif args.step is None:
         print(_("The note of run {run} was saved.").format(run=args.run_id) if note else
               _("The note of run {run} was removed.").format(run=args.run_id))
     else:

@@ -49,6 +49,7 @@ from inspector.store.signin_settings import StoredSignIn, overridden
 from inspector.traces.redact import redact_text
 
 from .args_hint import name_value_hint
+from .budget_hint import budget_hint
 from .common import (
     EXIT_CANCELLED,
     EXIT_FAILED,
@@ -686,6 +687,8 @@ def print_report(report: dict[str, Any], as_json: bool, error: Any = None, *,
         else:
             print(one_line(_("Error ({kind}, code {code}): {message}").format(
                 kind=report["error"]["kind"], code=report["error"]["code"], message=message)))
+            if (hint := budget_hint(report)) is not None:
+                print(hint)
     elif report["outcome"] == "failed":
         print(one_line(_("The tool {tool} reported an error:").format(tool=report.get("tool"))))
     if "content" in report:

@@ -194,7 +194,7 @@ def build_parser(argv: Sequence[str] | None = None) -> Parser:
             account.add_argument("--budget", metavar=_("SECONDS"),
                                  help=_("time budget for the whole sign-in (default 300: a person signs in)"))
         _json_option(account)
-    runs = commands.add_parser("runs", help=_("list or show stored runs"))
+    runs = commands.add_parser("runs", help=_("list or show stored runs, or write a note on one"))
     group_db_option(runs)
     actions = runs.add_subparsers(dest="runs_command", parser_class=Parser, metavar="{list,show,note}")
     listing = actions.add_parser("list", help=_("the most recent runs, newest first"))

@@ -14,7 +14,7 @@ from datetime import datetime
 from typing import Any
 
 from inspector.i18n import N_, _, ngettext
-from inspector.i18n.details import disagreement_said
+from inspector.i18n.details import disagreement_said, outcome_note_said
 from inspector.i18n.entry_names import names_calling
 from inspector.i18n.formatting import format_number, one_day
 from inspector.i18n.leg_findings import with_findings
@@ -46,6 +46,7 @@ from inspector.store.recovery import page_reasons, run_reason
 from inspector.store.replays import replays_by_step
 from inspector.traces.chat_words import conversation_lines
 
+from .cancelled_elsewhere import cancelled_elsewhere_line
 from .common import EXIT_OK, BadInputError, UsageError, database_path, open_existing_store
 from .durations import readable_duration
 from .ending import emit_json, json_text, mark_json_emitted
@@ -249,6 +250,7 @@ def _list(store: RunStore, args: argparse.Namespace) -> int:
         return EXIT_OK
     if not runs:
         print(_nothing_matches(args))
+        _say_cancelled_elsewhere(store, args)
         return EXIT_OK
     # A time marked with its zone (in the hour a clock is set back, or one said in UTC) is wider.
     started = [when(run.started_at) for run in runs]
@@ -293,7 +295,15 @@ def _list(store: RunStore, args: argparse.Namespace) -> int:
             total = store.count_runs(outcome=args.outcome, server=args.server, made_here=made_here)
         if total > len(runs):
             print(_limited_line(len(runs), total))
+    _say_cancelled_elsewhere(store, args)
     return EXIT_OK
+
+
+def _say_cancelled_elsewhere(store: RunStore, args: argparse.Namespace) -> None:
+    """Under a list of the cancelled runs (no other filter): the runs of another status with a cancelled call."""
+    if args.outcome == "cancelled" and not (args.server or args.search) and (
+            line := cancelled_elsewhere_line(store)):
+        print(line)
 
 
 def _limited_line(shown: int, total: int) -> str:
@@ -391,7 +401,11 @@ def _show(store: RunStore, run_id: int, as_json: bool, show_plumbing: bool = Fal
                 f"{step_outcome_text(kind, stored.outcome, stored.step.legs, payload) or '-':<{outcome}}  ")
         # At a terminal the Details take the rest of its width (never less than elsewhere): a pipe gets the same bytes.
         room = None if columns is None else columns - display_width(one_line(line))
-        out.write(one_line(line + details_cell(payload, depth, room)) + "\n")
+        details = details_cell(payload, depth, room)
+        out.write(one_line(line + details) + "\n")
+        outcome_note = outcome_note_said(payload)
+        if outcome_note and outcome_note not in details:  # the Details cut it short: said whole, as the window does
+            out.write(one_line("    " + outcome_note) + "\n")
         legs = stored.step.legs
         seen = legs_seen(legs)
         for index, leg in enumerate(legs):

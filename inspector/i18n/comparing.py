@@ -6,10 +6,13 @@ from __future__ import annotations
 
 import inspector.i18n as i18n
 from inspector.runs.comparing import AlignedRow, ComparisonSummary, Difference
+from inspector.runs.ending import UNRECORDED
+from inspector.runs.step import StepKind
 
 from . import _, ngettext
 from .formatting import format_duration, format_number, joined
 from .words import no_outcome_word, outcome_word
+from .words import step_outcome_word as words_step_outcome_word
 
 #: What the row of each kind is marked with, where it is shown (never colour alone).
 ROW_MARKS = {"alike": "=", "differs": "≠", "only_first": "−", "only_second": "+"}
@@ -24,9 +27,13 @@ def row_state(row: AlignedRow) -> str:
     return "alike" if row.alike else "differs"
 
 
-def step_outcome_word(outcome: str) -> str:
-    """An outcome in a sentence of the comparison ("no outcome" where a step has none)."""
-    return outcome_word(outcome) if outcome else no_outcome_word()
+def step_outcome_word(ended: str) -> str:
+    """How a step ended (:attr:`~inspector.runs.comparing.StepFacts.ended`) in a sentence of the comparison: an
+    outcome, "not recorded" for a tool call whose source recorded none (as its Outcome cell says it), "no outcome"
+    for a step that has none."""
+    if ended == UNRECORDED:
+        return words_step_outcome_word(StepKind.TOOL, "")
+    return outcome_word(ended) if ended else no_outcome_word()
 
 
 def summary_line(summary: ComparisonSummary, first_id: int, second_id: int) -> str:
@@ -50,12 +57,17 @@ def summary_line(summary: ComparisonSummary, first_id: int, second_id: int) -> s
     if summary.arguments:
         parts.append(ngettext("{count} with other arguments", "{count} with other arguments",
                               summary.arguments).format(count=format_number(summary.arguments)))
-    if summary.results:
+    # A pair with another result and other content blocks is counted once, as both: the counts add up to the rows.
+    both = summary.results_with_blocks
+    if both:
+        parts.append(ngettext("{count} with another result and other content blocks",
+                              "{count} with other results and content blocks", both).format(count=format_number(both)))
+    if results := summary.results - both:
         parts.append(ngettext("{count} with another result", "{count} with other results",
-                              summary.results).format(count=format_number(summary.results)))
-    if summary.content_blocks:
+                              results).format(count=format_number(results)))
+    if blocks := summary.content_blocks - both:
         parts.append(ngettext("{count} with other content blocks", "{count} with other content blocks",
-                              summary.content_blocks).format(count=format_number(summary.content_blocks)))
+                              blocks).format(count=format_number(blocks)))
     for count, run in ((summary.only_first, first_id), (summary.only_second, second_id)):
         if count:
             parts.append(ngettext("{count} step only in run {run}", "{count} steps only in run {run}",
@@ -87,8 +99,8 @@ def row_differences(row: AlignedRow, first_id: int, second_id: int) -> list[str]
     if Difference.OUTCOME in found:
         # Steps that ended differently are neither slower nor faster (a cancelled call was stopped,
         # not quick): the outcome change alone; each run's cell beside it says its own duration.
-        words.append(_("{first} → {second}").format(first=step_outcome_word(row.first.outcome),
-                                                    second=step_outcome_word(row.second.outcome)))
+        words.append(_("{first} → {second}").format(first=step_outcome_word(row.first.ended),
+                                                    second=step_outcome_word(row.second.ended)))
     elif Difference.SLOWER in found:
         words.append(_("slower by {duration}").format(duration=format_duration(change / 1000)))
     elif Difference.FASTER in found:

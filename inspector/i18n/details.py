@@ -179,10 +179,18 @@ def server_answer_marked(text: str, payload: Mapping[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def _disagreement_note(payload: Mapping[str, Any]) -> Mapping[str, Any] | None:
+def outcome_note_said(payload: Mapping[str, Any]) -> str:
+    """What the importer found of a call's outcome that the two sides make together (``raw.otlp.outcomeNote``:
+    "no outcome recorded: the client stopped waiting 10 ms before the server's side ended, and recorded no error
+    (a cancel, or a client that gave up: the trace does not say which)"), in the current language; "" for none."""
+    note = _disagreement_note(payload, "outcomeNote")
+    return "" if note is None else str(translate(message_from_note(note)))
+
+
+def _disagreement_note(payload: Mapping[str, Any], key: str = "disagreement") -> Mapping[str, Any] | None:
     raw = payload.get("raw")
     otlp = raw.get("otlp") if isinstance(raw, Mapping) else None
-    note = otlp.get("disagreement") if isinstance(otlp, Mapping) else None
+    note = otlp.get(key) if isinstance(otlp, Mapping) else None
     if not isinstance(note, Mapping) or not isinstance(note.get("text"), str) or not note["text"]:
         return None
     return note
@@ -202,5 +210,6 @@ def localized_step_details(payload: Mapping[str, Any], limit: int = MAX_DETAILS_
 
 
 __all__ = ["TRANSLATED_DETAILS", "TranslatedDetailWords", "disagreement_said", "importer_lines_said",
-           "importer_notes", "localized_step_details", "own_lines", "server_answer_marked", "side_message",
-           "side_said", "stored_text_said", "UNFINISHED_NOTE", "unfinished_said", "without_disagreement"]
+           "importer_notes", "localized_step_details", "outcome_note_said", "own_lines", "server_answer_marked",
+           "side_message", "side_said", "stored_text_said", "UNFINISHED_NOTE", "unfinished_said",
+           "without_disagreement"]

@@ -36,7 +36,7 @@ from enum import StrEnum
 from typing import Any
 
 from .aligning import align
-from .ending import stored_failure
+from .ending import UNRECORDED, stored_failure
 from .leg import Leg
 from .step import StepKind
 from .timeline import step_details, step_outcome
@@ -94,6 +94,12 @@ class StepFacts:
     def key(self) -> tuple[str, str]:
         return self.kind, self.name
 
+    @property
+    def ended(self) -> str:
+        """How the step ended, as an outcome change says it: its outcome, :data:`~.ending.UNRECORDED` for a tool
+        call whose source recorded none (its Outcome cell's "not recorded"), ``""`` for a step with none by nature."""
+        return self.outcome or (UNRECORDED if self.kind == StepKind.TOOL else "")
+
 
 @dataclass(frozen=True, slots=True)
 class AlignedRow:
@@ -136,7 +142,10 @@ class ComparisonSummary:
     content_blocks: int = 0
     only_first: int = 0
     only_second: int = 0
-    #: (outcome in the first run, outcome in the second) -> how many pairs.
+    #: Of ``results`` and ``content_blocks``, the pairs counted under both (another text is another text block
+    #: too): said once, so that the summary's counts add up to the rows.
+    results_with_blocks: int = 0
+    #: (how the step ended in the first run, in the second: :attr:`StepFacts.ended`) -> how many pairs.
     outcome_changes: Mapping[tuple[str, str], int] = field(default_factory=dict)
 
 
@@ -293,16 +302,17 @@ def summarize(rows: Sequence[AlignedRow]) -> ComparisonSummary:
     """The counts of the rows (an outcome change hides a pair's other differences)."""
     counts = dict.fromkeys(Difference, 0)
     slower_ms = faster_ms = 0.0
-    alike = 0
+    alike = both = 0
     changes: dict[tuple[str, str], int] = {}
     for row in rows:
         counted = row.counted_differences
         if not counted:
             alike += 1
+        both += {Difference.RESULT, Difference.CONTENT_BLOCKS} <= counted
         for difference in counted:
             counts[difference] += 1
         if Difference.OUTCOME in counted:
-            key = (row.first.outcome, row.second.outcome)
+            key = (row.first.ended, row.second.ended)
             changes[key] = changes.get(key, 0) + 1
         elif Difference.SLOWER in counted:
             slower_ms += row.duration_change_ms
@@ -312,7 +322,7 @@ def summarize(rows: Sequence[AlignedRow]) -> ComparisonSummary:
         alike=alike, slower=counts[Difference.SLOWER], slower_ms=slower_ms, faster=counts[Difference.FASTER],
         faster_ms=faster_ms, arguments=counts[Difference.ARGUMENTS], results=counts[Difference.RESULT],
         content_blocks=counts[Difference.CONTENT_BLOCKS],
-        only_first=counts[Difference.ONLY_FIRST], only_second=counts[Difference.ONLY_SECOND],
+        only_first=counts[Difference.ONLY_FIRST], only_second=counts[Difference.ONLY_SECOND], results_with_blocks=both,
         outcome_changes=dict(sorted(changes.items())))
 
 

@@ -112,6 +112,7 @@ class _Sniffer:
         self._key: str | None = None
         self._keys: list[str] = []
         self._format: dict[str, Any] = {}
+        self._lone: Any = None
 
     def feed(self, events: list[tuple[str, Any]]) -> str | None:
         for event, value in events:
@@ -127,9 +128,13 @@ class _Sniffer:
         opens, closes = event in ("start_map", "start_array"), event in ("end_map", "end_array")
         if self._root is None:
             if not opens:
-                raise TraceProblem((), said(N_("the file holds {value}; a trace is a JSON object or list"),
-                                              value=describe(value)))
+                # Said at the end of the file (:meth:`at_end`): text that only begins as JSON (a Python file's
+                # docstring, a CSV's quoted head) is invalid JSON further on, which the parser then says where.
+                self._root, self._lone = event, value
+                return None
             self._root, self._depth = event, 1
+            return None
+        if self._root not in ("start_map", "start_array"):  # more after a first value that was no object or list
             return None
         depth = self._depth
         self._depth += opens - closes
@@ -151,6 +156,9 @@ class _Sniffer:
         return self.at_end() if self._depth == 0 else None
 
     def at_end(self) -> str:
+        if self._root not in (None, "start_map", "start_array"):
+            raise TraceProblem((), said(N_("the file holds {value}; a trace is a JSON object or list"),
+                                        value=describe(self._lone)))
         if "format" in self._format:
             if "version" not in self._format:
                 raise TraceProblem((), said(N_("the trace has no 'version'")))

@@ -39,6 +39,21 @@ def test_notes_are_written_shown_and_removed(tmp_path: Path) -> None:
     assert json.loads(cli(db, "runs", "show", run_id, "--json").stdout)["run"]["note"] == ""
 
 
+def test_clearing_a_note_that_is_not_there_says_nothing_was_removed(tmp_path: Path) -> None:
+    """`runs note RUN --clear` run twice said "The note of run 1 was removed." twice: the second removed nothing."""
+    db = tmp_path / "runs.db"
+    with RunStore.open(db) as store:
+        run_id = str(mixed_run(store))
+    assert cli(db, "runs", "note", run_id, "found it").returncode == 0
+    assert cli(db, "runs", "note", run_id, "--clear").stdout == f"The note of run {run_id} was removed.\n"
+    assert cli(db, "runs", "note", run_id, "--clear").stdout == f"Run {run_id} has no note: nothing was removed.\n"
+    assert cli(db, "runs", "note", run_id, "--step", "5", "--clear").stdout == (
+        f"Step 5 of run {run_id} has no note: nothing was removed.\n")
+    german = cli(db, "--lang", "de", "runs", "note", run_id, "--step", "5", "--clear")
+    assert german.stdout == f"Schritt 5 von Lauf {run_id} hat keine Notiz: nichts wurde entfernt.\n"
+    assert json.loads(cli(db, "runs", "note", run_id, "--clear", "--json").stdout)["note"] == ""  # as before
+
+
 def test_bad_note_commands_say_what_is_wrong_and_change_nothing(tmp_path: Path) -> None:
     db = tmp_path / "runs.db"
     with RunStore.open(db) as store:

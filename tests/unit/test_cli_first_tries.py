@@ -120,3 +120,14 @@ def test_listing_the_servers_as_runs_are_listed_says_that_servers_alone_lists_th
     assert main(["--lang", language, "runs", "ls"]) == 2  # a group whose listing is an action: as before
     assert "`run-inspector runs` " not in capsys.readouterr().err
     assert not (tmp_path / "runs.db").exists()
+
+
+@pytest.mark.parametrize(("language", "said"), [
+    ("en", "runs list or show stored runs, or write a note on one "),
+    ("de", "runs gespeicherte Läufe auflisten, zeigen oder mit einer Notiz versehen ")])
+def test_the_commands_help_says_that_runs_writes_notes_too(capsys, language, said) -> None:
+    """Asked to attach a note with a finding, a new user read `--help`: `runs` said "list or show stored runs",
+    and no other command spoke of notes (`runs note` was found only by typing `note`)."""
+    with pytest.raises(SystemExit):
+        main(["--lang", language, "--help"])
+    assert said in " ".join(capsys.readouterr().out.split()) + " "

@@ -91,3 +91,60 @@ def test_large_counts_are_grouped_as_the_language_writes_them(language: str, sai
         assert summary_line(summary, 1, 2) == said
     finally:
         i18n.set_language("en")
+
+
+
+@pytest.mark.parametrize(("language", "cell", "summary", "change", "model_change"), [
+    ("en", "not recorded", "2 steps alike and 1 not recorded in run 1 and cancelled in run 20",
+     "not recorded → cancelled", "no outcome → failed"),
+    ("de", "nicht erfasst", "2 Schritte gleich und 1 in Lauf 1 nicht erfasst und in Lauf 20 abgebrochen",
+     "nicht erfasst → abgebrochen", "kein Ergebnis → fehlgeschlagen")])
+def test_a_call_with_no_outcome_recorded_is_said_as_its_outcome_cell_says_it(language, cell, summary, change,
+                                                                            model_change):
+    """The mcp SDK's trace records nothing of a call its client stopped waiting for; the same call of a
+    Logfire trace was cancelled. The comparison's cells said "not recorded" and its summary and the row's
+    differences "no outcome" for the same step ("1 no outcome in run 1 and cancelled in run 20"). A
+    model's step, which has no outcome by nature, still has "no outcome"."""
+    from inspector.i18n.words import step_outcome_word as cell_word
+    from inspector.runs.comparing import summarize
+
+    i18n.set_language(language)
+    try:
+        model = StepFacts(1, "llm", 1, "", "", 5.0, "", None, None)
+        stopped = AlignedRow(facts("", 200.0), facts("cancelled", 200.0), frozenset({Difference.OUTCOME}))
+        alike = [AlignedRow(model, model, frozenset()), AlignedRow(facts("ok", 1.0), facts("ok", 1.0), frozenset())]
+        assert cell_word("tool", "") == cell
+        assert summary_line(summarize([alike[0], stopped, alike[1]]), 1, 20) == summary
+        assert row_differences(stopped, 1, 20) == [change]
+        failed_model = AlignedRow(model, StepFacts(1, "llm", 1, "", "failed", 5.0, "", None, None),
+                                  frozenset({Difference.OUTCOME}))
+        assert row_differences(failed_model, 1, 2) == [model_change]
+    finally:
+        i18n.set_language("en")
+
+
+@pytest.mark.parametrize(("language", "said"), [
+    ("en", "1 step alike, 1 not recorded in run 1 and cancelled in run 20, 3 with other results and content blocks, "
+           "1 with another result, 2 steps only in run 1, and 2 steps only in run 20"),
+    ("de", "1 Schritt gleich, 1 in Lauf 1 nicht erfasst und in Lauf 20 abgebrochen, 3 mit anderen Resultaten und "
+           "Inhaltsblöcken, 1 mit anderem Resultat, 2 Schritte nur in Lauf 1 und 2 Schritte nur in Lauf 20")])
+def test_a_pair_with_another_result_and_other_blocks_is_counted_once(language, said):
+    """The mcp SDK's trace of the support agent against Logfire's: 10 rows, and the summary said "3 with other
+    results, 3 with other content blocks" of the same three calls (another text is another text block): its
+    counts made 13. Each row counts once now; --json keeps the counts under each difference."""
+    from inspector.runs.comparing import summarize
+
+    other = frozenset({Difference.RESULT, Difference.CONTENT_BLOCKS})
+    rows = [AlignedRow(facts("ok", 1.0), facts("ok", 1.0), frozenset()),
+            AlignedRow(facts("", 200.0), facts("cancelled", 200.0), frozenset({Difference.OUTCOME, *other})),
+            *[AlignedRow(facts("ok", 1.0), facts("ok", 1.0), other)] * 3,
+            AlignedRow(facts("ok", 1.0), facts("ok", 1.0), frozenset({Difference.RESULT})),
+            *[AlignedRow(facts("ok", 1.0), None, frozenset({Difference.ONLY_FIRST}))] * 2,
+            *[AlignedRow(None, facts("ok", 1.0), frozenset({Difference.ONLY_SECOND}))] * 2]
+    summary = summarize(rows)
+    assert (summary.results, summary.content_blocks, summary.results_with_blocks) == (4, 3, 3)
+    i18n.set_language(language)
+    try:
+        assert summary_line(summary, 1, 20) == said
+    finally:
+        i18n.set_language("en")

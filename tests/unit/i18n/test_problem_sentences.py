@@ -78,6 +78,24 @@ def test_locations_and_inner_phrases_are_translated_too(tmp_path: Path, shouting
     assert translate(error) == shown
 
 
+@pytest.mark.parametrize(("name", "text", "said"), [
+    # A span export saved as CSV, its head quoted: was "the file holds the string 'trace_id'".
+    ("spans.csv", '"trace_id","span_id"\n"ab","cd"\n', "byte 10 (line 1, column 11): invalid JSON: something that "
+     "does not belong here (a value missing, or a comma too many)"),
+    # A script handed over instead of its output: was "the file holds the string ''".
+    ("make.py", '"""Make a trace."""\nprint(1)\n', "byte 20 (line 2, column 1): invalid JSON: a "
+     "character that cannot begin a JSON value"),
+    # Values alone are still said as what the file holds.
+    ("one.json", '"just a string"\n', "the top level: the file holds the string 'just a string'"),
+    ("two.json", '1\n2\n', "the top level: the file holds the number 1"),
+])
+def test_text_that_only_begins_as_json_is_said_to_be_invalid_json_where_it_stops(
+        tmp_path: Path, name: str, text: str, said: str) -> None:
+    """A file that begins with a JSON string but is no JSON (a CSV's quoted head, a Python file's docstring)
+    was refused as if it held that string alone; it is invalid JSON, said where the JSON stops."""
+    assert str(_refused(tmp_path, name, text)).startswith(f"Cannot import {name}: {said}")
+
+
 def test_a_folder_and_an_unreadable_file_are_said_translated(tmp_path: Path, shouting: None) -> None:
     folder = tmp_path / "folder.json"
     folder.mkdir()
