@@ -43,7 +43,8 @@ def fitting_text(option: QStyleOptionViewItem, failure: str | None) -> str:
 def cut_reasons(text: str, word: str) -> list[str]:
     """``text``, a status ``word`` and its reason in brackets ("failed (2 of 4 tool calls failed, 1 cancelled)"),
     cut after each whole word of the reason with "…", the longest first, each keeping at least
-    :data:`LEAST_REASON_WORDS` words ("failed (2 of…"); none for any other text (a step's "failed: timed out")."""
+    :data:`LEAST_REASON_WORDS` whole words ("failed (2 of…", never "fehlgeschlagen (der Tool-…"); none for any
+    other text (a step's "failed: timed out")."""
     opening = f"{word} ("
     if not text.startswith(opening):
         return []
@@ -52,7 +53,14 @@ def cut_reasons(text: str, word: str) -> list[str]:
     ends = [at for at, letter in enumerate(reason) if letter == " "] + \
            [at + 1 for at, letter in enumerate(reason) if letter == "-"]
     return [opening + reason[:end].rstrip(" ,;") + ELLIPSIS for end in sorted(set(ends), reverse=True)
-            if len(reason[:end].split()) >= LEAST_REASON_WORDS]
+            if whole_words(reason[:end]) >= LEAST_REASON_WORDS]
+
+
+def whole_words(kept: str) -> int:
+    """How many whole words ``kept`` has: a compound's first part before its hyphen is none ("der Tool-" has
+    one, and says no more than the status word; "2 von 4 Tool-" has three, the counts)."""
+    words = kept.split()
+    return len(words) - (1 if words and words[-1].endswith("-") else 0)
 
 
 class OutcomeCellDelegate(QStyledItemDelegate):
@@ -77,4 +85,4 @@ class OutcomeCellDelegate(QStyledItemDelegate):
             option.text = fitting_text(option, index.data(FailureRole))
 
 
-__all__ = ["FailureRole", "OutcomeCellDelegate", "cut_reasons", "fitting_text"]
+__all__ = ["FailureRole", "OutcomeCellDelegate", "cut_reasons", "fitting_text", "whole_words"]
