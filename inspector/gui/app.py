@@ -81,7 +81,6 @@ def _run(app: QApplication, db_option: str | None, *, open_file: str | os.PathLi
     # `--lang` wins for this session; else the setting, else the system's language.
     switch_language(language or choose_language(settings.language or None))
     from .database_start import ask_with_dialog, moved_aside_note, open_or_ask, say_damaged_log
-    from .widgets.plain_text import plain_tooltip
 
     # A database that cannot be used is a dialog (a window started from a menu has no terminal).
     path = database_path(db_option, settings.database_path)
@@ -93,8 +92,7 @@ def _run(app: QApplication, db_option: str | None, *, open_file: str | os.PathLi
     store, window = opened.store, opened.built
     if opened.moved_to is not None:
         note = moved_aside_note(opened.moved_to)
-        window.status.setText(note)
-        window.status.setToolTip(plain_tooltip(note))  # a long path may not fit the status line
+        window.status.setText(note)  # a long path may not fit the status line: its tip is whole where it is cut
     window.show()
     say_damaged_log(window, opened.path, store)
     say_settings_problems(window, settings, settings_copy)

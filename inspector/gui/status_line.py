@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, Qt
+from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QLabel, QMainWindow
 
 from inspector.i18n import _, ngettext
@@ -25,8 +25,9 @@ from inspector.store.recovery import run_reason
 
 from .widgets.accessibility import announce
 from .widgets.background_reads import BackgroundReads
+from .widgets.elided_label import ElidedLabel
 from .widgets.outcomes import outcome_word
-from .widgets.plain_text import cell_text, plain_tooltip
+from .widgets.plain_text import cell_text
 
 if TYPE_CHECKING:
     from .play_tab import PlayTab
@@ -37,12 +38,12 @@ if TYPE_CHECKING:
 TITLE_CHARS = 120
 
 
-def status_label(window: QMainWindow) -> QLabel:
-    """The line's label in ``window``'s status bar: plain text, cut rather than wider than the screen.
-    Its accessible name says its text (:meth:`StatusLine.update`), "Status" until it has one."""
-    label = QLabel()
-    label.setTextFormat(Qt.TextFormat.PlainText)
-    label.setMinimumWidth(1)  # a long database path is cut, never wider than the screen
+def status_label(window: QMainWindow) -> ElidedLabel:
+    """The line's label in ``window``'s status bar: plain text, cut rather than wider than the screen, and
+    cut readably: "… · Datenbank /tmp/ru…", not mid-letter at the window's edge (German at 1,024 px ended in
+    "Datenbank /t"); its tip is whole. Its accessible name says its text (:meth:`StatusLine.update`), "Status"
+    until it has one."""
+    label = ElidedLabel()  # plain text; a long database path is cut, never wider than the screen
     label.setAccessibleName(_("Status"))
     window.statusBar().addWidget(label, 1)
     return label
@@ -123,10 +124,10 @@ class StatusLine(QObject):
         last = self.last_run
         reason = self.reason[1] if self.reason and last and self.reason[0] == last[0] else None
         text = status_text(len(self._engine.running_tasks()), last, self._db_path, playing, self.imported, reason)
+        # The line is cut where the window is narrow: its tip says it whole (the label's own, while it is
+        # cut), and its accessible name, which a screen reader says ("Status" alone, the text only in its
+        # description, was all that some said of it).
         self.label.setText(text)
-        # The line is cut where the window is narrow: its tip says it whole, and its accessible name, which a
-        # screen reader says ("Status" alone, the text only in its description, was all that some said of it).
-        self.label.setToolTip(plain_tooltip(text))
         self.label.setAccessibleName(status_name(text))
 
 

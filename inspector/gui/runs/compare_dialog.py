@@ -43,6 +43,7 @@ from ..widgets.tab_stops import one_tab_stop
 from .columns import RoomyColumn, compact_rows
 from .compare_model import CompareModel
 from .compare_sides import CompareSides
+from .outcome_cell import OutcomeCellDelegate
 from .runs_model import format_started
 
 #: The columns' widths before the differences: mark, round, step, the two runs (differences take the room left).
@@ -129,6 +130,10 @@ class CompareDialog(QDialog):
         self._differences_room = RoomyColumn(self.view, columns.index("differences"), DIFFERENCES_FLOOR_PX, {
             columns.index("step"): STEP_FLOOR_PX, columns.index("first"): COMPARE_WIDTHS[columns.index("first")],
             columns.index("second"): COMPARE_WIDTHS[columns.index("second")]})
+        # A run's cell too narrow for its whole words says the kind of failure alone (its tooltip whole).
+        self._side_cells = OutcomeCellDelegate(self.view)
+        for column in (columns.index("first"), columns.index("second")):
+            self.view.setItemDelegateForColumn(column, self._side_cells)
         self.view.selectionModel().currentRowChanged.connect(self._row_chosen)
         self.sides = CompareSides(self.store)
         split = QSplitter(Qt.Orientation.Vertical)

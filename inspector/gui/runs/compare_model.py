@@ -10,11 +10,12 @@ from PySide6.QtGui import QBrush, QColor, QFont
 from inspector.i18n import _
 from inspector.i18n.comparing import ROW_MARKS, row_differences, row_state
 from inspector.i18n.formatting import format_duration, joined
-from inspector.i18n.words import failed_outcome_text, kind_word
+from inspector.i18n.words import failed_outcome_text, failure_word, kind_word
 from inspector.runs.comparing import AlignedRow, Difference, RunComparison, StepFacts
 
 from ..widgets.outcomes import outcome_icon, text_colour
 from ..widgets.plain_text import cell_text, plain_tooltip
+from .outcome_cell import FailureRole
 from .table_model import Index, NamedColumnsModel
 
 #: The faint tint of a row that differs (Okabe–Ito orange, nearly white): an aid beside the mark and
@@ -69,6 +70,8 @@ class CompareModel(NamedColumnsModel):
         # Whole in the tooltip where a narrow dialog cuts the cell (compare_dialog.DIFFERENCES_FLOOR_PX).
         if role == Qt.ItemDataRole.ToolTipRole and column in ("mark", "step", "first", "second", "differences"):
             return plain_tooltip(self._text(row, column, side, spoken=True))
+        if role == FailureRole:
+            return side_failure_text(side) if side is not None else None
         if role == Qt.ItemDataRole.DecorationRole and side is not None and side.outcome:
             return outcome_icon(side.outcome)
         if role == Qt.ItemDataRole.ForegroundRole and side is not None:
@@ -145,4 +148,14 @@ def side_text(step: StepFacts) -> str:
     return _("{outcome} · {duration}").format(outcome=said, duration=duration) if said else duration
 
 
-__all__ = ["CompareModel", "round_text", "side_text", "step_text"]
+def side_failure_text(step: StepFacts) -> str | None:
+    """A failed step's cell where :func:`side_text` does not fit: the kind of failure alone beside the
+    failed icon, and the duration ("timed out · 0.5 s"), as the timeline's Outcome cell says it in a
+    narrow column (:mod:`.outcome_cell`); ``None`` for a step of no kind of failure."""
+    if step.outcome != "failed" or not step.failure:
+        return None
+    return _("{outcome} · {duration}").format(outcome=failure_word(step.failure),
+                                              duration=format_duration(step.duration_ms / 1000))
+
+
+__all__ = ["CompareModel", "round_text", "side_failure_text", "side_text", "step_text"]

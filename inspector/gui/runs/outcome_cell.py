@@ -1,6 +1,7 @@
 """The timeline's Outcome cell: the step's outcome in the words of ``runs show`` ("failed: timed out"),
 or, where the column is too narrow for them, the kind of failure alone beside the failed icon ("timed
-out"): a word is never cut. The whole words stay the cell's tooltip and what a screen reader says.
+out"): a word is never cut. The whole words stay the cell's tooltip and what a screen reader says. Compare's
+cells of the two runs are painted so too ("timed out · 0.5 s" where "failed: timed out · 0.5 s" does not fit).
 The Runs list's Status cell is painted so too: "failed (2 of 4 tool calls failed)" as ``runs list`` says
 it; where the column is narrower, its reason cut after a whole word as ``runs list`` cuts it at a narrow
 terminal ("failed (2 of 4 tool calls…"), so that the counts show while there is room for them; else
@@ -8,7 +9,7 @@ terminal ("failed (2 of 4 tool calls…"), so that the counts show while there i
 
 from __future__ import annotations
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import QModelIndex, QObject, QPersistentModelIndex, QSize, Qt
 from PySide6.QtWidgets import QApplication, QStyle, QStyledItemDelegate, QStyleOptionViewItem
 
 #: The words of a reason a cut cell keeps at least ("2 of…"): fewer say nothing the status word does not.
@@ -42,7 +43,8 @@ def fitting_text(option: QStyleOptionViewItem, failure: str | None) -> str:
 def cut_reasons(text: str, word: str) -> list[str]:
     """``text``, a status ``word`` and its reason in brackets ("failed (2 of 4 tool calls failed, 1 cancelled)"),
     cut after each whole word of the reason with "…", the longest first, each keeping at least
-    :data:`LEAST_REASON_WORDS` words ("failed (2 of…"); none for any other text (a step's "failed: timed out")."""
+    :data:`LEAST_REASON_WORDS` whole words ("failed (2 of…", never "fehlgeschlagen (der Tool-…"); none for any
+    other text (a step's "failed: timed out")."""
     opening = f"{word} ("
     if not text.startswith(opening):
         return []
@@ -51,16 +53,36 @@ def cut_reasons(text: str, word: str) -> list[str]:
     ends = [at for at, letter in enumerate(reason) if letter == " "] + \
            [at + 1 for at, letter in enumerate(reason) if letter == "-"]
     return [opening + reason[:end].rstrip(" ,;") + ELLIPSIS for end in sorted(set(ends), reverse=True)
-            if len(reason[:end].split()) >= LEAST_REASON_WORDS]
+            if whole_words(reason[:end]) >= LEAST_REASON_WORDS]
+
+
+def whole_words(kept: str) -> int:
+    """How many whole words ``kept`` has: a compound's first part before its hyphen is none ("der Tool-" has
+    one, and says no more than the status word; "2 von 4 Tool-" has three, the counts)."""
+    words = kept.split()
+    return len(words) - (1 if words and words[-1].endswith("-") else 0)
 
 
 class OutcomeCellDelegate(QStyledItemDelegate):
-    """Paints the Outcome (or Status) column's cells with :func:`fitting_text`."""
+    """Paints the Outcome (or Status) column's cells with :func:`fitting_text`; the size a cell asks for is
+    its whole words' (a column sized from its cells is as wide as they are, where it has the room)."""
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._sizing = False
+
+    def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> QSize:  # noqa: N802
+        self._sizing = True
+        try:
+            return super().sizeHint(option, index)
+        finally:
+            self._sizing = False
 
     def initStyleOption(self, option: QStyleOptionViewItem,  # noqa: N802
                         index: QModelIndex | QPersistentModelIndex) -> None:
         super().initStyleOption(option, index)
-        option.text = fitting_text(option, index.data(FailureRole))
+        if not self._sizing:
+            option.text = fitting_text(option, index.data(FailureRole))
 
 
-__all__ = ["FailureRole", "OutcomeCellDelegate", "cut_reasons", "fitting_text"]
+__all__ = ["FailureRole", "OutcomeCellDelegate", "cut_reasons", "fitting_text", "whole_words"]

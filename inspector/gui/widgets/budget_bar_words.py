@@ -9,7 +9,7 @@ from inspector.i18n.formatting import format_seconds as format_seconds_number
 from inspector.i18n.messages import translate
 from inspector.i18n.refused_probe import refused_probe_word, unanswered_probe_word, unserved_probe_word
 from inspector.i18n.transport_probe import transport_found_word
-from inspector.i18n.words import leg_outcome_word, marked_outcome_text, step_outcome_word
+from inspector.i18n.words import OUTCOME_MARKS, failure_word, leg_outcome_word, marked_outcome_text, step_outcome_word
 from inspector.mcp.leg_names import leg_name
 from inspector.runs import Leg
 from inspector.runs.ending import GRANT_REACHED_TOLERANCE_S, UNRECORDED, ending_outcome
@@ -134,6 +134,16 @@ def ending_text(state: BarState) -> str:
     if state.ending == UNRECORDED:
         return step_outcome_word("tool", None)
     return marked_outcome_text(*outcome_and_kind(state))
+
+
+def kind_ending_text(state: BarState) -> str | None:
+    """A failure's kind alone beside the failed mark ("✗ timed out"), for a place too narrow for
+    :func:`ending_text`'s whole words (the timeline's Outcome cell says so too); ``None`` for an ending
+    that is no failure of a kind."""
+    outcome, kind = outcome_and_kind(state)
+    if state.ending == UNRECORDED or outcome != "failed" or not kind:
+        return None
+    return _("{mark} {outcome}").format(mark=OUTCOME_MARKS["failed"], outcome=failure_word(kind))
 
 
 def merged_words(legs: list[LegState], spent: float) -> tuple[str, str, str]:

@@ -26,7 +26,7 @@ from ..widgets.mini_bar import paint_spans, spans
 from ..widgets.outcome_colours import is_dark, text_colour
 from ..widgets.static_texts import StaticTexts
 from .operation_task import OperationTask
-from .operations_model import TASK_ROLE, countdown_text, left_tenths, now_s, state_text, title_text
+from .operations_model import TASK_ROLE, countdown_text, left_tenths, now_s, short_state_text, state_text, title_text
 
 #: A selected row: a light tint, so the outcome colours keep their contrast (a dark palette gets a
 #: dark tint of its own: :func:`selected_tint`).
@@ -95,6 +95,8 @@ class OperationDelegate(QStyledItemDelegate):
         self.task_at: Callable[[int], OperationTask | None] | None = None
         self._titles: dict[tuple[OperationTask, int], str] = {}
         self._fits: dict[tuple[str, int], str] = {}
+        #: The state each row's picture showed last, as fitted to its room (what a reader saw).
+        self.states_shown: dict[OperationTask, str] = {}
         # Numbers are formatted for the language (Babel), which costs more than painting a row: a
         # finished row's state and each tenth of a countdown are formatted once.
         self._ended: dict[OperationTask, str] = {}
@@ -117,6 +119,7 @@ class OperationDelegate(QStyledItemDelegate):
         self._countdowns.clear()
         self._pictures.clear()
         self._fits.clear()
+        self.states_shown.clear()
         self.texts.forget()
 
     @staticmethod
@@ -163,9 +166,16 @@ class OperationDelegate(QStyledItemDelegate):
         return _remembered(self._titles, (task, width),
                            lambda: metrics.elidedText(title_text(task), _ELIDE, width))
 
-    def _fitted(self, text: str, metrics: QFontMetrics, width: int) -> str:
-        """``text`` elided to ``width``, worked out once per text and width."""
-        return _remembered(self._fits, (text, width), lambda: metrics.elidedText(text, _ELIDE, width))
+    def _fitted(self, task: OperationTask, text: str, metrics: QFontMetrics, width: int) -> str:
+        """``text``, the state of ``task``, fitted to ``width``, worked out once per text and width: an ended
+        failure too wide says its kind alone beside the failed mark (:func:`short_state_text`: "✗
+        Zeitüberschreitung · 2,0 s", not "✗ fehlgeschlagen: Zeitüberschreitu…"); what still does not fit
+        is elided."""
+        def fit() -> str:
+            short = short_state_text(task) if metrics.horizontalAdvance(text) > width else None
+            return metrics.elidedText(short or text, _ELIDE, width)
+
+        return _remembered(self._fits, (text, width), fit)
 
     def _state_text(self, task: OperationTask, now: float, compact: bool) -> str:
         """:func:`state_text`, formatted once for a finished row and once per tenth of a countdown."""
@@ -272,7 +282,9 @@ class OperationDelegate(QStyledItemDelegate):
         state_rect = parts.state if cancellable else shape.state_wide
         painter.setPen(_state_colour(task, shape.selected if selected else shape.base, shape.text))
         text = self._state_text(task, now, parts.compact)
-        self.texts.draw(painter, state_rect, self._fitted(text, metrics, state_rect.width()), metrics)
+        shown = self._fitted(task, text, metrics, state_rect.width())
+        _keep(self.states_shown, task, shown)
+        self.texts.draw(painter, state_rect, shown, metrics)
         if cancellable:
             cancel = parts.cancel
             painter.drawPixmap(cancel.x(), cancel.y(), self._button(option, cancel.width(), cancel.height()))
@@ -331,6 +343,13 @@ def _remembered(cache: dict[Any, Any], key: object, make: Callable[[], Any]) -> 
             cache.clear()
         value = cache[key] = make()
     return value
+
+
+def _keep(shown: dict[OperationTask, str], task: OperationTask, text: str) -> None:
+    """Remember what ``task``'s row shows; past :data:`CACHE_LIMIT` rows the record starts over."""
+    if len(shown) > CACHE_LIMIT:
+        shown.clear()
+    shown[task] = text
 
 
 def row_moment(task: OperationTask, bar_px: int, now: float) -> tuple[int, int] | None:

@@ -23,7 +23,14 @@ from inspector.i18n.entry_names import shown_label
 from inspector.i18n.words import outcome_word
 
 from ..language import on_language_changed
-from ..widgets.budget_bar_words import ending_text, format_seconds, remaining_text, shown_tenths, spent_text
+from ..widgets.budget_bar_words import (
+    ending_text,
+    format_seconds,
+    kind_ending_text,
+    remaining_text,
+    shown_tenths,
+    spent_text,
+)
 from ..widgets.plain_text import plain_tooltip, visible
 from .operation_task import OperationTask
 
@@ -73,6 +80,13 @@ def state_text(task: OperationTask, clock: float | None = None, *, compact: bool
             return _("waiting for sign-in")
         return countdown_text(left_tenths(task, clock), compact=compact)
     return _("{state} · {time}").format(state=ending_text(task.state), time=format_seconds(now_s(task)))
+
+
+def short_state_text(task: OperationTask) -> str | None:
+    """An ended failure's state where :func:`state_text` does not fit: its kind alone beside the failed
+    mark, and the time ("✗ timed out · 2.0 s"); ``None`` for any other row (it has nothing shorter to say)."""
+    kind = None if task.running else kind_ending_text(task.state)
+    return None if kind is None else _("{state} · {time}").format(state=kind, time=format_seconds(now_s(task)))
 
 
 def left_tenths(task: OperationTask, clock: float | None = None) -> int:
