@@ -3,7 +3,9 @@ make_traces.py with ``strands-agents`` 1.62 and its ``MCPClient`` (``mcp`` 2.1) 
 ``lookup`` ok, ``fail`` with the tool's error, ``slow`` timed out by the MCP client, ``slow`` cancelled by the agent's
 caller; each a run of the agent, a trace of its own). ``strands.jsonl`` is Strands' default (the arguments and the
 answer in span events), ``strands_latest.jsonl`` its latest GenAI conventions (``OTEL_SEMCONV_STABILITY_OPT_IN``: span
-attributes)."""
+attributes), ``strands_mlflow.jsonl`` the default traced by MLflow 3.18 (``mlflow.strands.autolog()``, exported by
+MLflow's own OTLP exporter: the same spans with MLflow's attributes beside Strands', less the ``mcp`` SDK's span of the
+cancelled call, which ends after the agent's run and which MLflow drops)."""
 
 from __future__ import annotations
 
@@ -20,6 +22,7 @@ from inspector.transfer.importing import import_trace
 from tests.unit.traces.test_otel_agents import FIXTURES
 
 STRANDS_SCOPE = "strands.telemetry.tracer"
+STRANDS_TRACES = ["strands.jsonl", "strands_latest.jsonl", "strands_mlflow.jsonl"]
 
 
 def agent_runs(store: RunStore, trace: Path) -> list[tuple[Any, list[dict[str, Any]]]]:
@@ -36,7 +39,7 @@ def strands_tool(steps: list[dict[str, Any]]) -> dict[str, Any]:
     return step
 
 
-@pytest.mark.parametrize("fixture", ["strands.jsonl", "strands_latest.jsonl"])
+@pytest.mark.parametrize("fixture", STRANDS_TRACES)
 def test_strands_tool_spans_are_tool_steps_with_their_arguments_and_answers(empty_store: RunStore,
                                                                             fixture: str) -> None:
     """Strands' ``execute_tool`` spans carry the call's arguments and answer in events by default (before, those
@@ -56,7 +59,7 @@ def test_strands_tool_spans_are_tool_steps_with_their_arguments_and_answers(empt
     assert [run.status for run in (lookup_run, fail_run, slow_run)] == ["ok", "failed", "failed"]
 
 
-@pytest.mark.parametrize("fixture", ["strands.jsonl", "strands_latest.jsonl"])
+@pytest.mark.parametrize("fixture", STRANDS_TRACES)
 def test_a_run_its_caller_cancelled_reads_cancelled(empty_store: RunStore, fixture: str) -> None:
     """Strands marks the agent's span of a cancelled run with ``strands.cancellation.type`` (status unset):
     the run read "ok (the tool call has no outcome recorded)", now "cancelled", its root step saying why."""
@@ -66,10 +69,12 @@ def test_a_run_its_caller_cancelled_reads_cancelled(empty_store: RunStore, fixtu
     assert root["content"] == "invoke_agent support-agent\ncancelled (strands.cancellation.type CancelledError)"
 
 
-def test_each_call_joins_its_server_side_under_the_strands_span(empty_store: RunStore) -> None:
+@pytest.mark.parametrize("fixture", STRANDS_TRACES)
+def test_each_call_joins_its_server_side_under_the_strands_span(empty_store: RunStore, fixture: str) -> None:
     """The ``mcp`` SDK's client span of each call hangs under Strands' ``execute_tool`` span and is joined to the
     server's span (the trace context travels in ``_meta``); each step names its own service."""
-    for _run, steps in agent_runs(empty_store, FIXTURES / "strands.jsonl"):
+    runs = agent_runs(empty_store, FIXTURES / fixture)
+    for _run, steps in runs if fixture != "strands_mlflow.jsonl" else runs[:-1]:
         tool = strands_tool(steps)
         (call,) = [step for step in steps if step["raw"]["otlp"].get("side") == "client"
                    and step["raw"]["otlp"]["name"].startswith("MCP send tools/call")]
@@ -100,11 +105,17 @@ def abandoned_tool_span(tmp_path: Path) -> Path:
     return path
 
 
+@pytest.mark.parametrize("trace", ["cut", "mlflow"])
 def test_a_strands_tool_span_that_ended_ok_without_an_answer_records_no_outcome(empty_store: RunStore,
-                                                                                 tmp_path: Path) -> None:
+                                                                                 tmp_path: Path, trace: str) -> None:
     """Strands ends a tool's span with status OK and no ``gen_ai.tool.status`` when the call was interrupted or
-    abandoned (its run cancelled): without the MCP call under it, that span read "ok"."""
-    ((_run, steps),) = agent_runs(empty_store, abandoned_tool_span(tmp_path))
+    abandoned (its run cancelled): without the MCP call under it (cut out of strands.jsonl, or dropped by MLflow),
+    that span read "ok"."""
+    if trace == "cut":
+        ((_run, steps),) = agent_runs(empty_store, abandoned_tool_span(tmp_path))
+    else:
+        *_, (_run, steps) = agent_runs(empty_store, FIXTURES / "strands_mlflow.jsonl")
+        assert not [step for step in steps if step["raw"]["otlp"].get("side") == "client"]
     tool = strands_tool(steps)
     assert tool["raw"]["otlp"]["status"]["code"] == 1 and "gen_ai.tool.status" not in tool["raw"]["otlp"]["attributes"]
     assert tool["outcome"] == "" and "toolOutcome" not in tool
