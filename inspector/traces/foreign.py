@@ -404,7 +404,7 @@ def _tool_fields(payload: dict[str, Any], client: Side, server: Side | None, res
         payload["toolArguments"] = arguments
     answering = next((side.meaning for side in sides if side.meaning.result is not None), None)
     answers = [answering.result] if answering is not None and answering.result is not None else []
-    if result is not None and result.outcome == FAILED and answers == [result.error]:
+    if result is not None and result.said_error and answers == [result.error]:
         answers = []  # the answer is the error its notes say (Strands hands its model the error so)
     if answering is not None and answering.blocks is not None:
         payload["contentBlocks"] = [dict(block) for block in answering.blocks.blocks]

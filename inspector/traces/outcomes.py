@@ -61,6 +61,8 @@ class Ending:
     error: str = ""
     explicit_ok: bool = False
     notes: tuple[Message, ...] = field(default_factory=tuple)
+    #: The notes say ``error`` as it is: an answer that is only that text again need not follow them.
+    said_error: bool = False
 
     @property
     def recorded(self) -> bool:
@@ -137,16 +139,19 @@ def ending(meaning: Meaning, status_code: int, status_message: str, attributes: 
         elif timed_out and not coded:
             # Only error.type says it ("TimeoutError", no exception, no message): said once, as its value.
             notes.append(Message(N_("timed out (error.type {value})"), {"value": error_type}))
-        elif not timed_out and text and (exception or text != error_type):
+        elif not timed_out and text and text != meaning.result and (exception or text != error_type):
             notes.append(Message(N_("failed: {error}"), {"error": text}))
         said_by_time_out = (coded and text) or (timed_out and not coded and not text)
         if error_type and not _names_exception(error_type, exception) and not said_by_time_out:
             notes.append(error_type_words(error_type))
         if not notes and meaning.result_is_error:  # only the answer says so (Logfire's MCP spans)
             notes.append(Message(N_("the tool reported an error (isError in its answer)")))
+        if not notes and text and text == meaning.result:  # the answer is the error again (Strands'): said once
+            notes.append(Message(N_("failed: {error}"), {"error": text}))
         if not notes:
             notes.append(Message(N_("failed (the span's status is ERROR, with no message)")))
-        return Ending(FAILED, timed_out, text or error_type, notes=tuple(notes))
+        said = bool(text) and any(note.params.get("error") == text for note in notes)
+        return Ending(FAILED, timed_out, text or error_type, notes=tuple(notes), said_error=said)
     if status_code == STATUS_OK and meaning.convention == "strands" and meaning.kind == "tool" \
             and not meaning.answered and meaning.result is None:
         return _ABANDONED
