@@ -98,13 +98,30 @@ $(RESPAN_VENV)/.stamp:
 		"uvicorn>=0.30"
 	touch $@
 
+# AWS Strands Agents (it pins mcp<2.2, the others' agents speak 2.3) in a seventh: its agent only, the server is this
+# venv's (make_traces.py).
+STRANDS_VENV := .venv-strands
+$(STRANDS_VENV)/.stamp:
+	$(PYTHON) -m venv $(STRANDS_VENV)
+	$(STRANDS_VENV)/bin/pip install --quiet "strands-agents[otel]==1.62.0" "opentelemetry-exporter-otlp-proto-common>=1.45"
+	touch $@
+
+# The same Strands agent traced by MLflow (mlflow.strands.autolog(), its own OTLP exporter) in an eighth.
+MLFLOW_VENV := .venv-mlflow
+$(MLFLOW_VENV)/.stamp:
+	$(PYTHON) -m venv $(MLFLOW_VENV)
+	$(MLFLOW_VENV)/bin/pip install --quiet "mlflow-skinny==3.18.0" "strands-agents[otel]==1.62.0" \
+		"opentelemetry-exporter-otlp-proto-common>=1.45"
+	touch $@
+
 trace-fixtures: $(STAMP) $(MCP1_VENV)/.stamp $(ADK_VENV)/.stamp $(OPENLIT_VENV)/.stamp $(OPENLIT_MCP2_VENV)/.stamp \
-		$(SPLUNK_VENV)/.stamp $(RESPAN_VENV)/.stamp
+		$(SPLUNK_VENV)/.stamp $(RESPAN_VENV)/.stamp $(STRANDS_VENV)/.stamp $(MLFLOW_VENV)/.stamp
 	$(PY) -m pip install --quiet -e '.[test,trace-fixtures]'
 	$(PY) tests/fixtures/otel/make_traces.py --mcp1-python $(MCP1_VENV)/bin/python --adk-python $(ADK_VENV)/bin/python \
 		--openlit-python $(OPENLIT_VENV)/bin/python --openlit-mcp2-python $(OPENLIT_MCP2_VENV)/bin/python \
 		--splunk-python $(SPLUNK_VENV)/bin/python \
-		--respan-python $(RESPAN_VENV)/bin/python
+		--respan-python $(RESPAN_VENV)/bin/python --strands-python $(STRANDS_VENV)/bin/python \
+		--mlflow-python $(MLFLOW_VENV)/bin/python
 
 # The sdist and the wheel (built from the sdist) in dist/; tests/integration/test_wheel_install.py installs
 # such a wheel into a fresh environment outside the checkout.

@@ -20,6 +20,8 @@ Read here (and documented in ``docs/trace-format.md``, "Foreign spans"):
   as JSON in the attributes ``request`` / ``response``.
 - OpenLIT's (``openlit.init()``; scope ``openlit.instrumentation.mcp``): ``mcp.operation.name``,
   ``mcp.request.payload`` / ``mcp.response.payload`` (read by :mod:`.openlit_spans`);
+- Strands Agents' ``execute_tool`` spans (scope ``strands.telemetry.tracer``): the arguments and answer in its
+  events, or its latest conventions' attributes (read by :mod:`.strands_spans`);
 - Logfire's span names: ``logfire.span("calling {tool}", tool=...)`` names its span by the message template and
   keeps the message with its values in ``logfire.msg``, which is what :func:`shown_name` shows.
 
@@ -41,6 +43,7 @@ from inspector.runs.nesting import nested_deeper
 
 from .content_list import ContentList, read_content_list
 from .openlit_spans import is_openlit, openlit_parts
+from .strands_spans import STRANDS_SCOPE, strands_parts
 
 KIND_SERVER, KIND_CLIENT = 2, 3
 _KIND_NAMES = {"SPAN_KIND_SERVER": KIND_SERVER, "SPAN_KIND_CLIENT": KIND_CLIENT}
@@ -60,8 +63,8 @@ class Meaning:
     """What a span is, in our words.
 
     ``kind``: the step kind (``tool``, ``llm``, ``request``); ``convention``: whose words it
-    spoke (``mcp``, ``gen_ai``, ``traceloop``, ``openinference``, ``logfire``, ``openlit`` or ``""``); ``side``:
-    ``client`` or ``server`` for one side of an MCP request, else ``""``; ``plumbing``: an
+    spoke (``mcp``, ``gen_ai``, ``traceloop``, ``openinference``, ``logfire``, ``openlit``, ``strands`` or ``""``);
+    ``side``: ``client`` or ``server`` for one side of an MCP request, else ``""``; ``plumbing``: an
     instrumentation's internal span that carries nothing of its own.
     """
 
@@ -79,7 +82,8 @@ class Meaning:
     model: str | None = None
     input_tokens: int | None = None
     output_tokens: int | None = None
-    #: The source recorded that the call returned, without its answer (OpenLIT's ``mcp.client.operation.duration``).
+    #: The source recorded that the call returned, without its answer (OpenLIT's ``mcp.client.operation.duration``,
+    #: Strands' ``gen_ai.tool.status``).
     answered: bool = False
 
     @property
@@ -88,7 +92,12 @@ class Meaning:
         call returned (OpenLIT: its answer, or its duration), so an unset status without that means it
         recorded no outcome. The OpenTelemetry MCP and GenAI conventions leave the status unset on success
         and set ERROR (and ``error.type``) on a failure."""
-        return self.convention in ("traceloop", "openinference", "openlit")
+        return self.convention in _STATES_SUCCESS
+
+
+#: The conventions whose sources write status OK (or a mark of an answer) for success: Strands writes OK with
+#: ``gen_ai.tool.status`` for a tool that answered, and OK without it for a call it abandoned.
+_STATES_SUCCESS = frozenset({"traceloop", "openinference", "openlit", "strands"})
 
 
 def span_kind(kind: int | str) -> int:
@@ -195,8 +204,10 @@ def _tool_from_name(name: str, method: str) -> str | None:
     return None
 
 
-def understand(name: str, kind: int | str, attributes: Mapping[str, Any], scope_name: str = "") -> Meaning:
-    """The meaning of a span from its name, kind, attributes and scope name."""
+def understand(name: str, kind: int | str, attributes: Mapping[str, Any], scope_name: str = "",
+               events: list[dict[str, Any]] | None = None) -> Meaning:
+    """The meaning of a span from its name, kind, attributes, scope name and events (read only where a source
+    puts a call's arguments and answer there: Strands')."""
     if "traceloop.span.kind" in attributes or "traceloop.entity.input" in attributes \
             or "traceloop.entity.output" in attributes:
         return _traceloop(name, attributes)
@@ -216,7 +227,11 @@ def understand(name: str, kind: int | str, attributes: Mapping[str, Any], scope_
         logfire = _logfire(name, attributes)
         if logfire is not None:
             return logfire
-    return _gen_ai(attributes)
+    generic = _gen_ai(attributes)
+    if generic.kind == "tool" and scope_name == STRANDS_SCOPE:
+        return Meaning(kind="tool", convention="strands", tool=generic.tool,
+                       **strands_parts(attributes, events or [], parse_json_text))
+    return generic
 
 
 def _mcp(name: str, kind: int | str, method: str, attributes: Mapping[str, Any]) -> Meaning:

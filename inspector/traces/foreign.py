@@ -57,7 +57,7 @@ def read_side(span: Span, resource: Resource = NO_RESOURCE, scope: Scope = NO_SC
         found = attributes.pop(STEP_NOTE, None)
         note = found if isinstance(found, str) else ""
         span = replace(span, attributes=attributes)
-    meaning = understand(span.name, span.kind, span.attributes, scope.name)
+    meaning = understand(span.name, span.kind, span.attributes, scope.name, span.events)
     raw: dict[str, Any] = {"name": span.name, "traceId": span.trace_id, "spanId": span.span_id,
                            "parentSpanId": span.parent_id, "kind": span.kind,
                            "startTimeUnixNano": str(span.start_ns),
@@ -404,6 +404,8 @@ def _tool_fields(payload: dict[str, Any], client: Side, server: Side | None, res
         payload["toolArguments"] = arguments
     answering = next((side.meaning for side in sides if side.meaning.result is not None), None)
     answers = [answering.result] if answering is not None and answering.result is not None else []
+    if result is not None and result.said_error and answers == [result.error]:
+        answers = []  # the answer is the error its notes say (Strands hands its model the error so)
     if answering is not None and answering.blocks is not None:
         payload["contentBlocks"] = [dict(block) for block in answering.blocks.blocks]
         if answering.blocks.dropped:

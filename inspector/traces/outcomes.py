@@ -17,6 +17,7 @@ from inspector.i18n import N_
 from inspector.i18n.messages import Message
 
 from .conventions import Meaning
+from .strands_spans import CANCELLATION
 
 STATUS_OK, STATUS_ERROR = 1, 2
 OK, FAILED, CANCELLED, UNRECORDED = "ok", "failed", "cancelled", ""
@@ -60,6 +61,8 @@ class Ending:
     error: str = ""
     explicit_ok: bool = False
     notes: tuple[Message, ...] = field(default_factory=tuple)
+    #: The notes say ``error`` as it is: an answer that is only that text again need not follow them.
+    said_error: bool = False
 
     @property
     def recorded(self) -> bool:
@@ -107,6 +110,10 @@ def ending(meaning: Meaning, status_code: int, status_message: str, attributes: 
     error_type = raw_type if isinstance(raw_type, str) else str(raw_type) if raw_type is not None else ""
     if error_type == "cancelled":
         return Ending(CANCELLED, notes=(Message(N_("cancelled (error.type {value})"), {"value": error_type}),))
+    cancellation = attributes.get(CANCELLATION)  # Strands' mark of a run its caller cancelled
+    if isinstance(cancellation, str) and status_code != STATUS_ERROR:
+        return Ending(CANCELLED, error=cancellation, notes=(
+            Message(N_("cancelled ({name} {value})"), {"name": CANCELLATION, "value": cancellation}),))
     if is_cancellation(error_type, exception) and not meaning.result_is_error:
         said = _exception_text(exception) or error_type
         return Ending(CANCELLED, error=said, notes=(Message(N_("cancelled: {error}"), {"error": said}),))
@@ -139,9 +146,15 @@ def ending(meaning: Meaning, status_code: int, status_message: str, attributes: 
             notes.append(error_type_words(error_type))
         if not notes and meaning.result_is_error:  # only the answer says so (Logfire's MCP spans)
             notes.append(Message(N_("the tool reported an error (isError in its answer)")))
+        if not notes and text and text == meaning.result:  # the answer is the error again (Strands'): said once
+            notes.append(Message(N_("failed: {error}"), {"error": text}))
         if not notes:
             notes.append(Message(N_("failed (the span's status is ERROR, with no message)")))
-        return Ending(FAILED, timed_out, text or error_type, notes=tuple(notes))
+        said = bool(text) and any(note.params.get("error") == text for note in notes)
+        return Ending(FAILED, timed_out, text or error_type, notes=tuple(notes), said_error=said)
+    if status_code == STATUS_OK and meaning.convention == "strands" and meaning.kind == "tool" \
+            and not meaning.answered and meaning.result is None:
+        return _ABANDONED
     if status_code == STATUS_OK:
         return _EXPLICIT_OK
     if meaning.result is not None or meaning.answered:
@@ -156,3 +169,8 @@ def ending(meaning: Meaning, status_code: int, status_message: str, attributes: 
 
 # The endings with nothing of their own to say, made once (an import asks for one per span).
 _OK, _EXPLICIT_OK, _UNRECORDED = Ending(OK), Ending(OK, explicit_ok=True), Ending(UNRECORDED)
+#: A Strands tool span that ended OK without the tool's answer (no ``gen_ai.tool.status``): Strands ends it so when
+#: the call was interrupted or its stream abandoned (its agent's run cancelled), so it says nothing of the call.
+_ABANDONED = Ending(UNRECORDED, notes=(Message(N_(
+    "no outcome recorded: the span's status said ok, but it holds no answer of the tool (Strands ends a tool's "
+    "span so when the call was interrupted or abandoned)")),))

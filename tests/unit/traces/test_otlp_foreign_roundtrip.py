@@ -30,7 +30,8 @@ FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "otel"
 REAL_TRACES = ["mcp_sdk.jsonl", "traceloop.jsonl", "fastmcp.jsonl", "pydantic_ai.jsonl",
                "openai_agents_openinference.jsonl", "openai_agents_traceloop.jsonl", "logfire.jsonl",
                "google_adk.jsonl", "google_adk_legacy.jsonl", "mcp_sdk_crash.jsonl", "openlit.jsonl",
-               "splunk_fastmcp.jsonl"]
+               "splunk_fastmcp.jsonl", "strands.jsonl", "strands_latest.jsonl",
+               "strands_mlflow.jsonl"]
 #: The traces with no span event (the crashed server's: the client's span of the crash has a status, no exception).
 EVENTLESS = {"mcp_sdk_crash.jsonl"}
 
