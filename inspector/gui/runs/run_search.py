@@ -3,14 +3,15 @@
 The search finds a run by its steps' text too, as Find does in one run (a tool's name, an error, an
 attribute: :func:`inspector.store.find_text.steps_holding`), so it reads the steps of every run: a
 trace of 25,000 runs has 62,500 of them (0.2-0.6 s). Read on the GUI thread, that froze the window
-after each pause in typing; :class:`RunSearch` asks a reader thread with its own connection, and the
-list shows the runs found when the answer for what is typed now arrives (an answer for a text typed
-over meanwhile is dropped).
+after each pause in typing, and at each click on a heading, switch of language or return to the Runs
+tab while a search was set; :class:`RunSearch` asks a reader thread with its own connection, and the
+list shows the runs found when the answer to the question asked last arrives (an answer to one asked
+before it, for a text typed over or the same text before the database changed, is dropped).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal
@@ -32,6 +33,9 @@ class SearchQuestion:
     descending: bool
     reaching: tuple[int, ...] = ()
     language: str = ""
+    #: Which ask this is (:meth:`RunSearch.ask` counts them): the same search asked again after the
+    #: database changed is another question, and the answer read before the change is not shown for it.
+    number: int = 0
 
 
 def read_search(store: RunStore, question: SearchQuestion) -> RunListing:
@@ -49,6 +53,7 @@ class RunSearch(QObject):
     def __init__(self, db_path: Path, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._asked: SearchQuestion | None = None
+        self._asks = 0
         self.reads = BackgroundReads(db_path, read_search, "search", self)
         self.reads.answered.connect(self._answered)
 
@@ -58,8 +63,9 @@ class RunSearch(QObject):
         return self._asked
 
     def ask(self, question: SearchQuestion) -> None:
-        self._asked = question
-        self.reads.request(question)
+        self._asks += 1
+        self._asked = replace(question, number=self._asks)
+        self.reads.request(self._asked)
 
     def forget(self) -> None:
         """The answer of the question asked is no longer wanted (the search was cleared)."""
