@@ -11,15 +11,15 @@ before it, for a text typed over or the same text before the database changed, i
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject
 
 from inspector.store import RunStore
 from inspector.store.browse import RunFilter
 
-from ..widgets.background_reads import BackgroundReads
+from ..widgets.last_asked import LastAsked
 from .run_listing import PAGE_SIZE, RunListing, read_listing
 
 
@@ -33,9 +33,6 @@ class SearchQuestion:
     descending: bool
     reaching: tuple[int, ...] = ()
     language: str = ""
-    #: Which ask this is (:meth:`RunSearch.ask` counts them): the same search asked again after the
-    #: database changed is another question, and the answer read before the change is not shown for it.
-    number: int = 0
 
 
 def read_search(store: RunStore, question: SearchQuestion) -> RunListing:
@@ -44,42 +41,13 @@ def read_search(store: RunStore, question: SearchQuestion) -> RunListing:
                         reaching=question.reaching)
 
 
-class RunSearch(QObject):
+class RunSearch(LastAsked):
     """Reads a search's list on a reader thread; ``found(question, listing)`` on the GUI thread for the
-    question asked last, never for one asked over since."""
-
-    found = Signal(object, object)
+    question asked last, never for one asked before it (the same search asked again after the database
+    changed is another question)."""
 
     def __init__(self, db_path: Path, parent: QObject | None = None) -> None:
-        super().__init__(parent)
-        self._asked: SearchQuestion | None = None
-        self._asks = 0
-        self.reads = BackgroundReads(db_path, read_search, "search", self)
-        self.reads.answered.connect(self._answered)
-
-    @property
-    def pending(self) -> SearchQuestion | None:
-        """The question asked and not answered yet (None: none, or forgotten)."""
-        return self._asked
-
-    def ask(self, question: SearchQuestion) -> None:
-        self._asks += 1
-        self._asked = replace(question, number=self._asks)
-        self.reads.request(self._asked)
-
-    def forget(self) -> None:
-        """The answer of the question asked is no longer wanted (the search was cleared)."""
-        self._asked = None
-
-    def _answered(self, question: SearchQuestion, listing: RunListing | None, _problem: str) -> None:
-        if question != self._asked or listing is None:
-            return  # asked over since (or unreadable now: the next keystroke or live read asks again)
-        self._asked = None
-        self.found.emit(question, listing)
-
-    def stop(self) -> None:
-        self._asked = None
-        self.reads.stop()
+        super().__init__(db_path, read_search, "search", parent)
 
 
 __all__ = ["RunSearch", "SearchQuestion", "read_search"]
