@@ -171,9 +171,9 @@ class RunListPane(QWidget):
     def retranslate(self) -> None:
         self._fill_servers(self._servers)  # the demo entry's name is said in the language now shown
         say_again(self.server_filter)
-        # The search finds a scenario run's title as shown, in the reader's language: "Szenario" in German
-        # (inspector.i18n.scenarios.shown_title_matches); the runs it finds may be others now. Asked of the
-        # search's reader thread once the window has said its words anew (the two do not share the GIL).
+        # The search finds a scenario run's title as shown, in the reader's language ("Szenario" in German:
+        # i18n.scenarios.shown_title_matches): asked again of its reader once the window has said its words
+        # anew (the two would share the GIL).
         QTimer.singleShot(0, self, self._search_again)
         self.fit_columns()
 
@@ -281,9 +281,8 @@ class RunListPane(QWidget):
         self.model.read_aside = self._search_aside  # a click on a heading while a search is set
 
     def _search_aside(self) -> bool:
-        """Ask the search's reader thread for the list when a search selects it (the one typed, or the one
-        shown while the field is being cleared); the list stays as it is, and usable, until it arrives.
-        False when there is no search, or no reader (the list is read here)."""
+        """Ask the search's reader thread for the list when a search selects it (typed, or shown while the field
+        is being cleared); the list stays, usable, until it arrives. False: read here (no search, no reader)."""
         where = self.current_filter()
         if self._search_reads is None or self._closed or not (where.text.strip() or self.model.filter.text.strip()):
             return False
