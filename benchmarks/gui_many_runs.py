@@ -62,6 +62,38 @@ class Heartbeat:
                 and self.longest_since(now - QUIET_S) < QUIET_GAP_S)
 
 
+def settle(app: object, beat: Heartbeat, condition: Callable[[], bool], then: Callable[[], None],
+           timeout_s: float = 600.0) -> None:
+    """Call ``then`` once ``condition()`` holds and the window is quiet (the app exits 2 after ``timeout_s``)."""
+    from PySide6.QtCore import QTimer
+
+    began = time.perf_counter()
+
+    def check() -> None:
+        if condition() and beat.quiet():
+            then()
+        elif time.perf_counter() - began > timeout_s:
+            print("timed out", file=sys.stderr)
+            app.exit(2)
+        else:
+            QTimer.singleShot(50, check)
+    QTimer.singleShot(50, check)
+
+
+def heading_click(view: object, column: str) -> Callable[[], None]:
+    """A click on the heading of the run list's ``column``, as a user's mouse does it."""
+    from PySide6.QtCore import QPoint, Qt
+    from PySide6.QtTest import QTest
+
+    def click() -> None:
+        header = view.horizontalHeader()
+        section = view.model().COLUMNS.index(column)
+        QTest.mouseClick(header.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier,
+                         QPoint(header.sectionViewportPosition(section) + header.sectionSize(section) // 2,
+                                header.height() // 2))
+    return click
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("file", help="an OTLP JSON Lines file (otlp_agent_import.py --keep)")
@@ -74,7 +106,7 @@ def main() -> int:
                              "each order, then that order turned round)")
     args = parser.parse_args()
 
-    from PySide6.QtCore import QPoint, Qt, QTimer
+    from PySide6.QtCore import Qt, QTimer
     from PySide6.QtGui import QAccessible
     from PySide6.QtTest import QTest
     from PySide6.QtWidgets import QApplication, QMainWindow
@@ -86,19 +118,6 @@ def main() -> int:
 
     def window() -> QMainWindow | None:
         return next((w for w in app.topLevelWidgets() if isinstance(w, QMainWindow) and w.isVisible()), None)
-
-    def settle(condition: Callable[[], bool], then: Callable[[], None], timeout_s: float = 600.0) -> None:
-        began = time.perf_counter()
-
-        def check() -> None:
-            if condition() and beat.quiet():
-                then()
-            elif time.perf_counter() - began > timeout_s:
-                print("timed out", file=sys.stderr)
-                app.exit(2)
-            else:
-                QTimer.singleShot(50, check)
-        QTimer.singleShot(50, check)
 
     def steps() -> list[tuple[str, Callable[[], None]]]:
         pane = window().runs_tab.run_list
@@ -121,15 +140,6 @@ def main() -> int:
         def outcome(status: str) -> Callable[[], None]:
             return lambda: pane.outcome_filter.setCurrentIndex(pane.outcome_filter.findData(status))
 
-        def heading(column: str) -> Callable[[], None]:
-            def click() -> None:
-                header = view.horizontalHeader()
-                section = model.COLUMNS.index(column)
-                QTest.mouseClick(header.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier,
-                                 QPoint(header.sectionViewportPosition(section) + header.sectionSize(section) // 2,
-                                        header.height() // 2))
-            return click
-
         # Every run selected again as the import selected them (newest first, the same run current).
         imported = [pane.current_run().id, *(run_id for run_id in pane.selected_run_ids()
                                               if run_id != pane.current_run().id)]
@@ -144,9 +154,10 @@ def main() -> int:
             "filter": [("outcome filter 'failed'", outcome("failed")),
                        ("outcome filter 'Every outcome'", outcome(""))],
             # A heading's second click turns the order round: the current run (the oldest, the first title) last.
-            "sort": [("sort by title", heading("title")), ("sort by title, again (descending)", heading("title")),
-                     ("sort by started", heading("started")),
-                     ("sort by started, again (descending)", heading("started"))],
+            "sort": [("sort by title", heading_click(view, "title")),
+                     ("sort by title, again (descending)", heading_click(view, "title")),
+                     ("sort by started", heading_click(view, "started")),
+                     ("sort by started, again (descending)", heading_click(view, "started"))],
         }
         plan: list[tuple[str, Callable[[], None]]] = []
         for _ in range(args.repeats):
@@ -169,7 +180,7 @@ def main() -> int:
                 print(f"{name}: {results[name][-1]:.0f} ms; current row {pane.view.currentIndex().row():,}, "
                       f"{len(pane.selected_run_ids()):,} selected of {pane.model.rowCount():,} rows read", flush=True)
             run_plan(plan[1:])
-        settle(lambda: True, done)
+        settle(app, beat, lambda: True, done)
 
     imported: list[float] = []  # when the tab had shown and selected the imported runs
     hooked: list[object] = []
@@ -196,7 +207,7 @@ def main() -> int:
               f"{pane.view.currentIndex().row():,}; load {os.getloadavg()[0]:.2f}")
         run_plan(steps())
 
-    QTimer.singleShot(0, lambda: settle(opened, begin))
+    QTimer.singleShot(0, lambda: settle(app, beat, opened, begin))
     from inspector.gui.app import run_window
 
     status = run_window(None, open_file=args.file, language="en")

@@ -74,16 +74,16 @@ def test_a_switch_of_language_lists_anew_the_runs_the_search_finds(qtbot, make_w
     try:
         for language, runs in (("de", {played, older}), ("en", {older})):
             window.settings.language = language
-            window.apply_language()  # as Settings does
-            assert listed(tab) == runs, language
+            window.apply_language()  # as Settings does; the list read anew on the search's reader thread
+            qtbot.waitUntil(lambda runs=runs: listed(tab) == runs)
         tab.search.setText("scenario")
         qtbot.waitUntil(lambda: tab.runs.filter.text == "scenario")
         assert listed(tab) == {played, older}
         tab.select_runs([older])
         switch_language("de")  # "Szenario old-one" holds no "scenario" in German: it goes, and its timeline
-        assert listed(tab) == {played} and tab.timeline.run is None
+        qtbot.waitUntil(lambda: listed(tab) == {played} and tab.timeline.run is None)
         switch_language("en")
-        assert listed(tab) == {played, older}
+        qtbot.waitUntil(lambda: listed(tab) == {played, older})
     finally:
         switch_language("en")
 
@@ -131,9 +131,9 @@ def test_a_live_read_of_the_list_in_the_language_before_is_not_shown_after_a_swi
         while (reads.reads == done or reads.busy) and time.monotonic() < deadline:
             time.sleep(0.01)  # no events processed: the answer is not laid out yet
         assert not reads.busy
-        switch_language("en")
-        assert listed(tab) == {older}
-        qtbot.wait(2 * POLL_MS)  # the answer read in German arrives, and the next poll
+        switch_language("en")  # the list read anew for English on the search's reader thread
+        qtbot.waitUntil(lambda: listed(tab) == {older})
+        qtbot.wait(2 * POLL_MS)  # the answer read in German has arrived, and the next poll
         assert listed(tab) == {older}
     finally:
         switch_language("en")

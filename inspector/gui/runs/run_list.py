@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from datetime import UTC
 from pathlib import Path
 
-from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, Signal
+from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, QTimer, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -171,12 +171,15 @@ class RunListPane(QWidget):
     def retranslate(self) -> None:
         self._fill_servers(self._servers)  # the demo entry's name is said in the language now shown
         say_again(self.server_filter)
-        if self.model.filter.text.strip() and not self._closed:
-            # The search finds a scenario run's title as shown, in the reader's language: "Szenario" in
-            # German (inspector.i18n.scenarios.shown_title_matches); the runs it finds may be others now.
-            # Read here (once, at a switch of language): the list shown is the new language's at once.
-            self.reload()
+        # The search finds a scenario run's title as shown, in the reader's language ("Szenario" in German:
+        # i18n.scenarios.shown_title_matches): asked again of its reader once the window has said its words
+        # anew (the two would share the GIL).
+        QTimer.singleShot(0, self, self._search_again)
         self.fit_columns()
+
+    def _search_again(self) -> None:
+        if self.model.filter.text.strip() and not self._closed:
+            self.reload()
 
     def _show_pushed(self, *_args: object) -> None:
         self.view.setColumnHidden(COLUMNS.index("pushed"), not self.model.any_pushed)
@@ -234,7 +237,10 @@ class RunListPane(QWidget):
                          source=self.source_filter.currentData() or None, text=self.search.text())
 
     def reload(self) -> None:
-        """Read the list again (keeps the selected runs selected when they are still listed)."""
+        """Read the list again (keeps the selected runs selected when they are still listed); a search's
+        list on its reader thread, shown as it arrives."""
+        if self._search_aside():
+            return
         selected, current = self.selected_run_ids(), self.current_run()
         self._note_read()
         self.model.refresh()
@@ -272,15 +278,24 @@ class RunListPane(QWidget):
         """Read a search's list on a reader thread of its own (it reads every run's steps)."""
         self._search_reads = RunSearch(db_path, self)
         self._search_reads.found.connect(self._show_found)
+        self.model.read_aside = self._search_aside  # a click on a heading while a search is set
+
+    def _search_aside(self) -> bool:
+        """Ask the search's reader thread for the list when a search selects it (typed, or shown while the field
+        is being cleared); the list stays, usable, until it arrives. False: read here (no search, no reader)."""
+        where = self.current_filter()
+        if self._search_reads is None or self._closed or not (where.text.strip() or self.model.filter.text.strip()):
+            return False
+        self._read_while_searching = False
+        self._search_reads.ask(SearchQuestion(where, self.model.order, self.model.descending,
+                                              tuple(self._selected_and_current()), current_language()))
+        return True
 
     def _filters_changed(self) -> None:
         where = self.current_filter()
+        if where.text.strip() and self._search_aside():
+            return
         if self._search_reads is not None:
-            if where.text.strip():  # the list stays as it is until the runs found are read
-                self._read_while_searching = False
-                self._search_reads.ask(SearchQuestion(where, self.model.order, self.model.descending,
-                                                      tuple(self._selected_and_current()), current_language()))
-                return
             self._search_reads.forget()
         self.model.filter = where
         self.model.refresh(reset=True)  # the runs selected are selected again as the reset ends (reset_done)
@@ -301,6 +316,8 @@ class RunListPane(QWidget):
             self.search_overtaken.emit()
 
     def clear_filters(self) -> None:
+        if self._search_reads is not None:
+            self._search_reads.forget()  # the list of a search asked before is not wanted now
         self._filters.clear()
         self.model.filter = RunFilter()
         self.empty.refresh()

@@ -3,9 +3,10 @@
 The search finds a run by its steps' text too, as Find does in one run (a tool's name, an error, an
 attribute: :func:`inspector.store.find_text.steps_holding`), so it reads the steps of every run: a
 trace of 25,000 runs has 62,500 of them (0.2-0.6 s). Read on the GUI thread, that froze the window
-after each pause in typing; :class:`RunSearch` asks a reader thread with its own connection, and the
-list shows the runs found when the answer for what is typed now arrives (an answer for a text typed
-over meanwhile is dropped).
+after each pause in typing, and at each click on a heading, switch of language or return to the Runs
+tab while a search was set; :class:`RunSearch` asks a reader thread with its own connection, and the
+list shows the runs found when the answer to the question asked last arrives (an answer to one asked
+before it, for a text typed over or the same text before the database changed, is dropped).
 """
 
 from __future__ import annotations
@@ -13,12 +14,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject
 
 from inspector.store import RunStore
 from inspector.store.browse import RunFilter
 
-from ..widgets.background_reads import BackgroundReads
+from ..widgets.last_asked import LastAsked
 from .run_listing import PAGE_SIZE, RunListing, read_listing
 
 
@@ -40,40 +41,13 @@ def read_search(store: RunStore, question: SearchQuestion) -> RunListing:
                         reaching=question.reaching)
 
 
-class RunSearch(QObject):
+class RunSearch(LastAsked):
     """Reads a search's list on a reader thread; ``found(question, listing)`` on the GUI thread for the
-    question asked last, never for one asked over since."""
-
-    found = Signal(object, object)
+    question asked last, never for one asked before it (the same search asked again after the database
+    changed is another question)."""
 
     def __init__(self, db_path: Path, parent: QObject | None = None) -> None:
-        super().__init__(parent)
-        self._asked: SearchQuestion | None = None
-        self.reads = BackgroundReads(db_path, read_search, "search", self)
-        self.reads.answered.connect(self._answered)
-
-    @property
-    def pending(self) -> SearchQuestion | None:
-        """The question asked and not answered yet (None: none, or forgotten)."""
-        return self._asked
-
-    def ask(self, question: SearchQuestion) -> None:
-        self._asked = question
-        self.reads.request(question)
-
-    def forget(self) -> None:
-        """The answer of the question asked is no longer wanted (the search was cleared)."""
-        self._asked = None
-
-    def _answered(self, question: SearchQuestion, listing: RunListing | None, _problem: str) -> None:
-        if question != self._asked or listing is None:
-            return  # asked over since (or unreadable now: the next keystroke or live read asks again)
-        self._asked = None
-        self.found.emit(question, listing)
-
-    def stop(self) -> None:
-        self._asked = None
-        self.reads.stop()
+        super().__init__(db_path, read_search, "search", parent)
 
 
 __all__ = ["RunSearch", "SearchQuestion", "read_search"]

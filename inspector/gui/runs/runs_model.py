@@ -94,6 +94,9 @@ class RunListModel(NamedColumnsModel):
         self.reach: Callable[[], Collection[int]] = tuple
         #: The first and last rows the view shows: a read of the list again reads their records with it.
         self.shown_rows: Callable[[], tuple[int, int]] = lambda: (0, self.page_size - 1)
+        #: Reads the list anew elsewhere when a search selects it (a reader thread: it reads every run's
+        #: steps) and shows it when read; False where it does not (no search, or no reader): read here.
+        self.read_aside: Callable[[], bool] = lambda: False
 
     def headings(self) -> tuple[str, ...]:
         return headings()
@@ -309,7 +312,8 @@ class RunListModel(NamedColumnsModel):
             return  # Qt asks twice for one click (the header's signal, then sortByColumn)
         self.order, self.descending = wanted
         # A new order is a new list (SQL sorts it); the view keeps its selection by run id.
-        self.refresh(reset=True)
+        if not self.read_aside():
+            self.refresh(reset=True)
 
 
 __all__ = ["COLUMNS", "RunIdRole", "RunListModel", "StatusRole", "format_duration", "format_started", "names_for",

@@ -55,6 +55,7 @@ class RunsTab(QWidget):
         self.run_list = RunListPane(store)
         self.run_list.search_on_thread(db_path)  # a search reads every run's steps: off the GUI thread
         self.timeline_pane = TimelinePane(store)
+        self.timeline_pane.finder.find_on_thread(db_path)  # so does Find in a long run
         self.detail = StepDetail()
         self.transfers = Transfers(store, db_path, self)
         self.notes = NoteWriter(store, self)

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QModelIndex, Qt
 
-from inspector.store.browse import find_in_timeline, find_step_ids
+from .found_steps import FindQuestion, read_found
 
 if TYPE_CHECKING:
     from .shown_words import ShownWords
@@ -28,6 +28,8 @@ class SpanTreeRows:
     _count: int
     #: How many steps the last :meth:`find` found that no row shows (plumbing while it is hidden).
     found_hidden: int = 0
+    #: What the last Find found (:meth:`take_found`).
+    found_steps: list[int] = []  # noqa: RUF012 - replaced, never changed in place
 
     def set_show_plumbing(self, show: bool) -> None:
         if show != self.show_plumbing:
@@ -83,27 +85,45 @@ class SpanTreeRows:
         self._matches = set()
 
     def find(self, text: str, reveal: bool = True) -> list[int]:
-        """The rows whose step holds ``text`` (see :func:`find_in_timeline`); in a span tree, the
+        """The rows whose step holds ``text`` (:func:`.found_steps.read_found`), read here; in a span tree, the
         collapsed rows above a match are expanded first (``reveal=False``: the matches showing)."""
-        self.found_hidden = 0
-        if self.run is None or not text.strip():
+        question = self.find_question(text)
+        if question is None:
+            self.found_hidden = 0
             return []
+        return self.take_found(read_found(self.store, question), reveal)
+
+    def find_question(self, text: str) -> FindQuestion | None:
+        """What Find asks of the stored steps for ``text`` in the run shown (None: nothing to find)."""
+        if self.run is None or not text.strip():
+            return None
         # What the rows and the step detail show in words the store does not keep (said in the current
         # language), our stored sentences as the reader sees them among them: not said again in SQL.
         shown = self.shown_words.holding(self.run, text)
+        return FindQuestion(self.run.id, text, self.filter, tuple(shown), self.tree is not None)
+
+    def take_found(self, found: list[int], reveal: bool = True) -> list[int]:
+        """The rows of the steps :func:`.found_steps.read_found` found (in a flat timeline, their rows
+        already); in a span tree the collapsed rows above them are expanded first (``reveal=False``: the
+        rows of those showing). The steps are kept for :meth:`rows_found`."""
+        self.found_hidden = 0
+        self.found_steps = found
         if self.tree is None:
-            return find_in_timeline(self.store, self.run.id, text, self.filter, also=shown, say=False)
-        ids = find_step_ids(self.store, self.run.id, text, self.filter, also=shown, say=False)
+            return found
         collapsed = set(self.tree.collapsed)
-        for step_id in ids if reveal else ():
+        for step_id in found if reveal else ():
             self.tree.row_of_step(step_id, reveal=True)
         if self.tree.collapsed != collapsed:
             self.beginResetModel()
             self._take(self.tree.layout())
             self.endResetModel()
-        rows = [self.tree.row_of_step(step_id) for step_id in ids]
+        rows = [self.tree.row_of_step(step_id) for step_id in found]
         self.found_hidden = rows.count(None) if reveal else 0
         return sorted(row for row in rows if row is not None)
+
+    def rows_found(self) -> list[int]:
+        """The rows showing the steps the last Find found (after a fold or an unfold), not searched again."""
+        return self.take_found(self.found_steps, reveal=False)
 
     def parent_row(self, row: int) -> int | None:
         """The row above ``row`` that it hangs under (a span tree's), if any."""
