@@ -294,7 +294,8 @@ def _spans_file(folder: Path, trace: int, count: int) -> Path:
 
 @pytest.mark.parametrize("language, shown, first, only", [
     ("en", "1,003 steps", "First: run 1, span 0 — ok, 1,003 steps, started ", "1,000 steps only in run 1"),
-    ("de", "1.003 Schritte", "Erster: Lauf 1, span 0 — ok, 1.003 Schritte, gestartet ", "1.000 Schritte nur in Lauf 1")])
+    ("de", "1.003 Schritte", "Erster: Lauf 1, span 0 — ok, 1.003 Schritte, gestartet ",
+     "1.000 Schritte nur in Lauf 1")])
 def test_thousands_of_steps_are_counted_as_the_language_writes_numbers(capsys, tmp_path: Path, language: str,
                                                                       shown: str, first: str, only: str) -> None:
     """`runs show` and `compare` said "1003 steps" (German too) where the import said "1,003 steps"."""
