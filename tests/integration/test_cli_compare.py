@@ -40,6 +40,17 @@ def run_cli(capsys, *args: str) -> tuple[int, str, str]:
     return code, out, err
 
 
+def compare_two_traces(tmp_path, capsys, language: str, second: str) -> tuple[str, int, str]:
+    """The mcp SDK's trace and Traceloop's imported, run 1 compared with run ``second``: the database, the exit
+    status and what was printed."""
+    db = str(tmp_path / "runs.db")
+    for name in ("mcp_sdk.jsonl", "traceloop.jsonl"):
+        assert main(["--db", db, "import", str(FIXTURES / name)]) == 0
+    capsys.readouterr()
+    code, out, _err = run_cli(capsys, "--lang", language, "--db", db, "compare", "1", second)
+    return db, code, out
+
+
 @pytest.fixture(scope="module")
 def played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, int, int]]:
     """Two runs of one script: the first ends ok; in the second the slow task takes a minute and the
@@ -190,11 +201,7 @@ def test_a_timed_out_step_is_compared_in_the_words_runs_show_uses(tmp_path, caps
                                                                     unrecorded):
     """Two real traces (the mcp SDK's, Traceloop's) each with a timed-out `slow` call: the comparison says
     "failed: timed out" as `runs show` and the window do, not a bare "failed", and its column fits it."""
-    db = str(tmp_path / "runs.db")
-    for name in ("mcp_sdk.jsonl", "traceloop.jsonl"):
-        assert main(["--db", db, "import", str(FIXTURES / name)]) == 0
-    capsys.readouterr()
-    code, out, _err = run_cli(capsys, "--lang", language, "--db", db, "compare", "1", "5")
+    db, code, out = compare_two_traces(tmp_path, capsys, language, "5")
     assert code == 0
     shown = [line for line in out.splitlines() if f" {timed_out} " in line]
     assert len(shown) == 1 and shown[0].count(timed_out) == 2, out
@@ -216,11 +223,7 @@ def test_a_timed_out_step_is_compared_in_the_words_runs_show_uses(tmp_path, caps
 ], ids=["en", "de"])
 def test_compare_says_why_a_run_failed_as_runs_list_does(tmp_path, capsys, language, first, second):
     """A run read from a trace whose tool calls failed: its status with why, as `runs list` says it."""
-    db = str(tmp_path / "runs.db")
-    for name in ("mcp_sdk.jsonl", "traceloop.jsonl"):
-        assert main(["--db", db, "import", str(FIXTURES / name)]) == 0
-    capsys.readouterr()
-    code, out, _err = run_cli(capsys, "--lang", language, "--db", db, "compare", "1", "2")
+    db, code, out = compare_two_traces(tmp_path, capsys, language, "2")
     lines = out.splitlines()
     assert lines[0].startswith(first) and lines[1].startswith(second), out
     listing = run_cli(capsys, "--lang", language, "--db", db, "runs", "list")[1]
@@ -236,11 +239,7 @@ def test_compare_heads_its_runs_in_the_words_of_the_window(tmp_path, capsys, lan
     from inspector.i18n import set_language
     from inspector.store.recovery import run_reason
 
-    db = str(tmp_path / "runs.db")
-    for name in ("mcp_sdk.jsonl", "traceloop.jsonl"):
-        assert main(["--db", db, "import", str(FIXTURES / name)]) == 0
-    capsys.readouterr()
-    code, out, _err = run_cli(capsys, "--lang", language, "--db", db, "compare", "1", "2")
+    db, code, out = compare_two_traces(tmp_path, capsys, language, "2")
     assert code == 0
     set_language(language)
     try:
@@ -264,11 +263,7 @@ def test_compare_leaves_out_the_plumbing_runs_show_hides_and_says_so(tmp_path, c
                                                                       left_out):
     """The mcp SDK's run against Traceloop's: Traceloop's 7 stream writers, which `runs show` hides, said
     "9 steps only in run 5"; now they are left out and counted, and --plumbing compares them as before."""
-    db = str(tmp_path / "runs.db")
-    for name in ("mcp_sdk.jsonl", "traceloop.jsonl"):
-        assert main(["--db", db, "import", str(FIXTURES / name)]) == 0
-    capsys.readouterr()
-    code, out, _err = run_cli(capsys, "--lang", language, "--db", db, "compare", "1", "5")
+    db, code, out = compare_two_traces(tmp_path, capsys, language, "5")
     lines = out.splitlines()
     assert code == 0 and lines[2].endswith(summary) and lines[3] == left_out, out
     assert "ResponseStreamWriter" not in out
