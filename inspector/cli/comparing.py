@@ -7,7 +7,8 @@ import argparse
 import sys
 from typing import Any
 
-from inspector.i18n import N_, _, ngettext
+from inspector.i18n import N_, _
+from inspector.i18n.compare_heads import compared_run_line
 from inspector.i18n.comparing import (
     ROW_MARKS,
     english_summary_line,
@@ -17,10 +18,7 @@ from inspector.i18n.comparing import (
     row_state,
     summary_line,
 )
-from inspector.i18n.formatting import format_number
 from inspector.i18n.messages import Message
-from inspector.i18n.recovery import status_with_recovery
-from inspector.i18n.scenarios import said_title
 from inspector.i18n.words import failed_outcome_text, kind_word, step_outcome_word
 from inspector.runs.comparing import SLOWER_MS, SLOWER_RATIO, AlignedRow, RunComparison, StepFacts
 from inspector.store import RunRecord, RunStore
@@ -35,7 +33,7 @@ from .run_choice import resolve_run
 from .runs import run_dict
 from .safe_text import one_line
 from .stopping import stoppable_reading
-from .words import outcome_width, outcome_word
+from .words import outcome_width, outcome_word, terminal_text
 
 #: The step's name in the readable table is cut to this many characters (the JSON keeps it whole).
 NAME_CHARS = 32
@@ -163,13 +161,8 @@ def print_comparison(first: RunRecord, second: RunRecord, comparison: RunCompari
                      reasons: tuple[Reason, Reason] = (None, None)) -> None:
     """The two runs (each status with why it failed, ``reasons``, where known), the summary line, then one
     line per aligned row."""
-    for label, record, reason in ((_("First run"), first, reasons[0]), (_("Second run"), second, reasons[1])):
-        count = record.step_count or 0
-        print(one_line(ngettext("{label}: run {id}, {title} ({status}, {count} step)",
-                                "{label}: run {id}, {title} ({status}, {count} steps)", count).format(
-            label=label, id=record.id, title=said_title(record.title, record.source),
-            status=status_with_recovery(outcome_word(record.status), reason),
-            count=format_number(count))))
+    for place, (record, reason) in enumerate(((first, reasons[0]), (second, reasons[1]))):
+        print(one_line(terminal_text(compared_run_line(record, place, reason))))
     print(one_line(summary_line(comparison.summary, first.id, second.id)))
     hidden = hidden_plumbing_steps(comparison.hidden_plumbing, first.id, second.id)
     if hidden:

@@ -246,6 +246,8 @@ def build_parser(argv: Sequence[str] | None = None) -> Parser:
                         help=_("only runs with this status"))
     status_alias(export, ("ok", "failed", "cancelled", "interrupted"))
     export.add_argument("-o", "--output", metavar=_("FILE"), help=_("the file to write"))
+    export.add_argument("--force", action="store_true",
+                        help=_("replace FILE if it is there already (without it, export writes over no file)"))
     export.add_argument("--format", choices=("trace", "otlp"), default="trace",
                         help=_("our trace format (default) or OTLP JSON for OpenTelemetry tools"))
     _push_options(export)

@@ -22,7 +22,7 @@ from inspector.i18n.messages import Message
 from inspector.i18n.recovery import status_with_recovery
 from inspector.i18n.refused_probe import LegSeen, legs_seen
 from inspector.i18n.replays import replay_of_text, replayed_as_text
-from inspector.i18n.run_cells import format_duration, run_duration, run_server, run_steps
+from inspector.i18n.run_cells import format_duration, run_duration, run_server, run_steps, unnamed_server
 from inspector.i18n.scenarios import own_demo_server, said_title
 from inspector.i18n.wire import command_line, line_problem_lines, stderr_lines, transport_line
 from inspector.i18n.words import (
@@ -79,7 +79,7 @@ def _run_server(run: RunRecord) -> str:
     address beside it (a random port that died with the run read as a server that is down)."""
     name = own_demo_server(run.origin)
     if name is None or not run.server:
-        return run.server or "-"
+        return run.server or (unnamed_server() if run.source == "imported" else "-")
     return _("{name} (bundled, started for this run alone at {address})").format(name=name, address=run.server)
 
 

@@ -35,6 +35,7 @@ from .common import (
     open_store,
 )
 from .ending import emit_json
+from .export_target import keep_existing
 from .run_choice import resolve_run
 from .safe_text import one_line
 from .stopping import Terminated, stoppable_until_stored, work_done
@@ -76,6 +77,7 @@ def _export(args: argparse.Namespace) -> int:
                                     {"path": database_path(args.db)}))
     with store:
         run_ids = [resolve_run(store, given).id for given in args.run_ids]  # `last`, a uid's beginning
+        keep_existing(store, args.output, args.force)  # the customer's trace, imported, may be that file
         try:
             with stoppable_until_stored():
                 report = export(store, run_ids or None, args.outcome, args.output, args.format,

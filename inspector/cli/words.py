@@ -67,7 +67,8 @@ def outcome_width() -> int:
     return max(len(outcome_word(outcome)) for outcome in OUTCOMES)
 
 
-def _terminal(text: str) -> str:
+def terminal_text(text: str) -> str:
+    """``text`` as a terminal shows it whole."""
     # CLDR's narrow space before AM/PM: not every terminal font has it
     return text.replace("\u202f", " ")
 
@@ -75,7 +76,7 @@ def _terminal(text: str) -> str:
 def when(moment: datetime | None) -> str:
     """A stored UTC instant in local time as the window's runs list says it ("Dec 5, 2026, 12:31:45 AM" /
     "05.12.2026, 00:31:45"; "-" if none); a column of them is as wide as its widest."""
-    return "-" if moment is None else _terminal(format_datetime(moment))
+    return "-" if moment is None else terminal_text(format_datetime(moment))
 
 
 def zone_line(started: datetime | None, finished: datetime | None) -> str:
@@ -97,7 +98,7 @@ def zone_line(started: datetime | None, finished: datetime | None) -> str:
     # Translators: under `runs show`'s start and end: the zone they are said in, e.g. "(UTC+1)", and the
     # run's start in UTC, for someone in another zone (a customer who sent the trace) to compare.
     return _("  times in this computer's time zone ({offset}); the run started {utc} UTC").format(
-        offset=offset, utc=_terminal(format_datetime(started, zone=UTC)))
+        offset=offset, utc=terminal_text(format_datetime(started, zone=UTC)))
 
 
 def when_width() -> int:
@@ -111,7 +112,8 @@ def step_time(moment: datetime | None, dated: bool = False) -> str:
     steps two days apart read the same time of day); "-" if none."""
     if moment is None:
         return "-"
-    return _terminal(format_datetime(moment, milliseconds=True) if dated else format_time(moment, milliseconds=True))
+    said = format_datetime(moment, milliseconds=True) if dated else format_time(moment, milliseconds=True)
+    return terminal_text(said)
 
 
 def step_time_width_between(start: datetime | None, end: datetime | None, dated: bool = False) -> int:
@@ -119,7 +121,7 @@ def step_time_width_between(start: datetime | None, end: datetime | None, dated:
     to ``end`` (``None``: the start alone): wider where one of them is said with its zone (a clock set
     back between them, an end said in UTC)."""
     say = format_datetime if dated else format_time
-    widest = max(len(_terminal(say(datetime(2000, 12, 31, hour, 59, 59, 999_000, tzinfo=UTC), zone=UTC,
+    widest = max(len(terminal_text(say(datetime(2000, 12, 31, hour, 59, 59, 999_000, tzinfo=UTC), zone=UTC,
                                    milliseconds=True))) for hour in (12, 23))
     if start is None:
         return widest

@@ -9,7 +9,7 @@ from urllib.parse import urlsplit
 
 from inspector.runs.loopback import recorded_elsewhere
 
-from . import formatting
+from . import _, formatting
 from .entry_names import shown_name
 from .scenarios import own_demo_server
 
@@ -59,8 +59,24 @@ def names_for(run: RunRecord, names: dict[str, str]) -> dict[str, str]:
 
 def run_server(run: RunRecord, names: dict[str, str]) -> str:
     """The Server cell: the name the user gave the server; a server not registered (an imported run's) by its
-    address; a demo server started for the run alone by that name (its address died with the run)."""
+    address; a demo server started for the run alone by that name (its address died with the run); for an
+    imported run whose trace names no server (an MCP client's spans that say nothing of it), that, in words."""
+    if not run.server and run.source == "imported" and not own_demo_server(run.origin):
+        return unnamed_server()
     return own_demo_server(run.origin) or server_shown(run.server or "", names_for(run, names))
+
+
+def unnamed_server() -> str:
+    """What is said of the server of an imported run whose trace names none: not a blank that reads as a
+    cell not filled, nor a guess (the agent's own service is not its server)."""
+    # Translators: the Server of a run read from a trace that does not say which server the agent called.
+    return _("not named in the trace")
+
+
+def unnamed_server_tip() -> str:
+    """The tooltip of :func:`unnamed_server`: what the trace lacks."""
+    return _("The trace does not say which server this run called: none of its spans names one (no server address, "
+             "no server side of a call).")
 
 
 def run_steps(run: RunRecord) -> str:
@@ -74,4 +90,5 @@ def run_duration(run: RunRecord) -> float | None:
     return max((run.finished_at - run.started_at).total_seconds(), 0.0)
 
 
-__all__ = ["format_duration", "names_for", "run_duration", "run_server", "run_steps", "server_shown"]
+__all__ = ["format_duration", "names_for", "run_duration", "run_server", "run_steps", "server_shown",
+           "unnamed_server", "unnamed_server_tip"]

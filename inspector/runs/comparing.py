@@ -19,9 +19,11 @@ blocks (a tool step's blocks as stored: a resource link's address, an image's ty
 picture kept of it; two answers of the same text whose links differ are not alike).
 
 **The summary** counts the pairs: alike (no difference), slower, faster, with other arguments, with
-another result, with other content blocks, and the outcome changes by their two outcomes. A pair
-whose outcome changed counts under its outcome change only: a call cancelled in one run and ok in
-the other has, of course, another duration and another result, which would say nothing more.
+another result, with other content blocks, and the outcome changes by their two outcomes. Each pair
+counts once, under the first of its outcome change, its other arguments, its other answer (result,
+content blocks) and its duration: a call cancelled in one run and ok in the other has, of course,
+another duration and another result, and a call asked with other arguments another answer, which would
+say nothing more (and made the counts add up to more than the rows). Its row says every difference.
 
 Plain values only: no I/O. :func:`step_facts` reads a stored payload (leniently, as the timeline
 does: every row ever stored must compare).
@@ -101,6 +103,14 @@ class StepFacts:
         return self.outcome or (UNRECORDED if self.kind == StepKind.TOOL else "")
 
 
+#: The differences a row is counted under in the summary, the first kinds it has: what follows from them (another
+#: result from other arguments, another duration from another answer) is not counted again, so that the summary's
+#: counts add up to the rows. Another result and other content blocks are one kind: both are the answer.
+COUNTED_FIRST = (frozenset({Difference.OUTCOME}), frozenset({Difference.ONLY_FIRST, Difference.ONLY_SECOND}),
+                 frozenset({Difference.ARGUMENTS}), frozenset({Difference.RESULT, Difference.CONTENT_BLOCKS}),
+                 frozenset({Difference.SLOWER, Difference.FASTER}))
+
+
 @dataclass(frozen=True, slots=True)
 class AlignedRow:
     """One row of the comparison: a pair of steps, or a step only one run has."""
@@ -122,9 +132,11 @@ class AlignedRow:
 
     @property
     def counted_differences(self) -> frozenset[Difference]:
-        """What the summary counts this row under: an outcome change hides the rest."""
-        if Difference.OUTCOME in self.differences:
-            return frozenset({Difference.OUTCOME})
+        """What the summary counts this row under, once: the first of its outcome change, its other arguments, its
+        other result and content blocks, its duration (:data:`COUNTED_FIRST`)."""
+        for kinds in COUNTED_FIRST:
+            if found := self.differences & kinds:
+                return found
         return self.differences
 
 
@@ -299,7 +311,7 @@ def compare_steps(first: Sequence[StepFacts], second: Sequence[StepFacts]) -> Ru
 
 
 def summarize(rows: Sequence[AlignedRow]) -> ComparisonSummary:
-    """The counts of the rows (an outcome change hides a pair's other differences)."""
+    """The counts of the rows, each counted once (:attr:`AlignedRow.counted_differences`)."""
     counts = dict.fromkeys(Difference, 0)
     slower_ms = faster_ms = 0.0
     alike = both = 0
@@ -326,5 +338,5 @@ def summarize(rows: Sequence[AlignedRow]) -> ComparisonSummary:
         outcome_changes=dict(sorted(changes.items())))
 
 
-__all__ = ["SLOWER_MS", "SLOWER_RATIO", "AlignedRow", "ComparisonSummary", "Difference", "RunComparison",
-           "StepFacts", "compare_steps", "differences", "duration_change", "step_facts", "summarize"]
+__all__ = ["COUNTED_FIRST", "SLOWER_MS", "SLOWER_RATIO", "AlignedRow", "ComparisonSummary", "Difference",
+           "RunComparison", "StepFacts", "compare_steps", "differences", "duration_change", "step_facts", "summarize"]

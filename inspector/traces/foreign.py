@@ -477,6 +477,10 @@ class ForeignTrace:
         if meaning is not None and meaning.side and (self.mcp_server is None or meaning.side == "server"):
             self._request_seen = True
             self._see_server(span, service, meaning.side)
+        elif meaning is not None and meaning.convention == "openlit" and meaning.method:
+            # OpenLIT marks no client side: its agent's `mcp tools/call` is an MCP request all the same, and the
+            # service that recorded it (the agent, "support-agent") is not the server.
+            self._request_seen = True
         if not span.parent_id and self.root_name is None:
             self.root_name, self.service = shown_name(span.name, span.attributes), service
             self.root_unfinished = span.end_ns is None

@@ -51,7 +51,7 @@ def test_runs_list_show_compare_and_the_window_say_the_cancelled_call_apart(qtbo
     with RunStore.open(resolve_db_path()) as store:
         other = _run(store, "ok", [ToolResult.text("yes")])
     compared = cli_here("--lang", language, "--db", db, "compare", str(run_id), str(other)).stdout.splitlines()
-    assert f"({SAID[language]}, 7 " in compared[0], compared[0]
+    assert f" — {SAID[language]}, 7 " in compared[0], compared[0]
     window_says(qtbot, make_window, run_id, language, SAID[language])
 
 

@@ -39,7 +39,7 @@ def test_each_call_is_counted_once_in_every_count_shown(qtbot, make_window, fixt
     listed = cli_here("--lang", language, "--db", db, "runs", "list", env={"COLUMNS": "250"}).stdout
     assert SAID[language] in listed, listed
     compared = cli_here("--lang", language, "--db", db, "compare", str(run_id), str(other)).stdout.splitlines()
-    assert f"({SAID[language]}, " in compared[0], compared[0]
+    assert f" — {SAID[language]}, " in compared[0], compared[0]
     _window, tab = open_run(qtbot, make_window, run_id)
     switch_language(language)
     try:

@@ -40,6 +40,17 @@ def run_cli(capsys, *args: str) -> tuple[int, str, str]:
     return code, out, err
 
 
+def compare_two_traces(tmp_path, capsys, language: str, second: str) -> tuple[str, int, str]:
+    """The mcp SDK's trace and Traceloop's imported, run 1 compared with run ``second``: the database, the exit
+    status and what was printed."""
+    db = str(tmp_path / "runs.db")
+    for name in ("mcp_sdk.jsonl", "traceloop.jsonl"):
+        assert main(["--db", db, "import", str(FIXTURES / name)]) == 0
+    capsys.readouterr()
+    code, out, _err = run_cli(capsys, "--lang", language, "--db", db, "compare", "1", second)
+    return db, code, out
+
+
 @pytest.fixture(scope="module")
 def played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, int, int]]:
     """Two runs of one script: the first ends ok; in the second the slow task takes a minute and the
@@ -91,8 +102,8 @@ def test_compare_readable_marks_each_row(played, capsys):
     code, out, _err = run_cli(capsys, "compare", str(finished), str(cancelled), "--db", str(db))
     assert code == 0
     lines = out.splitlines()
-    assert lines[0].startswith(f"First run: run {finished}, scenario finished (ok, 7 steps)")
-    assert lines[1].startswith(f"Second run: run {cancelled}, scenario cancelled (cancelled, 4 steps)")
+    assert lines[0].startswith(f"First: run {finished}, scenario finished — ok, 7 steps, started ")
+    assert lines[1].startswith(f"Second: run {cancelled}, scenario cancelled — cancelled, 4 steps, started ")
     assert f"ok in run {finished} and cancelled in run {cancelled}" in lines[2]
     table = lines[4:]
     assert table[0].split()[:3] == ["Round", "Step", "Run"]
@@ -190,11 +201,7 @@ def test_a_timed_out_step_is_compared_in_the_words_runs_show_uses(tmp_path, caps
                                                                     unrecorded):
     """Two real traces (the mcp SDK's, Traceloop's) each with a timed-out `slow` call: the comparison says
     "failed: timed out" as `runs show` and the window do, not a bare "failed", and its column fits it."""
-    db = str(tmp_path / "runs.db")
-    for name in ("mcp_sdk.jsonl", "traceloop.jsonl"):
-        assert main(["--db", db, "import", str(FIXTURES / name)]) == 0
-    capsys.readouterr()
-    code, out, _err = run_cli(capsys, "--lang", language, "--db", db, "compare", "1", "5")
+    db, code, out = compare_two_traces(tmp_path, capsys, language, "5")
     assert code == 0
     shown = [line for line in out.splitlines() if f" {timed_out} " in line]
     assert len(shown) == 1 and shown[0].count(timed_out) == 2, out
@@ -207,22 +214,42 @@ def test_a_timed_out_step_is_compared_in_the_words_runs_show_uses(tmp_path, caps
 
 
 @pytest.mark.parametrize(("language", "first", "second"), [
-    ("en", "First run: run 1, invoke_agent support-agent (failed (2 of 4 tool calls failed, 1 not recorded), 7 steps)",
-     "Second run: run 2, notifications/initialized (ok, 1 step)"),
-    ("de", "Erster Lauf: Lauf 1, invoke_agent support-agent (fehlgeschlagen (2 von 4 Tool-Aufrufen schlugen "
-           "fehl, 1 nicht erfasst), 7 Schritte)",
-     "Zweiter Lauf: Lauf 2, notifications/initialized (ok, 1 Schritt)"),
+    ("en", "First: run 1, invoke_agent support-agent — failed (2 of 4 tool calls failed, 1 not recorded), 7 steps, "
+           "started ",
+     "Second: run 2, notifications/initialized — ok, 1 step, started "),
+    ("de", "Erster: Lauf 1, invoke_agent support-agent — fehlgeschlagen (2 von 4 Tool-Aufrufen schlugen "
+           "fehl, 1 nicht erfasst), 7 Schritte, gestartet ",
+     "Zweiter: Lauf 2, notifications/initialized — ok, 1 Schritt, gestartet "),
 ], ids=["en", "de"])
 def test_compare_says_why_a_run_failed_as_runs_list_does(tmp_path, capsys, language, first, second):
     """A run read from a trace whose tool calls failed: its status with why, as `runs list` says it."""
-    db = str(tmp_path / "runs.db")
-    for name in ("mcp_sdk.jsonl", "traceloop.jsonl"):
-        assert main(["--db", db, "import", str(FIXTURES / name)]) == 0
-    capsys.readouterr()
-    code, out, _err = run_cli(capsys, "--lang", language, "--db", db, "compare", "1", "2")
-    assert code == 0 and out.splitlines()[:2] == [first, second], out
+    db, code, out = compare_two_traces(tmp_path, capsys, language, "2")
+    lines = out.splitlines()
+    assert lines[0].startswith(first) and lines[1].startswith(second), out
     listing = run_cli(capsys, "--lang", language, "--db", db, "runs", "list")[1]
-    assert first.split(" (", 1)[1].rsplit(",", 1)[0] in listing
+    assert first.split(" — ", 1)[1].rsplit(", 7", 1)[0] in listing
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_compare_heads_its_runs_in_the_words_of_the_window(tmp_path, capsys, language):
+    """Issue 23: the window and the command line say a run alike. `compare` said "First run: run 1, … (failed (…),
+    7 steps)", nested brackets and no start, where the window's Compare said "First: run 1, … — failed (…), 7 steps,
+    started …"."""
+    from inspector.gui.runs.compare_dialog import run_line
+    from inspector.i18n import set_language
+    from inspector.store.recovery import run_reason
+
+    db, code, out = compare_two_traces(tmp_path, capsys, language, "2")
+    assert code == 0
+    set_language(language)
+    try:
+        with RunStore.open(db) as store:
+            shown = [run_line(run, place, (reason.said() if (reason := run_reason(store, run)) else None))
+                     for place, run in enumerate((store.get_run(1), store.get_run(2)))]
+    finally:
+        set_language("en")
+    assert out.splitlines()[:2] == [line.replace("\u202f", " ") for line in shown], out
+    assert " — " in shown[0] and "(" not in shown[1]
 
 
 @pytest.mark.parametrize(("language", "summary", "left_out"), [
@@ -236,11 +263,7 @@ def test_compare_leaves_out_the_plumbing_runs_show_hides_and_says_so(tmp_path, c
                                                                       left_out):
     """The mcp SDK's run against Traceloop's: Traceloop's 7 stream writers, which `runs show` hides, said
     "9 steps only in run 5"; now they are left out and counted, and --plumbing compares them as before."""
-    db = str(tmp_path / "runs.db")
-    for name in ("mcp_sdk.jsonl", "traceloop.jsonl"):
-        assert main(["--db", db, "import", str(FIXTURES / name)]) == 0
-    capsys.readouterr()
-    code, out, _err = run_cli(capsys, "--lang", language, "--db", db, "compare", "1", "5")
+    db, code, out = compare_two_traces(tmp_path, capsys, language, "5")
     lines = out.splitlines()
     assert code == 0 and lines[2].endswith(summary) and lines[3] == left_out, out
     assert "ResponseStreamWriter" not in out
@@ -265,8 +288,9 @@ def _spans_file(folder: Path, trace: int, count: int) -> Path:
 
 
 @pytest.mark.parametrize("language, shown, first, only", [
-    ("en", "1,003 steps", "First run: run 1, span 0 (ok, 1,003 steps)", "1,000 steps only in run 1"),
-    ("de", "1.003 Schritte", "Erster Lauf: Lauf 1, span 0 (ok, 1.003 Schritte)", "1.000 Schritte nur in Lauf 1")])
+    ("en", "1,003 steps", "First: run 1, span 0 — ok, 1,003 steps, started ", "1,000 steps only in run 1"),
+    ("de", "1.003 Schritte", "Erster: Lauf 1, span 0 — ok, 1.003 Schritte, gestartet ",
+     "1.000 Schritte nur in Lauf 1")])
 def test_thousands_of_steps_are_counted_as_the_language_writes_numbers(capsys, tmp_path: Path, language: str,
                                                                       shown: str, first: str, only: str) -> None:
     """`runs show` and `compare` said "1003 steps" (German too) where the import said "1,003 steps"."""
@@ -276,5 +300,5 @@ def test_thousands_of_steps_are_counted_as_the_language_writes_numbers(capsys, t
     code, out, _err = run_cli(capsys, "--lang", language, "runs", "show", "1", "--db", db)
     assert code == 0 and f", {shown}\n" in out
     code, out, _err = run_cli(capsys, "--lang", language, "compare", "1", "2", "--db", db)
-    assert code == 0 and out.splitlines()[0] == first
+    assert code == 0 and out.splitlines()[0].startswith(first)
     assert out.splitlines()[2].endswith(f" {only}"), out.splitlines()[2]

@@ -47,7 +47,7 @@ def test_an_interrupted_export_says_so_and_leaves_no_file(long_db: Path, tmp_pat
 def test_an_interrupted_export_leaves_the_file_there_before_as_it_was(long_db: Path, tmp_path: Path) -> None:
     target = tmp_path / "runs.json"
     target.write_text("yesterday's export\n")
-    process = start_cli("export", "--all", "-o", str(target), "--db", str(long_db), "--json")
+    process = start_cli("export", "--all", "-o", str(target), "--force", "--db", str(long_db), "--json")
     wait_for(lambda: any(tmp_path.glob(".runs.json.*.part")), process, "file being written")
     stdout, _ = stopped(process, signal.SIGINT)
     assert json.loads(stdout)["error"]["kind"] == "cancelled"

@@ -327,8 +327,8 @@ def test_a_stop_signal_as_the_export_is_put_in_its_place_is_said_as_it_is(tmp_pa
     database, written = tmp_path / "runs.db", tmp_path / "out.json"
     command("import", str(traces[1]), "--db", str(database))
     written.write_text("there before\n")
-    done = stopped_at(stop, "os:replace", "export", "--all", "-o", str(written), "--json", "--db", str(database),
-                      after=True)
+    done = stopped_at(stop, "os:replace", "export", "--all", "-o", str(written), "--force", "--json", "--db",
+                      str(database), after=True)
     assert done.returncode == 0, (done.returncode, done.stderr)
     assert json.loads(done.stdout)["runs"] == 2
     assert len(json.loads(written.read_text())["runs"]) == 2

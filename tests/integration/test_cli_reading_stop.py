@@ -72,7 +72,7 @@ def test_a_stop_while_compare_prints_keeps_what_was_printed_and_ends_130(two_run
     """SIGTERM killed `compare` there (status -15, no sentence)."""
     done = stopped_at(stop, "inspector.cli.comparing:summary_line", "compare", "1", "2", "--db", two_runs)
     assert done.returncode == 130 and done.stderr == f"run-inspector: {SAID[stop]}\n"
-    assert done.stdout.startswith("First run: run 1, ") and done.stdout.splitlines()[-1].startswith("Second run: ")
+    assert done.stdout.startswith("First: run 1, ") and done.stdout.splitlines()[-1].startswith("Second: ")
 
 
 def test_a_sigterm_in_the_middle_of_compare_json_adds_nothing_to_stdout(two_runs: str) -> None:

@@ -149,7 +149,7 @@ def test_export_names_runs_as_runs_show_does(tmp_path: Path, capsys) -> None:
     assert main(["export", "last", "last~1", uid[:8], "-o", str(out), "--json", "--db", db]) == 0
     assert json.loads(capsys.readouterr().out)["runs"] == 3
     assert sorted(run["title"] for run in json.loads(out.read_text())["runs"]) == ["one", "three", "two"]
-    assert main(["export", "last", "-o", str(out), "--db", db]) == 0
+    assert main(["export", "last", "-o", str(out), "--force", "--db", db]) == 0
     assert [run["title"] for run in json.loads(out.read_text())["runs"]] == ["three"]
     capsys.readouterr()
     assert main(["export", "no", "-o", str(tmp_path / "none.json"), "--db", db]) == 2

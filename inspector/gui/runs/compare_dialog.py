@@ -24,11 +24,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from inspector.i18n import _, ngettext
+from inspector.i18n import _
+from inspector.i18n.compare_heads import compared_run_line
 from inspector.i18n.comparing import hidden_plumbing_steps, rule_sentence, summary_line
-from inspector.i18n.formatting import format_number
-from inspector.i18n.recovery import status_with_recovery
-from inspector.i18n.scenarios import said_title
 from inspector.runs.comparing import RunComparison
 from inspector.store import RunRecord, RunStore
 from inspector.store.comparing import compare_stored_runs
@@ -37,14 +35,12 @@ from inspector.store.recovery import run_reason
 from ..dialogs.form_dialog import screen_room
 from ..dialogs.transfer_dialog import TransferJob
 from ..language import on_language_changed, translated
-from ..widgets.outcomes import outcome_word
 from ..widgets.plain_text import label_text
 from ..widgets.tab_stops import one_tab_stop
 from .columns import RoomyColumn, compact_rows
 from .compare_model import CompareModel
 from .compare_sides import CompareSides
 from .outcome_cell import OutcomeCellDelegate
-from .runs_model import format_started
 
 #: The columns' widths before the differences: mark, round, step, the two runs (differences take the room left).
 COMPARE_WIDTHS = (28, 64, 220, 170, 170)
@@ -250,17 +246,8 @@ class CompareDialog(QDialog):
 
 
 def run_line(run: RunRecord, place: int, reason: Reason = None) -> str:
-    """One run in a line: which of the two it is, its id, title, status (with why it failed, ``reason``,
-    where known), steps and start."""
-    count = run.step_count or 0
-    template = (ngettext("First: run {id}, {title} — {status}, {count} step, started {started}",
-                         "First: run {id}, {title} — {status}, {count} steps, started {started}", count)
-                if place == 0 else
-                ngettext("Second: run {id}, {title} — {status}, {count} step, started {started}",
-                         "Second: run {id}, {title} — {status}, {count} steps, started {started}", count))
-    return label_text(template.format(id=run.id, title=said_title(run.title, run.source),
-                                      status=status_with_recovery(outcome_word(run.status), reason),
-                                      count=format_number(count), started=format_started(run.started_at)))
+    """One run in a line, as ``compare`` says it (:func:`compared_run_line`), as a label shows text."""
+    return label_text(compared_run_line(run, place, reason))
 
 
 __all__ = ["CompareDialog", "run_line"]

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.i18n import _, current_language
+from inspector.i18n.run_cells import unnamed_server
 from inspector.i18n.scenarios import own_demo_server
 from inspector.runs import RUN_SOURCES
 from inspector.runs.replaying import OWN_DEMO_ORIGIN
@@ -195,7 +196,7 @@ class RunListPane(QWidget):
             COLUMNS.index("started"): self.model.zone_marks.samples(lambda at: format_started(at, UTC)),
             status: words + self._fitted_reasons,
             COLUMNS.index("source"): [source_word(s) for s in RUN_SOURCES],
-            COLUMNS.index("server"): [own_demo_server(OWN_DEMO_ORIGIN) or ""],
+            COLUMNS.index("server"): [own_demo_server(OWN_DEMO_ORIGIN) or "", unnamed_server()],
             COLUMNS.index("steps"): ["100,000"], COLUMNS.index("duration"): [format_duration(3599)],
             COLUMNS.index("pushed"): [push_word(OutboxEntry(0, 0, "", state, 0, None, None, reason))
                                       for state, reason in (("queued", ""), ("sent", ""), ("sent", "in part"),

@@ -16,7 +16,15 @@ from PySide6.QtCore import QModelIndex, Qt, QTimer, Signal
 
 from inspector.i18n import _, formatting
 from inspector.i18n.recovery import status_with_recovery
-from inspector.i18n.run_cells import format_duration, names_for, run_duration, run_server, run_steps, server_shown
+from inspector.i18n.run_cells import (
+    format_duration,
+    names_for,
+    run_duration,
+    run_server,
+    run_steps,
+    server_shown,
+    unnamed_server_tip,
+)
 from inspector.i18n.scenarios import own_demo_server, said_title
 from inspector.i18n.words import run_heading, source_word
 from inspector.i18n.zone_said import time_in_zones
@@ -300,7 +308,7 @@ class RunListModel(NamedColumnsModel):
         """The server's whole address; of a demo server started for the run alone, what it was."""
         name = own_demo_server(run.origin)
         if name is None or not run.server:
-            return run.server or ""
+            return run.server or (unnamed_server_tip() if run.source == "imported" else "")
         return _("{name}: the bundled demo server, started for this run alone at {address} (it stopped when the "
                  "run ended).").format(name=name, address=run.server)
 

@@ -148,3 +148,30 @@ def test_a_pair_with_another_result_and_other_blocks_is_counted_once(language, s
         assert summary_line(summary, 1, 20) == said
     finally:
         i18n.set_language("en")
+
+
+@pytest.mark.parametrize(("language", "said"), [
+    ("en", "1 step alike, 1 slower in run 9 by 2.0 s, 2 with other arguments, and 1 with another result"),
+    ("de", "1 Schritt gleich, 1 in Lauf 9 um 2,0 s langsamer, 2 mit anderen Argumenten und 1 mit anderem Resultat")])
+def test_a_call_slower_and_with_other_arguments_is_counted_once(language, said):
+    """5 rows, and the summary said "2 slower …, 2 with other arguments, 2 with another result": 6 counts, one call
+    slower with other arguments (and so another result) counted three times. Each row counts once now, under the
+    first of its other arguments, its other answer and its duration; the row says them all."""
+    from inspector.runs.comparing import summarize
+
+    slower, arguments, result = Difference.SLOWER, Difference.ARGUMENTS, Difference.RESULT
+    rows = [AlignedRow(facts("ok", 1.0), facts("ok", 1.0), frozenset()),
+            AlignedRow(facts("ok", 100.0), facts("ok", 2_100.0), frozenset({slower})),
+            AlignedRow(facts("ok", 100.0), facts("ok", 3_100.0), frozenset({slower, arguments, result})),
+            AlignedRow(facts("ok", 1.0), facts("ok", 1.0), frozenset({arguments})),
+            AlignedRow(facts("ok", 1.0), facts("ok", 1.0), frozenset({result}))]
+    summary = summarize(rows)
+    assert (summary.alike, summary.slower, summary.arguments, summary.results) == (1, 1, 2, 1)
+    assert summary.slower_ms == 2_000.0
+    i18n.set_language(language)
+    try:
+        assert summary_line(summary, 8, 9) == said
+        assert row_differences(rows[2], 8, 9) == [i18n._("slower by {duration}").format(
+            duration="3.0 s" if language == "en" else "3,0 s"), i18n._("other arguments"), i18n._("another result")]
+    finally:
+        i18n.set_language("en")

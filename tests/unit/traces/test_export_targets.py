@@ -177,7 +177,7 @@ def test_the_command_line_says_so_and_a_missing_folder_keeps_its_words(tmp_path:
             "de": ("Sein Ordner /proc ist vorhanden, nimmt aber keine neuen Dateien auf",
                    "keine solche Datei und kein solcher Ordner")}
     there, missing = said[language]
-    done = cli_here("--lang", language, "export", "--all", "-o", "/proc/version", "--db", str(db))
+    done = cli_here("--lang", language, "export", "--all", "-o", "/proc/version", "--force", "--db", str(db))
     assert done.returncode != 0 and there in done.stderr and missing not in done.stderr, done.stderr
     gone = cli_here("--lang", language, "export", "--all", "-o", str(tmp_path / "no-such-folder" / "runs.json"),
                     "--db", str(db))
