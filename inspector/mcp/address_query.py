@@ -59,6 +59,18 @@ def address_to_quote(text: str) -> str:
     return f"{address}?…{mark}{fragment}"  # before a fragment, as the query was ("http://host/mcp#fragment?…" was said)
 
 
+def address_to_keep(text: str) -> str:
+    """``text`` (a server a stranger's file names: an address, a service's name, a command's key) as a run's server
+    keeps it: an address (``://``, or typed without it but carrying a password or a query) without a password
+    before its host, its query and its fragment, as this program keeps the server of a run it made; anything else as
+    it is."""
+    if text.startswith("stdio:") or not ("://" in text or carries_typed_secret(text)):
+        return text
+    from .server import without_user_info
+
+    return without_query(without_user_info(text).partition("#")[0])
+
+
 def typed_to_quote(text: str) -> str:
     """``text`` (words as typed: an address, perhaps without its ``http://``, a name, a command line) as a
     sentence may repeat it: each word that is an address (``://``) or carries a password before a host or a query
@@ -85,5 +97,5 @@ def query_secrets(query: str) -> list[str]:
     return found
 
 
-__all__ = ["USER_INFO_WITH_DELIMITER", "address_query", "address_to_quote", "carries_typed_secret", "query_secrets",
-           "typed_to_quote", "with_query", "without_query"]
+__all__ = ["USER_INFO_WITH_DELIMITER", "address_query", "address_to_keep", "address_to_quote",
+           "carries_typed_secret", "query_secrets", "typed_to_quote", "with_query", "without_query"]
