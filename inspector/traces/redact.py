@@ -72,8 +72,9 @@ _BASIC = re.compile(r"(?i)\b(basic)(\s+)([A-Za-z0-9+/]{4,}={0,2})")
 # any "=" (a query value may hold one) that begins no path segment (host/@user), as without_user_info reads it; one
 # holding "/", "?" or "#" with no "@" before them (bob:a/b@host) runs to its first "@".
 _PASSWORD_TAIL = r"(?:[^\s=\"'<>]*[^/\s=\"'<>]@)?"
-_USERINFO = re.compile(r"(?i)\b([a-z][a-z0-9+.-]*://)(?:[^/\s?#\"'<>]*:[^/\s?#\"'<>]*@" + _PASSWORD_TAIL
-                       + r"|[^/\s?#\"'<>]+@|[^\s/?#@\"'<>\[]*:(?!\d*(?:[/?#\s\"'<>]|$))[^\s@\"'<>]*@"
+# The user name holds no ":" (the first one ends it), so each part is matched one way only: linear in the text.
+_USERINFO = re.compile(r"(?i)\b([a-z][a-z0-9+.-]*://)(?:[^/\s?#\"'<>:]*:[^/\s?#\"'<>]*@" + _PASSWORD_TAIL
+                       + r"|[^/\s?#\"'<>]+@|[^\s/?#@\"'<>\[:]*:(?!\d*(?:[/?#\s\"'<>]|$))[^\s@\"'<>]*@"
                        + _PASSWORD_TAIL + ")")
 # "curl -u user:password", "--user user:password", "-uuser:password" (quoted or not).
 _USER_OPTION = re.compile(r"""(?<![\w-])(-u|--user|--proxy-user)([ \t]*=?[ \t]*)(\\?["']?)[^\s"':\\]*:[^\s"'\\]+\3""")
