@@ -17,8 +17,11 @@ _KEY_LIKE_CHARS = 12
 #: A word typed as an address may be without its scheme yet carry a key: a password before its host
 #: (``bob:pw@host/mcp``, ``@`` allowed in the password) or a query (``host/mcp?key=K``, something after the ``?``).
 #: A password typed as it is, holding ``/``, ``?`` or ``#`` (``bob:p/w@host``): a name, ``:`` and something other than a
-#: port (``host:8080/a@b``, ``C:/x@y`` hold none) up to the first ``@``. Its authority would end at the ``/``.
-USER_INFO_WITH_DELIMITER = re.compile(r"^[^\s/?#@\[]*:(?!\d*(?:[/?#]|$))[^\s@]*@")
+#: port (``host:8080/a@b``, ``C:/x@y`` hold none) up to the first ``@``. Its authority would end at the ``/``. The name
+#: holds no ``:`` (the first ends it), so that a match is linear in the text (each ``:`` of ``a:a:a:…`` was tried).
+USER_INFO_WITH_DELIMITER = re.compile(r"^[^\s/?#@\[:]*:(?!\d*(?:[/?#]|$))[^\s@]*@")
+#: A name, ``:`` and a password up to its ``@`` at the start of a word (``bob:pw@host/mcp``; the name holds no ``:``).
+_TYPED_USER_INFO = re.compile(r"^[^\s/?#@:]*:[^\s/?#]*@")
 _TYPED_SECRET = re.compile(rf"^[^\s/?#@]*:[^\s/?#]*@|{USER_INFO_WITH_DELIMITER.pattern[1:]}|\?.")
 _WORDS = re.compile(r"(\s+)")
 
@@ -61,10 +64,13 @@ def address_to_quote(text: str) -> str:
 
 def address_to_keep(text: str) -> str:
     """``text`` (a server a stranger's file names: an address, a service's name, a command's key) as a run's server
-    keeps it: an address (``://``, or typed without it but carrying a password or a query) without a password
+    keeps it: an address (``://``, or typed without it but carrying a password before its host) without a password
     before its host, its query and its fragment, as this program keeps the server of a run it made; anything else as
     it is."""
-    if text.startswith("stdio:") or not ("://" in text or carries_typed_secret(text)):
+    # Not carries_typed_secret: its search takes time growing with the square of a word's length (a service name of
+    # 100,000 colons, a stranger's file's to choose); a password or query typed without "http://" is rare there.
+    if text.startswith("stdio:") or not ("://" in text or _TYPED_USER_INFO.match(text)
+                                         or USER_INFO_WITH_DELIMITER.match(text)):
         return text
     from .server import without_user_info
 
