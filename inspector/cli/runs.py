@@ -33,6 +33,7 @@ from inspector.i18n.words import (
     step_maker_word,
     step_source_word,
 )
+from inspector.mcp.messages import Number
 from inspector.mcp.server import STDIO_KEY_PREFIX
 from inspector.runs import StepKind, step_details
 from inspector.runs.ending import TIMED_OUT_MARK
@@ -40,6 +41,7 @@ from inspector.runs.loopback import names_this_machine
 from inspector.runs.replaying import ReplayLink
 from inspector.store import RunRecord, RunStore, ServerRegistry, StoredStep, UnknownRunError
 from inspector.store.browse import RunFilter, listed_ids, run_span, runs_by_id
+from inspector.store.find_text import MAX_SEARCH_CHARS
 from inspector.store.named_servers import server_names
 from inspector.store.outbox import Outbox, OutboxEntry
 from inspector.store.recovery import page_reasons, run_reason
@@ -94,6 +96,11 @@ def run(args: argparse.Namespace) -> int:
                                     "them).")))
     if args.command == "runs" and args.runs_command == "list" and args.limit < 1:
         raise UsageError(Message(N_("--limit must be at least 1")))
+    if args.command == "runs" and args.runs_command == "list" and len((args.search or "").strip()) > MAX_SEARCH_CHARS:
+        length = len(args.search.strip())
+        raise UsageError(Message(N_("--search looks for a text of at most {most} characters; this one has {length}"),
+                                 {"most": Number(MAX_SEARCH_CHARS, f"{MAX_SEARCH_CHARS:,}"),
+                                  "length": Number(length, f"{length:,}")}))
     store = open_existing_store(args.db)
     if store is None:
         return _nothing_stored(args)

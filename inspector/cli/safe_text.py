@@ -24,8 +24,9 @@ SHOWN_BIDI = "\ufffd"
 
 def one_line(text: object) -> str:
     """``text`` as one line: each line break becomes ``⏎`` (visible, so no line can be forged),
-    other controls a space, bidirectional controls U+FFFD."""
-    return block(_LINE_BREAKS.sub(" \u23ce ", str(text)))
+    other controls a space (a tab too: the terminal would move to its next tab stop, out of the
+    column the field is padded to), bidirectional controls U+FFFD."""
+    return block(_LINE_BREAKS.sub(" \u23ce ", str(text)).replace("\t", " "))
 
 
 def block(text: object) -> str:

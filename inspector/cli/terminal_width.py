@@ -3,7 +3,8 @@
 A table printed to a terminal may use the terminal's width (:func:`terminal_columns`, which honours
 ``COLUMNS`` as :func:`shutil.get_terminal_size` does); printed to a pipe or a file it is laid out as
 it always was, so scripts that read it see the same bytes. Widths count the columns a text takes: a
-wide character (East Asian wide or full-width) takes two, a combining mark none.
+wide character (East Asian wide or full-width) takes two, a combining mark or a format character none
+(but the soft hyphen, which terminals show).
 """
 
 from __future__ import annotations
@@ -26,7 +27,13 @@ def terminal_columns() -> int | None:
     return shutil.get_terminal_size().columns - 1
 
 
+#: The soft hyphen is a format character, but terminals show it as a hyphen, one column (as C's ``wcwidth`` counts it).
+_SOFT_HYPHEN = "\u00ad"
+
+
 def _char_width(char: str) -> int:
+    if char == _SOFT_HYPHEN:
+        return 1
     if unicodedata.combining(char) or unicodedata.category(char) in ("Me", "Mn", "Cf"):
         return 0
     return 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1

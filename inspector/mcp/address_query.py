@@ -17,8 +17,11 @@ _KEY_LIKE_CHARS = 12
 #: A word typed as an address may be without its scheme yet carry a key: a password before its host
 #: (``bob:pw@host/mcp``, ``@`` allowed in the password) or a query (``host/mcp?key=K``, something after the ``?``).
 #: A password typed as it is, holding ``/``, ``?`` or ``#`` (``bob:p/w@host``): a name, ``:`` and something other than a
-#: port (``host:8080/a@b``, ``C:/x@y`` hold none) up to the first ``@``. Its authority would end at the ``/``.
-USER_INFO_WITH_DELIMITER = re.compile(r"^[^\s/?#@\[]*:(?!\d*(?:[/?#]|$))[^\s@]*@")
+#: port (``host:8080/a@b``, ``C:/x@y`` hold none) up to the first ``@``. Its authority would end at the ``/``. The name
+#: holds no ``:`` (the first ends it), so that a match is linear in the text (each ``:`` of ``a:a:a:…`` was tried).
+USER_INFO_WITH_DELIMITER = re.compile(r"^[^\s/?#@\[:]*:(?!\d*(?:[/?#]|$))[^\s@]*@")
+#: A name, ``:`` and a password up to its ``@`` at the start of a word (``bob:pw@host/mcp``; the name holds no ``:``).
+_TYPED_USER_INFO = re.compile(r"^[^\s/?#@:]*:[^\s/?#]*@")
 _TYPED_SECRET = re.compile(rf"^[^\s/?#@]*:[^\s/?#]*@|{USER_INFO_WITH_DELIMITER.pattern[1:]}|\?.")
 _WORDS = re.compile(r"(\s+)")
 
@@ -59,6 +62,21 @@ def address_to_quote(text: str) -> str:
     return f"{address}?…{mark}{fragment}"  # before a fragment, as the query was ("http://host/mcp#fragment?…" was said)
 
 
+def address_to_keep(text: str) -> str:
+    """``text`` (a server a stranger's file names: an address, a service's name, a command's key) as a run's server
+    keeps it: an address (``://``, or typed without it but carrying a password before its host) without a password
+    before its host, its query and its fragment, as this program keeps the server of a run it made; anything else as
+    it is."""
+    # Not carries_typed_secret: its search takes time growing with the square of a word's length (a service name of
+    # 100,000 colons, a stranger's file's to choose); a password or query typed without "http://" is rare there.
+    if text.startswith("stdio:") or not ("://" in text or _TYPED_USER_INFO.match(text)
+                                         or USER_INFO_WITH_DELIMITER.match(text)):
+        return text
+    from .server import without_user_info
+
+    return without_query(without_user_info(text).partition("#")[0])
+
+
 def typed_to_quote(text: str) -> str:
     """``text`` (words as typed: an address, perhaps without its ``http://``, a name, a command line) as a
     sentence may repeat it: each word that is an address (``://``) or carries a password before a host or a query
@@ -85,5 +103,5 @@ def query_secrets(query: str) -> list[str]:
     return found
 
 
-__all__ = ["USER_INFO_WITH_DELIMITER", "address_query", "address_to_quote", "carries_typed_secret", "query_secrets",
-           "typed_to_quote", "with_query", "without_query"]
+__all__ = ["USER_INFO_WITH_DELIMITER", "address_query", "address_to_keep", "address_to_quote",
+           "carries_typed_secret", "query_secrets", "typed_to_quote", "with_query", "without_query"]

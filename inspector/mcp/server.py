@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-from .address_credentials import basic_authorization
+from .address_credentials import PASSWORD_TAIL, basic_authorization, typed_user_info
 from .address_query import USER_INFO_WITH_DELIMITER, address_query, address_to_quote, query_secrets
 from .eras import ERAS
 from .messages import N_, Message, Number
@@ -115,6 +115,10 @@ class ServerEndpoint:
                                                  {"address": shown, "meant": meant}))
             raise InvalidServerError(Message(N_("'{address}' is not a server address: use an absolute http:// or "
                                                 "https:// URL"), {"address": shown}))
+        if typed_user_info(self.url) is not None:  # the host would be read from inside the password
+            raise InvalidServerError(Message(N_("the password of '{address}' holds '@' and '/', '?' or '#' as typed, "
+                                                "so its host would be read from inside the password: write them in "
+                                                "the password as %40, %2F, %3F and %23"), {"address": shown}))
         zone = _ENCODED_ZONE.search(parts.netloc.rpartition("@")[2])
         if zone:  # RFC 6874's "%25eth0": the HTTP library hands it to the resolver as it is, which never finds it
             raise InvalidServerError(Message(N_("'{address}' writes the zone of its IPv6 address as {written}, which "
@@ -208,9 +212,13 @@ def without_user_info(url: str) -> str:
     end = min((index for index in (rest.find(c) for c in "/?#") if index >= 0), default=len(rest))
     authority = rest[:end]
     if "@" in authority:
-        rest = authority.rpartition("@")[2] + rest[end:]
+        user_info, rest = authority.rpartition("@")[0], authority.rpartition("@")[2] + rest[end:]
     elif typed := USER_INFO_WITH_DELIMITER.match(rest):  # a password holding "/", "?" or "#", not percent-encoded
-        rest = rest[typed.end():]
+        user_info, rest = rest[:typed.end()], rest[typed.end():]
+    else:
+        user_info = ""
+    if ":" in user_info and (tail := PASSWORD_TAIL.match(rest)):  # a password holding "@" and "/" as typed
+        rest = rest[tail.end():]
     return f"{scheme}://{rest}" if found else rest
 
 

@@ -34,6 +34,10 @@ SPAN_TEXT = ", ".join(f"'$.raw.otlp.{part}'" for part in (
     "attributes", "resource", "scope", "events", "links",
     "server.attributes", "server.resource", "server.scope", "server.events", "server.links"))
 #: The SQL function that folds the case of any letter (registered on the connection when needed).
+#: The longest text a search looks for (the Runs list's and ``runs list --search``'s, Find's): SQLite refuses a LIKE
+#: pattern of over 50,000 bytes ("LIKE or GLOB pattern too complex"), and a character takes up to 4 of them, one
+#: escaped (``%``, ``_``, ``\``) 2.
+MAX_SEARCH_CHARS = 10_000
 FOLD_FUNCTION = "run_inspector_fold"
 #: The SQL function that says whether a step's sentences of ours, said in the reader's language, hold
 #: the needle (:func:`inspector.i18n.find_said.said_holds`; registered when the needle may be in one).
@@ -160,4 +164,5 @@ def steps_holding(conn: sqlite3.Connection, text: str) -> tuple[str, list[str]]:
             f" WHERE {condition})"), values
 
 
-__all__ = ["FOLD_FUNCTION", "SAID_FUNCTION", "SPAN_TEXT", "find_condition", "steps_holding", "text_holds"]
+__all__ = ["FOLD_FUNCTION", "MAX_SEARCH_CHARS", "SAID_FUNCTION", "SPAN_TEXT", "find_condition", "steps_holding",
+           "text_holds"]

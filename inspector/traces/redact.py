@@ -67,8 +67,15 @@ _SUSPECT_REST = re.compile(r"(?i)\bpin\b|\botp\b|(?<![\w-])-u")
 _BEARER = re.compile(r"(?i)(bearer)(\s+)(?!(?:bearer|basic|authorization|proxy-authorization|x-api-key|api[_-]?key"
                      r"|access[_-]?token|token|password|passwd|secret|cookie)(?:\s*[:=]|\s|$))[A-Za-z0-9._~+/=-]+")
 _BASIC = re.compile(r"(?i)\b(basic)(\s+)([A-Za-z0-9+/]{4,}={0,2})")
-# Up to the last "@" before the path: a password may itself hold "@".
-_USERINFO = re.compile(r"(?i)\b([a-z][a-z0-9+.-]*://)[^/\s?#\"'<>]+@")
+# Up to the last "@" before the path: a password may itself hold "@". A password ("name:…@") that holds "@" and then
+# "/", "?" or "#" as typed (bob:se@c/ret@host/mcp: its authority ends at the "/") runs on to the last "@" before
+# any "=" (a query value may hold one) that begins no path segment (host/@user), as without_user_info reads it; one
+# holding "/", "?" or "#" with no "@" before them (bob:a/b@host) runs to its first "@".
+_PASSWORD_TAIL = r"(?:[^\s=\"'<>]*[^/\s=\"'<>]@)?"
+# The user name holds no ":" (the first one ends it), so each part is matched one way only: linear in the text.
+_USERINFO = re.compile(r"(?i)\b([a-z][a-z0-9+.-]*://)(?:[^/\s?#\"'<>:]*:[^/\s?#\"'<>]*@" + _PASSWORD_TAIL
+                       + r"|[^/\s?#\"'<>]+@|[^\s/?#@\"'<>\[:]*:(?!\d*(?:[/?#\s\"'<>]|$))[^\s@\"'<>]*@"
+                       + _PASSWORD_TAIL + ")")
 # "curl -u user:password", "--user user:password", "-uuser:password" (quoted or not).
 _USER_OPTION = re.compile(r"""(?<![\w-])(-u|--user|--proxy-user)([ \t]*=?[ \t]*)(\\?["']?)[^\s"':\\]*:[^\s"'\\]+\3""")
 # "mysql -pSECRET" (the password glued to the option).

@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 from inspector.i18n import N_
 from inspector.i18n.messages import Message
 from inspector.i18n.os_reasons import os_reason
+from inspector.mcp.address_query import address_to_keep
 from inspector.runs.times import normal_stored_time
 from inspector.store import RunStore, StepRow, StoreError, step_row
 from inspector.store.bulk_runs import BATCH as RUN_BATCH
@@ -366,8 +367,9 @@ def _new_runs(plan: TracePlan, joins: Joins) -> Iterator[list[tuple[Any, Planned
 
 
 def _new_run(header: RunHeader, origin: str) -> NewRun:
-    """The run to insert for ``header``: a run still "running" in the file has no process here to finish it."""
-    return NewRun(header.uid, header.title, "imported", header.server,
+    """The run to insert for ``header``: a run still "running" in the file has no process here to finish it. Its
+    server as this program keeps one: no password, query or fragment of an address a stranger's file gives."""
+    return NewRun(header.uid, header.title, "imported", header.server and address_to_keep(header.server),
                   "interrupted" if header.status == "running" else header.status,
                   normal_stored_time(header.started_at), normal_stored_time(header.finished_at), origin, header.note)
 

@@ -4,6 +4,8 @@ says so, the server is sent it, and editing can forget it (it was dropped withou
 
 from __future__ import annotations
 
+import base64
+
 import pytest
 
 from inspector.gui.dialogs.server_dialog import ServerDialog
@@ -117,3 +119,15 @@ def test_file_import_shows_no_query_and_keeps_it_as_a_secret(qtbot, make_window,
         with qtbot.waitSignal(task.finished, timeout=10000):
             pass
         assert set(gate.seen) == {QUERY}
+
+
+def test_a_password_typed_with_at_and_slash_goes_whole_into_the_authorization_header(qtbot) -> None:
+    """``bob:se@c/ret@host``: the host is the one after the password's last "@", and none of it stays in the field."""
+    dialog = ServerDialog()
+    qtbot.addWidget(dialog)
+    dialog.url.setText("http://bob:se@c/ret@127.0.0.1:9/mcp")
+    dialog.url.editingFinished.emit()
+    assert dialog.url.text() == "http://127.0.0.1:9/mcp"
+    settings = dialog.settings()
+    assert settings is not None and settings.url == "http://127.0.0.1:9/mcp"
+    assert settings.headers == {"Authorization": "Basic " + base64.b64encode(b"bob:se@c/ret").decode()}

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import pty
+import re
 import subprocess
 import sys
 import threading
@@ -173,3 +174,36 @@ def test_runs_list_cuts_a_reason_at_a_word_end(tmp_path: Path) -> None:
                     assert whole[len(kept)] in " )" or kept.endswith("-") or len(in_word) > NEAR_WORD, row
                     cuts.add(kept)
         assert len(cuts) >= 3, cuts
+
+
+#: A stranger's trace names its runs' servers (the service that recorded each) and titles (its root span's name) as
+#: it likes: wide characters, combining marks, zero-width and bidirectional characters, tabs, line breaks, escapes.
+HOSTILE_CELLS = [("漢字サーバー名前", "日本語のタイトル"), ("a\u0301\u0301\u0301bc", "e\u0301\u0301x"),
+                 ("zero\u200b\u200bwidth", "t\u200dx"), ("bidi\u202eevil\u202c", "ti\u2067tle\u2069"),
+                 ("tab\there\tx", "tab\ttitle"), ("new\nline\r\nsrv", "line\nFAKE: ok"),
+                 ("esc\x1b[31mred\x1b[0m", "bell\x07\x9b31m"), ("soft\u00adhyphen", "x\u00ady"), ("plain", "plain")]
+#: What no row may hold: a control character (a tab among them) or a bidirectional control.
+CONTROL = re.compile(r"[\x00-\x09\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]")
+
+
+@pytest.mark.parametrize("columns", [None, 110, 200], ids=["piped", "terminal-110", "terminal-200"])
+def test_runs_list_keeps_a_strangers_servers_and_titles_in_their_columns(tmp_path: Path, columns: int | None) -> None:
+    """Every row's Steps and Duration cells end where their heading does, and no control character but the line's
+    end reaches the terminal (a tab would jump to the next tab stop, out of the padded column)."""
+    lines = []
+    for number, (service, title) in enumerate(HOSTILE_CELLS, start=1):
+        start = 1_700_000_000_000_000_000 + number * 10**9
+        resource = {"attributes": [{"key": "service.name", "value": {"stringValue": service}}]}
+        root = {"traceId": f"{number:032x}", "spanId": f"{number:016x}", "name": title, "kind": 1,
+                "startTimeUnixNano": str(start), "endTimeUnixNano": str(start + 123_456_789), "status": {"code": 0}}
+        lines.append(json.dumps({"resourceSpans": [{"resource": resource, "scopeSpans": [{"spans": [root]}]}]}))
+    (tmp_path / "stranger.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    path = str(tmp_path / "cells.db")
+    assert cli_here("--db", path, "import", str(tmp_path / "stranger.jsonl")).returncode == 0
+    listing = ("--lang", "en", "--db", path, "runs", "list")
+    heading, *rows = piped(*listing) if columns is None else here_at_terminal(columns, *listing)
+    assert len(rows) == len(HOSTILE_CELLS)  # no row forged by a line break
+    assert not [row for row in [heading, *rows] if CONTROL.search(row)]
+    assert "Duration" in heading and all(" s  " in row for row in rows), rows
+    ends = {display_width(row[:row.index(" s  ") + 2]) for row in rows}
+    assert ends == {display_width(heading[:heading.index("Duration") + len("Duration")])}, rows

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from inspector.store import RunStore
 from inspector.transfer.importing import import_trace
-from tests.support.cli_process import cli_here
+from tests.support.cli_process import cli, cli_here
 
 TRACE = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "otel" / "mcp_sdk.jsonl"
 
@@ -47,3 +47,27 @@ def test_a_search_that_finds_nothing_says_so_in_the_language(tmp_path: Path) -> 
     assert german.stdout.startswith("Kein gespeicherter Lauf enthält nowhere at all"), german.stdout
     limited = cli_here("runs", "list", "--search", "a", "--limit", "1", "--db", db)
     assert "The newest 1 of 4 runs are listed" in limited.stdout, limited.stdout
+
+
+def test_a_strangers_search_text_is_looked_for_as_written_or_refused_in_one_sentence(tmp_path: Path) -> None:
+    """``%``, ``_`` and ``\\`` are the text, not a pattern; 10,000 characters that SQLite's LIKE pattern limit
+    (50,000 bytes) would refuse once escaped or encoded are searched; a longer text is refused naming the limit
+    (it failed with a traceback: "LIKE or GLOB pattern too complex"); bytes that are no text, in one sentence."""
+    titles = ["100% done", "a_b", "axb", "back\\slash", "plain"]
+    runs = [{"uid": f"s{number}", "title": title, "source": "imported", "server": "srv", "status": "ok",
+             "started_at": "2023-11-14T22:13:28.000000Z", "finished_at": "2023-11-14T22:13:29.000000Z", "steps": []}
+            for number, title in enumerate(titles)]
+    (tmp_path / "titles.json").write_text(json.dumps({"format": "run-inspector-trace", "version": 1, "runs": runs}),
+                                          encoding="utf-8")
+    db = str(tmp_path / "runs.db")
+    assert cli_here("--db", db, "import", str(tmp_path / "titles.json")).returncode == 0
+    assert _listed(db, "--search", "%") == [1] and _listed(db, "--search", "a_b") == [2]
+    assert _listed(db, "--search", "\\") == [4] and _listed(db, "--search", "_") == [2]
+    for text in ("%" * 10_000, "_" * 10_000, "\\" * 10_000, "漢" * 10_000, "\U0001d538" * 10_000):
+        assert _listed(db, "--search", text) == []
+    refused = cli_here("--db", db, "runs", "list", "--search", "x" * 100_000)
+    assert refused.returncode == 2 and refused.stdout == ""
+    assert refused.stderr == ("run-inspector: --search looks for a text of at most 10,000 characters; this one has "
+                              "100,000\n")
+    not_text = cli("--db", db, "runs", "list", "--search", "caf\udce9")  # b"caf\xe9": Latin-1, not UTF-8
+    assert not_text.returncode == 2 and "Traceback" not in not_text.stderr and len(not_text.stderr.splitlines()) == 1

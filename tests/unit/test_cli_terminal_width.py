@@ -71,3 +71,9 @@ def test_step_details_are_shortened_at_the_limit_asked_for() -> None:
                  "toolOutcome": "cancelled", "cancelledInFlight": True}
     # A long tool name gives way, at any limit, so the note is never cut short.
     assert step_details(cancelled, limit=200).endswith("is unknown)") and len(step_details(cancelled, limit=200)) == 200
+
+
+def test_format_characters_take_no_column_but_the_soft_hyphen_a_terminal_shows() -> None:
+    assert display_width("zero\u200b\u200bwidth") == 9  # zero-width spaces
+    assert display_width("t\u200dx") == 2  # a zero-width joiner
+    assert display_width("soft\u00adhyphen") == 11  # shown as "-", as C's wcwidth counts it

@@ -8,6 +8,7 @@ from PySide6.QtWidgets import QComboBox, QLabel, QLineEdit, QPushButton
 
 from inspector.i18n import _
 from inspector.runs import RUN_SOURCES
+from inspector.store.find_text import MAX_SEARCH_CHARS
 
 from ..language import translated, translated_item
 from ..widgets.accessibility import label_combo, name_clear_button
@@ -44,6 +45,7 @@ class RunFilterRow(WrappingRow):
         for source in RUN_SOURCES:
             translated_item(self.source_filter, lambda source=source: source_word(source), source)
         self.search = QLineEdit()
+        self.search.setMaxLength(MAX_SEARCH_CHARS)  # longer, SQLite refuses the pattern
         # The whole sentence where the row has the room, else "Search…" (it was cut to "T…" in German).
         fitted_placeholder(self.search, lambda: _("Search titles, servers, notes, steps…"), lambda: _("Search…"))
         translated(self.search, "setAccessibleName", lambda: _("Search runs"))

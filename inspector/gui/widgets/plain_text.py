@@ -95,10 +95,15 @@ def clip_text(text: str, limit: int = MAX_TEXT_CHARS, line_limit: int = MAX_LINE
     return text
 
 
+#: What a one-line text shows as a space: a tab, and each line break, Unicode's too (Qt breaks a line at U+2028 and
+#: U+2029: a title "ok\u2028FAKE" read as a second line of the run's heading, its rest cut from the Runs list's cell).
+_ONE_LINE = {ord(char): " " for char in "\n\t\x85\u2028\u2029"}
+
+
 def cell_text(value: object, limit: int = MAX_CELL_CHARS) -> str:
     """One line for a table cell: controls visible, line breaks as spaces, cut with an ellipsis."""
     text = value if isinstance(value, str) else "" if value is None else str(value)
-    text = visible(text[: limit + 1].replace("\n", " ").replace("\t", " "))
+    text = visible(text[: limit + 1].translate(_ONE_LINE))
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 

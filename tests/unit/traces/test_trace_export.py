@@ -78,7 +78,7 @@ def test_a_redacted_export_imports_cleanly(store: RunStore, tmp_path: Path, file
         steps = list(target.iter_steps(run.id))
         assert steps[0].payload["toolArguments"]["api_key"] == "[REDACTED]"
         assert steps[0].payload["toolArguments"]["limit"] == 3 and steps[1].payload["promptTokens"] == 12
-        assert run.server == "http://[REDACTED]@127.0.0.1:1/mcp"
+        assert run.server == "http://127.0.0.1:1/mcp"  # kept as a run made here keeps its server
     finally:
         target.close()
 

@@ -1,0 +1,121 @@
+"""A password typed into an address as it is: holding ``@`` and then ``/`` (``bob:se@c/ret@host/mcp``, whose
+authority ends at that ``/``), with ``/``, ``?`` or ``#`` only, percent-encoded, at an IPv6 host, a user name
+without one. No part of it is quoted, exported or kept; an address whose host would come from inside its
+password is refused, and a path that begins with ``@`` (``host/@user``) is no password."""
+
+from __future__ import annotations
+
+import base64
+import time
+
+import pytest
+
+from inspector.mcp import InvalidServerError, ServerEndpoint
+from inspector.mcp.address_credentials import basic_authorization
+from inspector.mcp.address_query import address_to_keep, address_to_quote, typed_to_quote
+from inspector.mcp.server import without_user_info
+from inspector.traces.redact import redact_text
+
+#: (an address, what of it may be quoted, the password's characters none of which may show)
+ADDRESSES = [
+    ("http://bob:se@c/ret@host/mcp", "http://host/mcp", "se@c/ret"),
+    ("http://bob:se@c/ret@host", "http://host", "se@c/ret"),
+    ("http://bob:se/cr@tx@host/mcp", "http://host/mcp", "se/cr@tx"),
+    ("http://bob:se@c?ret@host/mcp", "http://host/mcp", "se@c?ret"),
+    ("http://bob:se@c#ret@host/mcp", "http://host/mcp", "se@c#ret"),
+    ("http://bob:a/b/c@host:81/p", "http://host:81/p", "a/b/c"),
+    ("http://bob:s3cr3t@[::1]:8080/mcp", "http://[::1]:8080/mcp", "s3cr3t"),
+    ("http://bob:s3@c/r3t@[::1]:8080/mcp", "http://[::1]:8080/mcp", "s3@c/r3t"),
+    ("http://bob:se%40c%2Fret@host/mcp", "http://host/mcp", "se%40c%2Fret"),
+    ("http://bob:pw@host/@user", "http://host/@user", "pw"),  # a path segment that begins with "@"
+    ("https://bob:pw@host/mcp?mail=a@b.org", "https://host/mcp?mail=a@b.org", "pw"),  # an "@" in a query's value
+]
+
+
+def shown(password: str, text: str) -> list[str]:
+    """The parts of ``password`` (each side of an ``@`` in it) that ``text`` shows."""
+    return [part for part in password.split("@") if part in text]
+
+
+@pytest.mark.parametrize(("address", "quoted", "password"), ADDRESSES)
+def test_no_part_of_a_password_is_quoted(address: str, quoted: str, password: str) -> None:
+    assert without_user_info(address) == quoted
+    assert shown(password, address_to_quote(address)) == []
+    assert shown(password, typed_to_quote(f"call {address} now")) == []
+    assert shown(password, typed_to_quote(address.removeprefix("http://"))) == []  # typed without its scheme
+
+
+@pytest.mark.parametrize(("address", "quoted", "password"), ADDRESSES)
+def test_no_part_of_a_password_is_exported_in_text(address: str, quoted: str, password: str) -> None:
+    redacted = redact_text(f'tried {address} and "{address}" then')
+    assert shown(password, redacted) == [] and "[REDACTED]@" in redacted
+    assert redacted.count(quoted.partition("://")[2].split("?")[0]) == 2  # the host and path stay
+
+
+@pytest.mark.parametrize(("address", "quoted", "password"), ADDRESSES)
+def test_a_strangers_server_is_kept_without_password_query_or_fragment(address: str, quoted: str,
+                                                                       password: str) -> None:
+    kept = address_to_keep(f"{address}#access_token=frag")
+    assert shown(password, kept) == [] and "frag" not in kept and "?" not in kept
+    assert address_to_keep(address.removeprefix("http://")) == quoted.removeprefix("http://").split("?")[0]
+
+
+def test_other_servers_are_kept_as_they_are() -> None:
+    for server in ("support-agent", "agent@v2", "weather.example.org:443", "stdio:npx -y pkg@latest --k=a?b"):
+        assert address_to_keep(server) == server
+    assert address_to_keep("http://host/mcp?api_key=k#frag") == "http://host/mcp"
+
+
+def test_an_address_whose_host_would_come_from_inside_its_password_is_refused_without_quoting_it() -> None:
+    for address in ("http://bob:se@c/ret@host/mcp", "http://bob:se@evil.example/x@host.example/mcp",
+                    "https://bob:se@c?ret@host/mcp"):
+        with pytest.raises(InvalidServerError) as refused:
+            ServerEndpoint(address)
+        said = str(refused.value)
+        assert "%40" in said and "se@" not in said and "ret" not in said and "evil" not in said, said
+    # Percent-encoded, or an "@" that begins a path segment: the address is taken.
+    assert ServerEndpoint("http://bob:se%40c%2Fret@host/mcp").key == "http://host/mcp"
+    assert ServerEndpoint("http://bob:pw@host/@user").key == "http://host/@user"
+    assert ServerEndpoint("http://bob@host/a@b").key == "http://host/a@b"
+
+
+def test_a_user_name_without_a_password_leaves_the_path_as_it_is() -> None:
+    assert without_user_info("http://bob@host/a@b") == "http://host/a@b"
+    assert address_to_keep("http://bob@host/a@b") == "http://host/a@b"
+    assert redact_text("http://bob@host/a@b") == "http://[REDACTED]@host/a@b"
+
+
+def test_redaction_leaves_addresses_without_a_password_alone() -> None:
+    for text in ("see https://mastodon.social/@user now", "https://www.npmjs.com/package/@scope/pkg",
+                 "http://[::1]:8080/a@b", "mail bob@example.org"):
+        assert redact_text(text) == text
+
+
+def test_the_whole_password_is_what_the_address_sends() -> None:
+    def pair(address: str) -> str | None:
+        value = basic_authorization(address)
+        return None if value is None else base64.b64decode(value.removeprefix("Basic ")).decode()
+
+    assert pair("http://bob:se@c/ret@host/mcp") == "bob:se@c/ret"
+    assert pair("http://bob:se%40c%2Fret@host/mcp") == "bob:se@c/ret"
+    assert pair("http://bob:pw@host/@user") == "bob:pw"
+    assert pair("http://bob:s3@c/r3t@[::1]:8080/mcp") == "bob:s3@c/r3t"
+
+
+def test_redacting_an_address_of_many_colons_takes_linear_time() -> None:
+    """A user name holds no ":": each ":" of "http://a:a:a:…" is not tried as the one that ends it (32,000 of them
+    took 47 s so; 0.05 s now)."""
+    for text in ("http://" + "a:" * 32_000 + " a@b", "http://" + ":" * 64_000 + " a@b"):
+        started = time.perf_counter()
+        assert redact_text(text) == text
+        assert time.perf_counter() - started < 5
+
+
+def test_keeping_a_strangers_server_of_many_colons_takes_linear_time() -> None:
+    """A stranger's file may name a server "a:a:a:…": a user name holds no ":", so no ":" is tried as the one that
+    ends it (100,000 of them took minutes)."""
+    for text in ("http://" + "a:" * 100_000, "a:" * 100_000, "x:" + "@/" * 100_000, "1:" * 100_000 + "/x@y"):
+        started = time.perf_counter()
+        address_to_keep(text)
+        without_user_info(text)
+        assert time.perf_counter() - started < 5
