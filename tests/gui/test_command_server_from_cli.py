@@ -12,6 +12,7 @@ import sys
 
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QLabel
 
 from inspector.gui.dialogs.server_dialog import ServerDialog
 from inspector.gui.language import switch_language
@@ -45,7 +46,7 @@ def test_a_command_server_of_the_command_line_lists_no_tools_of_another_and_can_
         assert tools.model.rowCount() == 0  # not the demo server's tools under this server's name
         assert not window.workbench.run_button.isEnabled()
         assert said in window.status.text()
-        assert said in " ".join(label.text() for label in tools.findChildren(type(window.status)))
+        assert said in " ".join(label.text() for label in tools.findChildren(QLabel))
 
         def accept(dialog: ServerDialog) -> int:
             assert dialog.as_command.isChecked() and dialog.command.line.text() == SERVER

@@ -93,14 +93,19 @@ def test_the_list_lays_out_each_title_and_countdown_once_over_many_frames(qtbot)
 
 def test_a_rows_state_is_elided_once_per_text_and_width_as_qt_elides_it(qtbot) -> None:
     from inspector.gui.workbench.operation_delegate import OperationDelegate
+    from inspector.gui.workbench.operation_task import OperationTask
+    from inspector.mcp import ServerEndpoint
 
     delegate = OperationDelegate()
     metrics = QFontMetrics(QApplication.font())
-    text = "fehlgeschlagen · Zeitüberschreitung nach 60,0 s"
+    # A running row: it has nothing shorter to say (an ended failure's kind alone is tested elsewhere).
+    task = OperationTask(1, "call", "tools/call echo", ServerEndpoint("http://127.0.0.1:9/mcp", name="nowhere"),
+                         60.0, tool="echo")
+    text = "läuft · noch 12,3 s von 60,0 s, Verbindung wird aufgebaut"
     for width in (30, 60, 90, 400):
         elided = metrics.elidedText(text, Qt.TextElideMode.ElideRight, width)
         for _ in range(3):
-            assert delegate._fitted(text, metrics, width) == elided
+            assert delegate._fitted(task, text, metrics, width) == elided
     assert len(delegate._fits) == 4  # worked out once per width, not once per frame
 
 
