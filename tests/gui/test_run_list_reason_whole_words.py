@@ -11,7 +11,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
 from inspector.gui.language import switch_language
-from inspector.gui.runs.outcome_cell import cut_reasons
+from inspector.i18n.run_cells import cut_reasons
 from inspector.store import RunStore, resolve_db_path
 from inspector.transfer import import_trace
 from tests.gui.test_main_window import choose
