@@ -10,6 +10,7 @@ while there is room for them; else "failed" alone beside the icon."""
 from __future__ import annotations
 
 from PySide6.QtCore import QModelIndex, QObject, QPersistentModelIndex, QSize, Qt
+from PySide6.QtGui import QFontMetricsF
 from PySide6.QtWidgets import QApplication, QStyle, QStyledItemDelegate, QStyleOptionViewItem
 
 from inspector.i18n.run_cells import cut_reasons
@@ -30,8 +31,10 @@ def fitting_text(option: QStyleOptionViewItem, failure: str | None) -> str:
     # The style draws the text this far in from each side of its rectangle (Qt's item view text margin).
     margin = style.pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, option, option.widget) + 1
 
+    metrics = QFontMetricsF(option.font)  # fractional, as the style lays the text out: 320.48 px does not fit 320
+
     def fits(text: str) -> bool:
-        return option.fontMetrics.horizontalAdvance(text) <= room - 2 * margin
+        return metrics.horizontalAdvance(text) <= room - 2 * margin
 
     if fits(option.text):
         return option.text
