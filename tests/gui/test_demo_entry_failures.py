@@ -25,13 +25,15 @@ def test_a_call_that_ran_out_of_its_budget_names_the_demo_entry_as_shown(qtbot, 
         outcome = finish(qtbot, window.workbench.run_current_tool(), timeout_ms=20000)
         assert outcome.status == "failed"
         result = window.workbench.result.text
-        assert result.toPlainText().startswith("Der Server Demo-Server hat tools/call nicht innerhalb der 1 s "
-                                               "beantwortet"), result.toPlainText()
+        # "… der 1 s beantwortet, die vom Budget … übrig waren", or "… der ihm zugeteilten 1 s …" where less than a
+        # second was left when the call was sent (a loaded machine): the server named as shown either way.
+        assert result.toPlainText().startswith("Der Server Demo-Server hat tools/call nicht innerhalb der "), \
+            result.toPlainText()
         model = window.workbench.operations.model
         assert "tools/call hang @ Demo-Server\n" in model.data(model.index(0, 0), Qt.ItemDataRole.ToolTipRole)
         switch_language("en")
         assert result.toPlainText().startswith("The server Demo server did not finish answering tools/call within "
-                                               "the 1 s"), result.toPlainText()
+                                               "the "), result.toPlainText()
     finally:
         switch_language("en")
     [stored] = window.store.db.conn.execute("SELECT payload FROM steps WHERE run_id = ?", (outcome.run_id,)).fetchall()

@@ -35,8 +35,8 @@ def _failing(how: str):
 
 #: How each failure begins its sentence, in English and German, the server named as said.
 SAID = {
-    "stall": {"en": "The server {name} did not finish answering tools/call within the 1 s granted to it",
-              "de": "Der Server {name} hat tools/call nicht innerhalb der ihm zugeteilten 1 s beantwortet"},
+    "stall": {"en": "The server {name} did not finish answering tools/call within the ",  # its grant, or the budget
+              "de": "Der Server {name} hat tools/call nicht innerhalb der "},
     "500": {"en": "The server {name} answered tools/call with HTTP status 500 (Internal Server Error).",
             "de": "Der Server {name} hat tools/call mit dem HTTP-Status 500 (Internal Server Error) beantwortet."},
     "302": {"en": "The server {name} answered tools/call with HTTP status 302 (Found). Redirects are not followed",
