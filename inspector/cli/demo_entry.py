@@ -13,7 +13,7 @@ import socket
 from urllib.parse import urlsplit
 
 from inspector.i18n import N_
-from inspector.i18n.entry_names import DEMO_ENTRY_NAME, shown_name
+from inspector.i18n.entry_names import DEMO_ENTRY_NAME
 from inspector.i18n.messages import Message
 from inspector.mcp import ServerEndpoint
 
@@ -39,7 +39,7 @@ def check_demo_entry(server: ServerEndpoint) -> None:
         "{name} is not running: nothing listens at {url}. The demo server runs while the Run Inspector window "
         "is open (run-inspector), or start it in another terminal with: run-inspector serve-demo --port {port}. "
         "Nothing was called or stored."),
-        {"name": shown_name(server.name, server.url), "url": server.url, "port": port}))
+        {"name": server.name, "url": server.url, "port": port}))  # said as the reader's language names it
 
 
 def refused(host: str, port: int) -> bool:

@@ -4,10 +4,10 @@ status's reason.
 Printed to a pipe or a file the list is laid out as it always was (:mod:`inspector.cli.terminal_width`).
 At a terminal whose rows would be wider than it, the Title column (the last) is cut with "…" down to
 :data:`LEAST_TITLE` columns; if the rows are still too wide, the Server column is cut with "…" down to
-:data:`LEAST_SERVER` columns (:func:`fit_servers`), then the Status column's reasons are cut too
-at a word's end where one is near ("failed (2 of 4 tool calls…"), never in its status word; what still
-does not fit wraps as before. A terminal too narrow for the rows even so (80 columns) lists the columns
-without Server, Steps and Duration (:func:`leaves_room`).
+:data:`LEAST_SERVER` columns (:func:`fit_servers`), then the Status column's reasons are cut too,
+after a whole word as the window's Runs list cuts them ("failed (2 of 4 tool calls…"), else to the status word
+("failed…"), never in a word; what still does not fit wraps as before. A terminal too narrow for the rows even
+so (80 columns) lists the columns without Server, Steps and Duration (:func:`leaves_room`).
 """
 
 from __future__ import annotations
@@ -15,14 +15,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from inspector.i18n.run_cells import cut_reasons
+
 from .terminal_width import ELLIPSIS, display_width, fit
 
 #: The columns a cut title keeps at least.
 LEAST_TITLE = 12
 #: The columns a cut server keeps at least.
 LEAST_SERVER = 16
-#: How many columns a cut reason gives up, at most, to end at a word's end rather than in a word.
-NEAR_WORD = 6
 
 
 @dataclass(frozen=True)
@@ -68,21 +68,14 @@ def leaves_room(columns: int, others: int, status_width: int, least_status: int,
 
 
 def _cut_reason(status: str, columns: int) -> str:
-    """``status`` cut with "…" to ``columns``, after the reason's last whole word where that gives up
-    at most :data:`NEAR_WORD` columns (the status word and the reason's first word always kept)."""
-    cut = fit(status, columns)
-    if cut == status or not cut.endswith(ELLIPSIS):
-        return cut
-    kept, opening = cut[:-len(ELLIPSIS)], status.find(" (")
-    if 0 <= opening and len(kept) <= opening + 2:
-        return status[:opening] + ELLIPSIS  # "failed…", not "failed (…"
-    if status[len(kept):len(kept) + 1] in (" ", ")") or kept.endswith("-"):
-        return cut  # the cut already falls at a word's end
-    # After a space, or after the hyphen of a compound ("Tool-…" of German "Tool-Aufrufe").
-    end = max(kept.rfind(" "), kept.rfind("-") + 1)
-    if opening < 0 or end <= opening + 2 or display_width(kept[end:]) > NEAR_WORD:
-        return cut
-    return kept[:end].rstrip() + ELLIPSIS
+    """``status`` cut to ``columns``: whole where it fits, else its reason cut after the last whole word that
+    fits as the window's Runs list cuts it (:func:`inspector.i18n.run_cells.cut_reasons`: two whole words at
+    least, "fehlgeschlagen (2 von 4 Tool-…" but never "fehlgeschlagen (der Tool-…"), else the status word alone
+    with "…" (a reason is never cut inside a word; ``runs show`` says it whole)."""
+    if display_width(status) <= columns:
+        return status
+    word = status.partition(" (")[0]
+    return next((cut for cut in cut_reasons(status, word) if display_width(cut) <= columns), word + ELLIPSIS)
 
 
-__all__ = ["LEAST_SERVER", "LEAST_TITLE", "NEAR_WORD", "FittedList", "fit_list", "fit_servers", "leaves_room"]
+__all__ = ["LEAST_SERVER", "LEAST_TITLE", "FittedList", "fit_list", "fit_servers", "leaves_room"]

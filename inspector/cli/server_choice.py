@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from inspector.i18n import N_, _
-from inspector.i18n.entry_names import said_name
+from inspector.i18n.entry_names import endpoint_name, said_name
 from inspector.i18n.formatting import format_seconds
 from inspector.i18n.messages import Message
 from inspector.mcp import ServerEndpoint, bounded_budget, public_url
@@ -252,7 +252,7 @@ def _address(registry: object | None, url: str, args: argparse.Namespace, budget
         marked = frozenset(header.name for header in configured.headers if header.secret)
         url, secret_query = _with_kept_query(registry, configured, url)
         _keyring_gave(registry, configured.url, said_name(configured.name, configured.url), given)
-        name, roots = configured.name, configured.roots
+        name, roots = endpoint_name(configured.name, configured.url), configured.roots
         budget_s = _budget(budget_s, configured)
         if configured.transport == "sse":
             transport = "sse"

@@ -84,6 +84,14 @@ def kept_name(name: str | None, url: str) -> str:
     return KeptEntryName(DEMO_ENTRY_NAME) if is_demo_entry(name, url) else name or url
 
 
+def endpoint_name(name: str | None, url: str) -> str | None:
+    """The name the endpoint of the server ``name`` at ``url`` is called by: the demo entry's a
+    :class:`KeptEntryName`, so that every sentence the client says of it (a time-out, a refused connection, an HTTP
+    status) names it in the language it is read in, and as stored ("Demo server") in ``--json``, the database and a
+    step's note; any other as it is."""
+    return KeptEntryName(DEMO_ENTRY_NAME) if is_demo_entry(name, url) else name
+
+
 def demo_entry_names() -> frozenset[str]:
     """Every name that calls the demo entry: the stored one and its shown name in each language the program
     speaks (a script written on a German machine says "Demo-Server" under any locale)."""
@@ -114,5 +122,5 @@ def shown_label(server: NamedServer) -> str:
     return _(DEMO_ENTRY_NAME) if is_demo_entry(server.name, server.key) else server.label
 
 
-__all__ = ["DEMO_ENTRY_NAME", "KeptEntryName", "demo_entry_names", "is_demo_entry", "kept_name", "know_window_entry",
-           "names_calling", "said_name", "shown_label", "shown_name", "stored_name"]
+__all__ = ["DEMO_ENTRY_NAME", "KeptEntryName", "demo_entry_names", "endpoint_name", "is_demo_entry", "kept_name",
+           "know_window_entry", "names_calling", "said_name", "shown_label", "shown_name", "stored_name"]

@@ -1,5 +1,6 @@
 """A run's Server, Steps and Duration as the window's Runs list and ``runs list`` both say them: the same
-words and the same rounding, whichever shows the run (no Qt)."""
+words and the same rounding, whichever shows the run; and where its Status cell has no room for the whole reason
+(a narrow column, a narrow terminal), the cuts of the reason both choose from (no Qt)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,10 @@ from inspector.runs.loopback import recorded_elsewhere
 from . import _, formatting
 from .entry_names import shown_name
 from .scenarios import own_demo_server
+
+#: The words of a reason a cut Status cell keeps at least ("2 of…"): fewer say nothing the status word does not.
+LEAST_REASON_WORDS = 2
+ELLIPSIS = "…"
 
 
 class RunRecord(Protocol):
@@ -90,5 +95,28 @@ def run_duration(run: RunRecord) -> float | None:
     return max((run.finished_at - run.started_at).total_seconds(), 0.0)
 
 
-__all__ = ["format_duration", "names_for", "run_duration", "run_server", "run_steps", "server_shown",
-           "unnamed_server", "unnamed_server_tip"]
+def cut_reasons(text: str, word: str) -> list[str]:
+    """``text``, a status ``word`` and its reason in brackets ("failed (2 of 4 tool calls failed, 1 cancelled)"),
+    cut after each whole word of the reason with "…", the longest first, each keeping at least
+    :data:`LEAST_REASON_WORDS` whole words ("failed (2 of…", never "fehlgeschlagen (der Tool-…"); none for any
+    other text (a step's "failed: timed out"). Where none fits, a cell says the status word alone."""
+    opening = f"{word} ("
+    if not text.startswith(opening):
+        return []
+    reason = text[len(opening):]
+    # After a space, or after the hyphen of a compound ("Tool-…" of German "Tool-Aufrufe").
+    ends = [at for at, letter in enumerate(reason) if letter == " "] + \
+           [at + 1 for at, letter in enumerate(reason) if letter == "-"]
+    return [opening + reason[:end].rstrip(" ,;") + ELLIPSIS for end in sorted(set(ends), reverse=True)
+            if whole_words(reason[:end]) >= LEAST_REASON_WORDS]
+
+
+def whole_words(kept: str) -> int:
+    """How many whole words ``kept`` has: a compound's first part before its hyphen is none ("der Tool-" has
+    one, and says no more than the status word; "2 von 4 Tool-" has three, the counts)."""
+    words = kept.split()
+    return len(words) - (1 if words and words[-1].endswith("-") else 0)
+
+
+__all__ = ["LEAST_REASON_WORDS", "cut_reasons", "format_duration", "names_for", "run_duration", "run_server",
+           "run_steps", "server_shown", "unnamed_server", "unnamed_server_tip", "whole_words"]

@@ -164,10 +164,11 @@ class Secrets:
         return root[0]
 
     def scrub_message(self, message: Message) -> Message:
-        """A sentence whose quoted values (also in sentences inside it) are scrubbed."""
+        """A sentence whose quoted values (also in sentences inside it) are scrubbed. A name of ours that says
+        itself in the reader's language (a :class:`~.messages.SaidName`, the demo entry's) is no quote: kept."""
         if not self:
             return message
-        params = {name: (self.scrub(value) if isinstance(value, str) else
+        params = {name: (self.scrub(value) if isinstance(value, str) and not hasattr(value, "template") else
                          self.scrub_message(value) if isinstance(value, Message) else value)
                   for name, value in message.params.items()}
         return Message(message.template, params, plural=message.plural, count=message.count)

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .conventions import parse_json_text
+from .strands_spans import content_text
 
 #: Messages read of each side (asked, answered); more are counted, not read.
 MAX_MESSAGES = 50
@@ -76,16 +77,17 @@ class Conversation:
     answered: ChatSide
 
 
-def _cut(text: str) -> str:
+def cut_text(text: str) -> str:
+    """A part's text cut to :data:`MAX_PART_CHARS` (with "…")."""
     return text if len(text) <= MAX_PART_CHARS else text[:MAX_PART_CHARS] + "…"
 
 
-def _as_text(value: Any) -> str:
+def as_text(value: Any) -> str:
     """A value as text: a string as it is, anything else as compact JSON (nesting bounded by the import)."""
     if isinstance(value, str):
-        return _cut(value)
+        return cut_text(value)
     try:
-        return _cut(json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str))
+        return cut_text(json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str))
     except (ValueError, RecursionError):
         return ""
 
@@ -104,20 +106,22 @@ def _content_text(value: Any) -> str | None:
 
 def _genai_part(part: Any) -> ChatPart | None:
     if isinstance(part, str):
-        return ChatPart("text", _cut(part))
+        return ChatPart("text", cut_text(part))
     if not isinstance(part, Mapping):
         return None
     kind = part.get("type")
     if kind in ("text", "reasoning") and isinstance(part.get("content"), str):
-        return ChatPart("text", _cut(part["content"]))
+        return ChatPart("text", cut_text(part["content"]))
     if kind == "tool_call":
         name = part.get("name")
-        return ChatPart("tool_call", _as_text(parse_json_text(part.get("arguments", {}))),
+        return ChatPart("tool_call", as_text(parse_json_text(part.get("arguments", {}))),
                         name if isinstance(name, str) else "")
     if kind == "tool_call_response":
         called, tool = part.get("id"), part.get("name")
         answer = part.get("response", part.get("result"))
-        return ChatPart("tool_result", _as_text(answer) if answer is not None else "",
+        listed = content_text(answer)  # Strands' own content list ([{"text": "…"}]) as its text
+        return ChatPart("tool_result", cut_text(listed) if listed is not None else
+                        as_text(answer) if answer is not None else "",
                         called if isinstance(called, str) else "", tool if isinstance(tool, str) else "")
     return ChatPart("other", name=kind if isinstance(kind, str) else "")
 
@@ -139,7 +143,7 @@ def _genai_messages(value: Any, role: str = "") -> ChatSide | None:
         parts = [found for found in (_genai_part(part) for part in given[:MAX_PARTS]) if found is not None] \
             if isinstance(given, list) else []
         if not parts and isinstance(message.get("content"), str):
-            parts = [ChatPart("text", _cut(message["content"]))]
+            parts = [ChatPart("text", cut_text(message["content"]))]
         said = message.get("role")
         messages.append(ChatMessage(said if isinstance(said, str) else "", tuple(parts)))
     return ChatSide(tuple(messages), max(0, len(value) - MAX_MESSAGES)) if messages else None
@@ -181,13 +185,13 @@ def _flat_side(attributes: Mapping[str, Any], prefix: str, inner: str) -> ChatSi
                      sorted(_numbered(fields, f"{inner}contents.").items())[:MAX_PARTS]]
             content = "\n".join(text for text in texts if isinstance(text, str)) or None
         if content is not None:
-            parts.append(ChatPart("tool_result", _cut(content), answered_call) if isinstance(answered_call, str)
-                         else ChatPart("text", _cut(content)))
+            parts.append(ChatPart("tool_result", cut_text(content), answered_call) if isinstance(answered_call, str)
+                         else ChatPart("text", cut_text(content)))
         call = "tool_call.function." if inner else ""
         for _, found in sorted(_numbered(fields, f"{inner}tool_calls.").items())[:MAX_PARTS]:
             name = found.get(f"{call}name")
             arguments = parse_json_text(found.get(f"{call}arguments", {}))
-            parts.append(ChatPart("tool_call", _as_text(arguments), name if isinstance(name, str) else ""))
+            parts.append(ChatPart("tool_call", as_text(arguments), name if isinstance(name, str) else ""))
         role = fields.get(f"{inner}role")
         messages.append(ChatMessage(role if isinstance(role, str) else "", tuple(parts)))
     return ChatSide(tuple(messages), max(0, len(numbered) - MAX_MESSAGES))
@@ -218,4 +222,4 @@ def read_conversation(attributes: Mapping[str, Any]) -> Conversation | None:
 
 
 __all__ = ["ChatMessage", "ChatPart", "ChatSide", "Conversation", "MAX_MESSAGES", "MAX_PART_CHARS", "MAX_PARTS",
-           "read_conversation"]
+           "as_text", "cut_text", "read_conversation"]

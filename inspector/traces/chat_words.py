@@ -12,17 +12,24 @@ from typing import Any
 
 from inspector.i18n import _, ngettext
 
-from .chat_messages import ChatMessage, ChatPart, ChatSide, read_conversation
+from .chat_events import read_event_conversation
+from .chat_messages import ChatMessage, ChatPart, ChatSide, Conversation, read_conversation
 
 
-def _attributes(payload: Mapping[str, Any]) -> Mapping[str, Any] | None:
-    """The span attributes of a model call's step read from a trace; ``None`` for any other step."""
+def _conversation(payload: Mapping[str, Any]) -> Conversation | None:
+    """What the span of a model call's step read from a trace says it was asked and answered: in its attributes,
+    else in its events (Strands'); ``None`` for any other step."""
     if payload.get("kind") != "llm":
         return None
     raw = payload.get("raw")
     otlp = raw.get("otlp") if isinstance(raw, Mapping) else None
-    attributes = otlp.get("attributes") if isinstance(otlp, Mapping) else None
-    return attributes if isinstance(attributes, Mapping) else None
+    if not isinstance(otlp, Mapping):
+        return None
+    attributes, events = otlp.get("attributes"), otlp.get("events")
+    conversation = read_conversation(attributes) if isinstance(attributes, Mapping) else None
+    if conversation is None and isinstance(events, list):
+        conversation = read_event_conversation(events)
+    return conversation
 
 
 def _part_text(part: ChatPart) -> str:
@@ -66,9 +73,9 @@ def _side_lines(heading: str, side: ChatSide) -> list[str]:
 
 def conversation_lines(payload: Mapping[str, Any]) -> list[str]:
     """What a model call's step (``payload``, parsed) was asked and answered, as its trace recorded it
-    (the GenAI, OpenInference or Traceloop attributes); ``[]`` for another step or one without them."""
-    attributes = _attributes(payload)
-    conversation = read_conversation(attributes) if attributes is not None else None
+    (the GenAI, OpenInference or Traceloop attributes, Strands' events); ``[]`` for another step or one without
+    them."""
+    conversation = _conversation(payload)
     if conversation is None:
         return []
     return [*_side_lines(_("What the model was asked (as the trace recorded it):"), conversation.asked),

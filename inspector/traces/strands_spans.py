@@ -25,7 +25,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["CANCELLATION", "STRANDS_SCOPE", "strands_parts"]
+__all__ = ["CANCELLATION", "STRANDS_SCOPE", "content_text", "strands_parts"]
 
 STRANDS_SCOPE = "strands.telemetry.tracer"
 #: The attribute Strands puts on a span its caller cancelled (the cancelling exception's class name).
@@ -51,14 +51,21 @@ def strands_parts(attributes: Mapping[str, Any], events: list[dict[str, Any]], p
 
 
 def _answer_text(answer: Any, parse: Any) -> str:
-    """Strands' content list as its text (text items as they are, JSON items as compact JSON), one item a line;
-    anything else as it was written."""
-    items = parse(answer)
+    """Strands' content list as its text (:func:`content_text`); anything else as it was written."""
+    said = content_text(parse(answer))
+    if said is not None:
+        return said
+    return answer if isinstance(answer, str) else json.dumps(answer, ensure_ascii=False, separators=(",", ":"))
+
+
+def content_text(items: Any) -> str | None:
+    """Strands' own list of content (``[{"text": "…"}, {"json": {...}}]``, parsed) as its text: text items as they
+    are, JSON items as compact JSON, one item a line; ``None`` for anything else (a list with another item)."""
     if isinstance(items, list) and items:
         lines = [_item_text(item) for item in items]
         if all(line is not None for line in lines):
             return "\n".join(lines)  # type: ignore[arg-type]
-    return answer if isinstance(answer, str) else json.dumps(answer, ensure_ascii=False, separators=(",", ":"))
+    return None
 
 
 def _item_text(item: Any) -> str | None:

@@ -11,7 +11,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
 from inspector.gui.language import switch_language
-from inspector.gui.runs.outcome_cell import cut_reasons
+from inspector.i18n.run_cells import cut_reasons
 from inspector.store import RunStore, resolve_db_path
 from inspector.transfer import import_trace
 from tests.gui.test_main_window import choose
@@ -54,5 +54,57 @@ def test_a_failed_calls_status_at_1280_px_in_german_is_never_a_piece_of_a_word(q
         assert not shown.endswith("-…"), shown
         assert shown in (WHOLE, "fehlgeschlagen") or shown.startswith("fehlgeschlagen (der Tool-Aufruf"), shown
         assert WHOLE in tab.runs.index(row, STATUS).data(Qt.ItemDataRole.ToolTipRole)
+    finally:
+        switch_language("en")
+
+
+def test_a_status_said_whole_is_one_the_style_draws_whole(qtbot, make_window) -> None:
+    """The cell measured its words in whole pixels: "fehlgeschlagen (Zeitüberschreitung beim Tool-Aufruf)" is 320
+    of them, but 320.48 as the style lays it out, so at a column that left it 320 the cell said it whole and the
+    style cut it "… Tool-Aufr…" (Strands' timed-out run in German at 1,400 px). Where the cell says its words whole,
+    they fit as the style draws them; where they do not, it cuts them after a whole word."""
+    from PySide6.QtGui import QTextLayout
+    from PySide6.QtWidgets import QStyle, QStyleOptionViewItem
+
+    with RunStore.open(resolve_db_path()) as store:
+        import_trace(store, OTEL / "strands.jsonl")
+    window = make_window(wait_tools=False)
+    window.resize(1920, 1000)  # room for the whole words
+    switch_language("de")
+    try:
+        tab = window.runs_tab
+        tab.show_me()
+        whole = "fehlgeschlagen (Zeitüberschreitung beim Tool-Aufruf)"
+        qtbot.waitUntil(lambda: any(tab.runs.index(row, STATUS).data() == whole for row in range(tab.runs.rowCount())))
+        index = next(tab.runs.index(row, STATUS) for row in range(tab.runs.rowCount())
+                     if tab.runs.index(row, STATUS).data() == whole)
+        view = tab.run_list.view
+
+        def painted() -> tuple[str, int]:
+            """The cell's text as a paint of the view initialises it (the view's own option: its icon's room), and
+            the width the style lays the text out in."""
+            option = QStyleOptionViewItem()
+            view.initViewItemOption(option)
+            option.rect = view.visualRect(index)
+            view.itemDelegateForColumn(STATUS).initStyleOption(option, index)
+            margin = view.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, view) + 1
+            room = view.style().subElementRect(QStyle.SubElement.SE_ItemViewItemText, option, view).width()
+            return option.text, room - 2 * margin
+
+        layout = QTextLayout(whole, view.font())
+        layout.beginLayout()
+        line = layout.createLine()
+        line.setLineWidth(100000)
+        layout.endLayout()
+        assert line.naturalTextWidth() % 1  # a width between whole pixels, as the style lays it out
+        least = view.fontMetrics().horizontalAdvance(whole)
+        for width in range(least, least + 60):
+            view.setColumnWidth(STATUS, width)
+            said, room = painted()
+            if said == whole:
+                assert line.naturalTextWidth() <= room, (width, room, line.naturalTextWidth())
+            else:
+                assert said in (*cut_reasons(whole, "fehlgeschlagen"), "fehlgeschlagen"), said
+        assert said == whole
     finally:
         switch_language("en")

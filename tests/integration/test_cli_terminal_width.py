@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from inspector.cli.terminal_width import display_width
+from inspector.i18n.run_cells import cut_reasons
 from tests.support.cli_process import cli_here
 from tests.support.pty_reading import read_until_closed
 
@@ -25,8 +26,6 @@ ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures" / "otel"
 #: The end of a sentence the importer writes of a client that stopped waiting (fastmcp.jsonl, step 6).
 SENTENCE_END = "(a cancel, or a client that gave up: the trace does not say which)"
-#: The columns a reason cut at a word's end gives up at most (inspector.cli.list_fit.NEAR_WORD).
-NEAR_WORD = 6
 GERMAN_END = "(ein Abbruch oder ein Client, der aufgab: der Trace sagt nicht, was davon zutrifft)"
 
 
@@ -151,29 +150,35 @@ def test_runs_show_aligns_a_service_named_in_wide_characters(tmp_path: Path, ser
             assert display_width(row[:cut]) == kind and row[cut - 2:cut] == "  " and row[cut] != " ", row
 
 
-def test_runs_list_cuts_a_reason_at_a_word_end(tmp_path: Path) -> None:
-    """A status's reason cut for a narrow terminal ends with a whole word ("failed (2 of 4 tool…", not
-    "failed (2 of 4 tool cal…"); piped, the whole reason, as ever."""
+def _statuses(rows: list[str], source: str) -> dict[str, str]:
+    """Each run's Status cell by its id, as the heading's columns place it (``source``: the next column's heading)."""
+    heading = rows[0]
+    begin, end = heading.index(" Status ") + 1, heading.index(f" {source} ") + 1
+    return {row.split()[0]: row[begin:end].strip() for row in rows[1:] if row.split() and row.split()[0].isdigit()}
+
+
+def test_runs_list_cuts_a_reason_after_whole_words_as_the_window_does(tmp_path: Path) -> None:
+    """A status's reason cut for a narrow terminal keeps two whole words at least and ends with one ("failed (2 of 4
+    tool…", not "failed (2 of 4 tool cal…"), as the window's Runs list cuts it (the same function); else the
+    status word alone. German's "fehlgeschlagen (der Tool-…" was cut in the compound "Tool-Aufruf", saying nothing
+    the status word does not; "fehlgeschlagen (2 von 4 Tool-…" keeps the counts. Piped, the whole reason."""
     path = str(tmp_path / "words.db")
-    for fixture in ("mcp_sdk", "traceloop"):
+    for fixture in ("mcp_sdk", "traceloop", "google_adk"):
         assert cli_here("--db", path, "import", str(FIXTURES / f"{fixture}.jsonl")).returncode == 0
-    for language, whole in (("en", "failed (2 of 4 tool calls failed, 1 not recorded)"),
-                            ("de", "fehlgeschlagen (2 von 4 Tool-Aufrufen schlugen fehl, 1 nicht erfasst)")):
-        assert sum(whole in row for row in piped("--lang", language, "--db", path, "runs", "list")) == 2
-        word = whole.split(" (")[0]
+    for language, source, whole in (("en", "Source", "failed (2 of 4 tool calls failed, 1 not recorded)"),
+                                    ("de", "Quelle", "fehlgeschlagen (der Tool-Aufruf schlug fehl)")):
+        wholes = _statuses(piped("--lang", language, "--db", path, "runs", "list"), source)
+        assert whole in wholes.values()
         cuts = set()
-        for columns in range(72, 96, 2):
+        for columns in range(64, 112, 2):
             rows = here_at_terminal(columns, "--lang", language, "--db", path, "runs", "list")
-            assert all(display_width(row) < columns for row in rows), rows
-            for row in rows:
-                if f"{word} (" in row and whole not in row:
-                    kept = row[row.index(word):].split("…  ", 1)[0]
-                    assert whole.startswith(kept), row
-                    # At a word's end, unless none is near ("Tool-Aufrufe…" of "Tool-Aufrufen").
-                    in_word = kept.replace("-", " ").rsplit(" ", 1)[1]
-                    assert whole[len(kept)] in " )" or kept.endswith("-") or len(in_word) > NEAR_WORD, row
-                    cuts.add(kept)
-        assert len(cuts) >= 3, cuts
+            assert columns < 72 or all(display_width(row) < columns for row in rows), rows  # narrower: rows wrap
+            for run, said in _statuses(rows, source).items():
+                word = wholes[run].split(" (")[0]
+                assert said in {wholes[run], *cut_reasons(wholes[run], word), f"{word}…"}, (columns, said)
+                cuts.add(said)
+        said_of_whole = {cut for cut in cuts if cut.startswith(whole.split(" (")[0]) and cut != whole}
+        assert len(said_of_whole) >= 3, cuts
 
 
 #: A stranger's trace names its runs' servers (the service that recorded each) and titles (its root span's name) as

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from inspector.cli.list_fit import LEAST_TITLE, fit_list
 from inspector.cli.terminal_width import display_width, fit, pad
+from inspector.i18n.run_cells import cut_reasons
 from inspector.runs import step_details
 
 
@@ -40,26 +41,34 @@ def test_the_title_gives_way_first_then_the_statuss_reason_never_its_word() -> N
     assert fitted.titles[1] == "invoke_agen…" and fitted.titles[0].endswith("…")
     # Too narrow for that: the title keeps its least width, the reasons are cut.
     fitted = fit_list(79, 46, statuses, 52, 14, titles)
-    # At the end of a word ("(2 vo…" gives "vo" up), the column as wide as its widest cell.
-    assert fitted.statuses[0] == "ok" and fitted.statuses[1] == "fehlgeschlagen (2…"
-    assert fitted.status_width == len("fehlgeschlagen (2…") < 79 - 46 - LEAST_TITLE
+    # Too little room for two whole words of the reason ("(2 von…"): the status word, the column as wide as it.
+    assert fitted.statuses[0] == "ok" and fitted.statuses[1] == "fehlgeschlagen…"
+    assert fitted.status_width == len("fehlgeschlagen…") < 79 - 46 - LEAST_TITLE
+    fitted = fit_list(90, 46, statuses, 52, 14, titles)
+    assert fitted.statuses[1] == "fehlgeschlagen (2 von 4 Tool-…"  # the counts, a compound's start after them
     assert all(display_width(title) <= LEAST_TITLE for title in fitted.titles)
     # Narrower still: no status word is cut (the row wraps, as before).
     fitted = fit_list(50, 46, statuses, 52, 14, titles)
     assert fitted.status_width == 15 and fitted.statuses[1] == "fehlgeschlagen…"
 
 
-def test_a_reason_is_cut_at_a_words_end_where_one_is_near() -> None:
+def test_a_reason_is_cut_after_two_whole_words_at_least_as_the_window_cuts_it() -> None:
     def cut(status: str, room: int) -> str:
         return fit_list(8 + room + LEAST_TITLE, 8, ["ok", status], 60, 6, ["t" * 20] * 2).statuses[1]
 
     assert cut("failed (the tool call failed)", 21) == "failed (the tool…"  # not "failed (the tool cal…"
     assert cut("failed (the tool call failed)", 17) == "failed (the tool…"  # already at a word's end
     assert cut("fehlgeschlagen (2 von 4 Tool-Aufrufen schlugen fehl)", 31) == "fehlgeschlagen (2 von 4 Tool-…"
-    # No word's end within NEAR_WORD columns: cut in the word, as before.
-    assert cut("fehlgeschlagen (2 von 4 Tool-Aufrufen schlugen fehl)", 37) == "fehlgeschlagen (2 von 4 Tool-Aufrufe…"
+    # Never in a word: "Tool-Aufrufe…" of "Tool-Aufrufen" gives way to the compound's start.
+    assert cut("fehlgeschlagen (2 von 4 Tool-Aufrufen schlugen fehl)", 37) == "fehlgeschlagen (2 von 4 Tool-…"
     assert cut("failed (the tool call failed)", 9) == "failed…"  # not "failed (…"
-    assert cut("failed (2 of 4 tool calls failed)", 10) == "failed (2…"
+    assert cut("failed (2 of 4 tool calls failed)", 12) == "failed…"  # not "failed (2…": one word says no more
+    assert cut("failed (2 of 4 tool calls failed)", 13) == "failed (2 of…"
+    # "der Tool-" is one whole word and the start of a compound: the status word alone says as much.
+    whole = "fehlgeschlagen (der Tool-Aufruf schlug fehl)"
+    said = {cut(whole, room) for room in range(15, 44)}
+    assert said == {"fehlgeschlagen…", "fehlgeschlagen (der Tool-Aufruf…", "fehlgeschlagen (der Tool-Aufruf schlug…"}
+    assert said - {"fehlgeschlagen…"} <= set(cut_reasons(whole, "fehlgeschlagen"))  # the window's cuts
 
 
 def test_step_details_are_shortened_at_the_limit_asked_for() -> None:

@@ -4,17 +4,16 @@ out"): a word is never cut. The whole words stay the cell's tooltip and what a s
 cells of the two runs are painted so too ("timed out · 0.5 s" where "failed: timed out · 0.5 s" does not fit).
 The Runs list's Status cell is painted so too: "failed (2 of 4 tool calls failed)" as ``runs list`` says
 it; where the column is narrower, its reason cut after a whole word as ``runs list`` cuts it at a narrow
-terminal ("failed (2 of 4 tool calls…"), so that the counts show while there is room for them; else
-"failed" alone beside the icon."""
+terminal ("failed (2 of 4 tool calls…", :func:`inspector.i18n.run_cells.cut_reasons`), so that the counts show
+while there is room for them; else "failed" alone beside the icon."""
 
 from __future__ import annotations
 
 from PySide6.QtCore import QModelIndex, QObject, QPersistentModelIndex, QSize, Qt
+from PySide6.QtGui import QFontMetricsF
 from PySide6.QtWidgets import QApplication, QStyle, QStyledItemDelegate, QStyleOptionViewItem
 
-#: The words of a reason a cut cell keeps at least ("2 of…"): fewer say nothing the status word does not.
-LEAST_REASON_WORDS = 2
-ELLIPSIS = "…"
+from inspector.i18n.run_cells import cut_reasons
 
 #: The model's role for a step's kind of failure alone, or a run's status word without its reason ("" or
 #: ``None``: it has none, its whole words are all it says).
@@ -32,35 +31,14 @@ def fitting_text(option: QStyleOptionViewItem, failure: str | None) -> str:
     # The style draws the text this far in from each side of its rectangle (Qt's item view text margin).
     margin = style.pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, option, option.widget) + 1
 
+    metrics = QFontMetricsF(option.font)  # fractional, as the style lays the text out: 320.48 px does not fit 320
+
     def fits(text: str) -> bool:
-        return option.fontMetrics.horizontalAdvance(text) <= room - 2 * margin
+        return metrics.horizontalAdvance(text) <= room - 2 * margin
 
     if fits(option.text):
         return option.text
     return next((cut for cut in cut_reasons(option.text, failure) if fits(cut)), failure)
-
-
-def cut_reasons(text: str, word: str) -> list[str]:
-    """``text``, a status ``word`` and its reason in brackets ("failed (2 of 4 tool calls failed, 1 cancelled)"),
-    cut after each whole word of the reason with "…", the longest first, each keeping at least
-    :data:`LEAST_REASON_WORDS` whole words ("failed (2 of…", never "fehlgeschlagen (der Tool-…"); none for any
-    other text (a step's "failed: timed out")."""
-    opening = f"{word} ("
-    if not text.startswith(opening):
-        return []
-    reason = text[len(opening):]
-    # After a space, or after the hyphen of a compound ("Tool-…" of German "Tool-Aufrufe"), as `runs list` cuts.
-    ends = [at for at, letter in enumerate(reason) if letter == " "] + \
-           [at + 1 for at, letter in enumerate(reason) if letter == "-"]
-    return [opening + reason[:end].rstrip(" ,;") + ELLIPSIS for end in sorted(set(ends), reverse=True)
-            if whole_words(reason[:end]) >= LEAST_REASON_WORDS]
-
-
-def whole_words(kept: str) -> int:
-    """How many whole words ``kept`` has: a compound's first part before its hyphen is none ("der Tool-" has
-    one, and says no more than the status word; "2 von 4 Tool-" has three, the counts)."""
-    words = kept.split()
-    return len(words) - (1 if words and words[-1].endswith("-") else 0)
 
 
 class OutcomeCellDelegate(QStyledItemDelegate):
@@ -85,4 +63,4 @@ class OutcomeCellDelegate(QStyledItemDelegate):
             option.text = fitting_text(option, index.data(FailureRole))
 
 
-__all__ = ["FailureRole", "OutcomeCellDelegate", "cut_reasons", "fitting_text", "whole_words"]
+__all__ = ["FailureRole", "OutcomeCellDelegate", "fitting_text"]

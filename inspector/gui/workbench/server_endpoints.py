@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from inspector.i18n.entry_names import endpoint_name
 from inspector.i18n.messages import translate
 from inspector.mcp import InvalidServerError, ServerEndpoint, bounded_budget
 from inspector.mcp.address_query import with_query
@@ -56,8 +57,8 @@ class ServerEndpoints:
             query = self.registry.query_for(record.url, ask=lambda account: self.session_secrets.get(
                 (record.url, account)))
             endpoint = self._endpoints[record.url] = ServerEndpoint(
-                with_query(record.url, query), headers=headers, name=record.name, secret_headers=marked,
-                transport="sse" if record.transport == "sse" else "http", era=record.era,
+                with_query(record.url, query), headers=headers, name=endpoint_name(record.name, record.url),
+                secret_headers=marked, transport="sse" if record.transport == "sse" else "http", era=record.era,
                 signin=configured_signin(self.store, record.url, self.vault), secret_query=query is not None,
                 unkept_headers=unkept)
         return endpoint
