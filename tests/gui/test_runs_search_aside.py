@@ -132,3 +132,15 @@ def test_a_trace_opened_with_a_search_set_that_finds_its_runs_keeps_the_search(q
     assert tab.search.text() == "support-agent" and tab.runs.filter.text == "support-agent"
     assert sorted(tab.selected_run_ids()) == sorted(imported)
     assert sorted(_listed(tab)) == sorted([*before, *imported])
+
+
+def test_runs_deleted_with_a_search_set_leave_the_list_at_once(qtbot, make_window) -> None:
+    """Delete… with a search set: the runs deleted are gone from the list when the delete ends, and the timeline
+    of the one shown is cleared. The list read after the delete was asked of the search's reader thread: the rows
+    of the deleted runs stayed, and could be shown or deleted again, until its answer arrived."""
+    _window, tab, failing = _searched(qtbot, make_window)
+    assert tab.select_runs([failing]) and tab.timeline.run is not None
+    with qtbot.waitSignal(tab.transfer_ended, timeout=20000):
+        tab.delete_selected(confirm=False)
+    assert _listed(tab) == [] and tab.timeline.run is None
+    assert tab.search.text() == TEXT

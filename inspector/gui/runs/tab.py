@@ -273,7 +273,7 @@ class RunsTab(QWidget):
 
     def _deleted(self) -> None:
         self.run_list.clear_selection()
-        self.reload()
+        self.run_list.reload(aside=False)  # the runs deleted leave the list at once, a search set or not
         self._forget_unlisted_run()
 
     def cancel_transfer(self) -> None:
