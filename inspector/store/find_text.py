@@ -8,8 +8,9 @@ a quote in a value is ``\\"`` and a backslash ``\\\\``. So a value copied from t
 
 Case: SQLite's ``lower`` folds ASCII letters only. A needle of ASCII letters is compared with it (in
 C, fast: Find runs over every step of a run); a needle with other letters (``Österreich``) with both
-sides folded by Python's ``casefold``, so that it is found at all, in any case. An ASCII needle with
-"ss" is also compared folded in a step whose payload holds an ß ("STRASSE" finds "Straße").
+sides folded by :func:`fold` (Python's ``casefold``, accents composed), so that it is found at all, in any
+case. An ASCII needle with "ss" or "i" is also compared folded in a step whose payload holds an ß or an İ
+("STRASSE" finds "Straße", "istanbul" "İSTANBUL").
 
 Language: the payload keeps our sentences in English; a reader of another language sees them in
 theirs, so Find also looks for the needle in those sentences as they are said
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import unicodedata
 
 from inspector.i18n.find_said import SAID_PATHS, cancel_notes_holding, may_be_said, said_holds
 
@@ -45,12 +47,25 @@ SAID_FUNCTION = "run_inspector_said_holds"
 _SAID_PARTS = ", ".join(f"'{path}'" for path in SAID_PATHS)
 
 
+def fold(text: str) -> str:
+    """``text`` as Find and the Runs search compare it: in no case (``casefold``: "ß" is "ss"), its accents
+    composed (an "ä" stored as "a" and a combining diaeresis, as macOS spells a file's name, is the "ä" typed),
+    and the dotted capital I an "i" (``casefold`` makes "İ" an "i" and a combining dot above)."""
+    return unicodedata.normalize("NFC", text.casefold().replace("i\u0307", "i"))
+
+
 def _fold(value: object) -> object:
-    return value.casefold() if isinstance(value, str) else value
+    return fold(value) if isinstance(value, str) else value
 
 
-#: The sharp s as a payload may hold it: itself, its capital, and JSON's escapes of them.
-_SHARP_S = ("ß", "ẞ", "\\u00df", "\\u00DF", "\\u1e9e", "\\u1E9E")
+#: Letters other than ASCII's that :func:`fold` makes ASCII ones (ß and ẞ "ss", İ "i"), as a text may hold
+#: them: themselves and JSON's escapes of them. An ASCII needle holding what they become may be in a text so.
+_FOLDED_TO_ASCII = (("ss", ("ß", "ẞ", "\\u00df", "\\u00DF", "\\u1e9e", "\\u1E9E")), ("i", ("İ", "\\u0130")))
+
+
+def _spelled_otherwise(needle: str) -> tuple[str, ...]:
+    """The letters (:data:`_FOLDED_TO_ASCII`) a text may hold the ASCII ``needle`` (folded) in otherwise."""
+    return tuple(spelling for part, spellings in _FOLDED_TO_ASCII if part in needle for spelling in spellings)
 
 
 def _stored_text_holds(payload: str, fold: str, needle: str) -> tuple[list[str], list[str]]:
@@ -90,11 +105,11 @@ def find_condition(conn: sqlite3.Connection, text: str, payload: str = "p",
     if not needle:
         return "0", []
     if needle.isascii():
-        fold, needle = "lower", needle.lower()
+        folding, needle = "lower", needle.lower()
     else:
         conn.create_function(FOLD_FUNCTION, 1, _fold, deterministic=True)
-        fold, needle = FOLD_FUNCTION, needle.casefold()
-    parts, values = _stored_text_holds(payload, fold, needle)
+        folding, needle = FOLD_FUNCTION, fold(needle)
+    parts, values = _stored_text_holds(payload, folding, needle)
     if raw is not None and _as_stored(needle):
         like = needle.replace("%", "\\%").replace("_", "\\_")
         parts, values = [f"({raw} LIKE ? ESCAPE '\\' AND ({' OR '.join(parts)}))"], [f"%{like}%", *values]
@@ -102,13 +117,17 @@ def find_condition(conn: sqlite3.Connection, text: str, payload: str = "p",
     if shown:  # the words of the Outcome column and the band on the sides, which the payload does not store
         parts.append(f"({shown})")
         values.extend(shown_values)
-    if fold == "lower" and "ss" in needle:
-        # "strasse" in "Straße": casefold makes ß "ss", lower() keeps it. Folded by Python, but only in
-        # a step whose payload has an ß at all (a scan in C), so an ASCII needle stays fast.
+    spellings = _spelled_otherwise(needle) if folding == "lower" else ()
+    if spellings:
+        # "strasse" in "Straße", "istanbul" in "İSTANBUL": casefold makes ß "ss" and İ "i", lower() keeps
+        # them. Folded by Python, but only in a step whose payload has one at all (a scan in C), so an ASCII
+        # needle stays fast.
         conn.create_function(FOLD_FUNCTION, 1, _fold, deterministic=True)
         folded, folded_values = _stored_text_holds(payload, FOLD_FUNCTION, needle)
-        sharp_s = " OR ".join(f"instr({payload}, '{spelling}') > 0" for spelling in _SHARP_S)
-        parts.append(f"(({sharp_s}) AND ({' OR '.join(folded)}))")
+        # (looked for in the stored text as it is where there is one: ``payload`` may be an expression that
+        # checks the JSON each time it is read)
+        others = " OR ".join(f"instr({raw or payload}, '{spelling}') > 0" for spelling in spellings)
+        parts.append(f"(({others}) AND ({' OR '.join(folded)}))")
         values.extend(folded_values)
     if say and may_be_said(needle):
         # Our sentences as the reader sees them (not in English; only for a needle a translation may
@@ -129,18 +148,20 @@ def find_condition(conn: sqlite3.Connection, text: str, payload: str = "p",
 
 def text_holds(conn: sqlite3.Connection, expression: str, text: str) -> tuple[str, list[str]]:
     """The SQL condition that the text ``expression`` holds ``text`` in any case, and its values: ``LIKE``
-    (in C), which folds ASCII letters alone; where ``text`` has other letters ("ärger" for "Ärger") or an
-    "ss" (which finds an ß) a text that may hold it otherwise (one with other letters; with an ß) is folded
-    by Python's ``casefold`` too. A text of ASCII letters alone is folded by ``LIKE``: 25,000 such titles
-    cost no Python call."""
+    (in C), which folds ASCII letters alone; where ``text`` has other letters ("ärger" for "Ärger"), an
+    "ss" (which finds an ß) or an "i" (which finds an İ) a text that may hold it otherwise (one with other
+    letters; with an ß or an İ) is folded by :func:`fold` too. A text of ASCII letters alone is folded by
+    ``LIKE``: 25,000 such titles cost no Python call."""
     needle = text.strip()
-    folded = needle.casefold()
-    if needle.isascii() and "ss" not in folded:
+    folded = fold(needle)
+    spellings = _spelled_otherwise(folded) if needle.isascii() else ()
+    if needle.isascii() and not spellings:
         return _like(expression, needle)
     conn.create_function(FOLD_FUNCTION, 1, _fold, deterministic=True)
     in_python = f"instr({FOLD_FUNCTION}({expression}), ?) > 0"
-    if needle.isascii():  # "strasse": as LIKE finds it, or folded in a text with an ß
-        others = f"instr({expression}, 'ß') > 0 OR instr({expression}, 'ẞ') > 0"
+    if needle.isascii():  # "strasse", "istanbul": as LIKE finds it, or folded in a text with an ß or an İ
+        others = " OR ".join(f"instr({expression}, '{spelling}') > 0" for spelling in spellings
+                             if "\\" not in spelling)  # the letters themselves: a plain text, not JSON
     else:  # a text with a letter other than ASCII's
         others = f"length(CAST({expression} AS BLOB)) != length({expression})"
     if not folded.isascii():  # only a text with such letters may hold it
@@ -164,5 +185,5 @@ def steps_holding(conn: sqlite3.Connection, text: str) -> tuple[str, list[str]]:
             f" WHERE {condition})"), values
 
 
-__all__ = ["FOLD_FUNCTION", "MAX_SEARCH_CHARS", "SAID_FUNCTION", "SPAN_TEXT", "find_condition", "steps_holding",
-           "text_holds"]
+__all__ = ["FOLD_FUNCTION", "MAX_SEARCH_CHARS", "SAID_FUNCTION", "SPAN_TEXT", "find_condition", "fold",
+           "steps_holding", "text_holds"]

@@ -488,7 +488,9 @@ class ForeignTrace:
         if span.start_ns and (self.start_ns is None or span.start_ns < self.start_ns):
             self.start_ns = span.start_ns
         self.end_ns = max(self.end_ns, span.end_ns or 0)
-        self.error = self.error or (span.status_code == STATUS_ERROR and not cancelled)
+        # (a span that said ok of a call that failed: a Strands tool's error answer under status OK)
+        self.error = self.error or (span.status_code == STATUS_ERROR and not cancelled) or (
+            ended is not None and ended.outcome == FAILED and meaning is not None and meaning.convention == "strands")
         note = span.attributes.get(RUN_NOTE)
         if isinstance(note, str) and note and not self.note:
             self.note = note

@@ -17,7 +17,7 @@ from inspector.i18n import N_
 from inspector.i18n.messages import Message
 
 from .conventions import Meaning
-from .strands_spans import CANCELLATION
+from .strands_spans import CANCELLATION, TOOL_STATUS
 
 STATUS_OK, STATUS_ERROR = 1, 2
 OK, FAILED, CANCELLED, UNRECORDED = "ok", "failed", "cancelled", ""
@@ -117,6 +117,10 @@ def ending(meaning: Meaning, status_code: int, status_message: str, attributes: 
     if is_cancellation(error_type, exception) and not meaning.result_is_error:
         said = _exception_text(exception) or error_type
         return Ending(CANCELLED, error=said, notes=(Message(N_("cancelled: {error}"), {"error": said}),))
+    if meaning.convention == "strands" and status_code != STATUS_ERROR and not error_type \
+            and attributes.get(TOOL_STATUS) == "error":  # the tool answered with its error, the span said ok
+        said = meaning.result or ""
+        return Ending(FAILED, is_time_out("", exception, said), said, notes=(_STRANDS_ERROR,))
     failed = status_code == STATUS_ERROR or bool(error_type) or meaning.result_is_error
     if failed:
         notes: list[Message] = []
@@ -169,6 +173,7 @@ def ending(meaning: Meaning, status_code: int, status_message: str, attributes: 
 
 # The endings with nothing of their own to say, made once (an import asks for one per span).
 _OK, _EXPLICIT_OK, _UNRECORDED = Ending(OK), Ending(OK, explicit_ok=True), Ending(UNRECORDED)
+_STRANDS_ERROR = Message(N_("the tool answered with an error (gen_ai.tool.status error)"))
 #: A Strands tool span that ended OK without the tool's answer (no ``gen_ai.tool.status``): Strands ends it so when
 #: the call was interrupted or its stream abandoned (its agent's run cancelled), so it says nothing of the call.
 _ABANDONED = Ending(UNRECORDED, notes=(Message(N_(

@@ -25,11 +25,14 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["CANCELLATION", "STRANDS_SCOPE", "content_text", "strands_parts"]
+__all__ = ["CANCELLATION", "STRANDS_SCOPE", "TOOL_STATUS", "content_text", "strands_parts"]
 
 STRANDS_SCOPE = "strands.telemetry.tracer"
 #: The attribute Strands puts on a span its caller cancelled (the cancelling exception's class name).
 CANCELLATION = "strands.cancellation.type"
+#: How the tool answered (its result's status: ``success`` or ``error``). Releases before 1.62 end the span with
+#: status OK whatever it says (ERROR only for an exception handed to them): a tool's error answer is said here alone.
+TOOL_STATUS = "gen_ai.tool.status"
 _ARGUMENTS_EVENT, _ANSWER_EVENT = "gen_ai.tool.message", "gen_ai.choice"
 
 
@@ -47,7 +50,7 @@ def strands_parts(attributes: Mapping[str, Any], events: list[dict[str, Any]], p
     arguments = parse(arguments)
     return {"arguments": arguments if isinstance(arguments, (dict, list)) else None,
             "result": None if answer is None else _answer_text(answer, parse),
-            "answered": isinstance(attributes.get("gen_ai.tool.status"), str)}
+            "answered": isinstance(attributes.get(TOOL_STATUS), str)}
 
 
 def _answer_text(answer: Any, parse: Any) -> str:

@@ -94,3 +94,22 @@ def test_a_window_shut_down_with_a_find_in_flight_closes_cleanly(qtbot, make_win
     qtbot.wait(300)
     assert finder.matches == [] and finder.status.text() == ""
     assert not [thread for thread in threading.enumerate() if thread.name.startswith("run-inspector-find")]
+
+
+def test_previous_match_waits_for_a_find_in_flight(qtbot, make_window, runs_tab_showing) -> None:
+    """Shift+Enter (Previous) while the reader thread searches for a new text went to the last match of the text
+    before, said "8 of 8" and told a screen reader "match 8 of 8: …" of a step that may not hold the text searched
+    now; it waits for the answer, as Enter (Next) does."""
+    window, tab, _run = _long_run_shown(make_window, runs_tab_showing)
+    finder = tab.timeline_pane.finder
+    finder.edit.setText("result 77")  # "result 77", "result 770" to "result 779": 8 tool calls
+    finder.find()
+    qtbot.waitUntil(lambda: not finder.searching and finder.status.text() != "", timeout=10000)
+    assert finder.status.text() == "1 of 8" and tab.timeline_view.currentIndex().row() == 77
+    finder.edit.setText("result 1234")
+    finder.find()
+    assert finder.searching
+    finder.find_previous()  # before the answer (no event handled since it was asked)
+    assert tab.timeline_view.currentIndex().row() == 77 and finder.status.text() == "1 of 8"
+    qtbot.waitUntil(lambda: not finder.searching, timeout=10000)
+    assert finder.status.text() == "1 of 1" and tab.timeline_view.currentIndex().row() == 1234

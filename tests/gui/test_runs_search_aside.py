@@ -115,3 +115,32 @@ def test_a_window_shut_down_with_a_search_in_flight_closes_cleanly(qtbot, make_w
     qtbot.wait(300)
     assert tab.runs.reads == reads and _listed(tab) == [failing]
     assert not [thread for thread in threading.enumerate() if thread.name.startswith("run-inspector-search")]
+
+
+def test_a_trace_opened_with_a_search_set_that_finds_its_runs_keeps_the_search(qtbot, make_window) -> None:
+    """File › Open trace… while a search is set whose text the new runs hold: they are listed and selected, the
+    search kept, as before the list was read on the reader thread. The list read again after the import was
+    asked of the reader, so the runs were not listed yet when they were selected: the search was cleared."""
+    _window, tab, _failing = _searched(qtbot, make_window)
+    tab.search.setText("support-agent")  # the agent's run of the mcp SDK's trace, and Strands' runs
+    qtbot.waitUntil(lambda: tab.runs.filter.text == "support-agent", timeout=5000)
+    before, last = _listed(tab), max(run.id for run in tab.store.list_runs(limit=None))
+    with qtbot.waitSignal(tab.transfer_ended, timeout=20000):
+        tab.open_trace(TRACE.parent / "strands.jsonl")
+    imported = [run.id for run in tab.store.list_runs(limit=None) if run.id > last]
+    assert len(before) == 1 and len(imported) == 6
+    assert tab.search.text() == "support-agent" and tab.runs.filter.text == "support-agent"
+    assert sorted(tab.selected_run_ids()) == sorted(imported)
+    assert sorted(_listed(tab)) == sorted([*before, *imported])
+
+
+def test_runs_deleted_with_a_search_set_leave_the_list_at_once(qtbot, make_window) -> None:
+    """Delete… with a search set: the runs deleted are gone from the list when the delete ends, and the timeline
+    of the one shown is cleared. The list read after the delete was asked of the search's reader thread: the rows
+    of the deleted runs stayed, and could be shown or deleted again, until its answer arrived."""
+    _window, tab, failing = _searched(qtbot, make_window)
+    assert tab.select_runs([failing]) and tab.timeline.run is not None
+    with qtbot.waitSignal(tab.transfer_ended, timeout=20000):
+        tab.delete_selected(confirm=False)
+    assert _listed(tab) == [] and tab.timeline.run is None
+    assert tab.search.text() == TEXT

@@ -304,7 +304,8 @@ class FindInRun(QObject):
         self._step(1)
 
     def find_previous(self) -> None:
-        self._step(-1)
+        if not self.searching:  # (meanwhile the matches are the text's before; the answer goes to the first)
+            self._step(-1)
 
 
 def _arrow_button(arrow: Qt.ArrowType, tip: Callable[[], str]) -> QToolButton:

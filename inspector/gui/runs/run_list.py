@@ -237,10 +237,10 @@ class RunListPane(QWidget):
                          server_imported=server.imported if server else None,
                          source=self.source_filter.currentData() or None, text=self.search.text())
 
-    def reload(self) -> None:
+    def reload(self, *, aside: bool = True) -> None:
         """Read the list again (keeps the selected runs selected when they are still listed); a search's
-        list on its reader thread, shown as it arrives."""
-        if self._search_aside():
+        list on its reader thread, shown as it arrives (``aside=False``: here, listed on return)."""
+        if aside and self._search_aside():
             return
         selected, current = self.selected_run_ids(), self.current_run()
         self._note_read()

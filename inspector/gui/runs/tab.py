@@ -246,7 +246,7 @@ class RunsTab(QWidget):
         return self.transfers.open_trace(path)
 
     def _imported(self, run_ids: list[int]) -> None:
-        self.reload()
+        self.run_list.reload(aside=False)  # listed before they are selected: a search that finds them is kept
         self.select_runs(shown_first(self.store, run_ids))
 
     def choose_export(self, selected_only: bool) -> None:
@@ -273,7 +273,7 @@ class RunsTab(QWidget):
 
     def _deleted(self) -> None:
         self.run_list.clear_selection()
-        self.reload()
+        self.run_list.reload(aside=False)  # the runs deleted leave the list at once, a search set or not
         self._forget_unlisted_run()
 
     def cancel_transfer(self) -> None:

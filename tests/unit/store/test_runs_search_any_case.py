@@ -1,7 +1,8 @@
 """The Runs search (and ``runs list --search``) finds a text in a run's title, server, file and notes, and in
 its steps' notes, in any case, as Find finds it in the steps: LIKE folds ASCII letters alone, so "ärger"
 did not find the run titled "Ärger im Büro", nor "strasse" the note "Straße", while a step holding them was
-found. A real database."""
+found. Accents are compared composed or not, and the dotted capital I as an i, in the search and in Find.
+A real database."""
 
 from __future__ import annotations
 
@@ -9,10 +10,14 @@ from pathlib import Path
 
 import pytest
 
+from inspector.runs import RunStep, StepKind
 from inspector.store import RunStore
-from inspector.store.browse import RunFilter, listed_ids
+from inspector.store.browse import RunFilter, find_in_timeline, listed_ids
 from inspector.store.notes import write_run_note, write_step_note
 from tests.support.sample_runs import mixed_run
+
+DECOMPOSED_ARGER = "A\u0308rger im Bu\u0308ro"  # "Ärger im Büro" as macOS spells a file's name
+PRECOMPOSED_CAFE = "Caf\u00e9 Olé"
 
 
 @pytest.fixture
@@ -67,3 +72,26 @@ def test_a_text_of_ascii_letters_alone_is_not_folded_in_python(store: RunStore, 
     sharp = store.start_run("Straße", "live", None)
     assert _found(store, "ärger") == [umlaut] and _found(store, "STRASSE") == [sharp]
     assert set(folded) <= {"Ärger", "Straße"}, folded[:5]
+
+
+def test_the_search_finds_accents_composed_or_not_and_a_dotted_capital_i(store: RunStore) -> None:
+    """An accent typed precomposed ("ä", as a keyboard gives it) finds it stored decomposed ("a" and a combining
+    diaeresis), and the other way round; "istanbul" finds "İSTANBUL" (``casefold`` makes "İ" an "i" and a combining
+    dot). Each found nothing."""
+    decomposed = store.start_run(DECOMPOSED_ARGER, "live", None)
+    precomposed = store.start_run(PRECOMPOSED_CAFE, "live", None)
+    dotted = store.start_run("Flug nach İSTANBUL", "live", None)
+    plain = store.start_run("istanbul by night", "live", None)
+    store.start_run("other", "live", None)
+    assert _found(store, "ärger") == _found(store, "BÜRO") == [decomposed]
+    assert _found(store, "cafe\u0301") == _found(store, "OLE\u0301") == [precomposed]
+    assert _found(store, "istanbul") == _found(store, "Istanbul") == _found(store, "İstanbul") == [plain, dotted]
+
+
+def test_find_in_a_run_finds_accents_composed_or_not_and_a_dotted_capital_i(store: RunStore) -> None:
+    run_id = store.start_run("steps", "live", None)
+    for text in (DECOMPOSED_ARGER, PRECOMPOSED_CAFE, "İSTANBUL", "plain"):
+        store.append_step(run_id, RunStep(kind=StepKind.LLM, round=0, duration_ms=1.0, content=text))
+    assert find_in_timeline(store, run_id, "ärger") == find_in_timeline(store, run_id, "büro") == [0]
+    assert find_in_timeline(store, run_id, "cafe\u0301") == [1]
+    assert find_in_timeline(store, run_id, "istanbul") == find_in_timeline(store, run_id, "İstanbul") == [2]

@@ -83,26 +83,32 @@ def test_each_call_joins_its_server_side_under_the_strands_span(empty_store: Run
         assert {step["raw"]["otlp"]["service"] for step in steps} == {"support-agent"}
 
 
-def abandoned_tool_span(tmp_path: Path) -> Path:
-    """The cancelled run's trace of strands.jsonl without the MCP call under its tool span: Strands' span alone."""
-    lines = (FIXTURES / "strands.jsonl").read_text(encoding="utf-8").splitlines()
-    records = [json.loads(line) for line in lines]
-    cancelled_trace = next(span["traceId"] for record in records for resource in record["resourceSpans"]
-                           for scope in resource["scopeSpans"] for span in scope["spans"]
-                           if any(item["key"] == "strands.cancellation.type" for item in span["attributes"]))
+def strands_spans_only(tmp_path: Path, name: str, keep: Any = lambda span: True) -> Path:
+    """strands.jsonl's Strands spans alone (no MCP call under a tool span) that ``keep`` keeps, written to ``name``
+    (``keep`` may change a span it keeps)."""
     kept = []
-    for record in records:
+    for line in (FIXTURES / "strands.jsonl").read_text(encoding="utf-8").splitlines():
+        record = json.loads(line)
         for resource in record["resourceSpans"]:
             for scope in resource["scopeSpans"]:
-                scope["spans"] = [span for span in scope["spans"] if span["traceId"] == cancelled_trace
-                                  and scope["scope"]["name"] == STRANDS_SCOPE]
+                scope["spans"] = [span for span in scope["spans"] if scope["scope"]["name"] == STRANDS_SCOPE
+                                  and keep(span)]
             resource["scopeSpans"] = [scope for scope in resource["scopeSpans"] if scope["spans"]]
         record["resourceSpans"] = [resource for resource in record["resourceSpans"] if resource["scopeSpans"]]
         if record["resourceSpans"]:
             kept.append(json.dumps(record))
-    path = tmp_path / "abandoned.jsonl"
+    path = tmp_path / name
     path.write_text("\n".join(kept) + "\n", encoding="utf-8")
     return path
+
+
+def abandoned_tool_span(tmp_path: Path) -> Path:
+    """The cancelled run's trace of strands.jsonl without the MCP call under its tool span: Strands' span alone."""
+    records = [json.loads(line) for line in (FIXTURES / "strands.jsonl").read_text(encoding="utf-8").splitlines()]
+    cancelled_trace = next(span["traceId"] for record in records for resource in record["resourceSpans"]
+                           for scope in resource["scopeSpans"] for span in scope["spans"]
+                           if any(item["key"] == "strands.cancellation.type" for item in span["attributes"]))
+    return strands_spans_only(tmp_path, "abandoned.jsonl", lambda span: span["traceId"] == cancelled_trace)
 
 
 @pytest.mark.parametrize("trace", ["cut", "mlflow"])
@@ -134,3 +140,29 @@ def test_strands_content_items_are_read_as_their_text_and_anything_else_as_writt
     both = strands_parts({"gen_ai.tool.call.arguments": '{"q": 2}', "gen_ai.tool.call.result": '[{"text": "a"}]'},
                          events, parse_json_text)
     assert (both["arguments"], both["result"], both["answered"]) == ({"q": 2}, "a", False)
+
+
+def _status_ok_on_failed_calls(tmp_path: Path) -> Path:
+    """strands.jsonl's Strands spans alone (tools of the agent's own, no MCP call under them), as a Strands release
+    that ends a tool's span with status OK whatever the tool answered writes them (its ``_end_span`` sets ERROR
+    only for an exception it is handed): the failed calls' spans say so only in ``gen_ai.tool.status`` (``error``)
+    and their answers."""
+    def status_ok(span: dict[str, Any]) -> bool:
+        if span["name"].startswith("execute_tool") and span.get("status", {}).get("code") == 2:
+            span["status"] = {"code": 1}
+        return True
+
+    return strands_spans_only(tmp_path, "status_ok.jsonl", status_ok)
+
+
+def test_a_strands_tool_that_answered_with_an_error_under_status_ok_failed(empty_store: RunStore,
+                                                                            tmp_path: Path) -> None:
+    """A tool span with status OK and ``gen_ai.tool.status`` ``error`` read "ok", and its run too: the call failed
+    (its answer the error, said once), the one that timed out says so, and their runs failed."""
+    _lookup, (fail_run, fail_steps), (slow_run, slow_steps), _cancelled = agent_runs(
+        empty_store, _status_ok_on_failed_calls(tmp_path))
+    fail, slow = strands_tool(fail_steps), strands_tool(slow_steps)
+    assert fail["raw"]["otlp"]["status"]["code"] == 1
+    assert (fail["outcome"], fail_run.status) == ("failed", "failed")
+    assert fail["toolResult"] == "the tool answered with an error (gen_ai.tool.status error)\nError executing tool fail"
+    assert (slow["outcome"], slow_run.status) == ("failed", "failed") and slow["raw"]["otlp"]["timedOut"] is True
