@@ -64,10 +64,13 @@ def run_command(argv: list[str]) -> int:
     fit_output()
     as_json = wants_json(argv)
     args: argparse.Namespace | None = None
+    typed = list(argv)  # a credential typed in it is never repeated (typed_secrets)
     try:
         language, argv = apply_language(argv)
     except LanguageOptionError as exc:
-        return end_with_error("usage", str(exc), EXIT_USAGE, as_json)
+        from .typed_secrets import masked
+
+        return end_with_error("usage", masked(str(exc), typed), EXIT_USAGE, as_json)
     try:
         parser = build_parser(argv)
         parser.json_wanted = as_json
@@ -111,7 +114,9 @@ def run_command(argv: list[str]) -> int:
         with stops_given_back():  # a command whose work is done holds them (stopping.work_done)
             return command.run(args)
     except CommandError as exc:
-        return end_with_error(exc.kind, str(exc), exc.exit_status, as_json, exc.shown())
+        from .typed_secrets import masked
+
+        return end_with_error(exc.kind, masked(str(exc), typed), exc.exit_status, as_json, masked(exc.shown(), typed))
     except EOFError:  # Ctrl-D at a prompt we did not expect to end
         ended = Message(N_("The input ended (Ctrl-D) before an answer was given; nothing was done."))
         return end_with_error("bad_input", str(ended), EXIT_USAGE, as_json, translate(ended))

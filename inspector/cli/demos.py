@@ -14,6 +14,7 @@ from inspector.i18n.os_reasons import os_reason
 from inspector.mcp.messages import Number
 
 from .common import EXIT_OK, UsageError, wait_until_stopped
+from .typed_secrets import typed_start
 
 
 def run(args: argparse.Namespace) -> int:
@@ -29,7 +30,7 @@ def _whole_number(option: str, raw: str, minimum: int) -> int:
         value = int(raw)
     except ValueError:
         raise UsageError(Message(N_("{option} must be a whole number (got {raw})."),
-                                 {"option": option, "raw": repr(raw[:40])})) from None
+                                 {"option": option, "raw": repr(typed_start(raw, 40))})) from None
     if value < minimum:
         raise UsageError(Message(N_("{option} must be at least {minimum} (got {value})."),
                                  {"option": option, "minimum": minimum, "value": value}))
@@ -54,11 +55,11 @@ def _seconds(option: str, raw: str | None, *, allow_zero: bool = False) -> float
         value = float(raw)
     except ValueError:
         raise UsageError(Message(N_("{option} must be a number of seconds (got {raw})."),
-                                 {"option": option, "raw": repr(raw[:40])})) from None
+                                 {"option": option, "raw": repr(typed_start(raw, 40))})) from None
     if not math.isfinite(value) or value < 0 or (value == 0 and not allow_zero):
         template = (N_("{option} must be zero or a positive number of seconds (got {raw}).") if allow_zero
                     else N_("{option} must be a positive number of seconds (got {raw})."))
-        raise UsageError(Message(template, {"option": option, "raw": repr(raw[:40])}))
+        raise UsageError(Message(template, {"option": option, "raw": repr(typed_start(raw, 40))}))
     return value
 
 

@@ -18,12 +18,20 @@ LARGEST_LIMIT = 1_000_000_000
 """The most runs `runs list --limit` may ask for."""
 
 
+def _shown(text: str) -> str:
+    """``text`` (typed where a number belongs) as a refusal repeats it: without a password, a query or a fragment
+    if it is an address (cut short, the whole word could not be found and hidden), at most 30 characters."""
+    from inspector.mcp.address_query import typed_to_quote
+
+    shown = typed_to_quote(text)
+    return shown if len(shown) <= 30 else shown[:30] + "…"
+
+
 def whole_number(what: str, low: int, high: int, sentence: Callable[[], str]) -> Callable[[str], int]:
     """An argparse type: ``what`` must be a whole number from ``low`` to ``high``; ``sentence`` makes the
     refusal in the current language, with the placeholders ``{low}``, ``{high}`` and ``{text}``."""
 
     def parse(text: str) -> int:
-        shown = text if len(text) <= 30 else text[:30] + "…"
         try:
             value = int(text, 10)
         except ValueError:
@@ -32,7 +40,7 @@ def whole_number(what: str, low: int, high: int, sentence: Callable[[], str]) ->
             from inspector.i18n.formatting import format_number  # Babel's dates load only for a refusal
 
             raise argparse.ArgumentTypeError(sentence().format(low=format_number(low), high=format_number(high),
-                                                               text=shown))
+                                                               text=_shown(text)))
         return value
 
     parse.__name__ = what  # argparse names the type in some messages
@@ -47,9 +55,8 @@ def step_number(text: str) -> int:
     try:
         return int(text, 10)
     except ValueError:
-        shown = text if len(text) <= 30 else text[:30] + "…"
         raise argparse.ArgumentTypeError(_("a step number must be a whole number, as the # column of `runs show` "
-                                           "prints it, not {text}").format(text=shown)) from None
+                                           "prints it, not {text}").format(text=_shown(text))) from None
 
 
 step_number.__name__ = "a step number"  # argparse names the type in some messages

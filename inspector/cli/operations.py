@@ -86,6 +86,7 @@ from .server_requests import SamplingLimitNotice, handler_from_options, unoffere
 from .server_stderr import ServerStderr
 from .signin import settings_from_args, signin_vault, with_signin
 from .task_words import task_line
+from .typed_secrets import typed_start
 from .words import leg_outcome_word, leg_said, outcome_word, seconds, status_cell, whole
 
 if TYPE_CHECKING:
@@ -199,11 +200,11 @@ def parse_budget_option(raw: str | None, option: str = "--budget") -> BudgetRead
     reading = read_budget(raw)
     if not reading.usable or reading.requested is None:
         raise UsageError(Message(N_("{option} must be a positive number of seconds, e.g. 20 (got {raw})"),
-                                 {"option": option, "raw": repr(raw[:40])}))
+                                 {"option": option, "raw": repr(typed_start(raw, 40))}))
     if reading.requested > MAX_BUDGET_S:  # range-checked: a bigger one is a typo, and overflows the timers
         raise UsageError(Message(N_("{option} must be at most {most} seconds (a week), got {raw}"),
                                  {"option": option, "most": Number(MAX_BUDGET_S, f"{MAX_BUDGET_S:,}"),
-                                  "raw": repr(raw[:40])}))
+                                  "raw": repr(typed_start(raw, 40))}))
     if reading.verdict is BudgetVerdict.RAISED:
         print(_("run-inspector: a budget of {requested} s is below the {minimum}-second minimum of a request; it was "
                 "raised to {seconds} s.").format(requested=seconds(reading.requested),

@@ -19,6 +19,7 @@ from inspector.i18n.messages import Message, translate
 
 from .common import EXIT_OK, UsageError, database_path, wait_until_stopped
 from .safe_text import one_line
+from .typed_secrets import typed_start
 from .words import outcome_word
 
 
@@ -93,7 +94,7 @@ def _number(option: str, raw: str, lowest: int, highest: int) -> int:
         value = int(raw)
     except ValueError:
         raise UsageError(Message(N_("{option} must be a whole number (got {raw})."),
-                                 {"option": option, "raw": repr(raw[:40])})) from None
+                                 {"option": option, "raw": repr(typed_start(raw, 40))})) from None
     if not lowest <= value <= highest:
         raise UsageError(Message(N_("{option} must be from {lowest} to {highest} (got {value})."),
                                  {"option": option, "lowest": lowest, "highest": highest, "value": value}))
@@ -107,5 +108,5 @@ def _seconds(option: str, raw: str) -> float:
         value = -1.0
     if not 0 < value <= 3600:
         raise UsageError(Message(N_("{option} must be a number of seconds above 0 and at most 3600 (got {raw})."),
-                                 {"option": option, "raw": repr(raw[:40])}))
+                                 {"option": option, "raw": repr(typed_start(raw, 40))}))
     return value

@@ -16,6 +16,7 @@ from inspector.mcp.server_requests import Elicitor, Root
 from .common import UsageError, safe
 from .progress import LiveProgressLine
 from .secrets import known_secrets
+from .typed_secrets import typed_start
 
 
 def handler_from_options(args: argparse.Namespace) -> ServerRequestHandler:
@@ -64,7 +65,7 @@ def roots_from_options(raw: list[str]) -> tuple[Root, ...] | None:
             roots.append(parse_root(item))
         except RootNotUsable:
             raise UsageError(Message(N_("--root takes a folder or a file:// URI (got {value})."),
-                                     {"value": repr(item[:80])})) from None
+                                     {"value": repr(typed_start(item, 80))})) from None
     return tuple(roots)
 
 

@@ -22,7 +22,12 @@ _KEY_LIKE_CHARS = 12
 USER_INFO_WITH_DELIMITER = re.compile(r"^[^\s/?#@\[:]*:(?!\d*(?:[/?#]|$))[^\s@]*@")
 #: A name, ``:`` and a password up to its ``@`` at the start of a word (``bob:pw@host/mcp``; the name holds no ``:``).
 _TYPED_USER_INFO = re.compile(r"^[^\s/?#@:]*:[^\s/?#]*@")
-_TYPED_SECRET = re.compile(rf"^[^\s/?#@]*:[^\s/?#]*@|{USER_INFO_WITH_DELIMITER.pattern[1:]}|\?.")
+#: Either a password at the start of a word, its name holding no ``:`` (a search trying every position, and every
+#: ``:`` of ``a:a:a:…`` as the one that ends the name, took time growing with the square of a word's length: 10,000
+#: characters, 2 to 4 s; 100,000, minutes), or a query, or a fragment holding ``=`` (``#access_token=…``, OAuth's
+#: implicit flow puts a token there).
+_TYPED_SECRET = re.compile(rf"^(?:{_TYPED_USER_INFO.pattern[1:]}|{USER_INFO_WITH_DELIMITER.pattern[1:]})"
+                           r"|\?.|#[^\s=#]*=.")
 _WORDS = re.compile(r"(\s+)")
 
 
@@ -52,14 +57,15 @@ def without_query(text: str) -> str:
 
 def address_to_quote(text: str) -> str:
     """``text`` (an address as typed) as a sentence may repeat it: without a password before its host and with
-    its query marked ``?…`` (a key in either)."""
+    its query marked ``?…`` and its fragment ``#…`` (a key or a token in any)."""
     from .server import without_user_info
 
-    shown = without_user_info(text)
+    shown, mark, fragment = without_user_info(text).partition("#")
+    if mark and fragment:  # a token may be there (OAuth's implicit flow: "#access_token=…")
+        fragment = "…"
     if "?" not in shown:
-        return shown
-    address, mark, fragment = without_query(shown).partition("#")
-    return f"{address}?…{mark}{fragment}"  # before a fragment, as the query was ("http://host/mcp#fragment?…" was said)
+        return f"{shown}{mark}{fragment}"
+    return f"{without_query(shown)}?…{mark}{fragment}"  # before a fragment, as the query was
 
 
 def address_to_keep(text: str) -> str:

@@ -71,9 +71,12 @@ def test_a_server_where_the_action_goes_gets_an_example_with_the_action(capsys, 
     said = capsys.readouterr().err
     assert "e.g. run-inspector resources list http://127.0.0.1:9/mcp?…;" in said
     assert "k-51c2" not in said and "pw-7f3a" not in said
-    # The query marked where it was, before a fragment: the example said "http://127.0.0.1:9/mcp#top?…".
-    assert main(["--db", db, "resources", "http://127.0.0.1:9/mcp?api_key=k-51c2#top"]) == 2
-    assert "e.g. run-inspector resources list http://127.0.0.1:9/mcp?…#top;" in capsys.readouterr().err
+    # The query marked where it was, before a fragment (the example said "http://127.0.0.1:9/mcp#top?…"), and the
+    # fragment marked as the query is: a token may be there (OAuth's implicit flow, "#access_token=…").
+    assert main(["--db", db, "resources", "http://127.0.0.1:9/mcp?api_key=k-51c2#access_token=t-9a8b"]) == 2
+    said = capsys.readouterr().err
+    assert "e.g. run-inspector resources list http://127.0.0.1:9/mcp?…#…;" in said
+    assert "t-9a8b" not in said
     assert main(["--db", db, "resources", "lis"]) == 2  # a mistyped action: the nearest one, and the choices
     assert "'lis' is not a command of run-inspector resources: did you mean list?" in capsys.readouterr().err
     assert not (tmp_path / "runs.db").exists()
