@@ -11,7 +11,8 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
-from collections.abc import Collection, Mapping, Sequence
+from array import array
+from collections.abc import Collection, Iterable, Mapping, MutableSequence, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from typing import Any
@@ -618,7 +619,7 @@ class SpanNodes:
     """The steps of a run imported from a trace as its span tree needs them, column by column (a
     run of 100,000 steps makes no object per step): in time order, no payload text."""
 
-    step_ids: list[int] = field(default_factory=list)
+    step_ids: MutableSequence[int] = field(default_factory=lambda: array("q"))  # 8 bytes a step, no int objects
     span_ids: list[str | None] = field(default_factory=list)
     parent_ids: list[str | None] = field(default_factory=list)
     plumbing: list[bool] = field(default_factory=list)
@@ -646,13 +647,23 @@ def span_nodes(store: RunStore, run_id: int) -> SpanNodes:
     again for every call); only if some payload is not JSON is the query made again, checking each."""
     conn = store.db.conn
     try:
-        rows = conn.execute(_SPAN_NODES.format(p="payload"), (run_id,)).fetchall()
+        return _read_nodes(conn.execute(_SPAN_NODES.format(p="payload"), (run_id,)))
     except sqlite3.OperationalError:  # a payload SQLite cannot read (e.g. nested deeper than it parses)
-        rows = conn.execute(_SPAN_NODES.format(p="CASE WHEN json_valid(payload) THEN payload ELSE '{}' END"),
-                            (run_id,)).fetchall()
+        return _read_nodes(conn.execute(
+            _SPAN_NODES.format(p="CASE WHEN json_valid(payload) THEN payload ELSE '{}' END"), (run_id,)))
+
+
+def _read_nodes(rows: Iterable[tuple[int, str, str | None, str | None]]) -> SpanNodes:
+    """The nodes of the rows, read as the cursor gives them (1,000,000 rows are never a list of
+    tuples at once). A text many nodes share is one object: a kind or an outcome (a handful in a
+    run), and a parent's span id said again by the next step (its siblings in a row, or its own
+    child in a chain): a span of 100,000 children is not 100,000 copies of its id."""
     nodes = SpanNodes()
     add_step, add_span, add_parent = nodes.step_ids.append, nodes.span_ids.append, nodes.parent_ids.append
     add_plumbing, add_kind, add_outcome = nodes.plumbing.append, nodes.kinds.append, nodes.outcomes.append
+    words: dict[str, str] = {}
+    word = words.setdefault
+    last_span = last_parent = None
     for step_id, kind, outcome, marks in rows:
         # The usual text, ["<16 hex>","<16 hex>",null] (or null for no parent, true for plumbing), is
         # cut by position; anything else goes through _span_marks.
@@ -668,11 +679,14 @@ def span_nodes(store: RunStore, run_id: int) -> SpanNodes:
         else:
             span, parent, plumbing = _span_marks(marks)
         add_step(step_id)
+        if parent is not None:
+            parent = last_parent if parent == last_parent else last_span if parent == last_span else parent
+        last_span, last_parent = span, parent
         add_span(span)
         add_parent(parent)
         add_plumbing(plumbing)
-        add_kind(kind)
-        add_outcome(outcome or "")
+        add_kind(word(kind, kind))
+        add_outcome(word(outcome or "", outcome or ""))
     return nodes
 
 

@@ -14,7 +14,10 @@ a collapsed step's descendants are not rows. Nodes are numbers into the columns 
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Iterable
+from dataclasses import replace
+from functools import cached_property
 
 from .browse import TRACE_RUN_UID_PREFIX, SpanNodes, StepFilter, span_nodes
 from .joined import has_joined_spans, our_span_nodes
@@ -29,9 +32,10 @@ class SpanTree:
     """The steps of one run as a tree of spans, in time order under each parent."""
 
     def __init__(self, nodes: SpanNodes) -> None:
-        self.nodes = nodes
+        # The span ids are read here once: the tree keeps the other columns (a run of 1,000,000 steps
+        # has some 70 MB of ids).
+        self.nodes = replace(nodes, span_ids=[], parent_ids=[], aliases={})
         count = len(nodes)
-        self.index_of_step = {step: number for number, step in enumerate(nodes.step_ids)}
         by_span: dict[str, int] = {}
         for number, span in enumerate(nodes.span_ids):
             if span is not None and span not in by_span:
@@ -41,7 +45,7 @@ class SpanTree:
                 by_span.setdefault(alias, by_span[span])
         #: Each node's children (node numbers, time order) and parent (-1: none); ``roots`` have none here.
         self.children: list[list[int] | None] = [None] * count
-        self.parent = [-1] * count
+        self.parent = array("q", [-1]) * count
         self.roots: list[int] = []
         children, parent_of = self.children, self.parent
         # Parents earlier in time cannot close a cycle; once one is later (clock skew, a hostile
@@ -61,6 +65,12 @@ class SpanTree:
             else:
                 below.append(number)
         self.plumbing_count = sum(nodes.plumbing)
+
+    @cached_property
+    def index_of_step(self) -> dict[int, int]:
+        """Each step's node number: made when a step is looked up (a step's row, a collapsed step), not
+        for every run laid out (a dict of 1,000,000 steps is some 70 MB)."""
+        return {step: number for number, step in enumerate(self.nodes.step_ids)}
 
     def _hangs_under(self, candidate: int, ancestor: int) -> bool:
         """Whether ``candidate`` already hangs (at any depth) under ``ancestor``."""
