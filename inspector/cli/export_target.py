@@ -21,13 +21,15 @@ def keep_existing(store: RunStore, output: str, force: bool) -> None:
     """Refuse to write over a regular file at ``output`` (a link's file) unless ``force``, naming the file, the
     option, and the runs imported from a file of that name. A folder, a device or a pipe there is left to the
     export, which says why it cannot write there."""
+    written = written_at(Path(output))
     try:
-        there = existing_mode(written_at(Path(output))) is not None
+        there = existing_mode(written) is not None
     except OSError:
         return
     if not there or force:
         return
-    runs = runs_imported_from(store, Path(output).name)
+    # (a link's own name too: the runs may have been imported through it)
+    runs = runs_imported_from(store, written.name) or runs_imported_from(store, Path(output).name)
     if not runs:
         raise BadInputError(Message(N_("{path} is there already: export does not write over a file. Give -o another "
                                        "file name, or add --force to replace it."), {"path": output}))

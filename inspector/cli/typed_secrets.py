@@ -19,22 +19,47 @@ _VALUE_OPTIONS = {"--header": ":", "--secret-header": ":", "--env": "=", "--secr
 
 
 def _with_value_hidden(word: str, separator: str) -> str:
-    name, found, value = word.partition(separator)
-    return f"{name}{separator} …" if separator == ":" and found and value.strip() else \
-        f"{name}{separator}…" if found and value else word
+    """``word`` (the value of --header, --env …) without its value (``Name: …``, ``NAME=…``); ``word`` itself when
+    it has no ``separator`` or no value (:func:`_unseparated` hides it)."""
+    name, found, value = word.partition(separator) if separator else ("", "", word)
+    if not found:
+        return word
+    return f"{name}{separator} …" if separator == ":" and value.strip() else f"{name}{separator}…" if value else word
+
+
+def _unseparated(option: str, joint: str, word: str, separator: str) -> Iterator[tuple[str, str]]:
+    """The value ``word`` of ``option`` without its ``separator`` (``--header "Bearer T"``), hidden whole where a
+    sentence repeats it: after its option as typed (argparse's "unrecognized arguments: --header Bearer T") or
+    quoted. Not the word alone anywhere: ``--env server`` would hide "server" from every sentence."""
+    if word.strip() and _with_value_hidden(word, separator) == word:
+        yield f"{option}{joint}{word}", f"{option}{joint}…"
+        yield repr(word), repr("…")
+
+
+def _value_separator(option: str) -> str | None:
+    """The separator of the value of ``option``: one of :data:`_VALUE_OPTIONS`, or a beginning of it, which argparse
+    takes for it (``--head``); ``""`` for a beginning of two of them (``--secret-``); ``None`` for any other word."""
+    if len(option) < 3 or not option.startswith("--"):
+        return None
+    separators = {separator for name, separator in _VALUE_OPTIONS.items() if name.startswith(option)}
+    return None if not separators else separators.pop() if len(separators) == 1 else ""
 
 
 def _typed_words(argv: list[str]) -> Iterator[tuple[str, str]]:
     """(as typed, as a sentence may repeat it) for each word of ``argv``, an option's value after ``=`` and
     a command line's words."""
     separator: str | None = None
+    previous = ""
     for word in argv:
         option, equals, value = word.partition("=")
         if separator is not None:  # the value of --header, --env …
             yield word, _with_value_hidden(word, separator)
-        elif word.startswith("--") and equals and option in _VALUE_OPTIONS:
-            yield value, _with_value_hidden(value, _VALUE_OPTIONS[option])
-        separator = _VALUE_OPTIONS.get(word)
+            yield from _unseparated(previous, " ", word, separator)
+        elif equals and (given := _value_separator(option)) is not None:
+            yield value, _with_value_hidden(value, given)
+            yield from _unseparated(option, "=", value, given)
+        separator = _value_separator(word) if separator is None else None
+        previous = word
         for part in {word, value, *word.split()}:
             yield part, typed_to_quote(part)
 

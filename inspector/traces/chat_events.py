@@ -54,9 +54,9 @@ def read_event_conversation(events: Sequence[Any]) -> Conversation | None:
     answered: list[Mapping[str, Any]] = []
     for event in events:
         attributes = event.get("attributes") if isinstance(event, Mapping) else None
-        if not isinstance(attributes, Mapping):
+        name = event.get("name") if isinstance(attributes, Mapping) else None
+        if not isinstance(name, str):  # (a stranger's file in our format may hold a list there: unhashable)
             continue
-        name = event.get("name")
         if name == _DETAILS:
             details.update({key: attributes[key] for key in _DETAIL_KEYS if key in attributes})
         elif name in _ASKED:

@@ -479,8 +479,10 @@ class ForeignTrace:
             self._see_server(span, service, meaning.side)
         elif meaning is not None and meaning.convention == "openlit" and meaning.method:
             # OpenLIT marks no client side: its agent's `mcp tools/call` is an MCP request all the same, and the
-            # service that recorded it (the agent, "support-agent") is not the server.
+            # service that recorded it (the agent, "support-agent") is not the server; a server.address it carries is.
             self._request_seen = True
+            if self.mcp_server is None:
+                self._see_server(span, service, "client")
         if not span.parent_id and self.root_name is None:
             self.root_name, self.service = shown_name(span.name, span.attributes), service
             self.root_unfinished = span.end_ns is None

@@ -63,3 +63,18 @@ def test_a_folder_is_refused_as_before_with_or_without_force(tmp_path: Path, cap
     for extra in ((), ("--force",)):
         assert main(["export", "last", "-o", str(tmp_path), *extra, "--db", db]) == 2
         assert "(it is a folder, not a file)" in capsys.readouterr().err
+
+
+def test_a_link_to_an_imported_trace_names_the_runs_of_the_file_it_links_to(tmp_path: Path, capsys) -> None:
+    # The runs keep the name of the file they were imported from; a link of another name to it said only "is there
+    # already", not that it may be the trace the user was sent.
+    db = str(tmp_path / "runs.db")
+    sent = tmp_path / "respan.jsonl"
+    shutil.copyfile(RESPAN, sent)
+    assert main(["import", str(sent), "--db", db]) == 0
+    link = tmp_path / "latest.jsonl"
+    link.symlink_to(sent)
+    capsys.readouterr()
+    assert main(["export", "last", "-o", str(link), "--db", db]) == 2
+    assert f"{link} is there already, and run 1 was imported from a file of that name" in capsys.readouterr().err
+    assert sent.read_bytes() == RESPAN.read_bytes()

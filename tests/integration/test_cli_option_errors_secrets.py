@@ -81,6 +81,12 @@ def test_a_long_word_is_checked_for_credentials_in_time_linear_in_its_length(tmp
     (["--header=X-Api-Key: k3y-51c2x"], "unrecognized arguments: --header=X-Api-Key: …. "),
     (["--env", "TOKEN=t0k-9a8b"], "unrecognized arguments: --env TOKEN=…. "),
     (["--secret-env=PASS=pw-7Qz1"], "unrecognized arguments: --secret-env=PASS=…. "),
+    # a value without its separator is hidden whole (it was repeated: "--header Bearer t0k-…")
+    (["--header", "Bearer t0k-9a8b"], "unrecognized arguments: --header …. "),
+    (["--secret-header=k3y-51c2x"], "unrecognized arguments: --secret-header=…. "),
+    # an option abbreviated as argparse takes it (--head for --header)
+    (["--head", "Authorization: Bearer t0k-9a8b"], "unrecognized arguments: --head Authorization: …. "),
+    (["--secret-e=PASS=pw-7Qz1"], "unrecognized arguments: --secret-e=PASS=…. "),
 ])
 def test_a_header_or_a_variable_given_where_it_is_not_taken_is_repeated_without_its_value(
         words: list[str], said: str, tmp_path: Path) -> None:

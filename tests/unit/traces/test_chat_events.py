@@ -88,3 +88,13 @@ def test_events_bounded_and_what_is_not_understood_named() -> None:
         ChatPart("text", "<b>plain</b>\u202e"), ChatPart("other"))  # the text as written: shown as plain text
     assert read_event_conversation([{"name": "exception", "attributes": {}}, "not an event"]) is None
     assert read_event_conversation([]) is None
+
+
+@pytest.mark.parametrize("name", [["gen_ai.user.message"], {"gen_ai.choice": 1}, 5, None])
+def test_an_event_whose_name_is_no_text_is_passed_over(name: object) -> None:
+    # A stranger's file in our format keeps a step's events as written: a name that is a list or an object was a
+    # TypeError (unhashable) out of `runs show` and the step detail.
+    events = [{"name": name, "attributes": {"content": "hidden"}},
+              {"name": "gen_ai.user.message", "attributes": {"content": "call lookup"}}]
+    payload = {"kind": "llm", "raw": {"otlp": {"events": events}}}
+    assert conversation_lines(payload)[1:] == ["  user: call lookup"]
