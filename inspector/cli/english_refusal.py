@@ -25,6 +25,8 @@ def english_refusal(parse: Callable[[], object]) -> str | None:
             parse()
         except argparse.ArgumentError as refused:
             return str(refused)
+        except Exception:  # noqa: BLE001 - refused otherwise in English: said as it was
+            return None
     return None
 
 
