@@ -36,15 +36,16 @@ class CommandError(Exception):
     kind = "failed"
     exit_status = EXIT_FAILED
 
-    def __init__(self, message: object) -> None:
+    def __init__(self, message: object, shown: str | None = None) -> None:
         self.sentence = message
+        self._shown = shown  # made in the current language already (argparse's words): shown as it is
         super().__init__(str(message))
 
     def shown(self) -> str:
         """The sentence in the current language."""
         from inspector.i18n.messages import translate
 
-        return translate(self.sentence)
+        return self._shown if self._shown is not None else translate(self.sentence)
 
 
 class UsageError(CommandError):
@@ -109,6 +110,8 @@ class Parser(argparse.ArgumentParser):
     json_wanted = False
     #: The words this parser was last given (a group's: what follows ``prompts``).
     _given: list[str] = []
+    #: argparse's last refusal here as it was said, and in English (for ``--json``: :mod:`.english_refusal`).
+    _refused: tuple[str, str] | None = None
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("formatter_class", WholeWordsHelp)
@@ -123,6 +126,17 @@ class Parser(argparse.ArgumentParser):
             return self.parse_known_intermixed_args(args, namespace)
         finally:
             self._parsing_intermixed = False
+
+    def _parse_known_args(self, arg_strings: list[str], namespace: Any, *more: Any) -> Any:
+        try:
+            return super()._parse_known_args(arg_strings, namespace, *more)
+        except argparse.ArgumentError as refused:
+            from .english_refusal import english_refusal
+
+            english = english_refusal(lambda: super(Parser, self)._parse_known_args(
+                list(arg_strings), argparse.Namespace(), *more))
+            self._refused = None if english is None else (str(refused), english)
+            raise
 
     def parse_args(self, args: Any = None, namespace: Any = None) -> Any:
         """As argparse's (parsed once), but ``call URL TOOL text=hi`` says how a tool's arguments are given."""
@@ -141,10 +155,14 @@ class Parser(argparse.ArgumentParser):
                 raise hint
         if getattr(parsed, "command", None) is not None and any(extra.startswith("-") for extra in extras):
             raise options_hint(extras, chosen_prog(self, parsed))
+        from inspector.i18n import in_english
         from inspector.mcp.address_query import typed_to_quote
 
         # argparse's own sentence; an address among them without a password or a query (a key in either).
-        self.error(argparse._("unrecognized arguments: %s") % " ".join(typed_to_quote(extra) for extra in extras))
+        typed = " ".join(typed_to_quote(extra) for extra in extras)
+        with in_english():
+            english = argparse._("unrecognized arguments: %s") % typed
+        raise UsageError(english, shown=argparse._("unrecognized arguments: %s") % typed)
 
     def _check_value(self, action: argparse.Action, value: Any) -> None:
         """As argparse's, but ``resources URL`` (a server where the action goes) and ``prompts --stdio CMD``
@@ -167,6 +185,9 @@ class Parser(argparse.ArgumentParser):
         super()._check_value(action, value)
 
     def error(self, message: str) -> NoReturn:
+        refused, self._refused = self._refused, None
+        if refused is not None and refused[0] == message:  # argparse's refusal: English in --json
+            raise UsageError(refused[1], shown=message)
         raise UsageError(message)
 
 

@@ -14,7 +14,7 @@ from inspector.i18n.os_reasons import os_reason
 
 from .companion_modes import match_companions
 from .errors import NewerSchemaError, StoreError
-from .faults import is_read_only, read_only, set_lock_wait, store_fault
+from .faults import is_read_only, read_only, set_lock_wait, store_fault, unreadable
 from .paths import missing_folder, special_file, unusable
 from .read_only_disk import on_read_only_disk, open_unchanging
 from .schema import MIGRATIONS, SCHEMA_VERSION
@@ -163,11 +163,7 @@ def open_database_read_only(path: str | os.PathLike[str]) -> Database:
                                isolation_level=None)
         conn.execute("PRAGMA user_version").fetchone()
     except sqlite3.DatabaseError as exc:
-        fault = store_fault(path, exc)
-        if fault is not None:
-            raise fault from None
-        raise StoreError(Message(N_("The run database {path} cannot be read: {reason}."),
-                                 {"path": path, "reason": exc})) from None
+        raise unreadable(path, exc) from None
     return Database(conn)
 
 

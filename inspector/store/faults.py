@@ -140,6 +140,20 @@ def store_fault(path: Path, error: sqlite3.Error) -> StoreError | None:
     return None
 
 
+def unreadable(path: Path, error: BaseException) -> StoreError:
+    """The store's sentence for a read of ``path`` that failed: a StoreError as it is (the file refused as it
+    opened), damage, a lock or a full disk said so, anything else with SQLite's (or the error's) words."""
+    if isinstance(error, StoreError):
+        return error
+    if isinstance(error, sqlite3.Error):
+        fault = store_fault(path, error)
+        if fault is not None:
+            return fault
+    return StoreError(Message(N_("The run database {path} cannot be read: {reason}."),
+                              {"path": path, "reason": error if isinstance(error, sqlite3.Error)
+                               else str(error) or type(error).__name__}))
+
+
 def database_file(conn: sqlite3.Connection) -> Path:
     """The file ``conn`` has open, as SQLite names it (absolute): asked of SQLite, which needs no lock for it."""
     return Path(next(row[2] for row in conn.execute("PRAGMA database_list") if row[1] == "main"))

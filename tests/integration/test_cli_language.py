@@ -3,10 +3,14 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 from pathlib import Path
 
+import pytest
+
 from inspector.store import RunStore
+from tests.support.cli_process import cli as cli_process
 from tests.support.cli_process import cli_here
 from tests.support.sample_runs import mixed_run
 
@@ -81,3 +85,20 @@ def test_why_args_do_not_parse_is_said_in_words_of_ours_in_german_too(tmp_path: 
     assert english.stderr.strip() == ("run-inspector: --args is not valid JSON at line 1, column 9: an object's key "
                                       "without a colon after it")
     assert not (tmp_path / "runs.db").exists()
+
+
+@pytest.mark.parametrize("words", [["--limit", "x"], ["--outcome", "nope"], ["--limit"], ["extra"]],
+                         ids=["type", "choice", "missing value", "unrecognized"])
+def test_argparse_refusals_are_english_in_json_whatever_the_language(tmp_path: Path, words: list[str]) -> None:
+    """`--lang de --json runs list --limit x` put argparse's German sentence in the JSON object's message,
+    which is English in every language (docs/cli-json.md); standard error says it in German."""
+    db = str(tmp_path / "runs.db")
+    german = cli_process("--lang", "de", "--json", "runs", "list", "--db", db, *words)
+    english = cli_process("--lang", "en", "--json", "runs", "list", "--db", db, *words)
+    assert german.returncode == 2 == english.returncode
+    assert german.stdout == english.stdout
+    message = json.loads(german.stdout)["error"]["message"]
+    assert message.startswith(("argument --", "unrecognized arguments: "))
+    shown = german.stderr.strip()
+    assert shown.startswith(("run-inspector: Argument --", "run-inspector: unbekannte Argumente: ")), shown
+    assert english.stderr.strip() == f"run-inspector: {message}"

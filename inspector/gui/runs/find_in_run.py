@@ -6,7 +6,9 @@ stays in the field, is told where a search or a press of Enter went ("match 2 of
 nothing matched.
 
 A long run's stored steps are searched on a reader thread of its own (a run of 10,001 joined steps held
-the window 0.2-1.1 s at each Find): the rows are highlighted and the count said when the answer arrives.
+the window 0.2-1.1 s at each Find): the rows are highlighted and the count said when the answer arrives. A
+search whose read fails (a damaged or locked database) ends: "not searched" beside the field, why in the
+tab's status line, and Enter searches again.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from PySide6.QtWidgets import QLabel, QLineEdit, QTableView, QToolButton, QWidge
 
 from inspector.i18n import _, ngettext
 from inspector.i18n.formatting import format_number
+from inspector.i18n.messages import translate
 
 from ..language import translated
 from ..widgets.accessibility import announce, name_clear_button
@@ -55,6 +58,8 @@ class FindInRun(QObject):
     #: Find's sentence said last no longer holds (first), or holds in other words (another language):
     #: the status line says the second (``""``: nothing) in its place, if it still shows the first.
     restated = Signal(str, str)
+    #: Why a long run's search was not done, as words of the current language (the tab's status line).
+    unread = Signal(object)
 
     def __init__(self, model: TimelineModel, view: QTableView, go_to: Callable[[int], None],
                  parent: QObject | None = None) -> None:
@@ -124,6 +129,7 @@ class FindInRun(QObject):
         """Search a long run's stored steps on a reader thread of its own (:data:`ASIDE_STEPS`)."""
         self._reads = LastAsked(db_path, read_found, "find", self)
         self._reads.found.connect(self._answered)
+        self._reads.failed.connect(self._not_searched)
 
     @property
     def searching(self) -> bool:
@@ -152,6 +158,17 @@ class FindInRun(QObject):
             self._show_found(question.text, matches)
         else:
             self._take_again(matches, *self._again_from)
+
+    def _not_searched(self, _question: FindQuestion, problem: object) -> None:
+        """The reader could not search the run: no matches, "not searched", why said; Enter searches again."""
+        if self._shut:
+            return
+        self.matches, self._match, self._again_from = [], -1, None
+        self.model.set_matches(self.matches)
+        self._say(0)
+        self.status.setText(_("not searched"))
+        # Said in the status line (to a screen reader too), and again in its words after a switch of language.
+        self.unread.emit(lambda: _("Find in this run was not done. {problem}").format(problem=translate(problem)))
 
     def _find_again(self) -> None:
         """The text searched again in the rows shown (the words they say changed): the match Find
@@ -298,7 +315,7 @@ class FindInRun(QObject):
         if self.searching:
             return  # the answer goes to the first match
         if self._timer.isActive() or (self.text and not self.matches and self._match == -1
-                                      and self.model.run is not None and not self.status.text()):
+                                      and self.model.run is not None and self.status.text() in ("", _("not searched"))):
             self.find()
             return
         self._step(1)

@@ -83,6 +83,8 @@ class RunListPane(QWidget):
     #: A search's runs were shown that were read before a change the list saw (and read) meanwhile, as
     #: filtered then: the list wants a live read again (the database has not changed since that one).
     search_overtaken = Signal()
+    #: A sentence for the tab's status line (:data:`~..widgets.said_line.Words`): why a search was not done.
+    said = Signal(object)
 
     def __init__(self, store: RunStore, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -279,6 +281,7 @@ class RunListPane(QWidget):
         """Read a search's list on a reader thread of its own (it reads every run's steps)."""
         self._search_reads = RunSearch(db_path, self)
         self._search_reads.found.connect(self._show_found)
+        self._search_reads.said.connect(self.said)
         self.model.read_aside = self._search_aside  # a click on a heading while a search is set
 
     def _search_aside(self) -> bool:

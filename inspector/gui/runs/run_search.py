@@ -6,7 +6,9 @@ trace of 25,000 runs has 62,500 of them (0.2-0.6 s). Read on the GUI thread, tha
 after each pause in typing, and at each click on a heading, switch of language or return to the Runs
 tab while a search was set; :class:`RunSearch` asks a reader thread with its own connection, and the
 list shows the runs found when the answer to the question asked last arrives (an answer to one asked
-before it, for a text typed over or the same text before the database changed, is dropped).
+before it, for a text typed over or the same text before the database changed, is dropped). A search
+whose read fails (a damaged or locked database) is said in the tab's status line, and asked again at the
+next change of the search.
 """
 
 from __future__ import annotations
@@ -14,8 +16,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from PySide6.QtCore import QObject
+from PySide6.QtCore import QObject, Signal
 
+from inspector.i18n import _
+from inspector.i18n.messages import translate
 from inspector.store import RunStore
 from inspector.store.browse import RunFilter
 
@@ -46,8 +50,13 @@ class RunSearch(LastAsked):
     question asked last, never for one asked before it (the same search asked again after the database
     changed is another question)."""
 
+    #: Why the search asked last was not done, as words of the current language (the tab's status line).
+    said = Signal(object)
+
     def __init__(self, db_path: Path, parent: QObject | None = None) -> None:
         super().__init__(db_path, read_search, "search", parent)
+        self.failed.connect(lambda _question, problem: self.said.emit(lambda: _(
+            "The search of the runs was not done. {problem}").format(problem=translate(problem))))
 
 
 __all__ = ["RunSearch", "SearchQuestion", "read_search"]

@@ -117,8 +117,10 @@ class RunsTab(QWidget):
         self.transfers.ended.connect(self.transfer_ended)
         self.shown_step.workbench_wanted.connect(self.workbench_wanted)
         self.detail.replays.open_run.connect(lambda run_id: self.select_runs([run_id]))
-        for sayer in (self.transfers, self.detail, self.notes, self.timeline_pane.identity, self.timeline_pane):
+        for sayer in (self.transfers, self.detail, self.notes, self.timeline_pane.identity, self.timeline_pane,
+                      self.run_list):
             sayer.said.connect(self.status.say)
+        self.timeline_pane.finder.unread.connect(self.status.say)
         self.timeline_pane.restated.connect(self._restate)
         self.timeline_pane.note_button.clicked.connect(self.edit_run_note)
         self.notes.run_note_written.connect(lambda _run_id: self.reload())

@@ -35,6 +35,8 @@ class BackgroundReads(QObject):
     #: (the question, its answer or None when the database could not be read, the problem in words
     #: or "") — delivered on the thread this object lives on (the GUI thread).
     answered = Signal(object, object, str)
+    #: (the question, the error its read raised) — before its ``answered``, on the same thread.
+    refused = Signal(object, object)
 
     def __init__(self, db_path: Path, read: Callable[[RunStore, Any], Any], name: str,
                  parent: QObject | None = None) -> None:
@@ -89,6 +91,7 @@ class BackgroundReads(QObject):
                 answer = self._read_one(self._store, question)
             except Exception as exc:  # noqa: BLE001 - a damaged or locked database is said, never a crash
                 problem = str(exc) or type(exc).__name__
+                self.refused.emit(question, exc)
             self.answered.emit(question, answer, problem)
             with self._lock:
                 again, self._again = self._again, _NOTHING

@@ -1,0 +1,104 @@
+"""A search on a reader thread whose read fails ends, and the Runs tab's status line says why: the run database
+was damaged while the window had it open (its pages scrambled). The Runs search and Find in a long run stayed
+pending for good (Find's Enter and Previous then did nothing until the text changed) and nothing said why.
+Real parts: the window on a real database, its pages scrambled on disk after the reader's first answer (a
+checkpoint first, so that every reader reads the file again: SQLite then meets the damage; for Find, the steps'
+rows alone, which the reader reads, not the index the window counts them by)."""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from inspector.gui.language import switch_language
+from inspector.store import RunStore, resolve_db_path
+from inspector.transfer.importing import import_trace
+from tests.gui.test_runs_find_aside import STEPS
+from tests.gui.test_runs_screenshots import runs_window
+from tests.integration.test_damaged_database import PAGE, scramble_pages
+from tests.support.sample_runs import big_run
+
+TRACE = Path(__file__).resolve().parents[1] / "fixtures" / "otel" / "mcp_sdk.jsonl"
+WAIT_MS = 15_000
+
+
+def _damage(path: Path, table: str | None = None) -> None:
+    """Everything written moved into the database file (the log emptied: each connection reads anew), then its
+    pages from the second on scrambled (``table``: only the pages holding that table's rows)."""
+    conn = sqlite3.connect(path, timeout=10)
+    try:
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+        pages = [page for (page,) in conn.execute(
+            "SELECT pageno FROM dbstat WHERE name = ? AND pagetype IN ('leaf', 'overflow')", (table,))]
+    finally:
+        conn.close()
+    if table is None:
+        scramble_pages(path)
+        return
+    assert len(pages) > 10
+    noise = random.Random(23)
+    with path.open("r+b") as file:
+        for page in pages:
+            file.seek((page - 1) * PAGE)
+            file.write(noise.randbytes(PAGE))
+
+
+def test_a_search_whose_read_fails_ends_and_is_said(qtbot, make_window) -> None:
+    window = runs_window(make_window)  # open first: what is stored next stays in the log until the checkpoint
+    tab = window.runs_tab
+    with RunStore.open(resolve_db_path()) as store:
+        runs = import_trace(store, TRACE).run_ids
+    qtbot.waitUntil(lambda: tab.runs.rowCount() == len(runs), timeout=WAIT_MS)
+    tab.search.setText("TimeoutError")
+    qtbot.waitUntil(lambda: tab.runs.filter.text == "TimeoutError" and tab.runs.rowCount() == 1, timeout=WAIT_MS)
+    _damage(resolve_db_path())
+    try:
+        tab.search.setText("Timeout")
+        qtbot.waitUntil(lambda: tab.status.text().startswith("The search of the runs was not done."), timeout=WAIT_MS)
+        assert tab.run_list._search_reads.pending is None  # ended: the next change of the search asks again
+        said = tab.status.text().replace("\u200b", "")
+        assert said.startswith(f"The search of the runs was not done. The run database {resolve_db_path()} is "
+                               "damaged (")
+        assert tab.runs.rowCount() == 1  # the list as it was
+        switch_language("de")
+        assert tab.status.text().replace("\u200b", "").startswith(
+            f"Die Suche in den Läufen wurde nicht ausgeführt. Die Laufdatenbank {resolve_db_path()} ist beschädigt")
+    finally:
+        switch_language("en")
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_find_whose_read_fails_ends_and_enter_searches_again(qtbot, make_window, runs_tab_showing, language) -> None:
+    window = runs_window(make_window)
+    with RunStore.open(resolve_db_path()) as store:
+        run_id = big_run(store, STEPS)
+    tab = runs_tab_showing(run_id, window=window, steps=STEPS, language=language).tab
+    finder = tab.timeline_pane.finder
+    finder.edit.setText("result 77")
+    finder.find()
+    qtbot.waitUntil(lambda: not finder.searching and finder.status.text() != "", timeout=WAIT_MS)
+    # The steps' words said to the end (on the window's connection, in pages) and Find's answer for them.
+    qtbot.waitUntil(lambda: tab.timeline.shown_words.complete and not finder.searching, timeout=WAIT_MS)
+    assert finder.status.text() == {"en": "1 of 8", "de": "1 von 8"}[language]
+    # The steps' rows scrambled, not the index the window reads their count by on its own connection.
+    _damage(resolve_db_path(), "steps")
+    finder.edit.setText("result 1234")
+    finder.find()
+    assert finder.searching
+    qtbot.waitUntil(lambda: not finder.searching, timeout=WAIT_MS)
+    not_searched = {"en": "not searched", "de": "nicht durchsucht"}[language]
+    assert finder.matches == [] and finder.status.text() == not_searched
+    assert tab.timeline._matches == set()  # the rows of "result 77" no longer highlighted
+    said = tab.status.text().replace("\u200b", "")
+    assert said.startswith({
+        "en": f"Find in this run was not done. The run database {resolve_db_path()} is damaged (",
+        "de": f"Die Suche in diesem Lauf wurde nicht ausgeführt. Die Laufdatenbank {resolve_db_path()} ist beschädigt",
+    }[language]), said
+    finder.find_next()  # Enter: searched again (and refused again), not ignored
+    assert finder.searching
+    qtbot.waitUntil(lambda: not finder.searching, timeout=WAIT_MS)
+    finder.find_previous()
+    assert finder.status.text() == not_searched
