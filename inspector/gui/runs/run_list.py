@@ -80,8 +80,7 @@ class RunListPane(QWidget):
     current_gone = Signal()
     #: The user asked to delete the selected runs (the button or the Delete key).
     delete_requested = Signal()
-    #: A search's runs were shown that were read before a change the list saw (and read) meanwhile, as
-    #: filtered then: the list wants a live read again (the database has not changed since that one).
+    #: A search's runs were shown, read before a change the list saw meanwhile: it wants a live read again.
     search_overtaken = Signal()
     #: A sentence for the tab's status line (:data:`~..widgets.said_line.Words`): why a search was not done.
     said = Signal(object)
@@ -128,8 +127,7 @@ class RunListPane(QWidget):
         compact_rows(self.view)
         header = self.view.horizontalHeader()
         # The headings do not follow the selection: at each paint Qt's header asks of every column whether
-        # all its rows are selected, row by row through the model (25,000 runs selected by an import:
-        # 1-2 s a paint, at a scroll, a key, a filter). Its own selection model stays empty.
+        # all its rows are selected, row by row (25,000 runs selected: 1-2 s a paint). Its selection stays empty.
         header.setSelectionModel(QItemSelectionModel(self.model, header))
         translated(header, "setAccessibleName", lambda: _("Run list columns (click to sort)"))
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
@@ -217,8 +215,7 @@ class RunListPane(QWidget):
                        sortable=True, icon=True)
 
     def height_for_rows(self, rows: int = VISIBLE_RUNS, width: int | None = None) -> int:
-        """The pane's height that shows ``rows`` whole rows (and a sliver of the next) were it ``width``
-        wide (as wide as it is)."""
+        """The pane's height that shows ``rows`` whole rows (and a sliver of the next) were it ``width`` wide."""
         row = self.view.verticalHeader().defaultSectionSize()
         margins = self.layout().contentsMargins()
         # As many lines of filters as the pane's width makes (Compare and Delete under the others in a narrow one).
