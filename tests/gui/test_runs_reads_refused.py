@@ -102,3 +102,27 @@ def test_find_whose_read_fails_ends_and_enter_searches_again(qtbot, make_window,
     qtbot.waitUntil(lambda: not finder.searching, timeout=WAIT_MS)
     finder.find_previous()
     assert finder.status.text() == not_searched
+
+
+def test_rows_whose_records_cannot_be_read_stay_empty_and_are_said(qtbot, make_window) -> None:
+    """The Runs list reads a row's record when the row is first shown (a page at a time): a database damaged
+    since the list was read raised in the model's ``data`` at every paint (an exception in Qt's event loop)."""
+    from tests.gui.test_runs_models import many_runs
+
+    with RunStore.open(resolve_db_path()) as store:
+        many_runs(store, 400)
+    window = runs_window(make_window)
+    tab = window.runs_tab
+    qtbot.waitUntil(lambda: tab.runs.rowCount() == 400, timeout=WAIT_MS)
+    model = tab.run_list.model
+    assert model.records.read < 400  # the rows far down not read yet
+    _damage(resolve_db_path(), "runs")
+    tab.run_list.view.scrollToBottom()
+    qtbot.waitUntil(lambda: tab.status.text().startswith("The runs list could not read its rows."), timeout=WAIT_MS)
+    assert f"The run database {resolve_db_path()} is damaged" in tab.status.text().replace("\u200b", "")
+    assert model.run(399) is None  # empty, not asked again at every paint
+    switch_language("de")
+    try:
+        assert tab.status.text().startswith("Die Laufliste konnte ihre Zeilen nicht lesen.")
+    finally:
+        switch_language("en")

@@ -4,11 +4,17 @@ rows, so that a list of 25,000 runs reads the records of the rows it paints, not
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Callable, Sequence
 
+from inspector.i18n import _
+from inspector.i18n.messages import translate
 from inspector.store import RunRecord, RunStore
+from inspector.store.errors import StoreError
+from inspector.store.faults import unreadable
 from inspector.store.outbox import OutboxEntry
 
+from ..widgets.background_reads import database_file
 from .run_listing import RECORD_PAGE, RunRecords, read_records
 from .run_reasons import KnownReasons, Reason
 
@@ -16,11 +22,16 @@ from .run_reasons import KnownReasons, Reason
 class RowRecords:
     """The records read, by run id. Its dictionaries are replaced, never changed in place: a reader
     thread reads them (:meth:`known`) while the list is shown. ``read_page`` is told (after the paint
-    that asked) that a page was read."""
+    that asked) that a page was read; ``refused`` once a list, with the words of the current language
+    (a callable) for the tab's status line, that a page could not be read (the database damaged or
+    locked since the list was read: its rows stay empty, and nothing raises in a paint)."""
 
-    def __init__(self, store: RunStore, page_read: Callable[[], None]) -> None:
+    def __init__(self, store: RunStore, page_read: Callable[[], None],
+                 refused: Callable[[Callable[[], str]], None] = lambda _words: None) -> None:
         self.store = store
         self._page_read = page_read
+        self._refused = refused
+        self._said_refusal = False
         self._told = False
         self.held = RunRecords({}, {}, {})
         #: Runs whose record was asked for and not found (deleted since the list was read).
@@ -30,7 +41,7 @@ class RowRecords:
 
     def hold(self, records: RunRecords) -> None:
         """Hold these records alone (a list read anew)."""
-        self.held, self._gone = records, frozenset()
+        self.held, self._gone, self._said_refusal = records, frozenset(), False
 
     def add(self, records: RunRecords) -> list[int]:
         """Hold these records too, in place of those held of the same runs; the runs whose record, push
@@ -53,7 +64,12 @@ class RowRecords:
             start = row - row % RECORD_PAGE
             page = [other for other in ids[start:start + RECORD_PAGE]
                     if other not in self.held.runs and other not in self._gone]
-            records = read_records(self.store, page, self.known())
+            try:
+                records = read_records(self.store, page, self.known())
+            except (sqlite3.Error, StoreError) as error:
+                self._gone = self._gone.union(page)  # not asked again at every paint
+                self._refuse(error)
+                return None
             self.read += len(records.runs)
             self.add(records)
             self._gone = self._gone.union(other for other in page if other not in records.runs)
@@ -62,6 +78,14 @@ class RowRecords:
                 self._told = True
                 self._page_read()
         return run
+
+    def _refuse(self, error: BaseException) -> None:
+        if self._said_refusal:
+            return
+        self._said_refusal = True
+        problem = unreadable(database_file(self.store), error)
+        self._refused(lambda: _("The runs list could not read its rows. {problem}").format(
+            problem=translate(problem)))
 
     def told(self) -> None:
         """The pages read were told of: the next one is told again."""

@@ -72,6 +72,8 @@ class RunListModel(NamedColumnsModel):
     reset_done = Signal(bool)
     #: Records of rows shown were read (after the paint that asked): the Status column may widen.
     records_read = Signal()
+    #: Why rows stay empty (a page of records could not be read), as words of the current language.
+    said = Signal(object)
 
     COLUMNS = COLUMNS
 
@@ -86,7 +88,7 @@ class RunListModel(NamedColumnsModel):
         self._rows: dict[int, int] = {}
         #: The rows' records read so far, with their pushes (the Pushed column) and why the failed runs
         #: failed, where known (the Status column says it beside the word).
-        self.records = RowRecords(store, lambda: QTimer.singleShot(0, self, self._records_were_read))
+        self.records = RowRecords(store, lambda: QTimer.singleShot(0, self, self._records_were_read), self.said.emit)
         #: Whether any run was ever queued to be pushed (the Pushed column is shown only then).
         self.any_pushed = False
         self._has_more = False
