@@ -44,7 +44,7 @@ from .span_tree import SpanTree, TreeRows
 from .table_model import Index, NamedColumnsModel
 from .timeline_cells import TimelineCells, headings
 from .timeline_tree import BranchRole, DepthRole, SpanTreeRows
-from .tree_layout import AT_ONCE_STEPS, LayoutQuestion, TreeLayouts, lay_out
+from .tree_layout import AT_ONCE_STEPS, LaidOut, LayoutQuestion, TreeLayouts, lay_out
 
 PAGE_SIZE = 100
 CACHED_PAGES = 40
@@ -143,6 +143,8 @@ class TimelineModel(SpanTreeRows, NamedColumnsModel):
         #: How many steps the run shown has while its span tree is laid out on a reader thread (0: not).
         self.laying_out = 0
         self._layouts: TreeLayouts | None = None
+        #: The rows laid out on the reader thread with the tree just arrived (taken by the next :meth:`set_run`).
+        self._laid_out: LaidOut | None = None
         #: Pages read from the database since the run was opened (tests and benchmarks count them).
         self.pages_read = 0
         self.page_log: list[int] = []
@@ -180,6 +182,7 @@ class TimelineModel(SpanTreeRows, NamedColumnsModel):
         self.pages_read = 0
         self.page_log = []
         self.tree, self.laying_out = None, 0
+        laid_out, self._laid_out = self._laid_out, None
         if run is None:
             self._count, self.start, self.end = 0, None, None
             self.has_rounds = True
@@ -187,7 +190,9 @@ class TimelineModel(SpanTreeRows, NamedColumnsModel):
             from_trace = run.uid.startswith(TRACE_RUN_UID_PREFIX)
             if self.span_trees and (from_trace or has_joined_spans(self.store, run.id)):
                 tree = self._span_tree(run.id, None if from_trace else run.uid)
-                if tree is not None and tree.nested:
+                if laid_out is not None and laid_out.tree is tree and tree.nested:
+                    self.tree = laid_out.rows_for(self.filter, self.show_plumbing, keep)
+                if tree is not None and tree.nested and self.tree is None:
                     self.tree = TreeRows(tree, self.filter, self.show_plumbing, keep)
             self._count = 0 if self.laying_out else len(self.tree.rows) if self.tree is not None else count_timeline(
                 self.store, run.id, self.filter)
@@ -207,16 +212,16 @@ class TimelineModel(SpanTreeRows, NamedColumnsModel):
     def lay_out_on_thread(self, db_path: Path) -> None:
         """Lay the span trees of runs of more than :data:`AT_ONCE_STEPS` steps out on a reader thread."""
         self._layouts = TreeLayouts(db_path, self)
-        self._layouts.laid_out.connect(self._laid_out)
+        self._layouts.laid_out.connect(self._arrived)
 
     def stop_layouts(self) -> None:
         """The database closes next: a layout under way is broken off."""
         if self._layouts is not None:
             self._layouts.stop()
 
-    def _laid_out(self, question: LayoutQuestion, tree: SpanTree) -> None:
-        if self.laying_out and question[0][0] == self.run_id:
-            self._tree_cache = (question[0], tree)
+    def _arrived(self, asked: tuple[LayoutQuestion, StepFilter, bool], laid_out: LaidOut) -> None:
+        if self.laying_out and asked[0][0][0] == self.run_id:
+            self._tree_cache, self._laid_out = (asked[0][0], laid_out.tree), laid_out
             self.laid_out.emit()
 
     def _span_tree(self, run_id: int, ours: str | None = None) -> SpanTree | None:
@@ -230,7 +235,7 @@ class TimelineModel(SpanTreeRows, NamedColumnsModel):
         if cached is None or cached[0] != signature:
             if self._layouts is not None and signature[1] > AT_ONCE_STEPS:
                 self.laying_out = signature[1]
-                self._layouts.ask((signature, ours))
+                self._layouts.ask((signature, ours), self.filter, self.show_plumbing)
                 return None
             cached = self._tree_cache = (signature, lay_out(self.store, (signature, ours)))
         return cached[1]

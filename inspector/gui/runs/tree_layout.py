@@ -9,16 +9,17 @@ Only the run shown last gets its tree: another run chosen meanwhile drops the an
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal
 
 from inspector.store import RunStore
-from inspector.store.browse import span_nodes
+from inspector.store.browse import StepFilter, span_nodes
 from inspector.store.joined import our_span_nodes
 
 from ..widgets.last_asked import LastAsked
-from .span_tree import SpanTree
+from .span_tree import SpanTree, TreeRows
 
 #: A run of at most this many steps lays its span tree out on the GUI thread (6,000 steps: 75-87 ms at load 5).
 AT_ONCE_STEPS = 5_000
@@ -34,20 +35,46 @@ def lay_out(store: RunStore, question: LayoutQuestion) -> SpanTree:
     return SpanTree(span_nodes(store, run_id) if ours is None else our_span_nodes(store, run_id, ours))
 
 
+@dataclass(frozen=True)
+class LaidOut:
+    """A long run's span tree and its rows as the filter and the plumbing toggle asked for them then
+    (``rows``: ``None`` for a tree that does not nest, shown in time order)."""
+
+    tree: SpanTree
+    where: StepFilter
+    show_plumbing: bool
+    rows: TreeRows | None
+
+    def rows_for(self, where: StepFilter, show_plumbing: bool, collapsed: set[int]) -> TreeRows | None:
+        """The rows laid out already, if they are the ones asked for now (else ``None``: lay them out)."""
+        if (where, show_plumbing, collapsed) == (self.where, self.show_plumbing, set()):
+            return self.rows
+        return None
+
+
+def _lay_out_rows(store: RunStore, asked: tuple[LayoutQuestion, StepFilter, bool]) -> LaidOut:
+    question, where, show_plumbing = asked
+    tree = lay_out(store, question)
+    return LaidOut(tree, where, show_plumbing, TreeRows(tree, where, show_plumbing) if tree.nested else None)
+
+
 class TreeLayouts(QObject):
-    """Lays long runs' span trees out on a reader thread; ``laid_out(question, tree)`` for the one asked last."""
+    """Lays long runs' span trees and rows out on a reader thread; ``laid_out((question, filter, plumbing),
+    LaidOut)`` for the one asked last."""
 
     laid_out = Signal(object, object)
 
     def __init__(self, db_path: Path, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self._asked = LastAsked(db_path, lay_out, "layout", self)
+        self._asked = LastAsked(db_path, _lay_out_rows, "layout", self)
         self._asked.found.connect(self.laid_out)
 
-    def ask(self, question: LayoutQuestion) -> None:
-        """Lay this run out (asked again while under way: the layout under way goes on)."""
-        if self._asked.pending != question:
-            self._asked.ask(question)
+    def ask(self, question: LayoutQuestion, where: StepFilter, show_plumbing: bool) -> None:
+        """Lay this run out (asked again while under way: the layout under way goes on; its rows are
+        laid out again on the GUI thread if the filter or the toggle changed meanwhile)."""
+        pending = self._asked.pending
+        if pending is None or pending[0] != question:
+            self._asked.ask((question, where, show_plumbing))
 
     def forget(self) -> None:
         """Another run (or none) is shown: the layout asked for is no longer wanted."""
@@ -60,4 +87,4 @@ class TreeLayouts(QObject):
         self._asked.stop()
 
 
-__all__ = ["AT_ONCE_STEPS", "TreeLayouts", "lay_out"]
+__all__ = ["AT_ONCE_STEPS", "LaidOut", "TreeLayouts", "lay_out"]
