@@ -69,6 +69,8 @@ def test_a_long_run_is_laid_out_on_the_reader_thread(qtbot, tmp_path, make_windo
     window, tab = _window(make_window, runs_tab_showing)
     pane, model = tab.timeline_pane, tab.timeline_pane.model
     read_here: list[str] = []
+    arrived = []
+    model._layouts.laid_out.connect(lambda _asked, laid_out: arrived.append(laid_out))  # noqa: SLF001
     tab.store.db.conn.set_trace_callback(read_here.append)
     try:
         switch_language(language)
@@ -81,6 +83,7 @@ def test_a_long_run_is_laid_out_on_the_reader_thread(qtbot, tmp_path, make_windo
         assert {"en": "6,000 steps", "de": "6.000 Schritte"}[language] in pane.heading.text()  # none "0 steps"
         qtbot.waitUntil(lambda: model.rowCount() == STEPS, timeout=20000)
         assert not pane.empty_note.isVisibleTo(pane) and not model.laying_out
+        assert model.tree is arrived[0].rows  # its rows laid out on the reader thread too
         assert model.index(1, 0).data() and tab.timeline_view.isEnabled()
     finally:
         tab.store.db.conn.set_trace_callback(None)
@@ -88,6 +91,21 @@ def test_a_long_run_is_laid_out_on_the_reader_thread(qtbot, tmp_path, make_windo
     assert not _laid_out_here(read_here)
     # The same run again (a filter, the plumbing toggle) lays out the tree kept: its rows at once.
     model.set_show_plumbing(True)
+    assert model.rowCount() == STEPS
+
+
+def test_a_filter_chosen_during_a_layout_is_laid_out_when_it_arrives(qtbot, tmp_path, make_window,
+                                                                     runs_tab_showing) -> None:
+    runs = _runs(tmp_path, "5")
+    window, tab = _window(make_window, runs_tab_showing)
+    pane, model = tab.timeline_pane, tab.timeline_pane.model
+    qtbot.waitUntil(lambda: tab.runs.row_of(runs["5"]) is not None, timeout=10000)
+    assert tab.select_runs([runs["5"]]) and model.laying_out
+    pane.outcome_filter.setCurrentIndex(pane.outcome_filter.findData("failed"))  # before the tree arrives
+    assert model.laying_out and model._layouts._asked.reads.reads <= 1  # noqa: SLF001 - asked once
+    qtbot.waitUntil(lambda: not model.laying_out, timeout=20000)
+    assert model.rowCount() == 0 and model.tree is not None and model.tree.step_count == 0
+    pane.outcome_filter.setCurrentIndex(pane.outcome_filter.findData(None))
     assert model.rowCount() == STEPS
 
 
