@@ -56,6 +56,7 @@ class RunsTab(QWidget):
         self.run_list.search_on_thread(db_path)  # a search reads every run's steps: off the GUI thread
         self.timeline_pane = TimelinePane(store)
         self.timeline_pane.finder.find_on_thread(db_path)  # so does Find in a long run
+        self.timeline_pane.model.lay_out_on_thread(db_path)  # and a long run's span tree
         self.detail = StepDetail()
         self.transfers = Transfers(store, db_path, self)
         self.notes = NoteWriter(store, self)
@@ -301,6 +302,7 @@ class RunsTab(QWidget):
         wait for it briefly (it writes nothing once cancelled)."""
         self.freshness.stop()
         self.timeline_pane.finder.shut_down()
+        self.timeline_pane.model.stop_layouts()
         self.run_list.shut_down()
         self.transfers.shut_down()
 

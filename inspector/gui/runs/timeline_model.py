@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from datetime import datetime
+from pathlib import Path
 
 from PySide6.QtCore import QModelIndex, Qt, Signal
 from PySide6.QtGui import QColor
@@ -26,13 +27,12 @@ from inspector.store.browse import (
     TimelineRow,
     count_timeline,
     run_span,
-    span_nodes,
     timeline_page,
     timeline_position,
     timeline_rows,
 )
 from inspector.store.ending_legs import ending_legs
-from inspector.store.joined import has_joined_spans, our_span_nodes
+from inspector.store.joined import has_joined_spans
 
 from ..language import on_language_changed
 from ..widgets.outcomes import outcome_icon, text_colour
@@ -44,6 +44,7 @@ from .span_tree import SpanTree, TreeRows
 from .table_model import Index, NamedColumnsModel
 from .timeline_cells import TimelineCells, headings
 from .timeline_tree import BranchRole, DepthRole, SpanTreeRows
+from .tree_layout import AT_ONCE_STEPS, LaidOut, LayoutQuestion, TreeLayouts, lay_out
 
 PAGE_SIZE = 100
 CACHED_PAGES = 40
@@ -109,6 +110,8 @@ class TimelineModel(SpanTreeRows, NamedColumnsModel):
 
     #: Emitted after the rows were counted again and some were added (a running run).
     grew = Signal(int)
+    #: A long run's span tree, laid out on the reader thread, arrived: its rows can show (:meth:`set_run`).
+    laid_out = Signal()
 
     def __init__(self, store: RunStore, page_size: int = PAGE_SIZE, cached_pages: int = CACHED_PAGES) -> None:
         super().__init__()
@@ -137,6 +140,11 @@ class TimelineModel(SpanTreeRows, NamedColumnsModel):
         #: Whether instrumentation-internal spans (``raw.otlp.plumbing``) are rows; hidden by default.
         self.show_plumbing = False
         self._tree_cache: tuple[tuple[int, int, int], SpanTree] | None = None
+        #: How many steps the run shown has while its span tree is laid out on a reader thread (0: not).
+        self.laying_out = 0
+        self._layouts: TreeLayouts | None = None
+        #: The rows laid out on the reader thread with the tree just arrived (taken by the next :meth:`set_run`).
+        self._laid_out: LaidOut | None = None
         #: Pages read from the database since the run was opened (tests and benchmarks count them).
         self.pages_read = 0
         self.page_log: list[int] = []
@@ -173,7 +181,8 @@ class TimelineModel(SpanTreeRows, NamedColumnsModel):
         self.cells.forget()
         self.pages_read = 0
         self.page_log = []
-        self.tree = None
+        self.tree, self.laying_out = None, 0
+        laid_out, self._laid_out = self._laid_out, None
         if run is None:
             self._count, self.start, self.end = 0, None, None
             self.has_rounds = True
@@ -181,13 +190,17 @@ class TimelineModel(SpanTreeRows, NamedColumnsModel):
             from_trace = run.uid.startswith(TRACE_RUN_UID_PREFIX)
             if self.span_trees and (from_trace or has_joined_spans(self.store, run.id)):
                 tree = self._span_tree(run.id, None if from_trace else run.uid)
-                if tree.nested:
+                if laid_out is not None and laid_out.tree is tree and tree.nested:
+                    self.tree = laid_out.rows_for(self.filter, self.show_plumbing, keep)
+                if tree is not None and tree.nested and self.tree is None:
                     self.tree = TreeRows(tree, self.filter, self.show_plumbing, keep)
-            self._count = len(self.tree.rows) if self.tree is not None else count_timeline(
+            self._count = 0 if self.laying_out else len(self.tree.rows) if self.tree is not None else count_timeline(
                 self.store, run.id, self.filter)
             self.start, self.end = run_span(self.store, run)
             # A run of one operation (a call, a tool list) has no rounds: "–", as the command line says.
             self.has_rounds = self.store.has_rounds(run.id)
+        if not self.laying_out and self._layouts is not None:
+            self._layouts.forget()
         self.endResetModel()
 
     def row_of_step(self, step_id: int) -> int | None:
@@ -196,16 +209,35 @@ class TimelineModel(SpanTreeRows, NamedColumnsModel):
             return super().row_of_step(step_id)
         return timeline_position(self.store, self.run.id, step_id, self.filter) if self.run is not None else None
 
-    def _span_tree(self, run_id: int, ours: str | None = None) -> SpanTree:
+    def lay_out_on_thread(self, db_path: Path) -> None:
+        """Lay the span trees of runs of more than :data:`AT_ONCE_STEPS` steps out on a reader thread."""
+        self._layouts = TreeLayouts(db_path, self)
+        self._layouts.laid_out.connect(self._arrived)
+
+    def stop_layouts(self) -> None:
+        """The database closes next: a layout under way is broken off."""
+        if self._layouts is not None:
+            self._layouts.stop()
+
+    def _arrived(self, asked: tuple[LayoutQuestion, StepFilter, bool], laid_out: LaidOut) -> None:
+        if self.laying_out and asked[0][0][0] == self.run_id:
+            self._tree_cache, self._laid_out = (asked[0][0], laid_out.tree), laid_out
+            self.laid_out.emit()
+
+    def _span_tree(self, run_id: int, ours: str | None = None) -> SpanTree | None:
         """The run's span tree, read once: a filter or the plumbing toggle lays out the same tree anew.
-        ``ours``: the uid of a run of ours that a server's spans joined (its steps' spans are derived)."""
+        ``ours``: the uid of a run of ours that a server's spans joined (its steps' spans are derived).
+        ``None`` while a long run's tree is laid out on the reader thread (:attr:`laying_out`)."""
         # The run's steps as counted now (a run deleted and its id given again has other step ids).
         signature = self.store.db.conn.execute("SELECT ?, COUNT(*), MAX(id) FROM steps WHERE run_id = ?",
                                                (run_id, run_id)).fetchone()
         cached = self._tree_cache
         if cached is None or cached[0] != signature:
-            nodes = span_nodes(self.store, run_id) if ours is None else our_span_nodes(self.store, run_id, ours)
-            cached = self._tree_cache = (signature, SpanTree(nodes))
+            if self._layouts is not None and signature[1] > AT_ONCE_STEPS:
+                self.laying_out = signature[1]
+                self._layouts.ask((signature, ours), self.filter, self.show_plumbing)
+                return None
+            cached = self._tree_cache = (signature, lay_out(self.store, (signature, ours)))
         return cached[1]
 
     def set_filter(self, where: StepFilter) -> None:
@@ -223,6 +255,9 @@ class TimelineModel(SpanTreeRows, NamedColumnsModel):
         run, filter or shape) this reads the database."""
         if self.run is None or run.id != self.run.id:
             self.set_run(run)
+            return
+        if self.laying_out:  # its rows show when its span tree arrives
+            self.run = run
             return
         if growth is not None and (growth.run_id, growth.filter, growth.tree) != (run.id, self.filter,
                                                                                 self.tree is not None):

@@ -48,7 +48,7 @@ from .timeline_model import (
     TimelineGrowth,
     TimelineModel,
 )
-from .timeline_words import empty_note_text
+from .timeline_words import empty_note_text, laying_out_text
 from .tree_cell import TreeCellDelegate
 from .tree_controls import SpanTreeControls
 from .waterfall import WaterfallDelegate
@@ -116,6 +116,7 @@ class TimelinePane(QWidget):
         # View › Zoom: the columns grow with their words, and the source column gives way sooner.
         FontFollower(self.view, lambda: (self.fit_columns(), self.fit_source_column(self.width())))
         self.model.said_outcomes.changed.connect(self.fit_outcome_column)
+        self.model.laid_out.connect(lambda: self.show_run(self.model.run))
         self.describe(None)  # what to do while no run is chosen
 
     def _build_filters(self) -> None:
@@ -311,6 +312,9 @@ class TimelinePane(QWidget):
             self._say_empty(_("Select a run in the list above to see its steps here."))
             return
         self._fit_heading(self.width())
+        if self.model.laying_out:  # a long run's span tree, on the reader thread: its rows show when it comes
+            self._say_empty(laying_out_text(self.model.laying_out))
+            return
         hidden = 0 if self.model.show_plumbing else self.model.plumbing_count
         self._say_empty(None if shown else empty_note_text(run, filtered=filtered, total=total, hidden=hidden,
                                                            matched_plumbing=self.model.hidden_plumbing))

@@ -26,6 +26,7 @@ class SpanTreeRows:
     show_plumbing: bool
     shown_words: ShownWords
     _count: int
+    laying_out: int
     #: How many steps the last :meth:`find` found that no row shows (plumbing while it is hidden).
     found_hidden: int = 0
     #: What the last Find found (:meth:`take_found`).
@@ -39,8 +40,9 @@ class SpanTreeRows:
 
     @property
     def step_count(self) -> int:
-        """How many steps the filter (and the plumbing toggle) select, collapsed ones included."""
-        return self.tree.step_count if self.tree is not None else self._count
+        """How many steps the filter (and the plumbing toggle) select, collapsed ones included (while a long
+        run is laid out on the reader thread: all its steps)."""
+        return self.tree.step_count if self.tree is not None else self.laying_out or self._count
 
     @property
     def plumbing_count(self) -> int:

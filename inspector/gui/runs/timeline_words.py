@@ -16,6 +16,12 @@ from ..widgets.outcomes import outcome_word
 TITLE_MARK = "\ue000"
 
 
+def laying_out_text(steps: int) -> str:
+    """The note over the rows while a long run's span tree is laid out (its rows follow)."""
+    return ngettext("Laying out {count} step…", "Laying out {count} steps…", steps).format(
+        count=format_number(steps))
+
+
 def heading_text(run: RunRecord, *, shown: int, total: int, filtered: bool, hidden: int, hidden_matched: int,
                  recovery: Reason | None = None) -> str:
     """The heading for ``run``, :data:`TITLE_MARK` where its title goes: ``shown`` of ``total`` steps,
@@ -124,4 +130,4 @@ def empty_note_text(run: RunRecord, *, filtered: bool, total: int, hidden: int, 
     return _("No step yet: the run is still running.") if run.status == "running" else _("This run has no steps.")
 
 
-__all__ = ["TITLE_MARK", "empty_note_text", "heading_text", "show_heading", "status_heading"]
+__all__ = ["TITLE_MARK", "empty_note_text", "heading_text", "laying_out_text", "show_heading", "status_heading"]

@@ -68,6 +68,12 @@ class BackgroundReads(QObject):
             self._busy = True
         self._pool.submit(self._read, question)
 
+    def interrupt(self) -> None:
+        """Break off the read under way (its SQLite statement fails; its answer is None); any thread."""
+        store = self._store
+        if store is not None:
+            store.db.conn.interrupt()
+
     def stop(self) -> None:
         """Finish the read under way, close the reader's connection (in its thread) and end it."""
         with self._lock:
