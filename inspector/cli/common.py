@@ -153,16 +153,7 @@ class Parser(argparse.ArgumentParser):
             words = [parsed.tool] if getattr(parsed, "stdio", None) is not None and "=" in (parsed.tool or "") else []
             if (hint := arguments_hint([*words, *extras])) is not None:
                 raise hint
-        if getattr(parsed, "command", None) is not None and any(extra.startswith("-") for extra in extras):
-            raise options_hint(extras, chosen_prog(self, parsed))
-        from inspector.i18n import in_english
-        from inspector.mcp.address_query import typed_to_quote
-
-        # argparse's own sentence; an address among them without a password or a query (a key in either).
-        typed = " ".join(typed_to_quote(extra) for extra in extras)
-        with in_english():
-            english = argparse._("unrecognized arguments: %s") % typed
-        raise UsageError(english, shown=argparse._("unrecognized arguments: %s") % typed)
+        raise extras_hint(extras, chosen_prog(self, parsed))
 
     def _check_value(self, action: argparse.Action, value: Any) -> None:
         """As argparse's, but ``resources URL`` (a server where the action goes) and ``prompts --stdio CMD``
@@ -311,16 +302,21 @@ def chosen_prog(parser: argparse.ArgumentParser, parsed: argparse.Namespace) -> 
     return parser.prog
 
 
-def options_hint(extras: list[str], prog: str) -> UsageError:
-    """An option the command does not take (``runs list --since``): argparse's sentence, and where the
-    options it does take are listed."""
+def extras_hint(extras: list[str], prog: str) -> UsageError:
+    """Words the command does not take: an option (``runs list --since``) or a word where it takes none
+    (``tools ping ADDR``, ``runs list 5``): argparse's sentence, and the help that says what it takes."""
     from inspector.i18n import N_
     from inspector.i18n.messages import Message
     from inspector.mcp.address_query import typed_to_quote
 
+    if any(extra.startswith("-") for extra in extras):
+        said = N_("unrecognized arguments: {extras}. `{command} --help` lists the options it takes.")
+    else:
+        # Translators: words typed where the command takes none, e.g. "unrecognized arguments: ADDR.
+        # `run-inspector tools --help` says what the command takes.".
+        said = N_("unrecognized arguments: {extras}. `{command} --help` says what the command takes.")
     # An address among them without a password or a query (a key in either).
-    return UsageError(Message(N_("unrecognized arguments: {extras}. `{command} --help` lists the options it takes."),
-                              {"extras": " ".join(typed_to_quote(extra) for extra in extras), "command": prog}))
+    return UsageError(Message(said, {"extras": " ".join(typed_to_quote(extra) for extra in extras), "command": prog}))
 
 
 def arguments_hint(extras: list[str]) -> UsageError | None:

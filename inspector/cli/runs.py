@@ -54,6 +54,7 @@ from .durations import readable_duration
 from .ending import emit_json, json_text, mark_json_emitted
 from .list_fit import fit_list, fit_servers, leaves_room
 from .notes import write_note
+from .reason_json import reason_dict
 from .results import step_extra_lines
 from .run_choice import resolve_run
 from .run_layout import RunLayout, counts_line, details_cell, hidden_notes_line, too_deep_line
@@ -253,7 +254,9 @@ def _list(store: RunStore, args: argparse.Namespace) -> int:
         runs = store.list_runs(outcome=args.outcome, server=args.server, limit=args.limit, made_here=made_here)
     if args.json:
         pushes = Outbox(store.db.conn).of_runs([run.id for run in runs])
-        emit_json({"runs": [{**run_dict(run), "push": push_dict(pushes.get(run.id))} for run in runs]})
+        reasons = page_reasons(store, runs)  # why, as the Status column says it: asked for the page at once
+        emit_json({"runs": [{**run_dict(run), "push": push_dict(pushes.get(run.id)),
+                             "reason": reason_dict(reasons.get(run.id))} for run in runs]})
         return EXIT_OK
     if not runs:
         print(_nothing_matches(args))

@@ -39,5 +39,6 @@ def test_export_import_and_runs_print_the_documented_keys(tmp_path: Path, capsys
     assert set(run) == documented("- `runs list --json`: `{\"runs\": [")
     shown = printed(capsys, "runs", "show", "last", "--db", str(other))
     assert set(shown) == {"run", "timeline"}
-    assert set(shown["run"]) == set(run) - {"push"} | {"steps"}  # "as `runs list --json` gives it, without push"
+    # "as `runs list --json` gives it, without `push` and `reason` and with `steps`"
+    assert set(shown["run"]) == set(run) - {"push", "reason"} | {"steps"}
     assert {key for step in shown["timeline"] for key in step} == documented("\"timeline\": [")

@@ -41,7 +41,8 @@ def test_a_group_without_its_sub_command_says_what_it_needs_as_json(tmp_path: Pa
 def test_the_window_takes_no_json(tmp_path: Path) -> None:
     done = cli("--json", "--db", str(tmp_path / "runs.db"))
     assert done.returncode == 2
-    assert json.loads(done.stdout)["error"]["message"] == "unrecognized arguments: --json"
+    assert json.loads(done.stdout)["error"]["message"] == ("unrecognized arguments: --json. `run-inspector --help` "
+                                                           "lists the options it takes.")
 
 
 @pytest.mark.parametrize("words", [("runs", "--db", "DB", "list"), ("runs", "--db=DB", "list"),

@@ -1,5 +1,6 @@
 """`call URL TOOL text=hi`: the usage error says how a tool's arguments are given (as JSON in --args),
-with the user's own pairs as the example; other stray words get argparse's sentence alone."""
+with the user's own pairs as the example; other stray words get argparse's sentence and the help that says
+what the command takes."""
 
 from __future__ import annotations
 
@@ -46,10 +47,11 @@ def test_key_value_pairs_after_a_stdio_call_get_the_args_example(capsys, tmp_pat
     assert not (tmp_path / "runs.db").exists()
 
 
-def test_other_stray_words_keep_argparses_sentence(capsys, tmp_path) -> None:
+def test_other_stray_words_say_argparses_sentence_and_the_help(capsys, tmp_path) -> None:
     assert main(["--db", str(tmp_path / "runs.db"), "call", "http://127.0.0.1:9/mcp", "echo", "bogus"]) == 2
     err = capsys.readouterr().err
-    assert err.strip().endswith("unrecognized arguments: bogus")
+    assert err.strip().endswith("unrecognized arguments: bogus. `run-inspector call --help` says what the command "
+                                "takes.")
     assert main(["--db", str(tmp_path / "runs.db"), "tools", "http://127.0.0.1:9/mcp", "a=b"]) == 2
     assert "--args" not in capsys.readouterr().err  # only call takes a tool's arguments
 

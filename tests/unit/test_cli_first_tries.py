@@ -40,11 +40,13 @@ def test_an_unknown_option_names_the_help_of_its_command(capsys, tmp_path, langu
     assert not (tmp_path / "runs.db").exists()  # refused before anything was opened
 
 
-def test_stray_words_and_the_window_keep_argparses_sentence(capsys, tmp_path) -> None:
+def test_stray_words_and_the_window_name_the_help(capsys, tmp_path) -> None:
     assert main(["--db", str(tmp_path / "runs.db"), "call", "http://127.0.0.1:9/mcp", "echo", "bogus"]) == 2
-    assert capsys.readouterr().err.strip().endswith("unrecognized arguments: bogus")  # not an option: no help named
-    assert main(["--db", str(tmp_path / "runs.db"), "--frob"]) == 2  # the window's options: no command to name
-    assert capsys.readouterr().err == "run-inspector: unrecognized arguments: --frob\n"
+    assert capsys.readouterr().err == ("run-inspector: unrecognized arguments: bogus. `run-inspector call --help` "
+                                       "says what the command takes.\n")  # not an option: what it takes
+    assert main(["--db", str(tmp_path / "runs.db"), "--frob"]) == 2  # the window's options: its own help
+    assert capsys.readouterr().err == ("run-inspector: unrecognized arguments: --frob. `run-inspector --help` lists "
+                                       "the options it takes.\n")
 
 
 @pytest.mark.parametrize(("language", "said"), [
