@@ -126,3 +126,89 @@ def test_rows_whose_records_cannot_be_read_stay_empty_and_are_said(qtbot, make_w
         assert tab.status.text().startswith("Die Laufliste konnte ihre Zeilen nicht lesen.")
     finally:
         switch_language("en")
+
+
+SMALL_STEPS = 600  # found on the window's own thread (at most ASIDE_STEPS), and more than ten pages of rows
+
+
+def _two_small_runs(runs_tab_showing, make_window):
+    """A window showing the first of two small runs (its rows and Find's words read), the second listed."""
+    window = runs_window(make_window)
+    with RunStore.open(resolve_db_path()) as store:
+        first, second = big_run(store, SMALL_STEPS, "first"), big_run(store, SMALL_STEPS, "second")
+    shown = runs_tab_showing(first, window=window, steps=SMALL_STEPS, listed=2)
+    return shown.tab, second
+
+
+def test_a_run_chosen_after_damage_shows_no_steps_and_is_said(qtbot, make_window, runs_tab_showing) -> None:
+    """Choosing a run reads its count, span and rows on the window's thread: a database damaged since the list
+    was read raised there and at every paint of its rows (an exception in Qt's event loop)."""
+    tab, second = _two_small_runs(runs_tab_showing, make_window)
+    _damage(resolve_db_path(), "steps")
+    assert tab.select_runs([second])
+    qtbot.waitUntil(lambda: tab.status.text().startswith("The timeline could not read this run's steps."),
+                    timeout=WAIT_MS)
+    assert f"The run database {resolve_db_path()} is damaged" in tab.status.text().replace("\u200b", "")
+    assert tab.timeline_pane.empty_note.text() == "This run's steps could not be read."  # not "no steps"
+    tab.timeline_view.viewport().repaint()  # painted again: not read (nor said) again
+    assert all(tab.timeline.row(row) is None for row in range(tab.timeline.rowCount()))
+    switch_language("de")
+    try:
+        assert tab.status.text().startswith("Der Verlauf konnte die Schritte dieses Laufs nicht lesen.")
+        assert tab.timeline_pane.empty_note.text() == "Die Schritte dieses Laufs konnten nicht gelesen werden."
+    finally:
+        switch_language("en")
+
+
+def test_find_in_a_small_run_after_damage_is_not_done_and_said(qtbot, make_window, runs_tab_showing) -> None:
+    """Find in a short run reads its words and its matches on the window's thread: they raised there."""
+    tab, _second = _two_small_runs(runs_tab_showing, make_window)
+    finder = tab.timeline_pane.finder
+    _damage(resolve_db_path(), "steps")
+    finder.edit.setText("result 77")
+    finder.find()
+    assert finder.matches == [] and finder.status.text() == "not searched"
+    said = tab.status.text().replace("\u200b", "")
+    assert said.startswith(f"Find in this run was not done. The run database {resolve_db_path()} is damaged ("), said
+
+
+def test_a_language_switch_with_find_text_after_damage_is_said(qtbot, make_window, runs_tab_showing) -> None:
+    """Another language finds the text again in the new words (read on the window's thread): it raised there."""
+    tab, _second = _two_small_runs(runs_tab_showing, make_window)
+    finder = tab.timeline_pane.finder
+    finder.edit.setText("result 77")
+    finder.find()
+    assert finder.status.text() == "1 of 1"
+    _damage(resolve_db_path(), "steps")
+    try:
+        switch_language("de")
+        assert finder.status.text() == "nicht durchsucht"
+        said = tab.status.text().replace("\u200b", "")
+        assert said.startswith("Die Suche in diesem Lauf wurde nicht ausgeführt. Die Laufdatenbank "
+                               f"{resolve_db_path()} ist beschädigt"), said
+    finally:
+        switch_language("en")
+
+
+#: More steps than are said at once (AT_ONCE_ROWS) when Find first asks.
+LONG_STEPS = 10_000
+
+
+def test_words_of_a_long_run_said_page_by_page_after_damage_stop_and_are_said(qtbot, make_window,
+                                                                              runs_tab_showing) -> None:
+    """A long run's words are said page by page between the window's events (a timer): a page whose read failed
+    raised in Qt's event loop and the timer's next pages never came; now the words are dropped (said anew when
+    Find asks again) and the status line says why."""
+    window = runs_window(make_window)
+    with RunStore.open(resolve_db_path()) as store:
+        run_id = big_run(store, LONG_STEPS)
+    tab = runs_tab_showing(run_id, window=window, steps=LONG_STEPS).tab
+    finder, words = tab.timeline_pane.finder, tab.timeline.shown_words
+    finder.edit.setText("result 77")
+    finder.find()  # the first pages said now, the rest by the timer
+    assert not words.complete
+    _damage(resolve_db_path(), "steps")
+    qtbot.waitUntil(lambda: not finder.searching and finder.status.text() == "not searched", timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: not words._timer.isActive(), timeout=WAIT_MS)
+    assert not words.complete  # dropped, not kept half said
+    assert tab.status.text().startswith("Find in this run was not done.")

@@ -29,6 +29,7 @@ from ..widgets.fitted_placeholder import FittedPlaceholder
 from ..widgets.hints import readable_placeholder
 from ..widgets.last_asked import LastAsked
 from .found_steps import FindQuestion, read_found
+from .refused_reads import READ_ERRORS, refusal
 from .timeline_model import COLUMNS, TimelineModel
 
 #: How long Find waits after a key before it searches (a word typed is searched once).
@@ -93,6 +94,7 @@ class FindInRun(QObject):
         self.edit.textChanged.connect(lambda _text: self._timer.start())
         # A long run's shown words said to the end: Find, which answered from those said so far, finds again.
         model.shown_words.ready.connect(self._words_said)
+        model.shown_words.refused.connect(self._refused)
         # Arrows, as a browser's find bar has them: the search field keeps the room in a narrow pane.
         self.previous_button = _arrow_button(Qt.ArrowType.UpArrow, lambda: _("Previous match"))
         self.previous_button.clicked.connect(self.find_previous)
@@ -159,7 +161,11 @@ class FindInRun(QObject):
         else:
             self._take_again(matches, *self._again_from)
 
-    def _not_searched(self, _question: FindQuestion, problem: object) -> None:
+    def _refused(self, error: BaseException) -> None:
+        """A read here (the run's words, its matches) failed: as when the reader could not search the run."""
+        self._not_searched(None, refusal(self.model.store, error))
+
+    def _not_searched(self, _question: FindQuestion | None, problem: object) -> None:
         """The reader could not search the run: no matches, "not searched", why said; Enter searches again."""
         if self._shut:
             return
@@ -179,8 +185,11 @@ class FindInRun(QObject):
         anchor = shown if shown in self.matches else \
             self.matches[self._match] if 0 <= self._match < len(self.matches) else None
         anchor_row = self.model.row(anchor) if anchor is not None else None
-        if not self._asked_aside((shown, anchor, anchor_row)):
-            self._take_again(self.model.find(self.edit.text()), shown, anchor, anchor_row)
+        try:
+            if not self._asked_aside((shown, anchor, anchor_row)):
+                self._take_again(self.model.find(self.edit.text()), shown, anchor, anchor_row)
+        except READ_ERRORS as error:
+            self._refused(error)
 
     def _take_again(self, matches: list[int], shown: int, anchor: int | None, anchor_row: object) -> None:
         self.matches = matches
@@ -243,12 +252,17 @@ class FindInRun(QObject):
         """Find the text of the field in the run; highlight the rows, go to the first (in a long run, when
         the reader thread has searched it: :attr:`searching` until then)."""
         self._timer.stop()
-        if self._asked_aside(None):
-            return self.matches
-        if self._reads is not None:
-            self._reads.forget()  # found here: a long run's answer asked before is not wanted
         text = self.edit.text()
-        self._show_found(text, self.model.find(text) if self.model.run and text.strip() else [])
+        try:
+            if self._asked_aside(None):
+                return self.matches
+            if self._reads is not None:
+                self._reads.forget()  # found here: a long run's answer asked before is not wanted
+            found = self.model.find(text) if self.model.run and text.strip() else []
+        except READ_ERRORS as error:
+            self._refused(error)
+            return self.matches
+        self._show_found(text, found)
         return self.matches
 
     def _show_found(self, text: str, matches: list[int]) -> None:

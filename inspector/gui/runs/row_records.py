@@ -4,17 +4,13 @@ rows, so that a list of 25,000 runs reads the records of the rows it paints, not
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Callable, Sequence
 
 from inspector.i18n import _
-from inspector.i18n.messages import translate
 from inspector.store import RunRecord, RunStore
-from inspector.store.errors import StoreError
-from inspector.store.faults import unreadable
 from inspector.store.outbox import OutboxEntry
 
-from ..widgets.background_reads import database_file
+from .refused_reads import READ_ERRORS, ReadRefusals
 from .run_listing import RECORD_PAGE, RunRecords, read_records
 from .run_reasons import KnownReasons, Reason
 
@@ -30,8 +26,8 @@ class RowRecords:
                  refused: Callable[[Callable[[], str]], None] = lambda _words: None) -> None:
         self.store = store
         self._page_read = page_read
-        self._refused = refused
-        self._said_refusal = False
+        self._refusals = ReadRefusals(store, lambda problem: _("The runs list could not read its rows. "
+                                                               "{problem}").format(problem=problem), refused)
         self._told = False
         self.held = RunRecords({}, {}, {})
         #: Runs whose record was asked for and not found (deleted since the list was read).
@@ -41,7 +37,8 @@ class RowRecords:
 
     def hold(self, records: RunRecords) -> None:
         """Hold these records alone (a list read anew)."""
-        self.held, self._gone, self._said_refusal = records, frozenset(), False
+        self.held, self._gone = records, frozenset()
+        self._refusals.again()
 
     def add(self, records: RunRecords) -> list[int]:
         """Hold these records too, in place of those held of the same runs; the runs whose record, push
@@ -66,9 +63,9 @@ class RowRecords:
                     if other not in self.held.runs and other not in self._gone]
             try:
                 records = read_records(self.store, page, self.known())
-            except (sqlite3.Error, StoreError) as error:
+            except READ_ERRORS as error:
                 self._gone = self._gone.union(page)  # not asked again at every paint
-                self._refuse(error)
+                self._refusals.refuse(error)
                 return None
             self.read += len(records.runs)
             self.add(records)
@@ -78,14 +75,6 @@ class RowRecords:
                 self._told = True
                 self._page_read()
         return run
-
-    def _refuse(self, error: BaseException) -> None:
-        if self._said_refusal:
-            return
-        self._said_refusal = True
-        problem = unreadable(database_file(self.store), error)
-        self._refused(lambda: _("The runs list could not read its rows. {problem}").format(
-            problem=translate(problem)))
 
     def told(self) -> None:
         """The pages read were told of: the next one is told again."""

@@ -31,6 +31,7 @@ from inspector.traces.chat_words import conversation_lines
 
 from ..widgets.block_text import stored_block_lines
 from ..widgets.plain_text import cell_text
+from .refused_reads import READ_ERRORS
 from .span_facts import otlp_of, sides_and_band
 from .stored_result import parsed_payload
 from .stored_text import result_said
@@ -121,6 +122,8 @@ class ShownWords(QObject):
 
     #: The words of a long run are all said now (Find, which answered from what was said so far, asks again).
     ready = Signal()
+    #: The words of a long run could not be said to the end (a read the database refused): the error.
+    refused = Signal(object)
 
     def __init__(self, store: RunStore, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -135,7 +138,7 @@ class ShownWords(QObject):
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(0)
-        self._timer.timeout.connect(lambda: self._say_page(background=True))
+        self._timer.timeout.connect(self._say_next_page)
 
     @property
     def complete(self) -> bool:
@@ -167,6 +170,13 @@ class ShownWords(QObject):
             if self._said_rows < count:
                 self._timer.start()
         return [step_id for step_id, words in self._words if folded in words]
+
+    def _say_next_page(self) -> None:
+        try:
+            self._say_page(background=True)
+        except READ_ERRORS as error:  # not raised in Qt's event loop: Find says why
+            self.forget()
+            self.refused.emit(error)
 
     def _say_page(self, background: bool) -> None:
         run = self._run

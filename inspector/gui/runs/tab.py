@@ -119,7 +119,7 @@ class RunsTab(QWidget):
         self.shown_step.workbench_wanted.connect(self.workbench_wanted)
         self.detail.replays.open_run.connect(lambda run_id: self.select_runs([run_id]))
         for sayer in (self.transfers, self.detail, self.notes, self.timeline_pane.identity, self.timeline_pane,
-                      self.run_list, self.run_list.model):
+                      self.run_list, self.run_list.model, self.timeline):
             sayer.said.connect(self.status.say)
         self.timeline_pane.finder.unread.connect(self.status.say)
         self.timeline_pane.restated.connect(self._restate)

@@ -13,6 +13,7 @@ from inspector.store.recovery import run_reason
 from ..language import translated
 from ..widgets.elided_label import ElidedLabel
 from ..widgets.plain_text import cell_text
+from .refused_reads import READ_ERRORS
 from .run_identity import RunIdentity
 from .timeline_model import TimelineModel
 from .timeline_words import counts_heading, heading_text, show_heading, status_heading
@@ -44,12 +45,16 @@ class TimelineHeading:
             self.label.setText(_("No run selected."))
             return shown
         hidden = 0 if self.model.show_plumbing else self.model.plumbing_count
-        if (filtered or hidden) and (recount or self._total is None or self._total[0] != run.id):
-            self._total = (run.id, total if total is not None else self.store.count_steps(run.id))
+        try:
+            if (filtered or hidden) and (recount or self._total is None or self._total[0] != run.id):
+                self._total = (run.id, total if total is not None else self.store.count_steps(run.id))
+            if recount or self._recovered is None or self._recovered[0] != run.id:
+                found = run_reason(self.store, run)
+                self._recovered = (run.id, found.said() if found else None)
+        except READ_ERRORS as error:  # the run's counts (or why it failed) unsaid; the timeline says why once
+            self._total, self._recovered = (run.id, shown), (run.id, None)
+            self.model.refusals.refuse(error)
         total = self._total[1] if (filtered or hidden) and self._total else shown
-        if recount or self._recovered is None or self._recovered[0] != run.id:
-            found = run_reason(self.store, run)
-            self._recovered = (run.id, found.said() if found else None)
         recovery = self._recovered[1]
         heading = heading_text(run, shown=shown, total=total, filtered=filtered, hidden=hidden,
                                hidden_matched=self.model.hidden_plumbing, recovery=recovery)

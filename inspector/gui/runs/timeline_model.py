@@ -18,7 +18,7 @@ from pathlib import Path
 from PySide6.QtCore import QModelIndex, Qt, Signal
 from PySide6.QtGui import QColor
 
-from inspector.i18n import formatting
+from inspector.i18n import _, formatting
 from inspector.runs import Leg
 from inspector.store import RunRecord, RunStore
 from inspector.store.browse import (
@@ -38,6 +38,7 @@ from ..language import on_language_changed
 from ..widgets.outcomes import outcome_icon, text_colour
 from ..widgets.zone_marks import ZoneMarks
 from .outcome_cell import FailureRole
+from .refused_reads import READ_ERRORS, ReadRefusals
 from .said_outcomes import SaidOutcomes
 from .shown_words import ShownWords
 from .span_tree import SpanTree, TreeRows
@@ -112,6 +113,8 @@ class TimelineModel(SpanTreeRows, NamedColumnsModel):
     grew = Signal(int)
     #: A long run's span tree, laid out on the reader thread, arrived: its rows can show (:meth:`set_run`).
     laid_out = Signal()
+    #: Why the run's steps show no rows (they could not be read), as words of the current language.
+    said = Signal(object)
 
     def __init__(self, store: RunStore, page_size: int = PAGE_SIZE, cached_pages: int = CACHED_PAGES) -> None:
         super().__init__()
@@ -153,6 +156,9 @@ class TimelineModel(SpanTreeRows, NamedColumnsModel):
         #: What each step shows in words, for Find (said anew in another language).
         self.shown_words = ShownWords(store, self)
         on_language_changed(self, self.shown_words.forget)
+        #: Reads of the run's steps the database refused (damaged or locked since): said once a run.
+        self.refusals = ReadRefusals(store, lambda problem: _("The timeline could not read this run's steps. "
+                                                              "{problem}").format(problem=problem), self.said.emit)
 
     def headings(self) -> tuple[str, ...]:
         return headings()
@@ -170,6 +176,7 @@ class TimelineModel(SpanTreeRows, NamedColumnsModel):
             else set()
         if run is None or self.run_id != run.id:
             self.said_outcomes.forget()
+            self.refusals.again()
         self.run_id = run.id if run is not None else None
         self.run = run
         if where is not None:
@@ -187,21 +194,29 @@ class TimelineModel(SpanTreeRows, NamedColumnsModel):
             self._count, self.start, self.end = 0, None, None
             self.has_rounds = True
         else:
-            from_trace = run.uid.startswith(TRACE_RUN_UID_PREFIX)
-            if self.span_trees and (from_trace or has_joined_spans(self.store, run.id)):
-                tree = self._span_tree(run.id, None if from_trace else run.uid)
-                if laid_out is not None and laid_out.tree is tree and tree.nested:
-                    self.tree = laid_out.rows_for(self.filter, self.show_plumbing, keep)
-                if tree is not None and tree.nested and self.tree is None:
-                    self.tree = TreeRows(tree, self.filter, self.show_plumbing, keep)
-            self._count = 0 if self.laying_out else len(self.tree.rows) if self.tree is not None else count_timeline(
-                self.store, run.id, self.filter)
-            self.start, self.end = run_span(self.store, run)
-            # A run of one operation (a call, a tool list) has no rounds: "–", as the command line says.
-            self.has_rounds = self.store.has_rounds(run.id)
+            try:
+                self._read_run(run, laid_out, keep)
+            except READ_ERRORS as error:  # no rows, said once; nothing raises in Qt's event loop
+                self.tree, self.laying_out, self._count, self.start, self.end = None, 0, 0, None, None
+                self.refusals.refuse(error)
         if not self.laying_out and self._layouts is not None:
             self._layouts.forget()
         self.endResetModel()
+
+    def _read_run(self, run: RunRecord, laid_out: LaidOut | None, keep: set[int]) -> None:
+        """Read ``run``'s shape: its span tree (if it has one), its rows' count, its span, whether it has rounds."""
+        from_trace = run.uid.startswith(TRACE_RUN_UID_PREFIX)
+        if self.span_trees and (from_trace or has_joined_spans(self.store, run.id)):
+            tree = self._span_tree(run.id, None if from_trace else run.uid)
+            if laid_out is not None and laid_out.tree is tree and tree.nested:
+                self.tree = laid_out.rows_for(self.filter, self.show_plumbing, keep)
+            if tree is not None and tree.nested and self.tree is None:
+                self.tree = TreeRows(tree, self.filter, self.show_plumbing, keep)
+        self._count = 0 if self.laying_out else len(self.tree.rows) if self.tree is not None else count_timeline(
+            self.store, run.id, self.filter)
+        self.start, self.end = run_span(self.store, run)
+        # A run of one operation (a call, a tool list) has no rounds: "–", as the command line says.
+        self.has_rounds = self.store.has_rounds(run.id)
 
     def row_of_step(self, step_id: int) -> int | None:
         """The row that shows a step, if one does (in a span tree, or in time order as filtered)."""
@@ -341,23 +356,33 @@ class TimelineModel(SpanTreeRows, NamedColumnsModel):
         assert self.run is not None
         page = self._pages.get(page_number)
         if page is None:
-            first = page_number * self.page_size
-            if self.tree is not None:
-                tree = self.tree
-                page = timeline_rows(self.store, [tree.step_id(row) for row in
-                                                  range(first, min(first + self.page_size, self._count))])
-            else:
-                page = timeline_page(self.store, self.run.id, first, self.page_size, self.filter)
+            try:
+                page = self._read_page(page_number)
+            except READ_ERRORS as error:  # its rows stay empty (not read again at each paint), said once
+                page = []
+                self.refusals.refuse(error)
             self.pages_read += 1
             self.page_log.append(page_number)
             self._pages[page_number] = page
-            failed = failed_with_legs(page)
-            if failed:
-                self._legs.update(ending_legs(self.store, failed))
             self._trim_pages()
         else:
             self._pages.move_to_end(page_number)
         self._last_number, self._last_page = page_number, page
+        return page
+
+    def _read_page(self, page_number: int) -> list[TimelineRow]:
+        """The rows of page ``page_number``, the legs of its failed steps kept with them."""
+        assert self.run is not None
+        first = page_number * self.page_size
+        if self.tree is not None:
+            tree = self.tree
+            page = timeline_rows(self.store, [tree.step_id(row) for row in
+                                              range(first, min(first + self.page_size, self._count))])
+        else:
+            page = timeline_page(self.store, self.run.id, first, self.page_size, self.filter)
+        failed = failed_with_legs(page)
+        if failed:
+            self._legs.update(ending_legs(self.store, failed))
         return page
 
     def _trim_pages(self) -> None:

@@ -315,6 +315,9 @@ class TimelinePane(QWidget):
         if self.model.laying_out:  # a long run's span tree, on the reader thread: its rows show when it comes
             self._say_empty(laying_out_text(self.model.laying_out))
             return
+        if not shown and self.model.refusals.said:  # not "no steps": they could not be read (the status line says why)
+            self._say_empty(_("This run's steps could not be read."))
+            return
         hidden = 0 if self.model.show_plumbing else self.model.plumbing_count
         self._say_empty(None if shown else empty_note_text(run, filtered=filtered, total=total, hidden=hidden,
                                                            matched_plumbing=self.model.hidden_plumbing))
