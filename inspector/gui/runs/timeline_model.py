@@ -13,7 +13,6 @@ from __future__ import annotations
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from datetime import datetime
-from pathlib import Path
 
 from PySide6.QtCore import QModelIndex, Qt, Signal
 from PySide6.QtGui import QColor
@@ -22,7 +21,6 @@ from inspector.i18n import _, formatting
 from inspector.runs import Leg
 from inspector.store import RunRecord, RunStore
 from inspector.store.browse import (
-    TRACE_RUN_UID_PREFIX,
     StepFilter,
     TimelineRow,
     count_timeline,
@@ -32,7 +30,6 @@ from inspector.store.browse import (
     timeline_rows,
 )
 from inspector.store.ending_legs import ending_legs
-from inspector.store.joined import has_joined_spans
 
 from ..language import on_language_changed
 from ..widgets.outcomes import outcome_icon, text_colour
@@ -44,8 +41,9 @@ from .shown_words import ShownWords
 from .span_tree import SpanTree, TreeRows
 from .table_model import Index, NamedColumnsModel
 from .timeline_cells import TimelineCells, headings
+from .timeline_shape import RunShape
 from .timeline_tree import BranchRole, DepthRole, SpanTreeRows
-from .tree_layout import AT_ONCE_STEPS, LaidOut, LayoutQuestion, TreeLayouts, lay_out
+from .tree_layout import LaidOut, TreeLayouts
 
 PAGE_SIZE = 100
 CACHED_PAGES = 40
@@ -101,7 +99,7 @@ def failed_with_legs(page: list[TimelineRow]) -> list[int]:
     return [row.id for row in page if row.outcome == "failed" and row.legs]
 
 
-class TimelineModel(SpanTreeRows, NamedColumnsModel):
+class TimelineModel(RunShape, SpanTreeRows, NamedColumnsModel):
     """The steps of one run, in time order, read page by page."""
 
     COLUMNS = COLUMNS
@@ -203,57 +201,11 @@ class TimelineModel(SpanTreeRows, NamedColumnsModel):
             self._layouts.forget()
         self.endResetModel()
 
-    def _read_run(self, run: RunRecord, laid_out: LaidOut | None, keep: set[int]) -> None:
-        """Read ``run``'s shape: its span tree (if it has one), its rows' count, its span, whether it has rounds."""
-        from_trace = run.uid.startswith(TRACE_RUN_UID_PREFIX)
-        if self.span_trees and (from_trace or has_joined_spans(self.store, run.id)):
-            tree = self._span_tree(run.id, None if from_trace else run.uid)
-            if laid_out is not None and laid_out.tree is tree and tree.nested:
-                self.tree = laid_out.rows_for(self.filter, self.show_plumbing, keep)
-            if tree is not None and tree.nested and self.tree is None:
-                self.tree = TreeRows(tree, self.filter, self.show_plumbing, keep)
-        self._count = 0 if self.laying_out else len(self.tree.rows) if self.tree is not None else count_timeline(
-            self.store, run.id, self.filter)
-        self.start, self.end = run_span(self.store, run)
-        # A run of one operation (a call, a tool list) has no rounds: "–", as the command line says.
-        self.has_rounds = self.store.has_rounds(run.id)
-
     def row_of_step(self, step_id: int) -> int | None:
         """The row that shows a step, if one does (in a span tree, or in time order as filtered)."""
         if self.tree is not None:
             return super().row_of_step(step_id)
         return timeline_position(self.store, self.run.id, step_id, self.filter) if self.run is not None else None
-
-    def lay_out_on_thread(self, db_path: Path) -> None:
-        """Lay the span trees of runs of more than :data:`AT_ONCE_STEPS` steps out on a reader thread."""
-        self._layouts = TreeLayouts(db_path, self)
-        self._layouts.laid_out.connect(self._arrived)
-
-    def stop_layouts(self) -> None:
-        """The database closes next: a layout under way is broken off."""
-        if self._layouts is not None:
-            self._layouts.stop()
-
-    def _arrived(self, asked: tuple[LayoutQuestion, StepFilter, bool], laid_out: LaidOut) -> None:
-        if self.laying_out and asked[0][0][0] == self.run_id:
-            self._tree_cache, self._laid_out = (asked[0][0], laid_out.tree), laid_out
-            self.laid_out.emit()
-
-    def _span_tree(self, run_id: int, ours: str | None = None) -> SpanTree | None:
-        """The run's span tree, read once: a filter or the plumbing toggle lays out the same tree anew.
-        ``ours``: the uid of a run of ours that a server's spans joined (its steps' spans are derived).
-        ``None`` while a long run's tree is laid out on the reader thread (:attr:`laying_out`)."""
-        # The run's steps as counted now (a run deleted and its id given again has other step ids).
-        signature = self.store.db.conn.execute("SELECT ?, COUNT(*), MAX(id) FROM steps WHERE run_id = ?",
-                                               (run_id, run_id)).fetchone()
-        cached = self._tree_cache
-        if cached is None or cached[0] != signature:
-            if self._layouts is not None and signature[1] > AT_ONCE_STEPS:
-                self.laying_out = signature[1]
-                self._layouts.ask((signature, ours), self.filter, self.show_plumbing)
-                return None
-            cached = self._tree_cache = (signature, lay_out(self.store, (signature, ours)))
-        return cached[1]
 
     def set_filter(self, where: StepFilter) -> None:
         self.set_run(self.run, where)
