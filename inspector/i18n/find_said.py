@@ -20,6 +20,7 @@ from typing import Any
 from . import translated_texts
 from .details import TRANSLATED_DETAILS, disagreement_said, stored_text_said
 from .find_shown import shown_words_hold
+from .folding import fold
 
 #: The parts of a step's payload its sentences are said from, as ``json_extract`` paths, in the order
 #: :func:`said_holds` reads them.
@@ -37,7 +38,7 @@ def may_be_said(needle: str) -> bool:
     English: it is in a translation of the current catalogue (between its placeholders), or one of its
     words (three letters or more) is a word of one ("Zeitüberschreitung: TimeoutError"). False in
     English (no catalogue), and for most text a server wrote, so Find then costs what it did."""
-    folded = needle.strip().casefold()
+    folded = fold(needle.strip())
     if not folded:
         return False
     fragments, words = _said_words(translated_texts())
@@ -46,7 +47,7 @@ def may_be_said(needle: str) -> bool:
 
 @lru_cache(maxsize=4)
 def _said_words(texts: tuple[str, ...]) -> tuple[tuple[str, ...], frozenset[str]]:
-    fragments = tuple(fragment for text in texts for fragment in _PLACEHOLDER.split(text.casefold()) if fragment)
+    fragments = tuple(fragment for text in texts for fragment in _PLACEHOLDER.split(fold(text)) if fragment)
     return fragments, frozenset(word for fragment in fragments for word in _WORD.findall(fragment))
 
 
@@ -65,7 +66,7 @@ def said_holds(parts: Any, needle: Any) -> int:
     several paths)."""
     if not isinstance(needle, str) or not needle:
         return 0
-    return int(any(needle in text.casefold() for text in sentences_said(parts)))
+    return int(any(needle in fold(text) for text in sentences_said(parts)))
 
 
 def sentences_said(parts: Any) -> list[str]:

@@ -26,6 +26,7 @@ from inspector.runs.ending import TIMED_OUT_MARK, UNRECORDED
 from inspector.runs.leg import Leg
 
 from . import DEFAULT_LANGUAGE, _, current_language, in_english
+from .folding import fold
 from .words import OUTCOMES, stored_outcome_text
 
 #: A tool call of each ending, as a stored step keeps it: (stored outcome, legs, payload).
@@ -46,16 +47,16 @@ def english_words_hold(folded: str, english: str) -> bool:
         return False
     before = r"(?<!\w)" if re.match(r"\w", folded[0]) else ""
     after = r"(?!\w)" if re.match(r"\w", folded[-1]) else ""
-    return re.search(before + re.escape(folded) + after, english.casefold()) is not None
+    return re.search(before + re.escape(folded) + after, fold(english)) is not None
 
 
 def shown_words_hold(needle: str, say: Callable[[], str]) -> bool:
     """Whether ``needle`` is in the words ``say`` says in the current language (any part of them), or
     is whole words of what it says in English (the rule of this module's docstring)."""
-    folded = needle.strip().casefold()
+    folded = fold(needle.strip())
     if not folded:
         return False
-    if folded in say().casefold():
+    if folded in fold(say()):
         return True
     return current_language() != DEFAULT_LANGUAGE and english_words_hold(folded, _said_in_english(say))
 
@@ -90,12 +91,12 @@ def outcome_endings_holding(needle: str) -> tuple[str, ...]:
     failed, "timed out" (or "Zeitüberschreitung") the call that timed out, "not recorded" (or "nicht
     erfasst") the call whose source recorded no outcome; a stored outcome of another word (a run's
     "running", "interrupted") by itself."""
-    folded = needle.strip().casefold()
+    folded = fold(needle.strip())
     if not folded:
         return ()
     english = dict(_english_ending_words()) if current_language() != DEFAULT_LANGUAGE else {}
     return tuple(ending for ending, say in _ending_words().items()
-                 if folded in say().casefold() or english_words_hold(folded, english.get(ending, "")))
+                 if folded in fold(say()) or english_words_hold(folded, english.get(ending, "")))
 
 
 #: A placeholder in a sentence.

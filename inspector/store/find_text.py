@@ -21,9 +21,9 @@ from __future__ import annotations
 
 import json
 import sqlite3
-import unicodedata
 
 from inspector.i18n.find_said import SAID_PATHS, cancel_notes_holding, may_be_said, said_holds
+from inspector.i18n.folding import fold
 
 from .find_outcomes import outcome_condition
 
@@ -45,13 +45,6 @@ FOLD_FUNCTION = "run_inspector_fold"
 #: the needle (:func:`inspector.i18n.find_said.said_holds`; registered when the needle may be in one).
 SAID_FUNCTION = "run_inspector_said_holds"
 _SAID_PARTS = ", ".join(f"'{path}'" for path in SAID_PATHS)
-
-
-def fold(text: str) -> str:
-    """``text`` as Find and the Runs search compare it: in no case (``casefold``: "ß" is "ss"), its accents
-    composed (an "ä" stored as "a" and a combining diaeresis, as macOS spells a file's name, is the "ä" typed),
-    and the dotted capital I an "i" (``casefold`` makes "İ" an "i" and a combining dot above)."""
-    return unicodedata.normalize("NFC", text.casefold().replace("i\u0307", "i"))
 
 
 def _fold(value: object) -> object:
@@ -136,7 +129,7 @@ def find_condition(conn: sqlite3.Connection, text: str, payload: str = "p",
         conn.create_function(SAID_FUNCTION, 2, said_holds)
         parts.append(f"(instr({payload}, '\"template\"') > 0 AND "
                      f"{SAID_FUNCTION}(json_extract({payload}, {_SAID_PARTS}), ?))")
-        values.append(text.strip().casefold())
+        values.append(fold(text.strip()))
     cancels = cancel_notes_holding(needle)
     if cancels:  # the Details column's note on a cancelled call (as step_details says it)
         parts.append(f"(json_extract({payload}, '$.kind') = 'tool' AND json_extract({payload}, '$.toolOutcome') = "

@@ -24,6 +24,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 
 from inspector.i18n import DEFAULT_LANGUAGE, _, current_language
 from inspector.i18n.find_said import SAID_PATHS, sentences_said
+from inspector.i18n.folding import fold
 from inspector.i18n.words import kind_word
 from inspector.store import RunRecord, RunStore
 from inspector.store.browse import TimelineRow, timeline_page
@@ -155,7 +156,7 @@ class ShownWords(QObject):
     def holding(self, run: RunRecord, needle: str) -> list[int]:
         """The ids of the run's steps whose shown words hold ``needle`` (any case): of all of them, or,
         in a long run whose words are still being said, of those said so far (:attr:`ready` follows)."""
-        folded = needle.strip().casefold()
+        folded = fold(needle.strip())
         if not folded:
             return []
         count, last = self.store.db.conn.execute("SELECT COUNT(*), MAX(id) FROM steps WHERE run_id = ?",
@@ -188,9 +189,9 @@ class ShownWords(QObject):
         blocks, traced = self._kept_facts(page, source)
         whole = self._whole_words([row for row in page if row.id in blocks or _says_whole(row)], source)
         sentences = self._sentences_said(page)
-        self._words += [(row.id, "\n".join([
+        self._words += [(row.id, fold("\n".join([
             *row_words(row, source, "" if row.id in whole else empty_result_sentence(row.id in traced)),
-            whole.get(row.id, ""), sentences.get(row.id, "")]).casefold()) for row in page]
+            whole.get(row.id, ""), sentences.get(row.id, "")]))) for row in page]
         self._said_rows = self._count if len(page) < rows else self._said_rows + rows
         spent = time.perf_counter() - began
         self._page_rows = max(FIRST_PAGE_ROWS // 4, min(PAGE_ROWS, int(rows * PAGE_S / spent) if spent else PAGE_ROWS))
