@@ -117,6 +117,7 @@ class TimelinePane(QWidget):
         FontFollower(self.view, lambda: (self.fit_columns(), self.fit_source_column(self.width())))
         self.model.said_outcomes.changed.connect(self.fit_outcome_column)
         self.model.laid_out.connect(lambda: self.show_run(self.model.run))
+        self.model.not_laid_out.connect(lambda: self.describe(self.model.run))
         self.describe(None)  # what to do while no run is chosen
 
     def _build_filters(self) -> None:

@@ -1,0 +1,38 @@
+"""A long run's span tree laid out on the reader thread, as a user meets it. Real parts: a nested trace imported
+into the test's database (tests/support/long_trace.py) and the real window."""
+from __future__ import annotations
+
+import pytest
+
+from inspector.gui.language import switch_language
+from inspector.gui.runs.tree_layout import AT_ONCE_STEPS
+from inspector.store import RunStore, resolve_db_path
+from tests.gui.test_runs_reads_refused import _damage
+from tests.gui.test_runs_screenshots import runs_window
+from tests.support.long_trace import nested_run
+
+STEPS = AT_ONCE_STEPS + 1_000
+WAIT_MS = 20_000
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_a_layout_whose_read_fails_ends_and_is_said(qtbot, tmp_path, make_window, language) -> None:
+    """The reader's read of the spans failed: the timeline said "Laying out 6,000 steps…" for good, nothing else."""
+    window = runs_window(make_window)
+    tab, pane = window.runs_tab, window.runs_tab.timeline_pane
+    with RunStore.open(resolve_db_path()) as store:
+        run_id = nested_run(store, tmp_path, STEPS, padded=50)
+    qtbot.waitUntil(lambda: tab.runs.row_of(run_id) is not None, timeout=WAIT_MS)
+    assert tab.runs.run(tab.runs.row_of(run_id)) is not None  # its row read, as the list shows it
+    _damage(resolve_db_path(), "steps", ("overflow",))  # the long payloads' pages: not the rows' count or times
+    try:
+        switch_language(language)
+        assert tab.select_runs([run_id]) and pane.model.laying_out == STEPS
+        said = {"en": "The timeline could not read this run's steps. The run database",
+                "de": "Der Verlauf konnte die Schritte dieses Laufs nicht lesen. Die Laufdatenbank"}[language]
+        qtbot.waitUntil(lambda: tab.status.text().replace("\u200b", "").startswith(said), timeout=WAIT_MS)
+        assert not pane.model.laying_out and pane.model.rowCount() == 0
+        assert pane.empty_note.text() == {"en": "This run's steps could not be read.",
+                                          "de": "Die Schritte dieses Laufs konnten nicht gelesen werden."}[language]
+    finally:
+        switch_language("en")
