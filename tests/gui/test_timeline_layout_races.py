@@ -36,3 +36,26 @@ def test_a_layout_whose_read_fails_ends_and_is_said(qtbot, tmp_path, make_window
                                           "de": "Die Schritte dieses Laufs konnten nicht gelesen werden."}[language]
     finally:
         switch_language("en")
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_a_filtered_heading_during_a_layout_claims_no_rows_shown(qtbot, tmp_path, make_window, language) -> None:
+    """While a long run is laid out no row shows and its filtered count is not known yet: the heading said
+    "6,000 of 6,000 steps shown (filtered)" with a filter that matches none of them."""
+    window = runs_window(make_window)
+    tab, pane = window.runs_tab, window.runs_tab.timeline_pane
+    with RunStore.open(resolve_db_path()) as store:
+        run_id = nested_run(store, tmp_path, STEPS)
+    qtbot.waitUntil(lambda: tab.runs.row_of(run_id) is not None, timeout=WAIT_MS)
+    try:
+        switch_language(language)
+        pane.outcome_filter.setCurrentIndex(pane.outcome_filter.findData("failed"))
+        assert tab.select_runs([run_id]) and pane.model.laying_out
+        assert pane.heading.text() == {"en": f"Run {run_id}: root — ok, 6,000 steps",
+                                       "de": f"Lauf {run_id}: root — ok, 6.000 Schritte"}[language]
+        qtbot.waitUntil(lambda: not pane.model.laying_out, timeout=WAIT_MS)
+        assert pane.heading.text() == {
+            "en": f"Run {run_id}: root — ok; 0 of 6,000 steps shown (filtered)",
+            "de": f"Lauf {run_id}: root — ok; 0 von 6.000 Schritten (gefiltert)"}[language]
+    finally:
+        switch_language("en")
