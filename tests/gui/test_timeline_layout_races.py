@@ -1,5 +1,6 @@
 """A long run's span tree laid out on the reader thread, as a user meets it. Real parts: a nested trace imported
 into the test's database (tests/support/long_trace.py) and the real window."""
+
 from __future__ import annotations
 
 import pytest
