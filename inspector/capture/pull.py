@@ -26,7 +26,7 @@ from inspector.i18n.messages import Message
 from inspector.i18n.os_reasons import os_reason
 from inspector.mcp.address_query import without_query
 from inspector.mcp.connect_reasons import connection_reason
-from inspector.mcp.server import without_user_info
+from inspector.mcp.user_info import address_shown
 from inspector.store import RunStore
 from inspector.traces.format import TraceError, TraceImportError, dump_json
 from inspector.traces.writer import replacing
@@ -199,7 +199,7 @@ def _check_status(response: httpx.Response, url: str, trace_id: str) -> None:
 def _shown(url: str) -> str:
     """The query address as sentences name it: without a ``user:password@`` or a query it may carry (as Run
     Inspector names any server), so that no message, log line or dialog repeats the password or a key."""
-    return without_query(without_user_info(url))
+    return without_query(address_shown(url))
 
 
 def _too_big(url: str, limit: int) -> PullError:

@@ -17,6 +17,7 @@ from inspector.capture.pusher import DrainReport, Pusher, drain
 from inspector.capture.sending import EndpointError, collector_address, reason_said, traces_url
 from inspector.i18n import N_, _, ngettext
 from inspector.i18n.messages import Message
+from inspector.mcp.server import two_servers
 from inspector.store import RunStore
 from inspector.store.outbox import Outbox
 
@@ -57,6 +58,8 @@ def push(args: argparse.Namespace) -> int:
         raise UsageError(Message(N_("give -o FILE or --otlp-endpoint URL, not both")))
     if args.run_ids and args.all:
         raise UsageError(Message(N_("give RUN ... or --all, not both")))
+    if (two := two_servers(args.otlp_endpoint)) is not None:  # its password may hold "@" and "/" as typed
+        raise UsageError(two)
     try:
         traces_url(args.otlp_endpoint)
     except EndpointError:

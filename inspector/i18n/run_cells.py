@@ -1,6 +1,6 @@
 """A run's Server, Steps and Duration as the window's Runs list and ``runs list`` both say them: the same
 words and the same rounding, whichever shows the run; and where its Status cell has no room for the whole reason
-(a narrow column, a narrow terminal), the cuts of the reason both choose from (no Qt)."""
+(a narrow column, a narrow terminal), the cuts of the reason both choose from, and its fewest words (no Qt)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,9 @@ from inspector.runs.loopback import recorded_elsewhere
 
 from . import _, formatting
 from .entry_names import shown_name
+from .recovery import Reason
 from .scenarios import own_demo_server
+from .words import failure_word
 
 #: The words of a reason a cut Status cell keeps at least ("2 of…"): fewer say nothing the status word does not.
 LEAST_REASON_WORDS = 2
@@ -111,6 +113,14 @@ def cut_reasons(text: str, word: str) -> list[str]:
             if whole_words(reason[:end]) >= LEAST_REASON_WORDS]
 
 
+def short_reason(status: str, reason: Reason | None) -> str | None:
+    """A failed run's reason in the fewest words, for a Status cell too narrow for it: how every failed call
+    ended where that is known ("timed out", "not sent"), as a step's Outcome cell says it beside the failed
+    icon; ``None`` for any other run (its reason cut, or its status word, says it)."""
+    kind = reason[3] if reason is not None and len(reason) > 3 else None
+    return failure_word(kind) if status == "failed" and kind in ("timed_out", "refused") else None
+
+
 def whole_words(kept: str) -> int:
     """How many whole words ``kept`` has: a compound's first part before its hyphen is none ("der Tool-" has
     one, and says no more than the status word; "2 von 4 Tool-" has three, the counts)."""
@@ -119,4 +129,4 @@ def whole_words(kept: str) -> int:
 
 
 __all__ = ["LEAST_REASON_WORDS", "cut_reasons", "format_duration", "names_for", "run_duration", "run_server",
-           "run_steps", "server_shown", "unnamed_server", "unnamed_server_tip", "whole_words"]
+           "run_steps", "server_shown", "short_reason", "unnamed_server", "unnamed_server_tip", "whole_words"]

@@ -8,7 +8,6 @@ header the user marks so. Never next to one the user configured: which one to se
 from __future__ import annotations
 
 import base64
-import re
 from collections.abc import Iterable
 from urllib.parse import unquote, urlsplit
 
@@ -27,35 +26,15 @@ class CredentialsConflict(ValueError):
         super().__init__(str(self.sentence))
 
 
-#: What more of an address after a password's first ``@`` the password takes when it holds ``@`` and then ``/``, ``?``
-#: or ``#`` as typed (``bob:se@c/ret@host/mcp``, whose authority ends at the ``/``): up to the last ``@`` before any
-#: ``=`` (a query parameter's value may hold one: ``?mail=a@b``), never one that begins a path segment (``host/@user``).
-PASSWORD_TAIL = re.compile(r"^[^\s=]*[^/\s=]@")
-
-
-def typed_user_info(url: str) -> str | None:
-    """The user info of ``url`` whose password holds ``@`` and then ``/``, ``?`` or ``#`` as typed
-    (``bob:se@c/ret`` of ``http://bob:se@c/ret@host/mcp``; its authority ends at that ``/``, and the HTTP
-    library would take the host from inside the password); ``None`` for any other address."""
-    scheme, found, rest = url.partition("://")
-    end = min((index for index in (rest.find(c) for c in "/?#") if index >= 0), default=len(rest))
-    user_info, at, host = rest[:end].rpartition("@")
-    tail = PASSWORD_TAIL.match(host + rest[end:]) if found and at and ":" in user_info else None
-    return f"{user_info}@{tail.group(0)[:-1]}" if tail else None
-
-
 def basic_authorization(url: str) -> str | None:
     """The ``Authorization`` value (``Basic …``) of the user info of ``url``, decoded as the HTTP
-    library decodes it (a password holding ``@`` and ``/`` as typed whole, :func:`typed_user_info`);
+    library reads and decodes it (RFC 3986: up to the last ``@`` before the first ``/``, ``?`` or ``#``);
     ``None`` when the address carries no user name or password."""
-    if (typed := typed_user_info(url)) is not None:
-        user, _, password = typed.partition(":")
-    else:
-        try:
-            parts = urlsplit(url)
-            user, password = parts.username or "", parts.password or ""
-        except ValueError:
-            return None
+    try:
+        parts = urlsplit(url)
+        user, password = parts.username or "", parts.password or ""
+    except ValueError:
+        return None
     if not user and not password:
         return None
     pair = f"{unquote(user or '')}:{unquote(password or '')}".encode()
@@ -78,5 +57,4 @@ def credentials_header(url: str, address: str, configured: Iterable[str] = ()) -
     return value
 
 
-__all__ = ["AUTHORIZATION", "PASSWORD_TAIL", "CredentialsConflict", "basic_authorization", "credentials_header",
-           "has_authorization", "typed_user_info"]
+__all__ = ["AUTHORIZATION", "CredentialsConflict", "basic_authorization", "credentials_header", "has_authorization"]

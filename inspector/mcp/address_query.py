@@ -11,24 +11,24 @@ import re
 from urllib.parse import parse_qsl, unquote, urlsplit, urlunsplit
 
 from .secrets import MIN_SECRET_CHARS, is_secret_header
+from .user_info import TYPED_USER_INFO, USER_INFO_WITH_DELIMITER, address_shown
 
 #: A parameter value at least this long is taken for a key whatever its name (``?k=9f3a…``).
 _KEY_LIKE_CHARS = 12
 #: A word typed as an address may be without its scheme yet carry a key: a password before its host
-#: (``bob:pw@host/mcp``, ``@`` allowed in the password) or a query (``host/mcp?key=K``, something after the ``?``).
-#: A password typed as it is, holding ``/``, ``?`` or ``#`` (``bob:p/w@host``): a name, ``:`` and something other than a
-#: port (``host:8080/a@b``, ``C:/x@y`` hold none) up to the first ``@``. Its authority would end at the ``/``. The name
-#: holds no ``:`` (the first ends it), so that a match is linear in the text (each ``:`` of ``a:a:a:…`` was tried).
-USER_INFO_WITH_DELIMITER = re.compile(r"^[^\s/?#@\[:]*:(?!\d*(?:[/?#]|$))[^\s@]*@")
-#: A name, ``:`` and a password up to its ``@`` at the start of a word (``bob:pw@host/mcp``; the name holds no ``:``).
-_TYPED_USER_INFO = re.compile(r"^[^\s/?#@:]*:[^\s/?#]*@")
+#: (``bob:pw@host/mcp``, ``@`` allowed in the password; :data:`.user_info.TYPED_USER_INFO`, or typed with ``/``:
+#: :data:`.user_info.USER_INFO_WITH_DELIMITER`) or a query (``host/mcp?key=K``, something after the ``?``).
 #: Either a password at the start of a word, its name holding no ``:`` (a search trying every position, and every
 #: ``:`` of ``a:a:a:…`` as the one that ends the name, took time growing with the square of a word's length: 10,000
 #: characters, 2 to 4 s; 100,000, minutes), or a query, or a fragment holding ``=`` (``#access_token=…``, OAuth's
 #: implicit flow puts a token there).
-_TYPED_SECRET = re.compile(rf"^(?:{_TYPED_USER_INFO.pattern[1:]}|{USER_INFO_WITH_DELIMITER.pattern[1:]})"
+_TYPED_SECRET = re.compile(rf"^(?:{TYPED_USER_INFO.pattern[1:]}|{USER_INFO_WITH_DELIMITER.pattern[1:]})"
                            r"|\?.|#[^\s=#]*=.")
 _WORDS = re.compile(r"(\s+)")
+#: What follows a ``name:password@`` typed without ``http://`` when it is an address's host: a path, query or
+#: fragment after it, a port, a bracketed IP address, localhost or a name with a dot (``host/mcp``, ``h:8080``,
+#: ``[::1]``, ``example.org``), not a word alone (``svc:v2@prod`` is a service's name).
+_HOST_AFTER_USER_INFO = re.compile(r"\[|localhost$|[^\s/?#]*(?:[/?#]|:\d+$|\.[^\s/?#.]+$)")
 
 
 def address_query(url: str) -> str | None:
@@ -56,11 +56,10 @@ def without_query(text: str) -> str:
 
 
 def address_to_quote(text: str) -> str:
-    """``text`` (an address as typed) as a sentence may repeat it: without a password before its host and with
-    its query marked ``?…`` and its fragment ``#…`` (a key or a token in any)."""
-    from .server import without_user_info
-
-    shown, mark, fragment = without_user_info(text).partition("#")
+    """``text`` (an address as typed) as a sentence may repeat it: without a password before its host (nor what a
+    password holding ``@`` and ``/`` as typed may take after it: :func:`.user_info.address_shown`) and with its
+    query marked ``?…`` and its fragment ``#…`` (a key or a token in any)."""
+    shown, mark, fragment = address_shown(text).partition("#")
     if mark and fragment:  # a token may be there (OAuth's implicit flow: "#access_token=…")
         fragment = "…"
     if "?" not in shown:
@@ -70,17 +69,22 @@ def address_to_quote(text: str) -> str:
 
 def address_to_keep(text: str) -> str:
     """``text`` (a server a stranger's file names: an address, a service's name, a command's key) as a run's server
-    keeps it: an address (``://``, or typed without it but carrying a password before its host) without a password
-    before its host, its query and its fragment, as this program keeps the server of a run it made; anything else as
-    it is."""
+    keeps it: an address (``://``, or typed without it but carrying a password before a host) without a password
+    before its host (:func:`.user_info.address_shown`), its query and its fragment, as this program keeps the server
+    of a run it made; anything else as it is (a service's name ``svc:v2@prod`` names no host)."""
     # Not carries_typed_secret: its search takes time growing with the square of a word's length (a service name of
     # 100,000 colons, a stranger's file's to choose); a password or query typed without "http://" is rare there.
-    if text.startswith("stdio:") or not ("://" in text or _TYPED_USER_INFO.match(text)
-                                         or USER_INFO_WITH_DELIMITER.match(text)):
+    if text.startswith("stdio:") or not ("://" in text or _typed_before_a_host(text)):
         return text
-    from .server import without_user_info
+    return without_query(address_shown(text).partition("#")[0])
 
-    return without_query(without_user_info(text).partition("#")[0])
+
+def _typed_before_a_host(text: str) -> bool:
+    """True when ``text`` (typed without ``http://``) begins with a password typed with ``/``, ``?`` or ``#`` and an
+    ``@``, or with ``name:password@`` before a host (``host/mcp``, not ``svc:v2@prod``, a service's name)."""
+    if (typed := USER_INFO_WITH_DELIMITER.match(text)) and any(mark in typed.group(0) for mark in "/?#"):
+        return True
+    return bool((typed := TYPED_USER_INFO.match(text)) and _HOST_AFTER_USER_INFO.match(text, typed.end()))
 
 
 def typed_to_quote(text: str) -> str:
@@ -109,5 +113,5 @@ def query_secrets(query: str) -> list[str]:
     return found
 
 
-__all__ = ["USER_INFO_WITH_DELIMITER", "address_query", "address_to_keep", "address_to_quote",
+__all__ = ["address_query", "address_to_keep", "address_to_quote",
            "carries_typed_secret", "query_secrets", "typed_to_quote", "with_query", "without_query"]

@@ -8,13 +8,14 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-from .address_credentials import PASSWORD_TAIL, basic_authorization, typed_user_info
-from .address_query import USER_INFO_WITH_DELIMITER, address_query, address_to_quote, query_secrets
+from .address_credentials import basic_authorization
+from .address_query import address_query, address_to_quote, query_secrets
 from .eras import ERAS
 from .messages import N_, Message, Number
 from .secrets import Secrets, header_secrets, url_secrets
 from .server_command import ServerCommand
 from .signin.model import SignInSettings
+from .user_info import second_server
 
 #: How a server is reached: Streamable HTTP, the older HTTP+SSE transport, or a command's stdin/stdout.
 TRANSPORTS = ("http", "sse", "stdio")
@@ -115,10 +116,8 @@ class ServerEndpoint:
                                                  {"address": shown, "meant": meant}))
             raise InvalidServerError(Message(N_("'{address}' is not a server address: use an absolute http:// or "
                                                 "https:// URL"), {"address": shown}))
-        if typed_user_info(self.url) is not None:  # the host would be read from inside the password
-            raise InvalidServerError(Message(N_("the password of '{address}' holds '@' and '/', '?' or '#' as typed, "
-                                                "so its host would be read from inside the password: write them in "
-                                                "the password as %40, %2F, %3F and %23"), {"address": shown}))
+        if (two := two_servers(self.url)) is not None:  # its password may hold "@" and "/" as typed
+            raise InvalidServerError(two)
         zone = _ENCODED_ZONE.search(parts.netloc.rpartition("@")[2])
         if zone:  # RFC 6874's "%25eth0": the HTTP library hands it to the resolver as it is, which never finds it
             raise InvalidServerError(Message(N_("'{address}' writes the zone of its IPv6 address as {written}, which "
@@ -203,23 +202,15 @@ def public_url(url: str) -> str:
     return urlunsplit((parts.scheme, netloc, parts.path, "", ""))
 
 
-def without_user_info(url: str) -> str:
-    """``url`` as text to quote: anything before the last ``@`` of its authority removed (a
-    password may itself hold ``@``), even when the rest of the URL is not valid."""
-    scheme, found, rest = url.partition("://")
-    if not found:
-        scheme, rest = "", url
-    end = min((index for index in (rest.find(c) for c in "/?#") if index >= 0), default=len(rest))
-    authority = rest[:end]
-    if "@" in authority:
-        user_info, rest = authority.rpartition("@")[0], authority.rpartition("@")[2] + rest[end:]
-    elif typed := USER_INFO_WITH_DELIMITER.match(rest):  # a password holding "/", "?" or "#", not percent-encoded
-        user_info, rest = rest[:typed.end()], rest[typed.end():]
-    else:
-        user_info = ""
-    if ":" in user_info and (tail := PASSWORD_TAIL.match(rest)):  # a password holding "@" and "/" as typed
-        rest = rest[tail.end():]
-    return f"{scheme}://{rest}" if found else rest
+def two_servers(url: str) -> Message | None:
+    """What to say of ``url`` when it names two servers (:func:`.user_info.second_server`): its password, if it
+    holds ``@`` and then ``/`` as typed, would be sent in part to the host RFC 3986 reads; ``None`` otherwise."""
+    if (hosts := second_server(url)) is None:
+        return None
+    return Message(N_("'{address}' names two servers: {host}, or {other} if its password holds '@' and then '/', "
+                      "'?' or '#' as typed. Write those in the password as %40, %2F, %3F and %23, or an '@' in the "
+                      "path as %40"), {"address": _clip(address_to_quote(url)), "host": _clip(hosts[0]),
+                                       "other": _clip(hosts[1])})
 
 
 def _host_accepted(netloc: str) -> bool:

@@ -18,6 +18,8 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
+from inspector.mcp.user_info import USER_INFO_IN_TEXT, hide_user_info
+
 REDACTED = "[REDACTED]"
 """What a removed value is replaced with."""
 
@@ -67,15 +69,6 @@ _SUSPECT_REST = re.compile(r"(?i)\bpin\b|\botp\b|(?<![\w-])-u")
 _BEARER = re.compile(r"(?i)(bearer)(\s+)(?!(?:bearer|basic|authorization|proxy-authorization|x-api-key|api[_-]?key"
                      r"|access[_-]?token|token|password|passwd|secret|cookie)(?:\s*[:=]|\s|$))[A-Za-z0-9._~+/=-]+")
 _BASIC = re.compile(r"(?i)\b(basic)(\s+)([A-Za-z0-9+/]{4,}={0,2})")
-# Up to the last "@" before the path: a password may itself hold "@". A password ("name:…@") that holds "@" and then
-# "/", "?" or "#" as typed (bob:se@c/ret@host/mcp: its authority ends at the "/") runs on to the last "@" before
-# any "=" (a query value may hold one) that begins no path segment (host/@user), as without_user_info reads it; one
-# holding "/", "?" or "#" with no "@" before them (bob:a/b@host) runs to its first "@".
-_PASSWORD_TAIL = r"(?:[^\s=\"'<>]*[^/\s=\"'<>]@)?"
-# The user name holds no ":" (the first one ends it), so each part is matched one way only: linear in the text.
-_USERINFO = re.compile(r"(?i)\b([a-z][a-z0-9+.-]*://)(?:[^/\s?#\"'<>:]*:[^/\s?#\"'<>]*@" + _PASSWORD_TAIL
-                       + r"|[^/\s?#\"'<>]+@|[^\s/?#@\"'<>\[:]*:(?!\d*(?:[/?#\s\"'<>]|$))[^\s@\"'<>]*@"
-                       + _PASSWORD_TAIL + ")")
 # "curl -u user:password", "--user user:password", "-uuser:password" (quoted or not).
 _USER_OPTION = re.compile(r"""(?<![\w-])(-u|--user|--proxy-user)([ \t]*=?[ \t]*)(\\?["']?)[^\s"':\\]*:[^\s"'\\]+\3""")
 # "mysql -pSECRET" (the password glued to the option).
@@ -215,7 +208,7 @@ def redact_text(text: str) -> str:
     if "=" in text or "%3" in text:
         text = _URL_PARAMETER.sub(_url_parameter, text)
     if "://" in text and "@" in text:
-        text = _USERINFO.sub(rf"\1{REDACTED}@", text)
+        text = USER_INFO_IN_TEXT.sub(_user_info, text)
     if "-u" in text:
         text = _USER_OPTION.sub(rf"\1\2\3{REDACTED}\3", text)
     if not ascii_text or "mysql" in (folded := text.lower()) or "mariadb" in folded:
@@ -326,6 +319,12 @@ def _redact_assignments(text: str) -> str:
         return text
     parts.append(text[done:])
     return "".join(parts)
+
+
+def _user_info(match: re.Match[str]) -> str:
+    """An address's user info (up to the last "@" before its path: a password may hold "@"), and what a password
+    holding "@" and "/" as typed may take after its host, hidden as inspector.mcp.user_info reads them."""
+    return hide_user_info(match, match["head"], f"{REDACTED}@", REDACTED)
 
 
 def _basic(match: re.Match[str]) -> str:

@@ -1,5 +1,6 @@
 """The run list's title column in narrow and wide windows: it takes the room the other columns leave,
-the server's column gives up room first, and below the title's floor the list scrolls sideways."""
+the duration's and the server's columns give up room first (down to the durations listed and a usual server's
+name), and below the title's floor the list scrolls sideways."""
 
 from __future__ import annotations
 
@@ -8,11 +9,12 @@ from pathlib import Path
 import pytest
 from PySide6.QtWidgets import QHeaderView
 
-from inspector.gui.runs.run_list import SERVER_FLOOR_PX, TITLE_FLOOR_PX, RunListPane
+from inspector.gui.runs.run_list import RunListPane
+from inspector.gui.runs.run_list_columns import TITLE_FLOOR_PX, server_floor
 from inspector.gui.runs.runs_model import COLUMNS
 from inspector.store import RunStore
 
-TITLE, SERVER = COLUMNS.index("title"), COLUMNS.index("server")
+TITLE, SERVER, DURATION = COLUMNS.index("title"), COLUMNS.index("server"), COLUMNS.index("duration")
 
 
 @pytest.fixture
@@ -61,22 +63,28 @@ def test_a_wide_list_gives_the_title_all_the_room_left_and_does_not_scroll(qtbot
     assert pane.view.horizontalScrollBar().maximum() == 0
 
 
-def test_a_narrow_list_takes_room_from_the_server_first_then_scrolls_sideways(qtbot, pane) -> None:
-    fitted_server = widths(pane)[SERVER]
-    rest = others(pane, TITLE, SERVER)
-    # Room for the title's floor only if the server gives up 20 px: it does, and nothing scrolls.
-    resize_view_to(qtbot, pane, rest + fitted_server - 20 + TITLE_FLOOR_PX)
+def test_a_narrow_list_takes_room_from_the_duration_and_the_server_first_then_scrolls_sideways(qtbot, pane) -> None:
+    fitted_server, fitted_duration = widths(pane)[SERVER], widths(pane)[DURATION]
+    rest = others(pane, TITLE, SERVER, DURATION)
+    # Far narrower: the duration gives up the room it kept for an hour-long run (none listed took one), the
+    # server stops at its floor (a usual name whole), the title at its own, and the list scrolls.
+    resize_view_to(qtbot, pane, 300)
+    listed = widths(pane)[DURATION]
+    assert listed < fitted_duration
     assert widths(pane)[TITLE] == TITLE_FLOOR_PX
+    assert widths(pane)[SERVER] == server_floor(pane.view)
+    qtbot.waitUntil(lambda: pane.view.horizontalScrollBar().maximum() > 0, timeout=5000)
+    # Room for the title's floor only if the server gives up 20 px after the duration's room: it does, and
+    # nothing scrolls.
+    resize_view_to(qtbot, pane, rest + listed + fitted_server - 20 + TITLE_FLOOR_PX)
+    assert widths(pane)[TITLE] == TITLE_FLOOR_PX
+    assert widths(pane)[DURATION] == listed
     assert widths(pane)[SERVER] == fitted_server - 20
     assert pane.view.horizontalScrollBar().maximum() == 0
-    # Far narrower: the server stops at its floor, the title at its own, and the list scrolls.
-    resize_view_to(qtbot, pane, 300)
-    assert widths(pane)[TITLE] == TITLE_FLOOR_PX
-    assert widths(pane)[SERVER] == SERVER_FLOOR_PX
-    qtbot.waitUntil(lambda: pane.view.horizontalScrollBar().maximum() > 0, timeout=5000)
-    # Wide again: the server has its width back, the title the rest.
-    resize_view_to(qtbot, pane, rest + fitted_server + 500)
+    # Wide again: the server and the duration have their widths back, the title the rest.
+    resize_view_to(qtbot, pane, rest + fitted_duration + fitted_server + 500)
     assert widths(pane)[SERVER] == fitted_server
+    assert widths(pane)[DURATION] == fitted_duration
     assert widths(pane)[TITLE] == 500
 
 
@@ -86,7 +94,7 @@ def test_a_width_the_user_gives_the_server_is_kept_once_there_is_room(qtbot, pan
     pane.view.horizontalHeader().resizeSection(SERVER, 220)  # as a drag of its edge does
     assert widths(pane)[TITLE] == 400
     resize_view_to(qtbot, pane, 300)
-    assert widths(pane)[SERVER] == SERVER_FLOOR_PX
+    assert widths(pane)[SERVER] == server_floor(pane.view)
     resize_view_to(qtbot, pane, rest + 220 + 600)
     assert widths(pane)[SERVER] == 220
     assert widths(pane)[TITLE] == 600

@@ -121,13 +121,40 @@ def test_file_import_shows_no_query_and_keeps_it_as_a_secret(qtbot, make_window,
         assert set(gate.seen) == {QUERY}
 
 
-def test_a_password_typed_with_at_and_slash_goes_whole_into_the_authorization_header(qtbot) -> None:
-    """``bob:se@c/ret@host``: the host is the one after the password's last "@", and none of it stays in the field."""
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_an_address_naming_two_servers_is_said_so_and_nothing_is_moved(qtbot, language: str) -> None:
+    """``bob:se@relay.example/ret@127.0.0.1:9``: RFC 3986 reads the host relay.example (and ``se`` would be sent to
+    it), a password ``se@relay.example/ret`` the host 127.0.0.1:9. Neither is taken: the field says both and asks
+    for %40 and %2F (the window took the second, as the command line refused the address)."""
+    switch_language(language)
+    try:
+        dialog = ServerDialog()
+        qtbot.addWidget(dialog)
+        dialog.show()
+        dialog.url.setText("http://bob:se@relay.example/ret@127.0.0.1:9/mcp")
+        dialog.url.editingFinished.emit()
+        said = dialog.url_error.text()
+        assert not dialog.url_error.isHidden() and ": relay.example o" in said.replace(",", ""), said
+        assert "or 127.0.0.1:9" in said.replace("oder", "or"), said
+        assert "%40" in said and "%2F" in said and "se@" not in said and "ret" not in said, said
+        assert dialog.header_rows == [] or all(not row.value.text() for row in dialog.header_rows)
+        assert dialog.url.text() == "http://bob:se@relay.example/ret@127.0.0.1:9/mcp" and dialog.settings() is None
+        dialog.url.setText("http://bob:se%40c%2Fret@127.0.0.1:9/mcp")  # written as it asks: the password is whole
+        settings = dialog.settings()
+        assert settings is not None and settings.url == "http://127.0.0.1:9/mcp"
+        assert settings.headers == {"Authorization": "Basic " + base64.b64encode(b"bob:se@c/ret").decode()}
+    finally:
+        switch_language("en")
+
+
+def test_an_at_in_the_path_stays_in_the_address(qtbot) -> None:
+    """``bob:pw@127.0.0.1:9/users/me@example.org/mcp``: the password is ``pw``, the host 127.0.0.1:9 (the field
+    showed http://example.org/mcp and the header carried ``pw@127.0.0.1:9/users/me``)."""
     dialog = ServerDialog()
     qtbot.addWidget(dialog)
-    dialog.url.setText("http://bob:se@c/ret@127.0.0.1:9/mcp")
+    dialog.url.setText("http://bob:pw@127.0.0.1:9/users/me@example.org/mcp")
     dialog.url.editingFinished.emit()
-    assert dialog.url.text() == "http://127.0.0.1:9/mcp"
+    assert dialog.url.text() == "http://127.0.0.1:9/users/me@example.org/mcp"
     settings = dialog.settings()
-    assert settings is not None and settings.url == "http://127.0.0.1:9/mcp"
-    assert settings.headers == {"Authorization": "Basic " + base64.b64encode(b"bob:se@c/ret").decode()}
+    assert settings is not None and settings.url == "http://127.0.0.1:9/users/me@example.org/mcp"
+    assert settings.headers == {"Authorization": "Basic " + base64.b64encode(b"bob:pw").decode()}

@@ -5,13 +5,13 @@ real command line."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from tests.support.cli_process import cli_here
+from tests.support.stranger_servers import import_servers
 
 #: (the server the file names, what the run keeps of it)
-SERVERS = [("http://bob:se@c/ret@host/mcp", "http://host/mcp"), ("http://bob:pw1x@[::1]:8080/mcp", "http://[::1]:8080/mcp"),
+SERVERS = [("http://bob:se@c/ret@host/mcp", "http://c/…@host/mcp"), ("http://bob:pw1x@[::1]:8080/mcp", "http://[::1]:8080/mcp"),
            ("http://bob:se%40cret@host/mcp", "http://host/mcp"), ("http://bob:a/b/c@host:81/p", "http://host:81/p"),
            ("https://u:pw2x@h/mcp?token=tq1x#access_token=tf1x", "https://h/mcp"), ("bob:pw3x@host/mcp", "host/mcp"),
            ("http://[REDACTED]@host/mcp", "http://host/mcp"), ("http://bob:pw4x@host/@user", "http://host/@user"),
@@ -20,14 +20,7 @@ SECRETS = ("se@c", "c/ret", "pw1x", "se%40cret", "a/b/c", "pw2x", "tq1x", "tf1x"
 
 
 def test_no_password_query_or_fragment_of_an_imported_server_is_said(tmp_path: Path) -> None:
-    runs = [{"uid": f"u{number}", "title": f"t{number}", "source": "imported", "server": server, "status": "ok",
-             "started_at": "2023-11-14T22:13:28.000000Z", "finished_at": "2023-11-14T22:13:29.000000Z", "steps": []}
-            for number, (server, _) in enumerate(SERVERS)]
-    (tmp_path / "stranger.json").write_text(json.dumps({"format": "run-inspector-trace", "version": 1,
-                                                        "runs": runs}), encoding="utf-8")
-    db = str(tmp_path / "runs.db")
-    assert cli_here("--db", db, "import", str(tmp_path / "stranger.json")).returncode == 0
-    listed = json.loads(cli_here("--db", db, "runs", "list", "--json").stdout)["runs"]
+    db, listed = import_servers(tmp_path, [server for server, _ in SERVERS])
     assert {run["uid"]: run["server"] for run in listed} == {f"u{number}": kept
                                                              for number, (_, kept) in enumerate(SERVERS)}
     said = [cli_here("--db", db, "runs", "list").stdout, cli_here("--db", db, "runs", "show", "1").stdout]

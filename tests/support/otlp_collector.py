@@ -58,6 +58,8 @@ class OtlpCollector:
         self.headers_seen: list[dict[str, str]] = []
         #: The path of each request taken, with its query.
         self.paths_seen: list[str] = []
+        #: The path and the Authorization value (``None``: none) of every request, taken or not.
+        self.asked: list[tuple[str, str | None]] = []
         self.answers: list[Answer] = []
         self.hits = 0
         self._server: ThreadingHTTPServer | None = None
@@ -110,6 +112,7 @@ class OtlpCollector:
     def _answer(self, path: str, headers: dict[str, str], content_type: str, encoding: str, body: bytes) -> Answer:
         with self._lock:
             self.hits += 1
+            self.asked.append((path, {name.lower(): value for name, value in headers.items()}.get("authorization")))
             if path.partition("?")[0] != "/v1/traces":
                 return Answer(404, body=b'{"message": "not found"}')
             if self.answers:

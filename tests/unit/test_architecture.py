@@ -40,9 +40,11 @@ ALLOWED = {
 # Single modules a layer may use beyond ALLOWED: the store keeps the sign-in model's values (tokens,
 # clients, settings) between processes, and reads nothing else of the protocol layer. The traces layer
 # describes a content list another tool wrote into a span as a live step's answer is described, and
-# reads the JSON text a span's attribute holds with lone surrogates replaced as a server's answer is. The importer
-# keeps the server a stranger's file names as a run made here keeps its own (no password, no query).
-ALLOWED_MODULES = {"store": {"inspector.mcp.signin.model"}, "traces": {"inspector.mcp.results", "inspector.mcp.text"},
+# reads the JSON text a span's attribute holds with lone surrogates replaced as a server's answer is, and hides an
+# address's password in an export where every other use reads it. The importer keeps the server a stranger's file
+# names as a run made here keeps its own (no password, no query).
+ALLOWED_MODULES = {"store": {"inspector.mcp.signin.model"},
+                   "traces": {"inspector.mcp.results", "inspector.mcp.text", "inspector.mcp.user_info"},
                    "transfer": {"inspector.mcp.address_query"}}
 QT_MODULES = ("PySide6", "shiboken6", "PyQt5", "PyQt6")
 

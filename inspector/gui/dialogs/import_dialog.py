@@ -29,8 +29,8 @@ from inspector.i18n import _, ngettext
 from inspector.i18n.messages import translate
 from inspector.mcp.address_credentials import AUTHORIZATION, basic_authorization
 from inspector.mcp.address_query import address_query, without_query
-from inspector.mcp.server import without_user_info
 from inspector.mcp.server_configs import ConfiguredServer, ServerConfig
+from inspector.mcp.user_info import address_shown
 
 from ..language import translated
 from ..widgets.hints import mark_hint
@@ -50,7 +50,7 @@ def where(server: ConfiguredServer) -> str:
     secret), or its command line (the environment by name only)."""
     if server.command is not None:
         return server.command.shown()
-    address = without_user_info(server.url or "")
+    address = address_shown(server.url or "")
     if address_query(address) is None:
         return address
     return _("{address} (its query kept as a secret)").format(address=without_query(address))

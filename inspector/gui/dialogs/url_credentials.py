@@ -11,8 +11,10 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QLineEdit
 
 from inspector.i18n import _
+from inspector.i18n.messages import translate
 from inspector.mcp.address_credentials import AUTHORIZATION, basic_authorization
-from inspector.mcp.server import without_user_info
+from inspector.mcp.server import two_servers
+from inspector.mcp.user_info import without_user_info
 
 from ..language import translated
 from ..widgets.hints import mark_hint
@@ -41,8 +43,12 @@ class UrlCredentials:
 
     def move(self) -> bool:
         """Move the address's user name and password, if it has any, into the Authorization row;
-        False (after saying why) when that row already holds a value: they then wait out of sight."""
+        False (after saying why) when that row already holds a value: they then wait out of sight, or when the
+        address names two servers (its password may hold "@" and "/" as typed): it stays as typed."""
         text = self.url.text().strip()
+        if (two := two_servers(text)) is not None:
+            self._say(_("{problem}.").format(problem=translate(two)))
+            return False
         value = basic_authorization(text) or self.waiting
         if value is None:
             return True

@@ -73,7 +73,7 @@ class RoomyColumn(QObject):
     first give up width they do not need, then the table scrolls sideways, instead of squeezing
     that column (a run's title, say) to a sliver while the others keep their widths. A giver in
     ``keeps`` (column → a width) gives way already where the column would be narrower than that width
-    (a run's status gives up its reason before the title is cut far); the givers give way left to right."""
+    (a run's status gives up its reason before the title is cut far); the givers give way in the order given."""
 
     def __init__(self, view: QTableView, column: int, floor: int, givers: Mapping[int, int] | None = None,
                  keeps: Mapping[int, int] | None = None) -> None:
@@ -90,9 +90,10 @@ class RoomyColumn(QObject):
         header.sectionResized.connect(self._resized)
         view.viewport().installEventFilter(self)
 
-    def set_floor(self, column: int, floor: int) -> None:
-        """A giver's floor is another now (its words in another language), and the widths follow."""
-        self._givers[column] = floor
+    def set_floors(self, floors: Mapping[int, int]) -> None:
+        """Givers' floors are others now (their words in another language, the runs listed), and the widths
+        follow."""
+        self._givers.update(floors)
         self.fit()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802
@@ -113,7 +114,7 @@ class RoomyColumn(QObject):
         header = self._view.horizontalHeader()
         shown = [column for column in range(header.count())
                  if column != self._column and not header.isSectionHidden(column)]
-        givers = [column for column in shown if column in self._givers]
+        givers = [column for column in self._givers if column in shown]
         room = self._view.viewport().width() - sum(header.sectionSize(column) for column in shown
                                                    if column not in self._givers)
         widths = {column: self._wanted[column] for column in givers}

@@ -5,7 +5,8 @@ cells of the two runs are painted so too ("timed out · 0.5 s" where "failed: ti
 The Runs list's Status cell is painted so too: "failed (2 of 4 tool calls failed)" as ``runs list`` says
 it; where the column is narrower, its reason cut after a whole word as ``runs list`` cuts it at a narrow
 terminal ("failed (2 of 4 tool calls…", :func:`inspector.i18n.run_cells.cut_reasons`), so that the counts show
-while there is room for them; else "failed" alone beside the icon."""
+while there is room for them. A run whose failed calls all ended one known way says that kind alone beside the
+failed icon ("timed out", "Zeitüberschreitung") before a cut that no longer names it; else "failed" alone."""
 
 from __future__ import annotations
 
@@ -18,12 +19,15 @@ from inspector.i18n.run_cells import cut_reasons
 #: The model's role for a step's kind of failure alone, or a run's status word without its reason ("" or
 #: ``None``: it has none, its whole words are all it says).
 FailureRole = Qt.ItemDataRole.UserRole + 7  # after the timeline's own (timeline_model.py, timeline_tree.py)
+#: The model's role for a failed run's reason in its fewest words, its kind of failure ("timed out"), where known.
+ShortReasonRole = Qt.ItemDataRole.UserRole + 8
 
 
-def fitting_text(option: QStyleOptionViewItem, failure: str | None) -> str:
+def fitting_text(option: QStyleOptionViewItem, failure: str | None, short: str | None = None) -> str:
     """The text the cell of ``option`` (initialised for its index) shows: its whole text where it fits,
     else, for a run's status and its reason ("failed (2 of 4 tool calls failed)", ``failure`` "failed"), the
-    reason cut after the last whole word that fits, else ``failure`` where there is one."""
+    reason cut after the last whole word that fits, as long as the cut still says ``short`` (the reason's kind of
+    failure, "timed out"), else ``short`` alone, else another cut, else ``failure`` where there is one."""
     if not failure:
         return option.text
     style = option.widget.style() if option.widget is not None else QApplication.style()
@@ -38,7 +42,9 @@ def fitting_text(option: QStyleOptionViewItem, failure: str | None) -> str:
 
     if fits(option.text):
         return option.text
-    return next((cut for cut in cut_reasons(option.text, failure) if fits(cut)), failure)
+    cuts = cut_reasons(option.text, failure)
+    said = [cut for cut in cuts if short in cut] if short else []
+    return next((text for text in (*said, *([short] if short else []), *cuts) if fits(text)), failure)
 
 
 class OutcomeCellDelegate(QStyledItemDelegate):
@@ -60,7 +66,7 @@ class OutcomeCellDelegate(QStyledItemDelegate):
                         index: QModelIndex | QPersistentModelIndex) -> None:
         super().initStyleOption(option, index)
         if not self._sizing:
-            option.text = fitting_text(option, index.data(FailureRole))
+            option.text = fitting_text(option, index.data(FailureRole), index.data(ShortReasonRole))
 
 
-__all__ = ["FailureRole", "OutcomeCellDelegate", "fitting_text"]
+__all__ = ["FailureRole", "OutcomeCellDelegate", "ShortReasonRole", "fitting_text"]

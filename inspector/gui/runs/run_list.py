@@ -4,7 +4,6 @@ runs, with the selection that follows the runs (not the rows) when the list is r
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import UTC
 from pathlib import Path
 
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, QTimer, Signal
@@ -18,57 +17,27 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.i18n import _, current_language
-from inspector.i18n.run_cells import unnamed_server
-from inspector.i18n.scenarios import own_demo_server
-from inspector.runs import RUN_SOURCES
-from inspector.runs.replaying import OWN_DEMO_ORIGIN
 from inspector.store import RunRecord, RunStore
 from inspector.store.browse import RunFilter, servers_with_runs
-from inspector.store.outbox import OutboxEntry
 
 from ..language import translated
 from ..widgets.empty_hint import EmptyHint
 from ..widgets.font_follower import FontFollower
 from ..widgets.keep_in_view import KeepCurrentInView
-from ..widgets.outcomes import outcome_word
 from ..widgets.tab_stops import one_tab_stop
-from .columns import RoomyColumn, column_width, compact_rows, fit_column, fit_columns, view_chrome
+from .columns import compact_rows, view_chrome
 from .empty_runs import empty_list_words
-from .outcome_cell import OutcomeCellDelegate
-from .push_marks import push_word
 from .row_selection import bring_into_view, select_rows, selected_ids, shown_rows
 from .run_filters import RunFilterRow
+from .run_list_columns import RunListColumns
 from .run_listing import RunListing
 from .run_search import RunSearch, SearchQuestion
 from .run_table import RunTable
-from .runs_model import (
-    COLUMNS,
-    RunListModel,
-    format_duration,
-    format_started,
-    source_word,
-)
+from .runs_model import COLUMNS, RunListModel
 from .server_choices import chosen_server, fill_server_filter, say_again, server_choices
 
-#: The columns' least widths; :meth:`RunListPane.fit_columns` widens them for longer words (German).
-#: The title takes the room left (see TITLE_FLOOR_PX); the server shows a name, so it needs less room
-#: than an address.
-RUN_WIDTHS = (40, 140, 200, 100, 70, 130, 50, 64, 60)
-#: The title takes the room the other columns leave, never less than this: a narrow window scrolls
-#: the list sideways rather than cut every title to a few letters.
-TITLE_FLOOR_PX = 120
-#: Before that, the server's name gives up room down to this (it is elided; its tooltip is whole).
-SERVER_FLOOR_PX = 84
-#: A failed run's status says why beside its word ("failed (2 of 4 tool calls failed)") where the title
-#: keeps this much room (a usual title whole); else the status word alone, its tooltip whole.
-TITLE_KEPT_PX = 240
 #: Rows the list shows at least when the tab has the room (the splitter gives it that much).
 VISIBLE_RUNS = 10
-
-
-def status_words() -> list[str]:
-    """The Status column's longest words without a reason, in the current language."""
-    return [outcome_word(status) for status in ("interrupted", "cancelled", "failed")]
 
 
 class RunListPane(QWidget):
@@ -132,16 +101,7 @@ class RunListPane(QWidget):
         translated(header, "setAccessibleName", lambda: _("Run list columns (click to sort)"))
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setStretchLastSection(False)
-        for column, width in enumerate(RUN_WIDTHS):
-            self.view.setColumnWidth(column, width)
-        status = COLUMNS.index("status")
-        # The status's reason gives way first (to its word alone), then the server's name.
-        self._title_room = RoomyColumn(self.view, COLUMNS.index("title"), TITLE_FLOOR_PX,
-                                       {status: RUN_WIDTHS[status], COLUMNS.index("server"): SERVER_FLOOR_PX},
-                                       {status: TITLE_KEPT_PX})
-        self.view.setItemDelegateForColumn(status, OutcomeCellDelegate(self.view))
-        #: The reasons the Status column was last widened to (in the language then).
-        self._fitted_reasons: list[str] = []
+        self.columns = RunListColumns(self.view, self.model)
         selection = self.view.selectionModel()
         selection.currentRowChanged.connect(self._current_changed)
         KeepCurrentInView(self.view)  # a smaller window does not hide the run the timeline shows
@@ -155,8 +115,8 @@ class RunListPane(QWidget):
         # The Pushed column only once some run was queued for the team's collector (most never push).
         for signal in (self.model.reset_done, self.model.dataChanged, self.model.rowsInserted):
             signal.connect(self._show_pushed)
-            signal.connect(self._fit_status)
-        self.model.records_read.connect(self._fit_status)  # rows shown for the first time may say why
+            signal.connect(self.columns.fit_listed)
+        self.model.records_read.connect(self.columns.fit_listed)  # rows shown for the first time may say why
         self._show_pushed()
         delete = QShortcut(QKeySequence.StandardKey.Delete, self.view)
         # Each shortcut says what it does (the Help menu's list of shortcuts reads it).
@@ -187,32 +147,7 @@ class RunListPane(QWidget):
 
     def fit_columns(self) -> None:
         """Columns wide enough for their heading and their longest usual word in the current language."""
-        status = COLUMNS.index("status")
-        words = status_words()
-        self._title_room.set_floor(status, column_width(self.view, status, RUN_WIDTHS[status], words, sortable=True,
-                                                        icon=True))
-        self._fitted_reasons = self.model.reason_texts()
-        fit_columns(self.view, RUN_WIDTHS, {
-            COLUMNS.index("started"): self.model.zone_marks.samples(lambda at: format_started(at, UTC)),
-            status: words + self._fitted_reasons,
-            COLUMNS.index("source"): [source_word(s) for s in RUN_SOURCES],
-            COLUMNS.index("server"): [own_demo_server(OWN_DEMO_ORIGIN) or "", unnamed_server()],
-            COLUMNS.index("steps"): ["100,000"], COLUMNS.index("duration"): [format_duration(3599)],
-            COLUMNS.index("pushed"): [push_word(OutboxEntry(0, 0, "", state, 0, None, None, reason))
-                                      for state, reason in (("queued", ""), ("sent", ""), ("sent", "in part"),
-                                                            ("failed", ""))]},
-            sortable=True, icons=(status,))
-
-    def _fit_status(self, *_args: object) -> None:
-        """The Status column as wide as the reasons listed now say them, where the title has the room
-        (:data:`TITLE_KEPT_PX`); read again only when they are other reasons."""
-        reasons = self.model.reason_texts()
-        if reasons != self._fitted_reasons:
-            self._fitted_reasons = reasons
-            status = COLUMNS.index("status")
-            fit_column(self.view, status, RUN_WIDTHS[status],
-                       status_words() + reasons,
-                       sortable=True, icon=True)
+        self.columns.fit()
 
     def height_for_rows(self, rows: int = VISIBLE_RUNS, width: int | None = None) -> int:
         """The pane's height that shows ``rows`` whole rows (and a sliver of the next) were it ``width`` wide."""
@@ -393,4 +328,4 @@ class RunListPane(QWidget):
         self.delete_button.setEnabled(self.view.selectionModel().hasSelection())
 
 
-__all__ = ["RUN_WIDTHS", "RunListPane", "VISIBLE_RUNS"]
+__all__ = ["RunListPane", "VISIBLE_RUNS"]

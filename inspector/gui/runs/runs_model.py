@@ -23,6 +23,7 @@ from inspector.i18n.run_cells import (
     run_server,
     run_steps,
     server_shown,
+    short_reason,
     unnamed_server_tip,
 )
 from inspector.i18n.scenarios import own_demo_server, said_title
@@ -34,7 +35,7 @@ from inspector.store.browse import RunFilter, run_ids
 from ..widgets.outcomes import outcome_icon, outcome_word, text_colour
 from ..widgets.plain_text import cell_text, plain_tooltip
 from ..widgets.zone_marks import ZoneMarks
-from .outcome_cell import FailureRole
+from .outcome_cell import FailureRole, ShortReasonRole
 from .push_marks import push_tooltip, push_word
 from .row_records import RowRecords
 from .run_listing import EVERY_RUN, PAGE_SIZE, RunListing, RunRecords, ids_reaching, read_listing
@@ -277,6 +278,8 @@ class RunListModel(NamedColumnsModel):
                 return plain_tooltip(self.status_text(run))
             if role == FailureRole:  # what the cell shows where its whole words do not fit (outcome_cell.py)
                 return outcome_word(run.status) if self.records.reason(run.id) is not None else None
+            if role == ShortReasonRole:  # and its kind of failure alone, narrower still
+                return short_reason(run.status, self.records.reason(run.id))
             if role == Qt.ItemDataRole.DecorationRole:
                 return outcome_icon(run.status)
             if role == Qt.ItemDataRole.ForegroundRole:

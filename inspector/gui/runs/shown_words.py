@@ -166,8 +166,12 @@ class ShownWords(QObject):
             self.forget()
             self._key, self._run, self._count = key, run, count
             began = time.perf_counter()
-            while self._said_rows < min(count, AT_ONCE_ROWS) and time.perf_counter() - began < AT_ONCE_S:
-                self._say_page(background=False)
+            try:
+                while self._said_rows < min(count, AT_ONCE_ROWS) and time.perf_counter() - began < AT_ONCE_S:
+                    self._say_page(background=False)
+            except READ_ERRORS:  # not kept half said (a lock may be gone at the next Find): read again then
+                self.forget()
+                raise
             if self._said_rows < count:
                 self._timer.start()
         return [step_id for step_id, words in self._words if folded in words]

@@ -16,7 +16,7 @@ from ..widgets.plain_text import cell_text
 from .refused_reads import READ_ERRORS
 from .run_identity import RunIdentity
 from .timeline_model import TimelineModel
-from .timeline_words import counts_heading, heading_text, show_heading, status_heading
+from .timeline_words import counts_heading, heading_text, show_heading, status_heading, uncounted_heading
 
 
 class TimelineHeading:
@@ -47,15 +47,21 @@ class TimelineHeading:
         hidden = 0 if self.model.show_plumbing else self.model.plumbing_count
         try:
             if (filtered or hidden) and (recount or self._total is None or self._total[0] != run.id):
+                self._total = None
                 self._total = (run.id, total if total is not None else self.store.count_steps(run.id))
             if recount or self._recovered is None or self._recovered[0] != run.id:
+                self._recovered = (run.id, None)
                 found = run_reason(self.store, run)
                 self._recovered = (run.id, found.said() if found else None)
         except READ_ERRORS as error:  # the run's counts (or why it failed) unsaid; the timeline says why once
-            self._total, self._recovered = (run.id, shown), (run.id, None)
             self.model.refusals.refuse(error)
+        recovery = self._recovered[1] if self._recovered and self._recovered[0] == run.id else None
+        if self.model.uncounted or ((filtered or hidden) and self._total is None):
+            # Not "0 steps": how many it has is not known.
+            show_heading(self.label, uncounted_heading(run, recovery), cell_text(said_title(run.title, run.source), 80),
+                         recovery_text(*recovery) if recovery else "", status_heading(run, recovery))
+            return shown
         total = self._total[1] if (filtered or hidden) and self._total else shown
-        recovery = self._recovered[1]
         heading = heading_text(run, shown=shown, total=total, filtered=filtered, hidden=hidden,
                                hidden_matched=self.model.hidden_plumbing, recovery=recovery)
         # Where the heading does not fit with its title shortened, the plumbing it hides is left to the tip,

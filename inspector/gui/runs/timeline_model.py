@@ -192,13 +192,9 @@ class TimelineModel(RunShape, SpanTreeRows, NamedColumnsModel):
         laid_out, self._laid_out = self._laid_out, None
         if run is None:
             self._count, self.start, self.end = 0, None, None
-            self.has_rounds = True
+            self.has_rounds, self.uncounted = True, False
         else:
-            try:
-                self._read_run(run, laid_out, keep)
-            except READ_ERRORS as error:  # no rows, said once; nothing raises in Qt's event loop
-                self.tree, self.laying_out, self._count, self.start, self.end = None, 0, 0, None, None
-                self.refusals.refuse(error)
+            self._read_shape(run, laid_out, keep)
         if not self.laying_out and self._layouts is not None:
             self._layouts.forget()
         self.endResetModel()

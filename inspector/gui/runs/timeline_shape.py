@@ -1,6 +1,7 @@
 """Mixed into :class:`.timeline_model.TimelineModel`: a run's shape read from the store, that is its span
 tree (read once; a run of more than :data:`~.tree_layout.AT_ONCE_STEPS` steps laid out on a reader thread),
-its rows' count, its span and whether it has rounds."""
+its rows' count, its span and whether it has rounds; or, where the database refuses the read, that it could not
+be counted (its heading says so, not "0 steps")."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from inspector.store import RunRecord, StoreError
 from inspector.store.browse import TRACE_RUN_UID_PREFIX, StepFilter, count_timeline, run_span
 from inspector.store.joined import has_joined_spans
 
+from .refused_reads import READ_ERRORS, ReadRefusals
 from .span_tree import SpanTree, TreeRows
 from .tree_layout import AT_ONCE_STEPS, LaidOut, LayoutQuestion, TreeLayouts, lay_out
 
@@ -25,6 +27,21 @@ class RunShape:
     signals."""
 
     store: RunStore
+    refusals: ReadRefusals
+    #: The run shown could not be counted (the database refused the read): it shows no rows, and how many steps
+    #: it has is unknown, not 0.
+    uncounted = False
+
+    def _read_shape(self, run: RunRecord, laid_out: LaidOut | None, keep: set[int]) -> None:
+        """:meth:`_read_run`; where the database refuses it, no rows, said once (nothing raises in Qt's event
+        loop), and the run :attr:`uncounted`."""
+        self.uncounted = False
+        try:
+            self._read_run(run, laid_out, keep)
+        except READ_ERRORS as error:
+            self.tree, self.laying_out, self._count, self.start, self.end = None, 0, 0, None, None
+            self.uncounted = True
+            self.refusals.refuse(error)
 
     def _read_run(self, run: RunRecord, laid_out: LaidOut | None, keep: set[int]) -> None:
         """Read ``run``'s shape: its span tree (if it has one), its rows' count, its span, whether it has rounds."""

@@ -70,6 +70,14 @@ def status_heading(run: RunRecord, recovery: Reason | None = None) -> str:
         id=run.id, title=TITLE_MARK, status=status_with_recovery(outcome_word(run.status), recovery))
 
 
+def uncounted_heading(run: RunRecord, recovery: Reason | None = None) -> str:
+    """The heading for ``run`` whose steps could not be counted (the database refused the read): its title
+    (:data:`TITLE_MARK`) and status, and that, not a count it does not know."""
+    # Translators: the heading over a run's steps when the run database refused to count them (damaged, locked).
+    return _("Run {id}: {title} — {status}; its steps could not be counted").format(
+        id=run.id, title=TITLE_MARK, status=status_with_recovery(outcome_word(run.status), recovery))
+
+
 def show_heading(label: ElidedLabel, heading: str, title: str, why: str = "", *briefer: str, counts: str = "") -> None:
     """``heading`` on ``label`` with the run's ``title`` in place of :data:`TITLE_MARK`: where it does
     not fit, the title is shortened first, then the ``briefer`` headings stand in for it in turn (the
@@ -130,4 +138,5 @@ def empty_note_text(run: RunRecord, *, filtered: bool, total: int, hidden: int, 
     return _("No step yet: the run is still running.") if run.status == "running" else _("This run has no steps.")
 
 
-__all__ = ["TITLE_MARK", "empty_note_text", "heading_text", "laying_out_text", "show_heading", "status_heading"]
+__all__ = ["TITLE_MARK", "empty_note_text", "heading_text", "laying_out_text", "show_heading", "status_heading",
+           "uncounted_heading"]

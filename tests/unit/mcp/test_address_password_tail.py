@@ -1,7 +1,8 @@
 """A password typed into an address as it is: holding ``@`` and then ``/`` (``bob:se@c/ret@host/mcp``, whose
 authority ends at that ``/``), with ``/``, ``?`` or ``#`` only, percent-encoded, at an IPv6 host, a user name
-without one. No part of it is quoted, exported or kept; an address whose host would come from inside its
-password is refused, and a path that begins with ``@`` (``host/@user``) is no password."""
+without one. No part of it is quoted, exported or kept (the host RFC 3986 reads is: ``http://c/…@host/mcp``); an
+address that names two servers so is refused, naming both, and a path that begins with ``@`` (``host/@user``) is
+no password."""
 
 from __future__ import annotations
 
@@ -13,19 +14,19 @@ import pytest
 from inspector.mcp import InvalidServerError, ServerEndpoint
 from inspector.mcp.address_credentials import basic_authorization
 from inspector.mcp.address_query import address_to_keep, address_to_quote, typed_to_quote
-from inspector.mcp.server import without_user_info
+from inspector.mcp.user_info import address_shown, without_user_info
 from inspector.traces.redact import redact_text
 
 #: (an address, what of it may be quoted, the password's characters none of which may show)
 ADDRESSES = [
-    ("http://bob:se@c/ret@host/mcp", "http://host/mcp", "se@c/ret"),
-    ("http://bob:se@c/ret@host", "http://host", "se@c/ret"),
+    ("http://bob:se@c/ret@host/mcp", "http://c/…@host/mcp", "se@c/ret"),
+    ("http://bob:se@c/ret@host", "http://c/…@host", "se@c/ret"),
     ("http://bob:se/cr@tx@host/mcp", "http://host/mcp", "se/cr@tx"),
-    ("http://bob:se@c?ret@host/mcp", "http://host/mcp", "se@c?ret"),
-    ("http://bob:se@c#ret@host/mcp", "http://host/mcp", "se@c#ret"),
+    ("http://bob:se@c?ret@host/mcp", "http://c?…@host/mcp", "se@c?ret"),
+    ("http://bob:se@c#ret@host/mcp", "http://c#…@host/mcp", "se@c#ret"),
     ("http://bob:a/b/c@host:81/p", "http://host:81/p", "a/b/c"),
     ("http://bob:s3cr3t@[::1]:8080/mcp", "http://[::1]:8080/mcp", "s3cr3t"),
-    ("http://bob:s3@c/r3t@[::1]:8080/mcp", "http://[::1]:8080/mcp", "s3@c/r3t"),
+    ("http://bob:s3@c/r3t@[::1]:8080/mcp", "http://c/…@[::1]:8080/mcp", "s3@c/r3t"),
     ("http://bob:se%40c%2Fret@host/mcp", "http://host/mcp", "se%40c%2Fret"),
     ("http://bob:pw@host/@user", "http://host/@user", "pw"),  # a path segment that begins with "@"
     ("https://bob:pw@host/mcp?mail=a@b.org", "https://host/mcp?mail=a@b.org", "pw"),  # an "@" in a query's value
@@ -39,7 +40,7 @@ def shown(password: str, text: str) -> list[str]:
 
 @pytest.mark.parametrize(("address", "quoted", "password"), ADDRESSES)
 def test_no_part_of_a_password_is_quoted(address: str, quoted: str, password: str) -> None:
-    assert without_user_info(address) == quoted
+    assert address_shown(address) == quoted
     assert shown(password, address_to_quote(address)) == []
     assert shown(password, typed_to_quote(f"call {address} now")) == []
     assert shown(password, typed_to_quote(address.removeprefix("http://"))) == []  # typed without its scheme
@@ -49,7 +50,7 @@ def test_no_part_of_a_password_is_quoted(address: str, quoted: str, password: st
 def test_no_part_of_a_password_is_exported_in_text(address: str, quoted: str, password: str) -> None:
     redacted = redact_text(f'tried {address} and "{address}" then')
     assert shown(password, redacted) == [] and "[REDACTED]@" in redacted
-    assert redacted.count(quoted.partition("://")[2].split("?")[0]) == 2  # the host and path stay
+    assert redacted.count(quoted.replace("…", "[REDACTED]").partition("://")[2]) == 2  # the host and path stay
 
 
 @pytest.mark.parametrize(("address", "quoted", "password"), ADDRESSES)
@@ -57,7 +58,7 @@ def test_a_strangers_server_is_kept_without_password_query_or_fragment(address: 
                                                                        password: str) -> None:
     kept = address_to_keep(f"{address}#access_token=frag")
     assert shown(password, kept) == [] and "frag" not in kept and "?" not in kept
-    assert address_to_keep(address.removeprefix("http://")) == quoted.removeprefix("http://").split("?")[0]
+    assert address_to_keep(address.removeprefix("http://")) == quoted.removeprefix("http://").split("?")[0].split("#")[0]
 
 
 def test_other_servers_are_kept_as_they_are() -> None:
@@ -67,12 +68,16 @@ def test_other_servers_are_kept_as_they_are() -> None:
 
 
 def test_an_address_whose_host_would_come_from_inside_its_password_is_refused_without_quoting_it() -> None:
-    for address in ("http://bob:se@c/ret@host/mcp", "http://bob:se@evil.example/x@host.example/mcp",
-                    "https://bob:se@c?ret@host/mcp"):
+    """Its two hosts are named (the one RFC 3986 reads, and the one after the password's last "@"), never the
+    rest of the password."""
+    for address, hosts in (("http://bob:se@c/ret@host/mcp", "c, or host if"),
+                           ("http://bob:se@evil.example/x@host.example/mcp", "evil.example, or host.example if"),
+                           ("https://bob:se@c?ret@host/mcp", "c, or host if")):
         with pytest.raises(InvalidServerError) as refused:
             ServerEndpoint(address)
         said = str(refused.value)
-        assert "%40" in said and "se@" not in said and "ret" not in said and "evil" not in said, said
+        assert "%40" in said and "se@" not in said and "ret" not in said and "/x" not in said, said
+        assert f"names two servers: {hosts} its password holds '@'" in said, said
     # Percent-encoded, or an "@" that begins a path segment: the address is taken.
     assert ServerEndpoint("http://bob:se%40c%2Fret@host/mcp").key == "http://host/mcp"
     assert ServerEndpoint("http://bob:pw@host/@user").key == "http://host/@user"
@@ -80,7 +85,7 @@ def test_an_address_whose_host_would_come_from_inside_its_password_is_refused_wi
 
 
 def test_a_user_name_without_a_password_leaves_the_path_as_it_is() -> None:
-    assert without_user_info("http://bob@host/a@b") == "http://host/a@b"
+    assert without_user_info("http://bob@host/a@b") == address_shown("http://bob@host/a@b") == "http://host/a@b"
     assert address_to_keep("http://bob@host/a@b") == "http://host/a@b"
     assert redact_text("http://bob@host/a@b") == "http://[REDACTED]@host/a@b"
 
@@ -91,15 +96,18 @@ def test_redaction_leaves_addresses_without_a_password_alone() -> None:
         assert redact_text(text) == text
 
 
-def test_the_whole_password_is_what_the_address_sends() -> None:
+def test_what_the_address_sends_is_its_user_info_as_rfc_3986_reads_it() -> None:
+    """As the HTTP library reads it: a password holding "@" and "/" as typed would lose its tail (``se`` to ``c``),
+    which is why such an address is refused (above); percent-encoded, it is sent whole."""
     def pair(address: str) -> str | None:
         value = basic_authorization(address)
         return None if value is None else base64.b64decode(value.removeprefix("Basic ")).decode()
 
-    assert pair("http://bob:se@c/ret@host/mcp") == "bob:se@c/ret"
+    assert pair("http://bob:se@c/ret@host/mcp") == "bob:se"
     assert pair("http://bob:se%40c%2Fret@host/mcp") == "bob:se@c/ret"
     assert pair("http://bob:pw@host/@user") == "bob:pw"
-    assert pair("http://bob:s3@c/r3t@[::1]:8080/mcp") == "bob:s3@c/r3t"
+    assert pair("http://bob:s3@c/r3t@[::1]:8080/mcp") == "bob:s3"
+    assert pair("http://bob:p@ss@host/a@b") == "bob:p@ss"
 
 
 def test_redacting_an_address_of_many_colons_takes_linear_time() -> None:

@@ -1,0 +1,131 @@
+"""Where the user name and password of an address end: one reading for sending, quoting, exporting and keeping.
+
+RFC 3986, as the HTTP library reads an address: its authority runs from ``//`` to the first ``/``, ``?`` or ``#``,
+its user info up to the last ``@`` within that, and requests go to the host after it
+(``http://bob:pw@127.0.0.1:9/users/me@example.org/mcp`` to 127.0.0.1:9, path ``/users/me@example.org/mcp``).
+
+A password typed with ``@`` and then ``/``, ``?`` or ``#`` as they are (``http://bob:se@c/ret@host/mcp``, meaning
+``se@c/ret``) is cut by that reading: ``se`` would go to the host ``c``. So, beside it:
+
+* its *tail*: what such a password may take after the host, from the ``/``, ``?`` or ``#`` up to the last ``@``
+  before any ``=`` (a query's value may hold one: ``?mail=a@b``) that begins no path segment (``host/@user``). What
+  shows, exports or keeps an address hides the tail too (``http://c/…@host/mcp``), the host named as it is.
+* :func:`second_server`: an address whose tail's first segment holds that ``@`` (``c/ret@host``, ``c?ret@host``)
+  names two servers, and is not sent credentials; one whose ``@`` is in a later segment
+  (``/users/me@example.org``) is read as RFC 3986 says.
+* a password typed with ``/``, ``?`` or ``#`` and no ``@`` before them (``http://bob:a/b@host``: its authority
+  ``bob:a`` holds no host, the port ``a`` is none): its user info runs to its first ``@``, and a tail after that.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+
+def _typed(stop: str) -> str:
+    """A password typed as it is, holding ``/``, ``?`` or ``#`` (``bob:p/w@host``): a name, ``:`` and something
+    other than a port (``host:8080/a@b``, ``C:/x@y`` hold none) up to the first ``@``. Its authority would end at
+    the ``/``."""
+    return rf"[^@\[:/?#{stop}]*:(?!\d*(?:[/?#{stop}]|$))[^@{stop}]*@"
+
+
+def _user_info(stop: str) -> str:
+    """The pattern of the user info at the start of an address (after its ``scheme://``), none of its parts
+    running over a character of ``stop``. Each part is matched one way only (a user name holds no ``:``, the
+    first one ends it): linear in the text (each ``:`` of ``a:a:a:…`` was tried as the one that ends it)."""
+    end = rf"/?#{stop}"
+    tail = rf"[^={stop}]*[^/={stop}]@"
+    return (rf"(?:(?P<password>[^{end}:]*:[^{end}]*@)(?P<host>[^{end}]*)(?P<tail>[/?#]{tail})?"
+            rf"|(?P<name>[^{end}]+@)"
+            rf"|(?P<typed>{_typed(stop)})(?P<typed_tail>{tail})?)")
+
+
+#: The user info at the start of an address's text after ``scheme://`` (or of one typed without it).
+_AT_START = re.compile(_user_info(r"\s"))
+#: An address's user info wherever a text spells it (``scheme://`` and a user name, password, host and tail), its
+#: parts ending at a quote or an angle bracket too (``"http://bob:pw@host"`` in JSON, ``<http://…>``).
+USER_INFO_IN_TEXT = re.compile(r"(?i)\b(?P<head>[a-z][a-z0-9+.-]*://)" + _user_info(r"\s\"'<>"))
+#: A password typed with ``/``, ``?`` or ``#`` at the start of a word (:func:`_typed`).
+USER_INFO_WITH_DELIMITER = re.compile("^" + _typed(r"\s"))
+#: A name, ``:`` and a password up to its ``@`` at the start of a word (``bob:pw@host/mcp``).
+TYPED_USER_INFO = re.compile(r"^[^\s/?#@:]*:[^\s/?#]*@")
+#: A tail whose first segment holds its ``@`` (``/ret@`` of ``c/ret@host``): the address names two servers.
+_FIRST_SEGMENT_AT = re.compile(r"[/?#][^/?#\s=]*[^/?#\s=]@")
+
+
+class Address(NamedTuple):
+    """An address's text in its parts: ``head + user_info + host + tail + rest`` is the text."""
+
+    head: str  #: ``scheme://``; empty for an address typed without it
+    user_info: str  #: with its ``@``; empty when it has none
+    host: str  #: the host and port (RFC 3986); empty for a password typed with ``/`` (it ran past the authority)
+    tail: str  #: what a password holding ``@`` and ``/`` as typed may take after the host, with that ``@``
+    rest: str
+    typed: bool  #: True for a password typed with ``/``, ``?`` or ``#`` and no ``@`` before them
+
+
+def read_address(text: str) -> Address:
+    """``text`` (an address, perhaps typed without its scheme or not valid) in its parts."""
+    scheme, found, rest = text.partition("://")
+    head, rest = (f"{scheme}://", rest) if found else ("", text)
+    read = _AT_START.match(rest)
+    if read is None or read["name"] is not None:
+        user_info = read["name"] if read is not None else ""
+        after = rest[len(user_info):]
+        end = authority_end(after)
+        return Address(head, user_info, after[:end], "", after[end:], False)
+    if read["password"] is not None:
+        return Address(head, read["password"], read["host"], read["tail"] or "", rest[read.end():], False)
+    return Address(head, read["typed"], "", read["typed_tail"] or "", rest[read.end():], True)
+
+
+def authority_end(text: str) -> int:
+    """Where the authority at the start of ``text`` ends: its first ``/``, ``?`` or ``#``, else its end."""
+    return min((index for index in (text.find(c) for c in "/?#") if index >= 0), default=len(text))
+
+
+def without_user_info(url: str) -> str:
+    """``url`` without its user info as RFC 3986 reads it: the address requests go to (``http://host/a@b`` of
+    ``http://bob:pw@host/a@b``); ``url`` itself when it has none (a password typed with ``/`` names no host)."""
+    address = read_address(url)
+    if not address.user_info or address.typed:
+        return url
+    return address.head + address.host + address.tail + address.rest
+
+
+def hide_user_info(match: re.Match[str], head: str, mark: str, tail_mark: str) -> str:
+    """What of an address's ``head`` and user info (``match`` of :data:`USER_INFO_IN_TEXT` or of the start of an
+    address) may be shown: its user info as ``mark``, a tail's stretch before its ``@`` as ``tail_mark``. A password
+    typed with ``/`` takes its tail with it: that address has no host before it."""
+    if match["password"] is None:
+        return head + mark
+    tail = match["tail"]
+    return head + mark + match["host"] + (f"{tail[0]}{tail_mark}@" if tail else "")
+
+
+def address_shown(text: str, mark: str = "", tail_mark: str = "…") -> str:
+    """``text`` (an address as typed, perhaps not valid) as it may be shown, exported or kept: its user info
+    as ``mark`` (nothing: ``http://host/mcp``) and what a password holding ``@`` and ``/`` as typed may take after
+    its host as ``tail_mark`` (``http://c/…@host/mcp``)."""
+    scheme, found, rest = text.partition("://")
+    head, rest = (f"{scheme}://", rest) if found else ("", text)
+    read = _AT_START.match(rest)
+    if read is None:
+        return text
+    return hide_user_info(read, head, mark, tail_mark) + rest[read.end():]
+
+
+def second_server(url: str) -> tuple[str, str] | None:
+    """The two hosts ``url`` names, when its password may hold ``@`` and then ``/``, ``?`` or ``#`` as typed and
+    its tail's ``@`` is in the first segment after the host (``http://bob:se@c/ret@host/mcp``: ``c`` as RFC 3986
+    reads it, ``host`` with the password ``se@c/ret``); ``None`` for any other address."""
+    address = read_address(url)
+    if not address.head or address.typed or not _FIRST_SEGMENT_AT.match(address.tail):
+        return None
+    other = address.rest[:authority_end(address.rest)]
+    return (address.host, other) if other else None
+
+
+__all__ = ["USER_INFO_IN_TEXT", "USER_INFO_WITH_DELIMITER", "TYPED_USER_INFO", "Address", "address_shown",
+           "authority_end", "hide_user_info", "read_address", "second_server", "without_user_info"]
