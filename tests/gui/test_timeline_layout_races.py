@@ -35,6 +35,9 @@ def test_a_layout_whose_read_fails_ends_and_is_said(qtbot, tmp_path, make_window
         assert not pane.model.laying_out and pane.model.rowCount() == 0
         assert pane.empty_note.text() == {"en": "This run's steps could not be read.",
                                           "de": "Die Schritte dieses Laufs konnten nicht gelesen werden."}[language]
+        assert pane.heading.text() == {  # as a short run's whose read failed: not "0 steps"
+            "en": f"Run {run_id}: root — ok; its steps could not be counted",
+            "de": f"Lauf {run_id}: root — ok; seine Schritte konnten nicht gezählt werden"}[language]
     finally:
         switch_language("en")
 

@@ -75,10 +75,11 @@ class RunShape:
             self.laid_out.emit()
 
     def _not_laid_out(self, asked: tuple[LayoutQuestion, StepFilter, bool], problem: StoreError) -> None:
-        """The reader could not read the run's spans: no rows (said once, as a read here that fails)."""
+        """The reader could not read the run's spans: no rows, the run :attr:`uncounted` (said once, as a read here
+        that fails)."""
         if self.laying_out and asked[0][0][0] == self.run_id:
             self.beginResetModel()
-            self.laying_out = 0
+            self.laying_out, self.uncounted = 0, True
             self.endResetModel()
             self.refusals.refuse(problem)
             self.not_laid_out.emit()
