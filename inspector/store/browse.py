@@ -648,7 +648,9 @@ def span_nodes(store: RunStore, run_id: int) -> SpanNodes:
     conn = store.db.conn
     try:
         return _read_nodes(conn.execute(_SPAN_NODES.format(p="payload"), (run_id,)))
-    except sqlite3.OperationalError:  # a payload SQLite cannot read (e.g. nested deeper than it parses)
+    except sqlite3.OperationalError as error:  # a payload SQLite cannot read (e.g. nested deeper than it parses)
+        if error.sqlite_errorcode == sqlite3.SQLITE_INTERRUPT:
+            raise  # broken off (the window closes during a layout): not read again
         return _read_nodes(conn.execute(
             _SPAN_NODES.format(p="CASE WHEN json_valid(payload) THEN payload ELSE '{}' END"), (run_id,)))
 

@@ -9,8 +9,9 @@ a quote in a value is ``\\"`` and a backslash ``\\\\``. So a value copied from t
 Case: SQLite's ``lower`` folds ASCII letters only. A needle of ASCII letters is compared with it (in
 C, fast: Find runs over every step of a run); a needle with other letters (``Österreich``) with both
 sides folded by :func:`fold` (Python's ``casefold``, accents composed), so that it is found at all, in any
-case. An ASCII needle with "ss" or "i" is also compared folded in a step whose payload holds an ß or an İ
-("STRASSE" finds "Straße", "istanbul" "İSTANBUL").
+case. An ASCII needle is also compared folded in a step whose payload holds a character that the fold makes ASCII
+letters of ("STRASSE" finds "Straße", "istanbul" "İSTANBUL", "file" a PDF's "ﬁle"), as the window's Find compares
+the words it shows.
 
 Language: the payload keeps our sentences in English; a reader of another language sees them in
 theirs, so Find also looks for the needle in those sentences as they are said
@@ -51,14 +52,35 @@ def _fold(value: object) -> object:
     return fold(value) if isinstance(value, str) else value
 
 
-#: Letters other than ASCII's that :func:`fold` makes ASCII ones (ß and ẞ "ss", İ "i"), as a text may hold
-#: them: themselves and JSON's escapes of them. An ASCII needle holding what they become may be in a text so.
-_FOLDED_TO_ASCII = (("ss", ("ß", "ẞ", "\\u00df", "\\u00DF", "\\u1e9e", "\\u1E9E")), ("i", ("İ", "\\u0130")))
+#: The characters other than ASCII's that :func:`fold` makes (partly) ASCII ones, every one of Unicode's: ß and ẞ
+#: "ss", İ "i", the ligatures "ff", "fi", "fl", "ffi", "ffl", "st" (a PDF's text), the long s "s", the Kelvin sign
+#: "k", "ŉ" "ʼn", "ẚ" "aʾ", the Greek question mark ";" and varia "`". An ASCII needle may be in a text so.
+_FOLDED_TO_ASCII = "\u00df\u1e9e\u0130\ufb00\ufb01\ufb02\ufb03\ufb04\ufb05\ufb06\u017f\u212a\u0149\u1e9a\u037e\u1fef"
 
 
 def _spelled_otherwise(needle: str) -> tuple[str, ...]:
-    """The letters (:data:`_FOLDED_TO_ASCII`) a text may hold the ASCII ``needle`` (folded) in otherwise."""
-    return tuple(spelling for part, spellings in _FOLDED_TO_ASCII if part in needle for spelling in spellings)
+    """How a text may hold the ASCII ``needle`` (folded) otherwise: the characters (:data:`_FOLDED_TO_ASCII`) whose
+    fold a match of it may take letters of, themselves and JSON's escapes of them."""
+    return tuple(spelling for character in _FOLDED_TO_ASCII if _overlaps(needle, fold(character))
+                 for spelling in dict.fromkeys((character, f"\\u{ord(character):04x}", f"\\u{ord(character):04X}")))
+
+
+def _holds_any(expression: str, spellings: tuple[str, ...]) -> str:
+    """The SQL condition that the text ``expression`` holds one of ``spellings`` (:func:`_spelled_otherwise`), a
+    scan in C each: the letters looked for only in a text with a letter other than ASCII's, their escapes only in
+    one with an escape (most texts have neither: one or two scans)."""
+    letters = [f"instr({expression}, '{spelling}') > 0" for spelling in spellings if "\\" not in spelling]
+    escapes = [f"instr({expression}, '{spelling}') > 0" for spelling in spellings if "\\" in spelling]
+    held = [f"(length(CAST({expression} AS BLOB)) != length({expression}) AND ({' OR '.join(letters)}))"] * bool(
+        letters) + [f"(instr({expression}, '\\u') > 0 AND ({' OR '.join(escapes)}))"] * bool(escapes)
+    return "(" + " OR ".join(held) + ")"
+
+
+def _overlaps(needle: str, folded: str) -> bool:
+    """Whether ``needle`` found in a folded text may take some of the letters of ``folded`` there: it holds them,
+    they hold it, it ends with their start or starts with their end ("se" in "ße" folded, "xf" in "xﬁ")."""
+    return folded in needle or needle in folded or any(
+        needle.endswith(folded[:cut]) or needle.startswith(folded[cut:]) for cut in range(1, len(folded)))
 
 
 def _stored_text_holds(payload: str, fold: str, needle: str) -> tuple[list[str], list[str]]:
@@ -119,8 +141,7 @@ def find_condition(conn: sqlite3.Connection, text: str, payload: str = "p",
         folded, folded_values = _stored_text_holds(payload, FOLD_FUNCTION, needle)
         # (looked for in the stored text as it is where there is one: ``payload`` may be an expression that
         # checks the JSON each time it is read)
-        others = " OR ".join(f"instr({raw or payload}, '{spelling}') > 0" for spelling in spellings)
-        parts.append(f"(({others}) AND ({' OR '.join(folded)}))")
+        parts.append(f"({_holds_any(raw or payload, spellings)} AND ({' OR '.join(folded)}))")
         values.extend(folded_values)
     if say and may_be_said(needle):
         # Our sentences as the reader sees them (not in English; only for a needle a translation may
@@ -153,8 +174,8 @@ def text_holds(conn: sqlite3.Connection, expression: str, text: str) -> tuple[st
     conn.create_function(FOLD_FUNCTION, 1, _fold, deterministic=True)
     in_python = f"instr({FOLD_FUNCTION}({expression}), ?) > 0"
     if needle.isascii():  # "strasse", "istanbul": as LIKE finds it, or folded in a text with an ß or an İ
-        others = " OR ".join(f"instr({expression}, '{spelling}') > 0" for spelling in spellings
-                             if "\\" not in spelling)  # the letters themselves: a plain text, not JSON
+        others = _holds_any(expression, tuple(spelling for spelling in spellings
+                                              if "\\" not in spelling))  # the letters themselves: a plain text
     else:  # a text with a letter other than ASCII's
         others = f"length(CAST({expression} AS BLOB)) != length({expression})"
     if not folded.isascii():  # only a text with such letters may hold it

@@ -12,6 +12,7 @@ import json
 from typing import Any
 
 from inspector.i18n.entry_names import shown_name
+from inspector.i18n.folding import fold
 from inspector.runs.loopback import names_this_machine
 
 from .run_store import RunStore
@@ -25,14 +26,14 @@ def server_names(store: RunStore) -> dict[str, str]:
 
 
 def named_server_condition(store: RunStore, text: str) -> tuple[str, list[Any]]:
-    """" OR (…)" that a run's server is one whose shown name holds ``text`` (case aside, as LIKE matches), and
+    """" OR (…)" that a run's server is one whose shown name holds ``text`` (folded, as the titles are), and
     its values; "" when no configured server's name holds it."""
-    wanted = text.strip().casefold()
+    wanted = fold(text.strip())
     here: list[str] = []  # the addresses whose runs are named so when made here only (a loopback address)
     anywhere: list[str] = []
     for url, name in store.db.conn.execute("SELECT url, name FROM servers WHERE COALESCE(name, '') != ''"):
         shown = shown_name(name, url) or ""
-        if wanted and wanted in shown.casefold():
+        if wanted and wanted in fold(shown):
             (here if _loopback(url) else anywhere).append(url)
     # The addresses as one JSON array each (any number of servers is one value).
     parts, values = [], []

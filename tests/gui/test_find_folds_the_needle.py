@@ -33,3 +33,20 @@ def test_the_words_shown_are_compared_with_accents_composed_or_not(qtbot, store:
     assert words.holding(run, "ärger") == words.holding(run, "BÜRO") == [steps[0]]
     assert words.holding(run, "cafe\u0301") == [steps[1]]
     assert words.holding(run, "istanbul") == words.holding(run, "İstanbul") == [steps[2]]
+
+
+def test_find_and_the_runs_search_find_the_same_steps(qtbot, store: RunStore) -> None:
+    """Find in the window and the Runs search fold alike: the window's Find found "file" in a step showing "ﬁle" (a
+    PDF's ligature), "k hot" in "300 K hot" (the Kelvin sign) and "se" in "Straße", the search not that run."""
+    from inspector.gui.runs.timeline_model import TimelineModel
+    from inspector.store.browse import RunFilter, listed_ids
+    from tests.unit.store.test_runs_search_any_case import FOLDED_TO_ASCII
+
+    model = TimelineModel(store)
+    for stored, typed in (*FOLDED_TO_ASCII, ("ΟΔΟΣ", "οδος"), ("ＡＢＣ", "abc"), ("cafe\u0301", "CAFE")):
+        run_id = store.start_run("steps", "live", None)
+        store.append_step(run_id, RunStep(kind=StepKind.LLM, round=0,
+                                          duration_ms=1.0, content=stored))
+        model.set_run(store.get_run(run_id))
+        found = model.find(typed)
+        assert bool(found) == (run_id in listed_ids(store, RunFilter(text=typed))), (stored, typed, found)

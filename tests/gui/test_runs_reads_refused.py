@@ -25,14 +25,16 @@ TRACE = Path(__file__).resolve().parents[1] / "fixtures" / "otel" / "mcp_sdk.jso
 WAIT_MS = 15_000
 
 
-def _damage(path: Path, table: str | None = None) -> None:
+def _damage(path: Path, table: str | None = None, kinds: tuple[str, ...] = ("leaf", "overflow")) -> None:
     """Everything written moved into the database file (the log emptied: each connection reads anew), then its
-    pages from the second on scrambled (``table``: only the pages holding that table's rows)."""
+    pages from the second on scrambled (``table``: only the pages holding that table's rows, of those ``kinds``:
+    ``("overflow",)``, the long texts' pages alone)."""
     conn = sqlite3.connect(path, timeout=10)
     try:
         conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
         pages = [page for (page,) in conn.execute(
-            "SELECT pageno FROM dbstat WHERE name = ? AND pagetype IN ('leaf', 'overflow')", (table,))]
+            f"SELECT pageno FROM dbstat WHERE name = ? AND pagetype IN ({', '.join('?' * len(kinds))})",
+            (table, *kinds))]
     finally:
         conn.close()
     if table is None:

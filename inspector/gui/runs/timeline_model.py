@@ -111,6 +111,8 @@ class TimelineModel(RunShape, SpanTreeRows, NamedColumnsModel):
     grew = Signal(int)
     #: A long run's span tree, laid out on the reader thread, arrived: its rows can show (:meth:`set_run`).
     laid_out = Signal()
+    #: A long run's span tree could not be read on the reader thread: no rows (:attr:`refusals` said why).
+    not_laid_out = Signal()
     #: Why the run's steps show no rows (they could not be read), as words of the current language.
     said = Signal(object)
 

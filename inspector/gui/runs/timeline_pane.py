@@ -117,6 +117,7 @@ class TimelinePane(QWidget):
         FontFollower(self.view, lambda: (self.fit_columns(), self.fit_source_column(self.width())))
         self.model.said_outcomes.changed.connect(self.fit_outcome_column)
         self.model.laid_out.connect(lambda: self.show_run(self.model.run))
+        self.model.not_laid_out.connect(lambda: self.describe(self.model.run))
         self.describe(None)  # what to do while no run is chosen
 
     def _build_filters(self) -> None:
@@ -307,7 +308,9 @@ class TimelinePane(QWidget):
         self.note_button.setEnabled(run is not None)
         self.run_note.show_note(run.note if run is not None else "")
         filtered = self.step_filter() != StepFilter()
-        total = self.titled.show_run(run, filtered=filtered, recount=recount, total=total)
+        # While a long run is laid out no row shows: the heading says its steps, not how many a filter shows.
+        total = self.titled.show_run(run, filtered=filtered and not self.model.laying_out, recount=recount,
+                                     total=total)
         if run is None:
             self._say_empty(_("Select a run in the list above to see its steps here."))
             return

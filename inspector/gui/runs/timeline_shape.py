@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from inspector.store import RunRecord
+from inspector.store import RunRecord, StoreError
 from inspector.store.browse import TRACE_RUN_UID_PREFIX, StepFilter, count_timeline, run_span
 from inspector.store.joined import has_joined_spans
 
@@ -23,7 +23,8 @@ if TYPE_CHECKING:
 class RunShape:
     """What :class:`.timeline_model.TimelineModel` reads of a run before its rows: it keeps ``store``,
     ``filter``, ``show_plumbing``, ``span_trees``, ``tree``, ``laying_out``, ``run_id``, the laid-out cache
-    (``_tree_cache``, ``_laid_out``, ``_layouts``), its ``refusals`` and its ``laid_out`` signal."""
+    (``_tree_cache``, ``_laid_out``, ``_layouts``), its ``refusals`` and its ``laid_out`` and ``not_laid_out``
+    signals."""
 
     store: RunStore
     refusals: ReadRefusals
@@ -61,6 +62,7 @@ class RunShape:
         """Lay the span trees of runs of more than :data:`AT_ONCE_STEPS` steps out on a reader thread."""
         self._layouts = TreeLayouts(db_path, self)
         self._layouts.laid_out.connect(self._arrived)
+        self._layouts.refused.connect(self._not_laid_out)
 
     def stop_layouts(self) -> None:
         """The database closes next: a layout under way is broken off."""
@@ -71,6 +73,16 @@ class RunShape:
         if self.laying_out and asked[0][0][0] == self.run_id:
             self._tree_cache, self._laid_out = (asked[0][0], laid_out.tree), laid_out
             self.laid_out.emit()
+
+    def _not_laid_out(self, asked: tuple[LayoutQuestion, StepFilter, bool], problem: StoreError) -> None:
+        """The reader could not read the run's spans: no rows, the run :attr:`uncounted` (said once, as a read here
+        that fails)."""
+        if self.laying_out and asked[0][0][0] == self.run_id:
+            self.beginResetModel()
+            self.laying_out, self.uncounted = 0, True
+            self.endResetModel()
+            self.refusals.refuse(problem)
+            self.not_laid_out.emit()
 
     def _span_tree(self, run_id: int, ours: str | None = None) -> SpanTree | None:
         """The run's span tree, read once: a filter or the plumbing toggle lays out the same tree anew.

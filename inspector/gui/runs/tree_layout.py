@@ -60,14 +60,17 @@ def _lay_out_rows(store: RunStore, asked: tuple[LayoutQuestion, StepFilter, bool
 
 class TreeLayouts(QObject):
     """Lays long runs' span trees and rows out on a reader thread; ``laid_out((question, filter, plumbing),
-    LaidOut)`` for the one asked last."""
+    LaidOut)`` for the one asked last, ``refused((question, filter, plumbing), StoreError)`` where its read failed
+    (a damaged or locked database)."""
 
     laid_out = Signal(object, object)
+    refused = Signal(object, object)
 
     def __init__(self, db_path: Path, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._asked = LastAsked(db_path, _lay_out_rows, "layout", self)
         self._asked.found.connect(self.laid_out)
+        self._asked.failed.connect(self.refused)
 
     def ask(self, question: LayoutQuestion, where: StepFilter, show_plumbing: bool) -> None:
         """Lay this run out (asked again while under way: the layout under way goes on; its rows are

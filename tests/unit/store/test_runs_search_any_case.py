@@ -95,3 +95,33 @@ def test_find_in_a_run_finds_accents_composed_or_not_and_a_dotted_capital_i(stor
     assert find_in_timeline(store, run_id, "ärger") == find_in_timeline(store, run_id, "büro") == [0]
     assert find_in_timeline(store, run_id, "cafe\u0301") == [1]
     assert find_in_timeline(store, run_id, "istanbul") == find_in_timeline(store, run_id, "İstanbul") == [2]
+
+
+#: Texts holding characters whose fold is (partly) ASCII, and an ASCII text each is found by.
+FOLDED_TO_ASCII = (("the \ufb01le was read", "FILE"), ("\ufb02ow", "flow"), ("\ufb06op", "stop"),
+                   ("300 \u212a hot", "k hot"), ("po\u017ft", "post"), ("Stra\u00dfe", "se"), ("\u0149o", "no"),
+                   ("x\ufb01", "xf"))
+
+
+@pytest.mark.parametrize(("stored", "typed"), FOLDED_TO_ASCII)
+def test_an_ascii_text_is_found_where_the_fold_makes_it(store: RunStore, stored: str, typed: str) -> None:
+    """A ligature from a PDF's text ("ﬁle"), the Kelvin sign, the long s: :func:`~inspector.i18n.folding.fold` makes
+    them ASCII letters, so the window's Find found "file" in the words it shows, while the search and Find's SQL,
+    which folded only ß and İ so, found nothing."""
+    titled = store.start_run(stored, "live", None)
+    stepped = store.start_run("steps", "live", None)
+    store.append_step(stepped, RunStep(kind=StepKind.LLM, round=0, duration_ms=1.0, content=stored))
+    store.start_run("other", "live", None)
+    assert sorted(_found(store, typed)) == [titled, stepped]
+    assert find_in_timeline(store, stepped, typed) == [0]
+
+
+def test_every_character_folded_to_ascii_is_looked_for() -> None:
+    """The characters an ASCII text is also looked for in (:data:`~inspector.store.find_text._FOLDED_TO_ASCII`) are
+    every character of Unicode whose fold holds an ASCII one."""
+    from inspector.i18n.folding import fold
+    from inspector.store.find_text import _FOLDED_TO_ASCII  # noqa: PLC2701
+
+    folded = {chr(code) for code in range(0x80, 0x110000)
+              if 0xD800 > code or code > 0xDFFF if any(letter.isascii() for letter in fold(chr(code)))}
+    assert folded == set(_FOLDED_TO_ASCII)

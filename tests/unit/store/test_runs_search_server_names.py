@@ -54,3 +54,18 @@ def test_a_servers_name_finds_its_runs(store: RunStore) -> None:
 def test_the_demo_entry_is_found_by_its_name_in_german(store: RunStore, german: None) -> None:
     assert _found(store, "Demo-Server") == {"demo"}
     assert _found(store, "Demo server") == set()  # shown as "Demo-Server": not a name the list shows
+
+
+def test_a_servers_name_is_compared_as_every_other_text_is(tmp_path: Path) -> None:
+    """The name is folded as the titles, notes and steps are (:func:`inspector.i18n.folding.fold`): "istanbul"
+    found no run of the server named "İSTANBUL", nor "büro" one named "Bu" and a combining diaeresis "ro" (as macOS
+    spells a file's name), while a run titled so was found."""
+    with RunStore.open(tmp_path / "runs.db") as store:
+        registry = ServerRegistry(store.db)
+        registry.save_server("http://tr.example/mcp", name="İSTANBUL")
+        registry.save_server("http://de.example/mcp", name="Bu\u0308ro")
+        turkish = store.start_run("tools/call lookup", "live", "http://tr.example/mcp")
+        german = store.start_run("tools/call lookup", "live", "http://de.example/mcp")
+        titled = store.start_run("İSTANBUL", "live", None)
+        assert sorted(run_ids(store, RunFilter(text="istanbul"))) == [turkish, titled]
+        assert run_ids(store, RunFilter(text="büro")) == [german]
