@@ -214,7 +214,8 @@ def build_parser(argv: Sequence[str] | None = None) -> Parser:
     listing.add_argument("--limit", type=numbers.limit, default=50, metavar="N", help=_("at most N runs (default 50)"))
     _json_option(listing)
     _db_option(listing)
-    show = actions.add_parser("show", help=_("a run and its timeline"))
+    # Its usage names RUN as needed (argparse wrote "[RUN]", as if `runs show` alone showed something).
+    show = actions.add_parser("show", help=_("a run and its timeline"), usage=_("%(prog)s [options] RUN"))
     show.add_argument("run_id", nargs="?", metavar=_("RUN"), help=_(RUN_WORDS))  # missing: `runs` says what it needs
     show.add_argument("--plumbing", action="store_true",
                       help=_("list the plumbing spans of a run read from a trace too (stream writers and the "

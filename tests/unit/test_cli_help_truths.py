@@ -3,7 +3,8 @@
 `tools --help` (and every operation's) said "--budget … (default 20)", while a configured server's budget
 (`servers set --budget`) is the default, and replay's the step's; `servers --help` showed its actions as needed
 (`servers {set,remove,import} ...`) and never said that `servers` alone lists the servers with their health;
-`agent --help` named its prompt `prompt` under the `"PROMPT"` of its usage."""
+`agent --help` named its prompt `prompt` under the `"PROMPT"` of its usage; `runs show --help` wrote its run as
+"[RUN]", which it needs."""
 
 from __future__ import annotations
 
@@ -72,3 +73,12 @@ def test_agent_help_names_its_prompt_as_its_usage_does() -> None:
     assert shown.startswith('usage: run-inspector agent "PROMPT"')
     assert re.search(r"^  PROMPT +what to ask the model$", shown, re.MULTILINE)
     assert not re.search(r"^  prompt\b", shown, re.MULTILINE)
+
+
+@pytest.mark.parametrize(("language", "usage"), [("en", "usage: run-inspector runs show [options] RUN\n"),
+                                                 ("de", "Aufruf: run-inspector runs show [Optionen] LAUF\n")])
+def test_runs_show_usage_names_the_run_as_needed(tmp_path, language, usage) -> None:
+    """It wrote "[RUN]", as if `runs show` alone showed something; it says what it needs."""
+    assert _help(language, "runs", "show").startswith(usage)
+    done = cli_here("--lang", language, "--db", str(tmp_path / "runs.db"), "runs", "show")
+    assert done.returncode == 2 and "runs show RUN" in done.stderr.replace("LAUF", "RUN")
