@@ -41,6 +41,7 @@ def command_slip(parser: argparse.ArgumentParser, parsed: argparse.Namespace, ex
         return None
     given = list(getattr(chosen, "_given", []))
     rest = given[:given.index(word)] + given[given.index(word) + 1:] if word in given else given
+    rest = _known_to(rest, chosen, chosen if listing else _grammar(parser, word))
     shown = [masked(part, given) for part in rest]
     if not extras and not any(getattr(parsed, action.dest, None) for action in chosen._actions
                               if not action.option_strings and action.dest != _SERVER_WORD):
@@ -59,6 +60,34 @@ def command_slip(parser: argparse.ArgumentParser, parsed: argparse.Namespace, ex
 def _quoted(word: str) -> str:
     """``word`` as a shell takes it (a placeholder, a hidden value's ``…`` as they are)."""
     return word if word == "SERVER" else shlex.quote(word)
+
+
+def _grammar(parser: argparse.ArgumentParser, command: str) -> argparse.ArgumentParser:
+    """The parser of ``command`` with its words (the command line's holds only its name, :mod:`.one_command`)."""
+    from .parser import build_parser
+
+    whole = build_parser([command])
+    return next((action.choices or {})[command] for action in whole._actions
+                if isinstance(action, argparse._SubParsersAction))
+
+
+def _known_to(words: Sequence[str], typed_for: argparse.ArgumentParser,
+              meant: argparse.ArgumentParser) -> list[str]:
+    """``words`` without the options of ``typed_for`` that ``meant`` does not take, and their values (``complete
+    call --prompt P``: `call` takes no --prompt); every other word as it is."""
+    kept: list[str] = []
+    value_next = False
+    for word in words:
+        if value_next:
+            value_next = False
+            continue
+        option, equals, _value = word.partition("=")
+        action = typed_for._option_string_actions.get(option) if word.startswith("-") else None
+        if action is None or option in meant._option_string_actions:
+            kept.append(word)
+        else:  # left out, with the value that follows it
+            value_next = not equals and action.nargs not in (0, "?")
+    return kept
 
 
 def _takes_server_word(parser: argparse.ArgumentParser) -> bool:

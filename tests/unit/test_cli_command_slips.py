@@ -42,6 +42,10 @@ def test_the_line_meant_keeps_the_other_words_and_hides_credentials(tmp_path) ->
     assert err == ("run-inspector: 'call' is a command of run-inspector, not a server: did you mean `run-inspector "
                    f"call {ADDRESS} echo --args '{{\"text\": \"hi\"}}' --header 'Authorization: …' --env "
                    "'TOKEN=…'`?\n")
+    # An option of the command typed that the one meant does not take is left out, with its value.
+    assert _refused("--db", str(tmp_path / "runs.db"), "complete", "tools", "--prompt", "p", "--argument=a", "--budget",
+                    "3", ADDRESS) == ("run-inspector: 'tools' is a command of run-inspector, not a server: did you "
+                                      f"mean `run-inspector tools --budget 3 {ADDRESS}`?\n")
     assert _refused("--db", str(tmp_path / "runs.db"), "call", "tools", ADDRESS) == (
         "run-inspector: 'tools' is not a server address and no configured server has that name; it is a command of "
         f"run-inspector: did you mean `run-inspector tools {ADDRESS}`?\n")
