@@ -14,6 +14,9 @@ from inspector.mcp.address_query import carries_typed_secret, typed_to_quote
 
 from .safe_text import as_typed, one_line
 
+#: The groups whose actions take the server as an option's value, with the action that does: `runs list --server`.
+SERVER_AS_OPTION = {"runs": "list"}
+
 
 def misplaced_action(prog: str, actions: Sequence[str], value: str, words: Sequence[str],
                      flags: Collection[str] = ()) -> Message | None:
@@ -39,6 +42,11 @@ def misplaced_action(prog: str, actions: Sequence[str], value: str, words: Seque
                                           "actions": ", ".join(actions)})
     else:
         return None
+    if command in SERVER_AS_OPTION:  # `runs list` takes the server as --server's value: `runs list ADDR` is refused
+        example = f"{prog} {SERVER_AS_OPTION[command]} --server {server.removeprefix('--stdio ')}"
+        return Message(N_("{command} needs what to do before the server, and the server after --server, e.g. "
+                          "{example}; it can do: {actions}."),
+                       {"command": command, "example": example, "actions": ", ".join(actions)})
     return Message(N_("{command} needs what to do before the server, e.g. {example}; it can do: {actions}."),
                    {"command": command, "example": f"{prog} {action} {server}", "actions": ", ".join(actions)})
 

@@ -118,7 +118,8 @@ class Parser(argparse.ArgumentParser):
         super().__init__(*args, **kwargs)
 
     def parse_known_args(self, args: Any = None, namespace: Any = None) -> Any:
-        self._given = list(args) if isinstance(args, list | tuple) else []  # what _check_value may quote
+        if not self._parsing_intermixed:  # the words given, not those left for the positionals (intermixed)
+            self._given = list(args) if isinstance(args, list | tuple) else []  # what _check_value may quote
         if not self.intermixed or self._parsing_intermixed:
             return super().parse_known_args(args, namespace)
         self._parsing_intermixed = True  # parse_known_intermixed_args calls back in here, twice
@@ -146,6 +147,14 @@ class Parser(argparse.ArgumentParser):
             # parser does not know it: meant for the command, as `--db` and `--lang` are taken there too.
             extras = [extra for extra in extras if extra != "--json"]
             parsed.json = True
+        if isinstance(getattr(parsed, "url", None), str) and "://" not in parsed.url:
+            from .command_slips import command_slip
+
+            # `tools ping ADDR`: a command's name where the server goes. With words left over the line is wrong
+            # whatever is configured; without, the server is looked for first (cli/server_choice.py).
+            parsed.server_slip = command_slip(self, parsed, extras)
+            if extras and parsed.server_slip is not None:
+                raise UsageError(parsed.server_slip)
         if not extras:
             return parsed
         if getattr(parsed, "command", None) == "call":
@@ -292,19 +301,25 @@ def wait_until_stopped(stop: threading.Event) -> None:
         signal.signal(signal.SIGTERM, previous)
 
 
-def chosen_prog(parser: argparse.ArgumentParser, parsed: argparse.Namespace) -> str:
-    """The command line of the sub-command ``parsed`` chose (``run-inspector runs list``)."""
+def chosen_parser(parser: argparse.ArgumentParser, parsed: argparse.Namespace) -> argparse.ArgumentParser:
+    """The parser of the sub-command ``parsed`` chose (``runs list``'s), ``parser`` itself for none."""
     for action in parser._actions:
         if isinstance(action, argparse._SubParsersAction):
             chosen = getattr(parsed, action.dest, None)
             if chosen in (action.choices or {}):
-                return chosen_prog(action.choices[chosen], parsed)
-    return parser.prog
+                return chosen_parser(action.choices[chosen], parsed)
+    return parser
+
+
+def chosen_prog(parser: argparse.ArgumentParser, parsed: argparse.Namespace) -> str:
+    """The command line of the sub-command ``parsed`` chose (``run-inspector runs list``)."""
+    return chosen_parser(parser, parsed).prog
 
 
 def extras_hint(extras: list[str], prog: str) -> UsageError:
     """Words the command does not take: an option (``runs list --since``) or a word where it takes none
-    (``tools ping ADDR``, ``runs list 5``): argparse's sentence, and the help that says what it takes."""
+    (``tools ADDR ADDR``, ``runs list 5``; ``tools ping ADDR``: cli/command_slips.py): argparse's sentence, and
+    the help that says what it takes."""
     from inspector.i18n import N_
     from inspector.i18n.messages import Message
     from inspector.mcp.address_query import typed_to_quote

@@ -23,12 +23,13 @@ from inspector.i18n.words import failed_outcome_text, kind_word, step_outcome_wo
 from inspector.runs.comparing import SLOWER_MS, SLOWER_RATIO, AlignedRow, RunComparison, StepFacts
 from inspector.store import RunRecord, RunStore
 from inspector.store.comparing import compare_stored_runs
-from inspector.store.recovery import run_reason
+from inspector.store.recovery import Recovery, run_reason
 
 from .common import EXIT_OK, BadInputError, database_path, open_existing_store
 from .compare_grammar import check_runs
 from .durations import readable_duration
 from .ending import json_text, mark_json_emitted
+from .reason_json import reason_dict
 from .run_choice import resolve_run
 from .runs import run_dict
 from .safe_text import one_line
@@ -37,9 +38,9 @@ from .words import outcome_width, outcome_word, terminal_text
 
 #: The step's name in the readable table is cut to this many characters (the JSON keeps it whole).
 NAME_CHARS = 32
-#: Why a failed run is failed (its failed calls, all its calls, whether the model still answered, how the
-#: calls ended where known), or None.
-Reason = tuple[int, int, bool, str | None] | None
+#: Why a run has its status (:meth:`inspector.store.recovery.Recovery.said`: its failed calls, all its calls, whether
+#: the model still answered, how the calls ended where known, the cancelled ones and those not recorded), or None.
+Reason = tuple[int, int, bool, str | None, int, int] | None
 
 
 def run(args: argparse.Namespace) -> int:
@@ -61,11 +62,13 @@ def _compare(store: RunStore, args: argparse.Namespace) -> int:
                                         {"first": one_line(args.first), "second": one_line(args.second),
                                          "run": first.id}))
         comparison = compare_stored_runs(store, first.id, second.id, show_plumbing=args.plumbing)
-        reasons = (_reason(store, first), _reason(store, second))  # not in --json, which says none
+        # Why each run has its status, as `runs list` and `runs show` say it beside the status (--json: as
+        # `runs list --json` gives it).
+        found = (run_reason(store, first), run_reason(store, second))
     if args.json:
-        write_json(first, second, comparison)
+        write_json(first, second, comparison, found)
     else:
-        print_comparison(first, second, comparison, reasons)
+        print_comparison(first, second, comparison, (_reason_said(found[0]), _reason_said(found[1])))
     return EXIT_OK
 
 
@@ -85,10 +88,11 @@ def _row_dict(row: AlignedRow) -> dict[str, Any]:
             "first": _step_dict(row.first), "second": _step_dict(row.second)}
 
 
-def write_json(first: RunRecord, second: RunRecord, comparison: RunComparison) -> None:
+def write_json(first: RunRecord, second: RunRecord, comparison: RunComparison,
+               reasons: tuple[Recovery | None, Recovery | None] = (None, None)) -> None:
     """``compare --json``: the object of :func:`comparison_dict`, its rows written one by one (two runs
     of 100,000 steps are never held as one string)."""
-    head = comparison_dict(first, second, comparison, rows=False)
+    head = comparison_dict(first, second, comparison, reasons, rows=False)
     mark_json_emitted()
     out = sys.stdout
     out.write(json_text(head)[:-1] + ', "rows": [')
@@ -97,12 +101,15 @@ def write_json(first: RunRecord, second: RunRecord, comparison: RunComparison) -
     out.write("]}\n")
 
 
-def comparison_dict(first: RunRecord, second: RunRecord, comparison: RunComparison, *,
+def comparison_dict(first: RunRecord, second: RunRecord, comparison: RunComparison,
+                    reasons: tuple[Recovery | None, Recovery | None] = (None, None), *,
                     rows: bool = True) -> dict[str, Any]:
-    """What ``compare --json`` prints (docs/cli-json.md); ``rows=False``: all but the rows."""
+    """What ``compare --json`` prints (docs/cli-json.md): each run with its ``reason`` as ``runs list --json``
+    gives it (``reasons``: each run's); ``rows=False``: all but the rows."""
     summary = comparison.summary
     head = {
-        "first": run_dict(first), "second": run_dict(second),
+        "first": {**run_dict(first), "reason": reason_dict(reasons[0])},
+        "second": {**run_dict(second), "reason": reason_dict(reasons[1])},
         "rule": {"ratio": SLOWER_RATIO, "ms": SLOWER_MS},
         "summary": {"text": english_summary_line(summary, first.id, second.id), "alike": summary.alike,
                     "slower": {"count": summary.slower, "ms": round(summary.slower_ms, 2)},
@@ -151,10 +158,8 @@ def _side_cell(step: StepFacts | None, width: int) -> str:
     return f"{_said(step):<{width}} {readable_duration(step.duration_ms):>9}"
 
 
-def _reason(store: RunStore, run: RunRecord) -> Reason:
-    """Why a failed run is failed, where known (as `runs list` and `runs show` say it beside its status)."""
-    found = run_reason(store, run)
-    return found.said() if found else None
+def _reason_said(reason: Recovery | None) -> Reason:
+    return None if reason is None else reason.said()
 
 
 def print_comparison(first: RunRecord, second: RunRecord, comparison: RunComparison,

@@ -82,8 +82,12 @@ def _server_options(sub: argparse.ArgumentParser, *, positional: bool = True) ->
                      help=_("the era of MCP to speak: auto (ask with server/discover, else the handshake), "
                             "handshake (2025-11-25 and older) or stateless (2026-07-28); default: the server's "
                             "configured era, else auto"))
+    # The default a configured server lends (`servers set --budget`), and replay the step's: said, or the help lied.
     sub.add_argument("--budget", metavar=_("SECONDS"),
-                     help=_("time budget for the whole operation (default 20; minimum 1)"))
+                     help=_("time budget for the whole operation (default: the configured server's budget, else "
+                            "20; minimum 1)") if positional else
+                     _("time budget for the whole operation (default: the step's budget, else the configured "
+                       "server's, else 20; minimum 1)"))
     sub.add_argument("--header", action="append", default=[], metavar=_('"Name: value"'),
                      help=_("extra HTTP header, e.g. an Authorization token (sent, never printed or stored)"))
     sub.add_argument("--wire", choices=WIRE_LEVELS, default=DEFAULT_WIRE,
@@ -210,7 +214,8 @@ def build_parser(argv: Sequence[str] | None = None) -> Parser:
     listing.add_argument("--limit", type=numbers.limit, default=50, metavar="N", help=_("at most N runs (default 50)"))
     _json_option(listing)
     _db_option(listing)
-    show = actions.add_parser("show", help=_("a run and its timeline"))
+    # Its usage names RUN as needed (argparse wrote "[RUN]", as if `runs show` alone showed something).
+    show = actions.add_parser("show", help=_("a run and its timeline"), usage=_("%(prog)s [options] RUN"))
     show.add_argument("run_id", nargs="?", metavar=_("RUN"), help=_(RUN_WORDS))  # missing: `runs` says what it needs
     show.add_argument("--plumbing", action="store_true",
                       help=_("list the plumbing spans of a run read from a trace too (stream writers and the "
@@ -264,12 +269,17 @@ def build_parser(argv: Sequence[str] | None = None) -> Parser:
     _json_option(importing)
     _db_option(importing)
 
-    servers = commands.add_parser("servers", help=_("servers and their health; `servers set` configures one"))
+    # Its usage and description say what it does given no action (the usage named only the actions).
+    servers = commands.add_parser("servers", help=_("servers and their health; `servers set` configures one"),
+                                  usage=_("%(prog)s [--json] [--db PATH]\n       %(prog)s {set,remove,import} ..."),
+                                  description=_("Without an action: the configured servers, each with its transport, "
+                                                "era and health (last contact, latency, how many operations ended "
+                                                "with each outcome)."))
     _json_option(servers)
     _db_option(servers)
     # Named by its choices, as `runs` is: a mistyped action said "argument servers_command: invalid choice".
-    server_actions = servers.add_subparsers(dest="servers_command", parser_class=Parser,
-                                            metavar="{set,remove,import}")
+    server_actions = servers.add_subparsers(dest="servers_command", parser_class=Parser, prog=servers.prog,
+                                            metavar="{set,remove,import}")  # its actions' prog: not from its usage
     _server_commands(server_actions)
     _demo_commands(commands)
     _receive_command(commands)
@@ -471,7 +481,7 @@ def _demo_commands(commands: argparse._SubParsersAction) -> None:
     agent = commands.add_parser("agent", help=_("run the agent loop with an OpenAI-compatible chat model"),
                                 usage=_('%(prog)s "PROMPT" --model-url URL --model NAME --server URL [options]'))
     # Any of these missing: missing_words says the whole command line (argparse named only what was missing).
-    agent.add_argument("prompt", nargs="?", help=_("what to ask the model"))
+    agent.add_argument("prompt", nargs="?", metavar="PROMPT", help=_("what to ask the model"))
     agent.add_argument("--model-url", metavar="URL",
                        help=_("the model server's base URL, e.g. http://127.0.0.1:11434/v1"))
     agent.add_argument("--model", metavar="NAME", help=_("the model's name"))

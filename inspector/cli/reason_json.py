@@ -1,6 +1,7 @@
-"""A run's reason as ``runs list --json`` gives it: the counts the Status column's reason says ("failed (2 of 4
-tool calls failed, 1 not recorded)"), as numbers a script reads in any language, and the reason in English words
-(as every sentence of a ``--json`` object is English: docs/cli-json.md)."""
+"""A run's reason as ``runs list --json`` gives it, and ``runs show --json`` and ``compare --json`` with it: the
+counts the Status column's reason says ("failed (2 of 4 tool calls failed, 1 not recorded)"), as numbers a script
+reads in any language, and the reason in English words (as every sentence of a ``--json`` object is English:
+docs/cli-json.md)."""
 
 from __future__ import annotations
 

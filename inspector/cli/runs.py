@@ -361,7 +361,10 @@ def _show(store: RunStore, run_id: int, as_json: bool, show_plumbing: bool = Fal
             if stored.sequence in replays:
                 entry["replays"] = [{"run": replay, "status": status} for replay, status in replays[stored.sequence]]
             out.write(("," if index else "") + json_text(entry))
-        out.write("]}\n")
+        # Why the run has its status, as `runs list --json` gives it: after the timeline, since counting a long
+        # run's calls (0.9 s for 100,000) would hold back its first step.
+        out.write("]")
+        out.write(', "reason": ' + json_text(reason_dict(run_reason(store, run))) + "}\n")
         return EXIT_OK
     out.write(one_line(_("Run {id}: {title}").format(id=run.id, title=said_title(run.title, run.source))) + "\n")
     out.write(one_line(_("  status {status}, source {source}, server {server}").format(

@@ -195,8 +195,8 @@ def choose_server(registry: object | None, args: argparse.Namespace, budget_s: f
         _no_command_options(args)
         return _address(registry, args.url, args, budget_s, headers)
     configured = registry.find(args.url) if registry is not None else None  # type: ignore[attr-defined]
-    if configured is None:
-        raise UsageError(not_a_server(args.url))
+    if configured is None:  # a command's name there (`tools ping`) says the line that was probably meant
+        raise UsageError(getattr(args, "server_slip", None) or not_a_server(args.url))
     if configured.command is None:
         _no_command_options(args)
         return _address(registry, configured.url, args, budget_s, headers)
