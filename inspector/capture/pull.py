@@ -79,7 +79,9 @@ def trace_query_url(backend: str, base: str, trace_id: str) -> str:
     address = base.strip()
     try:
         parts = urlsplit(address) if re.match(r"https?://[^/\s]+", address) else None
-    except ValueError:  # an unclosed "[" of an IPv6 host
+        if parts is not None:
+            parts.port  # noqa: B018 - raises on a port that is not a number in range
+    except ValueError:  # an unclosed "[" of an IPv6 host, a port that is no number or out of range
         parts = None
     if parts is None:
         raise PullError(Message(N_("{address} is not a query address: give the http:// or https:// address of "

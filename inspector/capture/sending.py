@@ -55,13 +55,18 @@ _PARTIAL_HEAD, _PARTIAL_END = PARTIAL.split("{count}")
 
 
 class EndpointError(ValueError):
-    """The collector address cannot be used (not http or https, no host)."""
+    """The collector address cannot be used (not http or https, no host, not read as an address: an unclosed
+    ``[``, a port that is no number in range)."""
 
 
 def traces_url(endpoint: str) -> str:
     """The address requests go to: ``endpoint`` itself when it names a path, else with ``/v1/traces``
     (as OTEL_EXPORTER_OTLP_ENDPOINT is read)."""
-    parts = urlsplit(endpoint.strip())
+    try:
+        parts = urlsplit(endpoint.strip())
+        parts.port  # noqa: B018 - raises on a port that is not a number in range
+    except ValueError:  # an unclosed "[" of an IPv6 host, a port that is no number or out of range
+        raise EndpointError(endpoint) from None
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise EndpointError(endpoint)
     path = parts.path if parts.path not in ("", "/") else TRACES_PATH
