@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import urlunsplit
 
 import httpx
 
@@ -27,6 +27,7 @@ from inspector.i18n.os_reasons import os_reason
 from inspector.mcp.address_query import without_query
 from inspector.mcp.connect_reasons import connection_reason
 from inspector.mcp.user_info import address_shown
+from inspector.mcp.url_parts import readable_parts
 from inspector.store import RunStore
 from inspector.traces.format import TraceError, TraceImportError, dump_json
 from inspector.traces.writer import replacing
@@ -77,11 +78,9 @@ def trace_query_url(backend: str, base: str, trace_id: str) -> str:
     if backend not in BACKENDS:
         raise ValueError(f"unknown trace backend {backend!r}; use one of {list(BACKENDS)}")
     address = base.strip()
-    try:
-        parts = urlsplit(address) if re.match(r"https?://[^/\s]+", address) else None
-    except ValueError:  # an unclosed "[" of an IPv6 host
-        parts = None
-    if parts is None:
+    # An unclosed "[" of an IPv6 host, a port that is no number in range: no host.
+    parts = readable_parts(address) if re.match(r"https?://[^/\s]+", address) else None
+    if parts is None or not parts.hostname:
         raise PullError(Message(N_("{address} is not a query address: give the http:// or https:// address of "
                                    "the Jaeger or Tempo query service, e.g. http://127.0.0.1:16686."),
                                 {"address": repr(_shown(address)[:200])}))

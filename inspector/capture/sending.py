@@ -18,7 +18,7 @@ import json
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import urlunsplit
 
 import httpx
 
@@ -30,6 +30,7 @@ from inspector.mcp.connect_reasons import CONNECTION_REASONS, connection_reason
 from inspector.mcp.messages import Message as ClientMessage
 from inspector.mcp.secrets import Secrets, url_secrets
 from inspector.mcp.user_info import without_user_info
+from inspector.mcp.url_parts import readable_parts
 from inspector.traces.redact import redact_text
 
 TRACES_PATH = "/v1/traces"
@@ -55,13 +56,14 @@ _PARTIAL_HEAD, _PARTIAL_END = PARTIAL.split("{count}")
 
 
 class EndpointError(ValueError):
-    """The collector address cannot be used (not http or https, no host)."""
+    """The collector address cannot be used (not http or https, no host, not read as an address: an unclosed
+    ``[``, a port that is no number in range)."""
 
 
 def traces_url(endpoint: str) -> str:
     """The address requests go to: ``endpoint`` itself when it names a path, else with ``/v1/traces``
     (as OTEL_EXPORTER_OTLP_ENDPOINT is read)."""
-    parts = urlsplit(endpoint.strip())
+    parts = readable_parts(endpoint.strip())  # an unclosed "[", a port that is no number in range: no host
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise EndpointError(endpoint)
     path = parts.path if parts.path not in ("", "/") else TRACES_PATH

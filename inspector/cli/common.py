@@ -112,6 +112,8 @@ class Parser(argparse.ArgumentParser):
     _given: list[str] = []
     #: argparse's last refusal here as it was said, and in English (for ``--json``: :mod:`.english_refusal`).
     _refused: tuple[str, str] | None = None
+    #: How deep this parser is in its parse: argparse's error() there is an ArgumentError, made English as the others.
+    _parsing = 0
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("formatter_class", WholeWordsHelp)
@@ -129,6 +131,7 @@ class Parser(argparse.ArgumentParser):
             self._parsing_intermixed = False
 
     def _parse_known_args(self, arg_strings: list[str], namespace: Any, *more: Any) -> Any:
+        self._parsing += 1
         try:
             return super()._parse_known_args(arg_strings, namespace, *more)
         except argparse.ArgumentError as refused:
@@ -138,6 +141,8 @@ class Parser(argparse.ArgumentParser):
                 list(arg_strings), argparse.Namespace(), *more))
             self._refused = None if english is None else (str(refused), english)
             raise
+        finally:
+            self._parsing -= 1
 
     def parse_args(self, args: Any = None, namespace: Any = None) -> Any:
         """As argparse's (parsed once), but ``call URL TOOL text=hi`` says how a tool's arguments are given."""
@@ -185,6 +190,8 @@ class Parser(argparse.ArgumentParser):
         super()._check_value(action, value)
 
     def error(self, message: str) -> NoReturn:
+        if self._parsing:  # argparse's refusal made as it parses ("ambiguous option"): English in --json too
+            raise argparse.ArgumentError(None, message)
         refused, self._refused = self._refused, None
         if refused is not None and refused[0] == message:  # argparse's refusal: English in --json
             raise UsageError(refused[1], shown=message)

@@ -20,10 +20,11 @@ LARGEST_LIMIT = 1_000_000_000
 
 def _shown(text: str) -> str:
     """``text`` (typed where a number belongs) as a refusal repeats it: without a password, a query or a fragment
-    if it is an address (cut short, the whole word could not be found and hidden), at most 30 characters."""
-    from inspector.mcp.address_query import typed_to_quote
+    if it is an address, without its value if it is a credential header (cut short, the whole word could not be
+    found and hidden), at most 30 characters."""
+    from .typed_secrets import typed_shown
 
-    shown = typed_to_quote(text)
+    shown = typed_shown(text)
     return shown if len(shown) <= 30 else shown[:30] + "…"
 
 

@@ -4,18 +4,24 @@ A sentence about a word the command could not use repeats that word (``--budget`
 "invalid choice: '…'", ``--lang``'s "There is no language '…'"); a word may carry a credential: an address with
 a password before its host, a query or a fragment (``http://bob:pw@host/mcp``, ``host/mcp?api_key=K``,
 ``…#access_token=T``), a header's value (``--header "Authorization: Bearer T"``) or an environment variable's
-(``--env TOKEN=T``). :func:`masked` gives a sentence with each such word as :func:`.typed_to_quote` quotes it,
-and a header's or a variable's value as ``…``, whichever path made the sentence.
+(``--env TOKEN=T``), also after the option cased otherwise (``--HEADER``), or a header whose name says its value
+is a credential wherever it was typed (curl's ``-H "Authorization: Bearer T"``, a misspelt ``--headers``, none).
+:func:`masked` gives a sentence with each such word as :func:`.typed_to_quote` quotes it, and a header's or a
+variable's value as ``…``, whichever path made the sentence.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from inspector.mcp.address_query import typed_to_quote
+from inspector.mcp.secrets import is_secret_header
 
 #: Options whose value is ``Name: value`` or ``NAME=VALUE``, the value perhaps a credential.
 _VALUE_OPTIONS = {"--header": ":", "--secret-header": ":", "--env": "=", "--secret-env": "="}
+#: A header as typed, ``Name: value``: a name of HTTP's token characters, ``:``, something besides spaces.
+_HEADER = re.compile(r"\s*([!#$%&'*+.^_`|~0-9A-Za-z-]+)\s*:\s*\S")
 
 
 def _with_value_hidden(word: str, separator: str) -> str:
@@ -41,8 +47,16 @@ def _value_separator(option: str) -> str | None:
     takes for it (``--head``); ``""`` for a beginning of two of them (``--secret-``); ``None`` for any other word."""
     if len(option) < 3 or not option.startswith("--"):
         return None
-    separators = {separator for name, separator in _VALUE_OPTIONS.items() if name.startswith(option)}
+    separators = {separator for name, separator in _VALUE_OPTIONS.items() if name.startswith(option.lower())}
     return None if not separators else separators.pop() if len(separators) == 1 else ""
+
+
+def typed_shown(word: str) -> str:
+    """``word`` as a refusal may repeat it: a header whose name says its value is a credential (``Authorization:
+    Bearer T``, ``X-Api-Key: K``) as ``Authorization: …`` whatever option it followed, any other word as
+    :func:`.typed_to_quote` gives it (an address without its credentials)."""
+    header = _HEADER.match(word)
+    return f"{header.group(1)}: …" if header and is_secret_header(header.group(1)) else typed_to_quote(word)
 
 
 def _typed_words(argv: list[str]) -> Iterator[tuple[str, str]]:
@@ -61,13 +75,14 @@ def _typed_words(argv: list[str]) -> Iterator[tuple[str, str]]:
         separator = _value_separator(word) if separator is None else None
         previous = word
         for part in {word, value, *word.split()}:
-            yield part, typed_to_quote(part)
+            yield part, typed_shown(part)
 
 
 def typed_start(word: str, most: int) -> str:
     """At most ``most`` characters of ``word`` (typed where something else belongs) as a refusal quotes it, an
-    address without its credentials: cut short first, the word could no longer be found whole to hide them."""
-    return typed_to_quote(word)[:most]
+    address without its credentials, a credential header without its value: cut short first, the word could no
+    longer be found whole to hide them."""
+    return typed_shown(word)[:most]
 
 
 def masked(text: str, argv: list[str]) -> str:
@@ -79,4 +94,4 @@ def masked(text: str, argv: list[str]) -> str:
     return text
 
 
-__all__ = ["masked", "typed_start"]
+__all__ = ["masked", "typed_shown", "typed_start"]

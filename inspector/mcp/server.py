@@ -16,6 +16,7 @@ from .secrets import Secrets, header_secrets, url_secrets
 from .server_command import ServerCommand
 from .signin.model import SignInSettings
 from .user_info import second_server
+from .url_parts import readable_parts
 
 #: How a server is reached: Streamable HTTP, the older HTTP+SSE transport, or a command's stdin/stdout.
 TRANSPORTS = ("http", "sse", "stdio")
@@ -103,11 +104,7 @@ class ServerEndpoint:
             raise InvalidServerError(Message(N_("the server address is {length} characters long, longer than the "
                                                 "{most} accepted: check what was pasted"), {
                 "length": Number(length, f"{length:,}"), "most": Number(most, f"{most:,}")}))
-        try:
-            parts = urlsplit(self.url)
-            parts.port  # noqa: B018 - raises on a port that is not a number in range
-        except ValueError:  # an unclosed "[" of an IPv6 host, a port out of range, ...
-            parts = urlsplit("")
+        parts = readable_parts(self.url)  # an unclosed "[" of an IPv6 host, a port out of range: no parts
         if (parts.scheme not in ("http", "https") or not parts.hostname or not _host_accepted(parts.netloc)
                 or not _http_accepts(self.url)):
             if (meant := scheme_missing(shown)) is not None:

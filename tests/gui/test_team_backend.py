@@ -168,6 +168,39 @@ def test_the_settings_keep_a_secret_header_out_of_the_settings_file(qtbot, _isol
     assert kept.push_setting().enabled and kept.query_url == "http://127.0.0.1:16686"
 
 
+@pytest.mark.parametrize("endpoint", ["http://[::1/v1/traces", "http://127.0.0.1:bad", "http://127.0.0.1:99999"])
+def test_a_collector_address_that_cannot_be_read_is_said_not_raised(qtbot, _isolated_settings, endpoint) -> None:
+    # An unclosed "[" or a port that is no number in range raised Python's ValueError in OK's handler.
+    dialog = _settings_dialog(qtbot)
+    team = dialog.team
+    team.push.setChecked(True)
+    team.endpoint.setText(endpoint)
+    dialog.accept()
+    assert dialog.result() != SettingsDialog.DialogCode.Accepted
+    assert team.error.isVisibleTo(dialog) and "http://" in team.error.text()
+
+
+def test_a_kept_collector_address_that_cannot_be_read_ends_the_push_worker_with_its_problem(tmp_path) -> None:
+    # Kept before the settings checked its port's range: the worker raised in its thread and said nothing.
+    from inspector.gui.runs.push_service import PushService
+    from inspector.gui.team_settings import PushSetting
+
+    with RunStore.open(tmp_path / "runs.db"):
+        pass
+    raised: list[BaseException] = []
+    before, threading.excepthook = threading.excepthook, lambda args: raised.append(args.exc_value)
+    service = PushService(tmp_path / "runs.db")
+    try:
+        service.apply(PushSetting(True, "http://bob:pw-7f3a@127.0.0.1:99999", {}, None))
+        thread = service._thread
+        assert thread is not None
+        thread.join(10)
+        assert not thread.is_alive() and raised == []
+        assert "give its http:// or https:// address" in service.problem and "pw-7f3a" not in service.problem
+    finally:
+        service.stop()
+        threading.excepthook = before
+
 @pytest.mark.parametrize("name", COLLECTOR_SECRET_HEADERS)
 def test_a_collectors_own_credential_header_is_marked_secret_as_it_is_typed(qtbot, _isolated_settings,
                                                                            name: str) -> None:

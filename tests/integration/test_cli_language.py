@@ -87,18 +87,21 @@ def test_why_args_do_not_parse_is_said_in_words_of_ours_in_german_too(tmp_path: 
     assert not (tmp_path / "runs.db").exists()
 
 
-@pytest.mark.parametrize("words", [["--limit", "x"], ["--outcome", "nope"], ["--limit"], ["extra"]],
-                         ids=["type", "choice", "missing value", "unrecognized"])
+@pytest.mark.parametrize("words", [["--limit", "x"], ["--outcome", "nope"], ["--limit"], ["extra"], ["--s", "x"]],
+                         ids=["type", "choice", "missing value", "unrecognized", "ambiguous"])
 def test_argparse_refusals_are_english_in_json_whatever_the_language(tmp_path: Path, words: list[str]) -> None:
     """`--lang de --json runs list --limit x` put argparse's German sentence in the JSON object's message,
-    which is English in every language (docs/cli-json.md); standard error says it in German."""
+    which is English in every language (docs/cli-json.md); standard error says it in German. An abbreviation
+    of several options (`--s`: --status, --server, --search), which argparse refuses by its parser's error()
+    and not by an ArgumentError, was German there still."""
     db = str(tmp_path / "runs.db")
     german = cli_process("--lang", "de", "--json", "runs", "list", "--db", db, *words)
     english = cli_process("--lang", "en", "--json", "runs", "list", "--db", db, *words)
     assert german.returncode == 2 == english.returncode
     assert german.stdout == english.stdout
     message = json.loads(german.stdout)["error"]["message"]
-    assert message.startswith(("argument --", "unrecognized arguments: "))
+    assert message.startswith(("argument --", "unrecognized arguments: ", "ambiguous option: --s could match"))
     shown = german.stderr.strip()
-    assert shown.startswith(("run-inspector: Argument --", "run-inspector: unbekannte Argumente: ")), shown
+    assert shown.startswith(("run-inspector: Argument --", "run-inspector: unbekannte Argumente: ",
+                             "run-inspector: mehrdeutige Option: --s passt zu")), shown
     assert english.stderr.strip() == f"run-inspector: {message}"

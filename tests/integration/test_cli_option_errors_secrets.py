@@ -87,6 +87,15 @@ def test_a_long_word_is_checked_for_credentials_in_time_linear_in_its_length(tmp
     # an option abbreviated as argparse takes it (--head for --header)
     (["--head", "Authorization: Bearer t0k-9a8b"], "unrecognized arguments: --head Authorization: …. "),
     (["--secret-e=PASS=pw-7Qz1"], "unrecognized arguments: --secret-e=PASS=…. "),
+    # curl's -H, an option misspelt or cased otherwise: a header whose name says it holds a credential, anywhere
+    (["-H", "Authorization: Bearer t0k-9a8b"], "unrecognized arguments: -H Authorization: …. "),
+    (["--headers", "X-Api-Key: k3y-51c2x"], "unrecognized arguments: --headers X-Api-Key: …. "),
+    (["Authorization: Bearer t0k-9a8b"], "unrecognized arguments: Authorization: …. "),
+    (["--HEADER", "Bearer t0k-9a8b"], "unrecognized arguments: --HEADER …. "),
+    (["--Header=X-Api-Key: k3y-51c2x"], "unrecognized arguments: --Header=X-Api-Key: …. "),
+    (["--Env", "TOKEN=t0k-9a8b"], "unrecognized arguments: --Env TOKEN=…. "),
+    # where a number belongs, hidden before it is cut short (it said "not Authorization: Bearer t0k-9a8b…")
+    (["--limit", "Authorization: Bearer t0k-9a8b-0123456789"], "not Authorization: …"),
 ])
 def test_a_header_or_a_variable_given_where_it_is_not_taken_is_repeated_without_its_value(
         words: list[str], said: str, tmp_path: Path) -> None:
@@ -96,3 +105,12 @@ def test_a_header_or_a_variable_given_where_it_is_not_taken_is_repeated_without_
     assert said in json.loads(refused.stdout)["error"]["message"]
     for leak in LEAKS:
         assert leak not in refused.stdout + refused.stderr, refused
+
+
+def test_a_credential_header_given_as_a_number_is_cut_short_without_its_value(tmp_path: Path) -> None:
+    # Cut at 40 characters first, the header could no longer be found whole ("Authorization: Bearer t0k-9a8b-0…").
+    refused = cli("call", "http://127.0.0.1:9/mcp", "echo", "--budget", "Authorization: Bearer t0k-9a8b-" + "0" * 40,
+                  "--db", str(tmp_path / "runs.db"))
+    assert refused.returncode == 2, refused
+    assert "(got 'Authorization: …')" in refused.stderr, refused.stderr
+    assert "t0k-9a" not in refused.stderr

@@ -145,6 +145,9 @@ def test_proxy_refuses_what_it_cannot_do(capsys, tmp_path: Path) -> None:
     assert "The address to listen on must be HOST:PORT" in capsys.readouterr().err
     assert main(["proxy", "--to", "ftp://example.org/", "--db", db]) == 2
     assert "must be an http:// or https:// URL" in capsys.readouterr().err
+    for unreadable in ("http://127.0.0.1:bad/mcp", "http://[::1/mcp", "http://127.0.0.1:99999/mcp"):
+        assert main(["proxy", "--to", unreadable, "--db", db]) == 2  # it raised ValueError: an internal error
+        assert "must be an http:// or https:// URL" in capsys.readouterr().err
     assert main(["proxy", "--to", "http://127.0.0.1:9/mcp", "--budget", "soon", "--db", db]) == 2
     assert "--budget must be a positive number of seconds" in capsys.readouterr().err
     taken = socket.socket()

@@ -152,6 +152,31 @@ def test_export_refuses_a_bad_endpoint_and_a_bad_header_without_echoing_it(tmp_p
     assert both.returncode == 2 and "not both" in both.stderr
 
 
+def test_export_refuses_a_collector_address_it_cannot_read(tmp_path: Path) -> None:
+    # An unclosed "[" of an IPv6 host, a port that is no number or out of range: Python's ValueError ended the
+    # command as an internal error with a traceback (or queued the runs for an address no request can reach).
+    db = tmp_path / "runs.db"
+    with RunStore.open(db) as store:
+        mixed_run(store)
+    for endpoint in ("http://[::1/v1/traces", "http://127.0.0.1:bad", "http://bob:pw-7f3a@[::1]:x", "http://h:99999"):
+        refused = _cli("export", "--all", "--otlp-endpoint", endpoint, "--json", db=db)
+        assert refused.returncode == 2, (endpoint, refused.stderr)
+        assert json.loads(refused.stdout)["error"]["kind"] == "usage"
+        assert "--otlp-endpoint needs" in refused.stderr and "Traceback" not in refused.stderr
+        assert "pw-7f3a" not in refused.stdout + refused.stderr
+    with RunStore.open(db) as store:
+        assert store.db.conn.execute("SELECT COUNT(*) FROM outbox").fetchone()[0] == 0
+
+def test_import_refuses_a_query_address_whose_port_cannot_be_read(tmp_path: Path) -> None:
+    # httpx refused the port as the request was made: an internal error (InvalidURL) with a traceback.
+    db = tmp_path / "runs.db"
+    for option in ("--from-jaeger", "--from-tempo"):
+        for address in ("http://127.0.0.1:bad/api", "http://bob:pw-7f3a@127.0.0.1:99999"):
+            refused = _cli("import", option, address, "--trace", "4bf92f3577b34da6a3ce929d0e0e4736", "--json", db=db)
+            assert refused.returncode == 2, (address, refused.stderr)
+            assert json.loads(refused.stdout)["error"]["kind"] == "bad_input"
+            assert "is not a query address" in refused.stderr and "pw-7f3a" not in refused.stdout + refused.stderr
+
 def test_import_from_jaeger_and_tempo_by_trace_id_cached(tmp_path: Path) -> None:
     db = tmp_path / "runs.db"
     jaeger_trace, tempo_trace = fixture_trace_ids()[:2]

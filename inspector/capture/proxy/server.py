@@ -7,7 +7,6 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 import uvicorn
 
@@ -15,6 +14,7 @@ from inspector.i18n import N_
 from inspector.i18n.messages import Message
 from inspector.i18n.os_reasons import os_reason
 from inspector.mcp import public_url
+from inspector.mcp.url_parts import readable_parts
 from inspector.runs.loopback import is_loopback
 
 from .book import OperationBook, ProxiedOperation
@@ -65,7 +65,7 @@ class ProxyServer:
                  budget_s: float | None = None, server_label: str | None = None, verify: bool = True,
                  recorded: Callable[[int, ProxiedRun], None] | None = None,
                  problem: Callable[[Message], None] | None = None) -> None:
-        parts = urlsplit(target)
+        parts = readable_parts(target)  # an unclosed "[", a port that is no number in range: no scheme, no host
         if parts.scheme not in ("http", "https") or not parts.hostname:
             raise ProxyAddressError(Message(N_("The server's address must be an http:// or https:// URL, got {url}."),
                                             {"url": target}))

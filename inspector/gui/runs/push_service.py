@@ -14,6 +14,7 @@ import threading
 from datetime import datetime
 from pathlib import Path
 
+from inspector.i18n import _
 from inspector.runs.times import utc_now
 
 from ..team_settings import PushSetting
@@ -68,11 +69,16 @@ class PushService:
     def _work(self, setting: PushSetting, stop: threading.Event, wake: threading.Event) -> None:
         # Loaded on the worker: the window's start does not wait for the HTTP client.
         from inspector.capture.pusher import Pusher
-        from inspector.capture.sending import collector_address
+        from inspector.capture.sending import EndpointError, collector_address
         from inspector.store import RunStore, StoreError
         from inspector.store.outbox import Outbox
 
-        endpoint, headers, query = collector_address(setting.endpoint, setting.headers)
+        try:
+            endpoint, headers, query = collector_address(setting.endpoint, setting.headers)
+        except EndpointError:  # kept before the settings refused it (a port out of range): nothing can be sent
+            self.problem = _("To send runs to a collector, give its http:// or https:// address, e.g. "
+                             "http://127.0.0.1:4318.")
+            return
         since = setting.since or utc_now()
         try:
             store = RunStore.open(self.db_path)
