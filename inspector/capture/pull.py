@@ -26,8 +26,8 @@ from inspector.i18n.messages import Message
 from inspector.i18n.os_reasons import os_reason
 from inspector.mcp.address_query import without_query
 from inspector.mcp.connect_reasons import connection_reason
-from inspector.mcp.user_info import address_shown
 from inspector.mcp.url_parts import readable_parts
+from inspector.mcp.user_info import address_shown
 from inspector.store import RunStore
 from inspector.traces.format import TraceError, TraceImportError, dump_json
 from inspector.traces.writer import replacing

@@ -29,8 +29,8 @@ from inspector.mcp.address_query import address_query, query_secrets, without_qu
 from inspector.mcp.connect_reasons import CONNECTION_REASONS, connection_reason
 from inspector.mcp.messages import Message as ClientMessage
 from inspector.mcp.secrets import Secrets, url_secrets
-from inspector.mcp.user_info import without_user_info
 from inspector.mcp.url_parts import readable_parts
+from inspector.mcp.user_info import without_user_info
 from inspector.traces.redact import redact_text
 
 TRACES_PATH = "/v1/traces"

@@ -15,8 +15,8 @@ from .messages import N_, Message, Number
 from .secrets import Secrets, header_secrets, url_secrets
 from .server_command import ServerCommand
 from .signin.model import SignInSettings
-from .user_info import second_server
 from .url_parts import readable_parts
+from .user_info import second_server
 
 #: How a server is reached: Streamable HTTP, the older HTTP+SSE transport, or a command's stdin/stdout.
 TRANSPORTS = ("http", "sse", "stdio")
