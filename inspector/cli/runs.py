@@ -270,8 +270,10 @@ def _list(store: RunStore, args: argparse.Namespace) -> int:
                    "plumbing_traces_hidden": hidden})
         return EXIT_OK
     if not runs:
-        # Runs there are, all of them plumbing: that is said, not "no runs stored".
-        say_hidden(hidden) if hidden else print(_nothing_matches(args))
+        if hidden:  # runs there are, all of them plumbing: that is said, not "no runs stored"
+            say_hidden(hidden)
+        else:
+            print(_nothing_matches(args))
         _say_cancelled_elsewhere(store, args)
         return EXIT_OK
     # A time marked with its zone (in the hour a clock is set back, or one said in UTC) is wider.
