@@ -106,7 +106,8 @@ $(STRANDS_VENV)/.stamp:
 	$(STRANDS_VENV)/bin/pip install --quiet "strands-agents[otel]==1.62.0" "opentelemetry-exporter-otlp-proto-common>=1.45"
 	touch $@
 
-# The same Strands agent traced by MLflow (mlflow.strands.autolog(), its own OTLP exporter) in an eighth.
+# The same Strands agent traced by MLflow (mlflow.strands.autolog(), its own OTLP exporter) in an eighth, and an agent's
+# plain tool functions traced by MLflow alone (@mlflow.trace(span_type="TOOL"): mlflow_tools.jsonl).
 MLFLOW_VENV := .venv-mlflow
 $(MLFLOW_VENV)/.stamp:
 	$(PYTHON) -m venv $(MLFLOW_VENV)

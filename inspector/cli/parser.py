@@ -212,6 +212,10 @@ def build_parser(argv: Sequence[str] | None = None) -> Parser:
                                 "holds it as Find in the window finds it (a tool's name, an error or exception, "
                                 "an outcome, arguments, a result, a span's attributes and events)"))
     listing.add_argument("--limit", type=numbers.limit, default=50, metavar="N", help=_("at most N runs (default 50)"))
+    listing.add_argument("--all", action="store_true",
+                         help=_("list the plumbing traces too: runs read from a trace whose every span is an "
+                                "instrumentation's plumbing (a session's set-up, a notification outside a request), "
+                                "which are left out by default"))
     _json_option(listing)
     _db_option(listing)
     # Its usage names RUN as needed (argparse wrote "[RUN]", as if `runs show` alone showed something).

@@ -1,5 +1,6 @@
-"""A run named on the command line: its id (``42``), ``last`` (the newest run), ``last~N`` (the N-th
-before it, as git counts) or the beginning of its uid (``runs show --json`` prints the uid)."""
+"""A run named on the command line: its id (``42``), ``last`` (the newest run ``runs list`` lists: no plumbing
+trace), ``last~N`` (the N-th before it, as git counts) or the beginning of its uid (``runs show --json`` prints the
+uid)."""
 
 from __future__ import annotations
 
@@ -39,8 +40,13 @@ def resolve_run(store: RunStore, given: str) -> RunRecord:
     last = _LAST.fullmatch(text)
     if last:
         back = int(last.group(1) or 0)
-        runs = store.list_runs(limit=back + 1)
+        # Counted as `runs list` lists them: a plumbing trace (a session's notification) is no one's last run.
+        runs = store.list_runs(limit=back + 1, plumbing_traces=False)
         if len(runs) <= back:
+            if store.count_runs(plumbing_traces=True):
+                raise BadInputError(Message(N_("There is no run {name}: `runs list` lists fewer runs than that (the "
+                                               "plumbing traces it leaves out are named by their ids: `runs list "
+                                               "--all` lists them)."), {"name": text}))
             raise BadInputError(Message(N_("There is no run {name}: the run database holds fewer runs than "
                                            "that."), {"name": text}))
         return store.get_run(runs[back].id)

@@ -54,6 +54,7 @@ from .durations import readable_duration
 from .ending import emit_json, json_text, mark_json_emitted
 from .list_fit import fit_list, fit_servers, leaves_room
 from .notes import write_note
+from .plumbing_hidden import say_hidden, without_plumbing_traces
 from .reason_json import reason_dict
 from .results import step_extra_lines
 from .run_choice import resolve_run
@@ -127,7 +128,7 @@ def _nothing_stored(args: argparse.Namespace) -> int:
         raise BadInputError(Message(N_("There is no run {id}: the run database {path} does not exist yet."),
                                     {"id": args.run_id, "path": path}))
     if args.json:
-        emit_json({"runs": []})
+        emit_json({"runs": [], "plumbing_traces_hidden": 0} if args.command == "runs" else {"runs": []})
     else:
         print(_("No runs stored yet (the run database {path} does not exist yet).").format(path=path))
     return EXIT_OK
@@ -244,22 +245,35 @@ def _list(store: RunStore, args: argparse.Namespace) -> int:
     # address itself, as given, lists every run that names it.
     made_here = bool(given and "://" not in given and names_this_machine(args.server))
     total: int | None = None
+    # The traces of a session's plumbing alone are left out unless --all asks for them (counted, and said).
+    plumbing = None if args.all else False
+    hidden = 0
     if args.search:  # the window's search: every listed id at once (ints), the records of the page shown
         ids = listed_ids(store, RunFilter(statuses=(args.outcome,) if args.outcome else (), server=args.server,
                                           server_imported=False if made_here else None, text=args.search))
+        if not args.all:
+            ids, hidden = without_plumbing_traces(store, ids)
         total, found = len(ids), runs_by_id(store, ids[:args.limit])
         # Without their step counts, as the list without --search gives them (its --json has no "steps").
         runs = [replace(found[run_id], step_count=None) for run_id in ids[:args.limit] if run_id in found]
     else:
-        runs = store.list_runs(outcome=args.outcome, server=args.server, limit=args.limit, made_here=made_here)
+        runs = store.list_runs(outcome=args.outcome, server=args.server, limit=args.limit, made_here=made_here,
+                               plumbing_traces=plumbing)
+        if not args.all:
+            hidden = store.count_runs(outcome=args.outcome, server=args.server, made_here=made_here,
+                                      plumbing_traces=True)
     if args.json:
         pushes = Outbox(store.db.conn).of_runs([run.id for run in runs])
         reasons = page_reasons(store, runs)  # why, as the Status column says it: asked for the page at once
         emit_json({"runs": [{**run_dict(run), "push": push_dict(pushes.get(run.id)),
-                             "reason": reason_dict(reasons.get(run.id))} for run in runs]})
+                             "reason": reason_dict(reasons.get(run.id))} for run in runs],
+                   "plumbing_traces_hidden": hidden})
         return EXIT_OK
     if not runs:
-        print(_nothing_matches(args))
+        if hidden:  # runs there are, all of them plumbing: that is said, not "no runs stored"
+            say_hidden(hidden)
+        else:
+            print(_nothing_matches(args))
         _say_cancelled_elsewhere(store, args)
         return EXIT_OK
     # A time marked with its zone (in the hour a clock is set back, or one said in UTC) is wider.
@@ -302,9 +316,12 @@ def _list(store: RunStore, args: argparse.Namespace) -> int:
                        f"{figure}{title}"))
     if len(runs) == args.limit:  # the limit may have cut the list: say how much of it shows
         if total is None:
-            total = store.count_runs(outcome=args.outcome, server=args.server, made_here=made_here)
+            total = store.count_runs(outcome=args.outcome, server=args.server, made_here=made_here,
+                                     plumbing_traces=plumbing)
         if total > len(runs):
             print(_limited_line(len(runs), total))
+    if hidden:
+        say_hidden(hidden)
     _say_cancelled_elsewhere(store, args)
     return EXIT_OK
 

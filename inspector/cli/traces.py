@@ -13,6 +13,7 @@ from inspector.i18n.formatting import format_number
 from inspector.i18n.messages import Message
 from inspector.i18n.words import outcome_word
 from inspector.store import RunStore, StoreError, UnknownRunError
+from inspector.store.plumbing_traces import plumbing_traces_among
 from inspector.store.shown_first import telling_runs
 from inspector.transfer import (
     TraceDestinationError,
@@ -36,6 +37,7 @@ from .common import (
 )
 from .ending import emit_json
 from .export_target import keep_existing
+from .plumbing_hidden import imported_line
 from .run_choice import resolve_run
 from .safe_text import one_line
 from .stopping import Terminated, stoppable_until_stored, work_done
@@ -128,6 +130,7 @@ def _import(args: argparse.Namespace) -> int:
                 imported = import_trace(store, args.file, progress=_progress_line())
             present = _present_text(store, imported.already_present, imported.runs_already_present)
             telling = _telling_run(store, imported.run_ids)
+            plumbing = len(plumbing_traces_among(store.db.conn, imported.run_ids))
         except KeyboardInterrupt as stop:  # the import's one transaction is rolled back
             _clear_progress()
             refused = CancelledCommand(Message(
@@ -153,7 +156,8 @@ def _import(args: argparse.Namespace) -> int:
                    "runs_already_present": imported.runs_already_present,
                    "joined": list(imported.joined_uids), "spans_repeated": imported.spans_repeated,
                    "spans_clashing": imported.spans_clashing, "notes_added": imported.notes_added,
-                   "notes_kept": imported.notes_kept, "notes_without_step": imported.notes_stepless})
+                   "notes_kept": imported.notes_kept, "notes_without_step": imported.notes_stepless,
+                   "plumbing_traces": plumbing})
         return EXIT_OK
     runs, steps = imported.runs_imported, imported.steps_imported
     if not runs and present and not imported.joined_uids:  # the same file again: which runs it is
@@ -174,6 +178,8 @@ def _import(args: argparse.Namespace) -> int:
         lines.append(_stored_as(imported.run_ids))
     lines.append(ngettext("{count} step was added.", "{count} steps were added.", steps).format(
         count=format_number(steps)))
+    if plumbing:
+        lines.append(imported_line(plumbing, runs))
     if telling is not None:
         lines.append(_telling_sentence(*telling))
     if present:

@@ -24,6 +24,7 @@ from inspector.runs.times import from_stored_time, to_stored_time, utc_now
 from .database import LOCK_WAIT_S, Database, open_database, pid_alive, rollback
 from .errors import UnknownRunError
 from .faults import DatabaseGoneError, is_lock, is_read_only, set_lock_wait, store_fault
+from .plumbing_traces import NOT_PLUMBING_TRACE, PLUMBING_TRACE
 
 SOURCES = RUN_SOURCES
 
@@ -258,18 +259,21 @@ class RunStore:
 
     def list_runs(self, *, outcome: str | None = None, server: str | None = None,
                   limit: int | None = 50, run_ids: Sequence[int] | None = None,
-                  made_here: bool = False) -> list[RunRecord]:
-        """Newest first. ``outcome`` filters by the run's status; ``made_here`` leaves imported runs out."""
-        where, params = _run_filter(outcome, server, made_here, run_ids)
+                  made_here: bool = False, plumbing_traces: bool | None = None) -> list[RunRecord]:
+        """Newest first. ``outcome`` filters by the run's status; ``made_here`` leaves imported runs out;
+        ``plumbing_traces``: ``False`` leaves the plumbing traces out (:mod:`.plumbing_traces`), ``True`` lists
+        them alone, ``None`` does not ask."""
+        where, params = _run_filter(outcome, server, made_here, run_ids, plumbing_traces)
         sql = f"SELECT {_RUN_COLUMNS}, NULL FROM runs{where} ORDER BY started_at DESC, id DESC"
         if limit is not None:
             sql += " LIMIT ?"
             params.append(limit)
         return [_run(row) for row in self._conn.execute(sql, params)]
 
-    def count_runs(self, *, outcome: str | None = None, server: str | None = None, made_here: bool = False) -> int:
+    def count_runs(self, *, outcome: str | None = None, server: str | None = None, made_here: bool = False,
+                   plumbing_traces: bool | None = None) -> int:
         """How many runs :meth:`list_runs` would list without its limit."""
-        where, params = _run_filter(outcome, server, made_here)
+        where, params = _run_filter(outcome, server, made_here, None, plumbing_traces)
         return self._conn.execute(f"SELECT COUNT(*) FROM runs{where}", params).fetchone()[0]
 
     # -- steps ---------------------------------------------------------------------------
@@ -418,7 +422,7 @@ _RUN_COLUMNS = "id, uid, title, source, server, status, started_at, finished_at,
 
 
 def _run_filter(outcome: str | None, server: str | None, made_here: bool,
-                run_ids: Sequence[int] | None = None) -> tuple[str, list[Any]]:
+                run_ids: Sequence[int] | None = None, plumbing_traces: bool | None = None) -> tuple[str, list[Any]]:
     """The ``WHERE`` clause (``""`` for none) and its values that choose the runs :meth:`RunStore.list_runs` lists."""
     where: list[str] = []
     params: list[Any] = []
@@ -433,6 +437,8 @@ def _run_filter(outcome: str | None, server: str | None, made_here: bool,
     if run_ids is not None:
         where.append(f"id IN ({','.join('?' * len(run_ids))})" if run_ids else "0")
         params.extend(run_ids)
+    if plumbing_traces is not None:  # asked last: the cheaper conditions choose the runs first
+        where.append(PLUMBING_TRACE if plumbing_traces else NOT_PLUMBING_TRACE)
     return (" WHERE " + " AND ".join(where) if where else ""), params
 
 

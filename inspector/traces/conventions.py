@@ -22,6 +22,8 @@ Read here (and documented in ``docs/trace-format.md``, "Foreign spans"):
   ``mcp.request.payload`` / ``mcp.response.payload`` (read by :mod:`.openlit_spans`);
 - Strands Agents' ``execute_tool`` spans (scope ``strands.telemetry.tracer``): the arguments and answer in its
   events, or its latest conventions' attributes (read by :mod:`.strands_spans`);
+- MLflow's ``TOOL`` spans (``mlflow.spanType``, ``mlflow.spanInputs`` / ``mlflow.spanOutputs``) where no other
+  convention makes the span a tool step (read by :mod:`.mlflow_spans`);
 - Logfire's span names: ``logfire.span("calling {tool}", tool=...)`` names its span by the message template and
   keeps the message with its values in ``logfire.msg``, which is what :func:`shown_name` shows.
 
@@ -42,6 +44,7 @@ from inspector.mcp.text import repair_text
 from inspector.runs.nesting import nested_deeper
 
 from .content_list import ContentList, read_content_list
+from .mlflow_spans import is_mlflow_tool, mlflow_parts
 from .openlit_spans import is_openlit, openlit_parts
 from .strands_spans import STRANDS_SCOPE, strands_parts
 
@@ -63,7 +66,8 @@ class Meaning:
     """What a span is, in our words.
 
     ``kind``: the step kind (``tool``, ``llm``, ``request``); ``convention``: whose words it
-    spoke (``mcp``, ``gen_ai``, ``traceloop``, ``openinference``, ``logfire``, ``openlit``, ``strands`` or ``""``);
+    spoke (``mcp``, ``gen_ai``, ``traceloop``, ``openinference``, ``logfire``, ``openlit``, ``strands``, ``mlflow``
+    or ``""``);
     ``side``: ``client`` or ``server`` for one side of an MCP request, else ``""``; ``plumbing``: an
     instrumentation's internal span that carries nothing of its own.
     """
@@ -97,7 +101,7 @@ class Meaning:
 
 #: The conventions whose sources write status OK (or a mark of an answer) for success: Strands writes OK with
 #: ``gen_ai.tool.status`` for a tool that answered, and OK without it for a call it abandoned.
-_STATES_SUCCESS = frozenset({"traceloop", "openinference", "openlit", "strands"})
+_STATES_SUCCESS = frozenset({"traceloop", "openinference", "openlit", "strands", "mlflow"})
 
 
 def span_kind(kind: int | str) -> int:
@@ -231,6 +235,8 @@ def understand(name: str, kind: int | str, attributes: Mapping[str, Any], scope_
     if generic.kind == "tool" and scope_name == STRANDS_SCOPE:
         return Meaning(kind="tool", convention="strands", tool=generic.tool,
                        **strands_parts(attributes, events or [], parse_json_text))
+    if generic.kind == "request" and is_mlflow_tool(attributes):
+        return Meaning(convention="mlflow", **mlflow_parts(name, attributes, parse_json_text, _result))
     return generic
 
 

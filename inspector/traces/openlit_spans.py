@@ -23,7 +23,10 @@ What it writes, and how it is read:
   whose caller cancelled it neither: then no outcome is recorded;
 - the span OpenLIT makes around the *making* of the call's coroutine (its answer
   ``{"type": "mcp_coroutine", ...}``, a fraction of a millisecond) and the ``mcp transport/request`` under the
-  call (the SDK's ``send_request``, the same request again) are plumbing.
+  call (the SDK's ``send_request``, the same request again) are plumbing; so is the server's set-up (its spans of
+  kind SERVER but ``mcp server/run``: the registration of a handler; ``mcp fastmcp/add_tool``) and its ``mcp
+  session/init`` (the wrapper of each message a session dispatches: on ``mcp`` 2.x, nine traces of one span each
+  beside the agent's). A trace of those alone is a *plumbing trace* (:mod:`inspector.store.plumbing_traces`).
 
 No I/O, no SQLite, no Qt.
 """
@@ -40,7 +43,10 @@ from .python_text import python_string
 __all__ = ["OPENLIT_SCOPE", "is_openlit", "openlit_parts"]
 
 OPENLIT_SCOPE = "openlit.instrumentation.mcp"
-_TOOL_CALL, _TRANSPORT = "tools_call", "transport_request"
+_TOOL_CALL, _TRANSPORT, _SERVER_RUN = "tools_call", "transport_request", "server_run"
+#: Its spans of the server's set-up and sessions: the registration of a tool (``mcp fastmcp/add_tool``) and the
+#: wrapper of each message a session dispatches (``mcp session/init``: on ``mcp`` 2.x each a trace of its own).
+_SET_UP = frozenset({"fastmcp_add_tool", "session_init"})
 _KIND_SERVER = 2
 #: A text block as its ``repr``: ``type='text' text='…' annotations=None meta=None`` (the text a Python string literal).
 _TEXT_BLOCK = re.compile(r"type='text' text=('(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\")(?= |$)")
@@ -60,7 +66,8 @@ def openlit_parts(kind: int, attributes: Mapping[str, Any], parse: Any) -> dict[
     operation = attributes["mcp.operation.name"]
     side = "server" if "mcp.server.name" in attributes else ""
     response = parse(attributes.get("mcp.response.payload"))
-    if operation == _TRANSPORT or isinstance(response, dict) and response.get("type") == "mcp_coroutine":
+    if operation == _TRANSPORT or isinstance(response, dict) and response.get("type") == "mcp_coroutine" \
+            or operation in _SET_UP or kind == _KIND_SERVER and operation != _SERVER_RUN:
         return {"plumbing": True}
     if operation != _TOOL_CALL or kind == _KIND_SERVER:
         return {"side": side, "method": operation}

@@ -34,7 +34,8 @@ SAID = {"en": ("failed", "failed (2 of 4 tool calls failed, 1 not recorded)"),
 
 def listed_lines(language: str) -> dict[int, str]:
     """``runs list``'s rows for the test's database, by run id, in ``language``."""
-    said = cli_here("--lang", language, "runs", "list", "--db", str(resolve_db_path()))
+    # --all: the window lists the plumbing traces (the SDK's notifications' traces) that `runs list` leaves out.
+    said = cli_here("--lang", language, "runs", "list", "--all", "--db", str(resolve_db_path()))
     assert said.returncode == 0, said.stderr
     return {int(line.split()[0]): line for line in said.stdout.splitlines()[1:]}
 

@@ -42,7 +42,8 @@ def window_cells(qtbot, path: Path) -> dict[str, tuple[str, ...]]:
 
 def listed_cells(language: str, path: Path) -> dict[str, tuple[str, ...]]:
     """The same cells as `runs list` prints them (piped: whole values), by run id."""
-    done = cli_here("--lang", language, "--db", str(path), "runs", "list")
+    # --all: the window lists the plumbing traces (the SDK's notifications' traces) that `runs list` leaves out.
+    done = cli_here("--lang", language, "--db", str(path), "runs", "list", "--all")
     assert done.returncode == 0, done.stderr
     heading, *rows = done.stdout.splitlines()
     assert len(re.split(r" {2,}", heading.strip())) == 8, heading

@@ -23,7 +23,7 @@ def _cli(*args: str, db: Path) -> subprocess.CompletedProcess[str]:
 
 
 def _runs_listed(db: Path) -> dict[int, dict]:
-    listed = _cli("runs", "list", "--json", db=db)
+    listed = _cli("runs", "list", "--json", "--all", db=db)  # a notification's trace too (a plumbing trace)
     assert listed.returncode == 0, listed.stderr
     return {run["id"]: run for run in json.loads(listed.stdout)["runs"]}
 

@@ -155,7 +155,8 @@ def test_reading_never_creates_a_database(tmp_path: Path) -> None:
     db = tmp_path / "runs.db"
     listed = cli("runs", "list", "--db", str(db))
     assert listed.returncode == 0 and "No runs stored yet" in listed.stdout and "does not exist" in listed.stdout
-    assert json.loads(cli("runs", "list", "--json", "--db", str(db)).stdout) == {"runs": []}
+    listed_json = json.loads(cli("runs", "list", "--json", "--db", str(db)).stdout)
+    assert listed_json == {"runs": [], "plumbing_traces_hidden": 0}
     assert json.loads(cli("servers", "--json", "--db", str(db)).stdout) == {"servers": []}
     assert "No servers known yet" in cli("servers", "--db", str(db)).stdout
     shown = cli("runs", "show", "1", "--db", str(db))

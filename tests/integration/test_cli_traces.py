@@ -197,7 +197,7 @@ def test_a_refused_file_leaves_no_database_behind(tmp_path: Path) -> None:
     good = ROOT / "tests" / "fixtures" / "otel" / "mcp_sdk.jsonl"
     assert cli("import", str(good), "--db", str(db)).returncode == 0
     assert cli("import", str(corrupt), "--db", str(db)).returncode == 2
-    listed = json.loads(cli("runs", "list", "--json", "--db", str(db)).stdout)
+    listed = json.loads(cli("runs", "list", "--json", "--all", "--db", str(db)).stdout)
     assert len(listed["runs"]) == 4
 
 

@@ -111,7 +111,7 @@ def test_wrapped_calls_are_read_and_counted_once_as_before(database: Path) -> No
 def test_runs_list_says_each_runs_reason_as_before(database: Path) -> None:
     with RunStore.open(database) as store:
         failed = {run.id for run in list_runs(store) if run.status == "failed"}
-    listed = cli_here("--lang", "en", "--db", str(database), "runs", "list", env={"COLUMNS": "250"}).stdout
+    listed = cli_here("--lang", "en", "--db", str(database), "runs", "list", "--all", env={"COLUMNS": "250"}).stdout
     assert f"failed ({CALLS // 100} of {CALLS:,} tool calls failed)" in listed.splitlines()[-1]
     assert listed.count(f"failed ({CALLS // 100} of {CALLS:,} tool calls failed)") == 2
     assert listed.count("failed (2 of 4 tool calls failed, 1 not recorded)") == 2  # FastMCP's, the SDK's

@@ -26,7 +26,7 @@ def test_runs_are_found_by_their_steps_text(tmp_path: Path) -> None:
     with RunStore.open(db) as store:
         every = import_trace(store, TRACE).run_ids
         failing = store.list_runs(outcome="failed")[0].id
-    assert len(_listed(db)) == len(every)
+    assert len(_listed(db, "--all")) == len(every)  # the notifications' traces too (plumbing traces)
     for text in ("TimeoutError", "timeouterror", "tool_error", "fail"):  # a tool's name too ("fail")
         assert _listed(db, "--search", text) == [failing], text
     assert _listed(db, "--search", "TimeoutError", "--outcome", "ok") == []
@@ -45,7 +45,7 @@ def test_a_search_that_finds_nothing_says_so_in_the_language(tmp_path: Path) -> 
     assert english.returncode == 0 and english.stdout.startswith("No stored run holds nowhere at all"), english.stdout
     german = cli_here("--lang", "de", "runs", "list", "--search", "nowhere at all", "--db", db)
     assert german.stdout.startswith("Kein gespeicherter Lauf enthält nowhere at all"), german.stdout
-    limited = cli_here("runs", "list", "--search", "a", "--limit", "1", "--db", db)
+    limited = cli_here("runs", "list", "--search", "a", "--limit", "1", "--all", "--db", db)
     assert "The newest 1 of 4 runs are listed" in limited.stdout, limited.stdout
 
 

@@ -31,7 +31,10 @@ REAL_TRACES = ["mcp_sdk.jsonl", "traceloop.jsonl", "fastmcp.jsonl", "pydantic_ai
                "openai_agents_openinference.jsonl", "openai_agents_traceloop.jsonl", "logfire.jsonl",
                "google_adk.jsonl", "google_adk_legacy.jsonl", "mcp_sdk_crash.jsonl", "openlit.jsonl",
                "splunk_fastmcp.jsonl", "strands.jsonl", "strands_latest.jsonl",
-               "strands_mlflow.jsonl"]
+               "strands_mlflow.jsonl",
+               # Traces of a session's plumbing alone (OpenLIT's session/init, the SDK's notifications, Logfire's
+               # warning) beside the agent's, and MLflow's own tool spans: every span comes back.
+               "openlit_mcp2.jsonl", "logfire_mcp2.jsonl", "mlflow_tools.jsonl"]
 #: The traces with no span event (the crashed server's: the client's span of the crash has a status, no exception).
 EVENTLESS = {"mcp_sdk_crash.jsonl"}
 
@@ -96,8 +99,9 @@ def test_every_span_of_a_real_trace_comes_back_as_it_was(store: RunStore, tmp_pa
         # Attributes: equal, except the values redaction removes (the one rewrite, and said so).
         assert after.attributes == redacted(before.attributes)
         for key, value in before.attributes.items():
-            if after.attributes[key] != value:
-                assert after.attributes[key] == REDACTED
+            if after.attributes[key] != value:  # the whole value, or a credential's shape inside a text (OpenLIT's
+                # repr of the SDK's objects: "_progress_token=None")
+                assert after.attributes[key] == REDACTED or REDACTED in after.attributes[key]
                 rewritten_attributes += 1
         assert after.events == redacted(before.events)
         assert after.links == before.links
