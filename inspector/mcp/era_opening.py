@@ -32,12 +32,14 @@ STDIO_PROBE_WAIT_S = 10.0
 
 @dataclass
 class Discovered:
-    """What ``server/discover`` said: the revision to speak, the server's capabilities and name."""
+    """What ``server/discover`` said: the revision to speak, the server's capabilities and name, and
+    how long the request that said it took (ms)."""
 
     version: str
     capabilities: dict[str, Any] = field(default_factory=dict)
     server_info: dict[str, Any] = field(default_factory=dict)
     instructions: str | None = None
+    took_ms: float = 0.0
 
 
 def mutual_version(supported: Any) -> str | None:
@@ -82,8 +84,10 @@ async def probe(op: _Operation) -> Discovered | None:
     from .stateless_requests import stateless_request  # the two modules use each other
 
     version = STATELESS_VERSIONS[0]
+    clock = op.transport.frame.clock
     for _attempt in range(2):
         op.speak_stateless(version)
+        started = clock.now_ns()
         try:
             if op.transport.server.is_command:
                 async with asyncio.timeout(min(STDIO_PROBE_WAIT_S, max(op.deadline_remaining() / 2, 0.0))):
@@ -103,7 +107,10 @@ async def probe(op: _Operation) -> Discovered | None:
                     version = mutual
                     continue
             return None  # anything else: not evidence of the stateless era
-        return discovered_from(result)
+        found = discovered_from(result)
+        if found is not None:
+            found.took_ms = (clock.now_ns() - started) / 1e6
+        return found
     return None
 
 
