@@ -15,14 +15,12 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .eras import AUTO, HANDSHAKE, STATELESS, STATELESS_VERSIONS
-from .errors import UNSUPPORTED_PROTOCOL_VERSION, ErrorKind, McpTransportError
+from .errors import STATELESS_ERRORS, UNSUPPORTED_PROTOCOL_VERSION, ErrorKind, McpTransportError
 from .stateless import SERVER_INFO_KEY
 
 if TYPE_CHECKING:
     from .client import _Operation
 
-#: The error codes only a server of the stateless era sends.
-STATELESS_ERRORS = (-32020, -32021, UNSUPPORTED_PROTOCOL_VERSION)
 #: How long a command server may stay silent on the probe before it is taken for one of the
 #: handshake era (some of those ignore methods they do not know); at most half of what is left
 #: of the budget. The wait includes the program's own start (a Python server takes seconds to

@@ -54,6 +54,19 @@ def test_a_ping_of_a_server_that_left_the_remembered_stateless_era_probes_once_t
     assert not result.stateless and result.server_name == "legacy-test"
 
 
+def test_a_ping_of_a_server_that_left_the_remembered_handshake_era_asks_server_discover_once() -> None:
+    """Its refusal of initialize names an error only the stateless era has (HTTP 400, -32022): probed
+    again, and the probe's answer is the ping's (before: every operation failed on that refusal)."""
+    client, server = McpClient(), StatelessServer(legacy=True)
+    with serve_stateless(server) as (_, url):
+        ping(client, url)
+        server.legacy = False  # upgraded to a release of the stateless era alone
+        server.seen.clear()
+        result, _ = ping(client, url)
+    assert server.methods() == ["initialize", "server/discover"]
+    assert result.stateless and result.latency_ms > 0
+
+
 def test_the_command_line_ping_of_a_configured_server_asks_server_discover_once(tmp_path: Path) -> None:
     env = {"RUN_INSPECTOR_DB": str(tmp_path / "runs.db")}
     with serve_stateless() as (server, url):
