@@ -36,6 +36,7 @@ from .demos import _seconds, _whole_number
 from .ending import emit_json
 from .live_text import LiveText
 from .operations import STOP_SIGNALS, EarlyInterrupt, parse_budget_option
+from .reader_gone import report_of_decided_outcome
 from .secrets import known_secrets
 
 #: Where the chat model's API key is read from unless --api-key-env names another variable.
@@ -234,6 +235,20 @@ def _play(agent: AgentRun, ended: EarlyInterrupt) -> AgentOutcome:
 
 
 def _report(store: Any, run_id: int | None, outcome: AgentOutcome, as_json: bool) -> int:
+    with report_of_decided_outcome():  # `agent … | head`: still the run's status
+        _print_report(store, run_id, outcome, as_json)
+    if outcome.status == "cancelled":
+        return EXIT_CANCELLED
+    return EXIT_OK if outcome.status == "ok" else EXIT_FAILED
+
+
+def _client(store: RunStore, remember_era: bool = True) -> McpClient:
+    """The client of an agent's or a scenario's tool calls: what travelled is kept, without tokens;
+    the era the server speaks is remembered (not for a demo server started for one run)."""
+    return McpClient(eras=StoredEras(store) if remember_era else None, wire_patterns=redact_text)
+
+
+def _print_report(store: Any, run_id: int | None, outcome: AgentOutcome, as_json: bool) -> None:
     if as_json:
         steps = []
         for step in outcome.trace.steps:
@@ -258,13 +273,3 @@ def _report(store: Any, run_id: int | None, outcome: AgentOutcome, as_json: bool
             print(safe("\n" + _("The model's answer: {answer}").format(answer=outcome.final_answer)))
         if outcome.error:
             print(safe("\n" + _("The run stopped: {reason}").format(reason=translate(outcome.error_sentence))))
-        sys.stdout.flush()
-    if outcome.status == "cancelled":
-        return EXIT_CANCELLED
-    return EXIT_OK if outcome.status == "ok" else EXIT_FAILED
-
-
-def _client(store: RunStore, remember_era: bool = True) -> McpClient:
-    """The client of an agent's or a scenario's tool calls: what travelled is kept, without tokens;
-    the era the server speaks is remembered (not for a demo server started for one run)."""
-    return McpClient(eras=StoredEras(store) if remember_era else None, wire_patterns=redact_text)

@@ -14,7 +14,6 @@ from inspector.i18n.messages import Message, translate
 
 from .common import (
     EXIT_FAILED,
-    EXIT_OK,
     EXIT_USAGE,
     CommandError,
     UsageError,
@@ -141,9 +140,11 @@ def run_command(argv: list[str]) -> int:
                                 "such as LANG=C that does not read UTF-8), so it cannot be stored. Use a UTF-8 "
                                 "locale (e.g. LANG=C.UTF-8)."))
         return end_with_error("bad_input", str(unreadable), EXIT_USAGE, as_json, translate(unreadable))
-    except BrokenPipeError:  # `runs show ... | head`: the reader has what it wanted
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return EXIT_OK
+    except BrokenPipeError:  # `runs show ... | head`: its output cut short by the reader, as cat's would be
+        from .reader_gone import EXIT_READER_GONE, quiet_stdout
+
+        quiet_stdout()
+        return EXIT_READER_GONE
     except OSError as exc:
         if not _output_failed(exc):
             _internal_error(args, exc, as_json)

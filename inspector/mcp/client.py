@@ -156,13 +156,13 @@ class McpClient:
         there, what does it speak, and how long does a request take once the session stands?"""
 
         async def work(op: _Operation) -> PingResult:
-            started = self.clock.now_ns()
-            if op.session.stateless:
-                # This era has no ping: server/discover is the request every server answers.
-                op.adopt_discovered_result(await op.request("server/discover", {}, is_work=True))
-            else:
+            # The stateless era has no ping: server/discover is the request every server answers (the
+            # probe's, when this operation probed: asked once, its time is the ping's).
+            latency_ms = await op.discover() if op.session.stateless else None
+            if latency_ms is None:
+                started = self.clock.now_ns()
                 await op.request("ping", {}, is_work=True)
-            latency_ms = (self.clock.now_ns() - started) / 1e6
+                latency_ms = (self.clock.now_ns() - started) / 1e6
             info = op.server_info
             name = info.get("name") if isinstance(info.get("name"), str) else None
             version = info.get("version") if isinstance(info.get("version"), str) else None

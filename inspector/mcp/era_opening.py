@@ -15,14 +15,12 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .eras import AUTO, HANDSHAKE, STATELESS, STATELESS_VERSIONS
-from .errors import UNSUPPORTED_PROTOCOL_VERSION, ErrorKind, McpTransportError
+from .errors import STATELESS_ERRORS, UNSUPPORTED_PROTOCOL_VERSION, ErrorKind, McpTransportError
 from .stateless import SERVER_INFO_KEY
 
 if TYPE_CHECKING:
     from .client import _Operation
 
-#: The error codes only a server of the stateless era sends.
-STATELESS_ERRORS = (-32020, -32021, UNSUPPORTED_PROTOCOL_VERSION)
 #: How long a command server may stay silent on the probe before it is taken for one of the
 #: handshake era (some of those ignore methods they do not know); at most half of what is left
 #: of the budget. The wait includes the program's own start (a Python server takes seconds to
@@ -32,12 +30,14 @@ STDIO_PROBE_WAIT_S = 10.0
 
 @dataclass
 class Discovered:
-    """What ``server/discover`` said: the revision to speak, the server's capabilities and name."""
+    """What ``server/discover`` said: the revision to speak, the server's capabilities and name, and
+    how long the request that said it took (ms)."""
 
     version: str
     capabilities: dict[str, Any] = field(default_factory=dict)
     server_info: dict[str, Any] = field(default_factory=dict)
     instructions: str | None = None
+    took_ms: float = 0.0
 
 
 def mutual_version(supported: Any) -> str | None:
@@ -82,8 +82,10 @@ async def probe(op: _Operation) -> Discovered | None:
     from .stateless_requests import stateless_request  # the two modules use each other
 
     version = STATELESS_VERSIONS[0]
+    clock = op.transport.frame.clock
     for _attempt in range(2):
         op.speak_stateless(version)
+        started = clock.now_ns()
         try:
             if op.transport.server.is_command:
                 async with asyncio.timeout(min(STDIO_PROBE_WAIT_S, max(op.deadline_remaining() / 2, 0.0))):
@@ -103,7 +105,10 @@ async def probe(op: _Operation) -> Discovered | None:
                     version = mutual
                     continue
             return None  # anything else: not evidence of the stateless era
-        return discovered_from(result)
+        found = discovered_from(result)
+        if found is not None:
+            found.took_ms = (clock.now_ns() - started) / 1e6
+        return found
     return None
 
 

@@ -15,12 +15,12 @@ from typing import Any
 from . import answer_words, budget_words, connection_words, refusal_words
 from .budget_words import CANCELLED_BEFORE_SEND, CANCELLED_IN_FLIGHT, RETIRED_SENTENCES
 from .messages import N_, Message
-from .refusal_words import HEADER_MISMATCH, MISSING_CLIENT_CAPABILITY, UNSUPPORTED_PROTOCOL_VERSION
+from .refusal_words import HEADER_MISMATCH, MISSING_CLIENT_CAPABILITY, STATELESS_ERRORS, UNSUPPORTED_PROTOCOL_VERSION
 from .secrets import Secrets
 
 __all__ = [
     "CANCELLED_BEFORE_SEND", "CANCELLED_IN_FLIGHT", "ERROR_CODES", "HEADER_MISMATCH", "MISSING_CLIENT_CAPABILITY",
-    "RETIRED_SENTENCES", "UNSUPPORTED_PROTOCOL_VERSION", "ErrorKind", "McpTransportError",
+    "RETIRED_SENTENCES", "STATELESS_ERRORS", "UNSUPPORTED_PROTOCOL_VERSION", "ErrorKind", "McpTransportError",
 ]
 
 

@@ -47,6 +47,9 @@ class _Operation:
         self._ids = itertools.count(1)
         self.session = Session()
         self.server_info: dict[str, Any] = {}
+        #: How long this operation's ``server/discover`` took (ms), once it answered (a probe's
+        #: answer counts): later legs reuse what it said instead of asking again.
+        self.discover_ms: float | None = None
         self._restarted = False
         #: The log level this session asks for: fixed when the operation starts (a later change of
         #: the client's level applies to the operations that start after it).
@@ -102,13 +105,26 @@ class _Operation:
         self.speak_stateless(found.version)
         self.server_info = found.server_info
         self.server_capabilities = found.capabilities
+        self.discover_ms = found.took_ms
 
-    def adopt_discovered_result(self, result: dict[str, Any]) -> None:
+    async def discover(self) -> float | None:
+        """``server/discover`` in the stateless era, once per operation (a leg of its work): its
+        answer adopted; how long it took (ms). Asked already (the probe): not asked again. With the
+        era from memory it is the probe that checks it; ``None``: the server speaks the handshake era."""
         from .era_opening import discovered_from
 
-        found = discovered_from(result)
-        if found is not None:
-            self.server_info, self.server_capabilities = found.server_info, found.capabilities
+        if self.discover_ms is None and self.recheck_era:
+            await reprobe(self)
+        if not self.session.stateless:
+            return None
+        if self.discover_ms is None:
+            clock = self._client.clock
+            started = clock.now_ns()
+            found = discovered_from(await self.request("server/discover", {}, is_work=True))
+            if found is not None:
+                self.server_info, self.server_capabilities = found.server_info, found.capabilities
+            self.discover_ms = (clock.now_ns() - started) / 1e6
+        return self.discover_ms
 
     def client_capabilities(self) -> dict[str, Any]:
         """The capabilities a request of the stateless era declares (no list-changed notices exist)."""

@@ -17,6 +17,8 @@ from .sanitize import inside_a_sentence, sanitize_remote_text
 HEADER_MISMATCH = -32020
 MISSING_CLIENT_CAPABILITY = -32021
 UNSUPPORTED_PROTOCOL_VERSION = -32022
+#: The error codes only a server of the stateless era sends.
+STATELESS_ERRORS = (HEADER_MISMATCH, MISSING_CLIENT_CAPABILITY, UNSUPPORTED_PROTOCOL_VERSION)
 
 
 def http_status(server: str, method: str, status: int, reason: str, location: str | None, *,

@@ -87,7 +87,7 @@ async def _require(op: Any, server: ServerEndpoint, method: str) -> None:
     """The server's declaration of the extension, observed before anything of it is asked: in the
     stateless era, a ``server/discover`` leg first when this operation has not discovered yet."""
     if op.session.stateless and not op.server_capabilities:
-        op.adopt_discovered_result(await op.request("server/discover", {}))
+        await op.discover()
     if not declares_skills(op.server_capabilities):
         raise McpTransportError.not_offered(server.label, method, Message(
             N_("the skills extension ({extension})"), {"extension": "io.modelcontextprotocol/skills"}))

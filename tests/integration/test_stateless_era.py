@@ -122,6 +122,22 @@ def test_a_server_that_left_the_remembered_era_is_probed_again() -> None:
     assert client.eras.recall(ServerEndpoint(url).key) == "handshake"
 
 
+def test_a_server_that_left_the_remembered_handshake_era_is_probed_again() -> None:
+    """A server of the stateless era alone refuses initialize with HTTP 400 and an error only that era
+    sends (-32022): before, every operation failed so while the handshake era stayed remembered."""
+    client = McpClient()
+    server = StatelessServer(legacy=True)
+    with serve_stateless(server) as (_, url):
+        call(url, client=client)
+        server.legacy = False  # upgraded to a release of the stateless era alone
+        result, recorder = call(url, client=client)
+        _, after = call(url, client=client)
+    assert not isinstance(result, McpTransportError), result
+    assert legs(recorder) == ["initialize", "server/discover", "tools/call"]
+    assert legs(after) == ["tools/call"]
+    assert client.eras.recall(ServerEndpoint(url).key) == "stateless"
+
+
 def test_a_refusal_the_probe_confirms_is_the_answer_and_the_request_is_not_sent_again() -> None:
     """A remembered stateless server refusing the arguments (-32602) may be one that left the era, so it
     is probed again; when the probe finds it still stateless, the refusal stands. The request was sent
@@ -248,7 +264,7 @@ def test_ping_in_the_stateless_era_is_a_discover_request() -> None:
     with serve_stateless() as (server, url):
         result = run(go)
     assert result.protocol_version == "2026-07-28" and result.server_name == "stateless-test"
-    assert server.methods() == ["server/discover", "server/discover"]
+    assert server.methods() == ["server/discover"]  # the probe's answer is the ping's: asked once
 
 
 @pytest.mark.parametrize("era", ["handshake"])

@@ -145,6 +145,8 @@ class StatelessServer:
             return self._error(seen, -32000, "Bad Request: No valid session ID provided", status=400)
         if method == "tools/call":
             return self._text(seen, "legacy")
+        if method == "ping":
+            return self._result(seen, {})
         if method == "tools/list":
             return self._result(seen, {"tools": [{"name": "echo", "inputSchema": {"type": "object"}}]})
         return self._error(seen, -32601, "Method not found", status=200)

@@ -15,7 +15,8 @@ import httpx
 from ..cancel import CancelSignal
 from ..clock import Clock
 from ..deadline import OperationDeadline
-from ..errors import McpTransportError
+from ..eras import AUTO
+from ..errors import STATELESS_ERRORS, McpTransportError
 from ..leg_names import RESUMED_LEG
 from ..legs import LegEnded, LegFrame, LegWire
 from ..messages import N_, Message
@@ -163,6 +164,11 @@ class LegTransport(FramedLegs):
                 if 400 <= status < 500 and (session.stateless or leg.method == "server/discover"):
                     # The stateless era says why in a JSON-RPC error body (an unsupported version...).
                     await self._answers.raise_error_body(leg, response, status, None if kept else wire)
+                if status == 400 and leg.method == "initialize" and self._server.era == AUTO:
+                    # A server remembered in the handshake era that now speaks only the stateless one
+                    # says so in its body: the operation probes again (else every one would fail here).
+                    await self._answers.raise_error_body(leg, response, status, None if kept else wire,
+                                                         only=STATELESS_ERRORS)
                 raise McpTransportError.http_status(
                     label, leg.method, status, self._said(response.reason_phrase),
                     self._said(response.headers.get("location")) if 300 <= status < 400 else None,

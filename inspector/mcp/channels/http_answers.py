@@ -204,9 +204,10 @@ class AnswerReader:
             raise McpTransportError.malformed(self._label, leg.method, why.sentence) from None
 
     async def raise_error_body(self, leg: OutgoingMessage, response: httpx.Response, status: int,
-                               wire: LegWire | None = None) -> None:
-        """Raise the JSON-RPC error a refusal carries in its body; return when it carries none. The
-        bytes read are counted on ``wire`` (``None``: they were counted when the body was kept)."""
+                               wire: LegWire | None = None, only: tuple[int, ...] | None = None) -> None:
+        """Raise the JSON-RPC error a refusal carries in its body; return when it carries none (or,
+        given ``only``, none of those codes). The bytes read are counted on ``wire`` (``None``: they
+        were counted when the body was kept)."""
         if response.headers.get("content-type", "").split(";", 1)[0].strip().lower() != "application/json":
             return
         body = bytearray()
@@ -220,7 +221,7 @@ class AnswerReader:
             answer = decode_body(bytes(body))
         except NotAnAnswer:
             return
-        if answer.is_error:
+        if answer.is_error and (only is None or answer.error_code in only):
             answer = self._scrubbed(answer, body)
             raise McpTransportError.rpc_error(self._label, leg.method, answer.error_code or 0,
                                               answer.error_message or "no message", data=answer.error_data,
