@@ -123,6 +123,20 @@ def test_long_catalogue_walks_every_page(tmp_path, capsys):
     assert len(first_llm.tool_specs) == 130
 
 
+def test_user_answers_says_nothing_the_command_line_s_decline_belies(tmp_path, capsys):
+    """The command line declines the question: the model's words must hold for that ending as for an
+    answer in the window. It asked "What should the note say?", wrote a note of its own words whatever the
+    answer, and ended "Done: you were asked, and a note was kept." where nobody was asked."""
+    db = tmp_path / "runs.db"
+    code, report = play("user-answers", db, capsys)
+    with RunStore.open(db) as store:
+        ask, note = [s.step for s in store.iter_steps(report["run_id"]) if s.step.kind.value == "tool"]
+    assert ask.tool_result.startswith("The question was declined")
+    assert "note" not in ask.tool_arguments["question"]  # its answer is never the note's text
+    assert note.tool_arguments["text"] == "asked the user"
+    assert report["steps"][-1]["content"] == "Done: the question went out, and a note says so."
+
+
 def test_cancel_after_overrides_and_the_model_is_told_nothing_more(tmp_path, capsys):
     db = tmp_path / "runs.db"
     # Cancelled at once: the first model step may or may not have been recorded, nothing after it.
