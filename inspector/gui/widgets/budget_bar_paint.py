@@ -240,8 +240,11 @@ class BarPainter:
         text = "" if kind == "not_sent" else _label_text(style.small_metrics, label_rect, choices)
         hatch = None
         if kind == "cancelled":
-            # The hatching stops where the label starts: the label sits on solid colour and reads.
+            # The hatching stops where the label starts: the label sits on solid colour and reads. A
+            # label that would take half the leg goes: solid blue prints the grey of failed's orange.
             text_width = style.small_metrics.horizontalAdvance(text) + 8 if text else 0.0
+            if text_width > rect.width() / 2:
+                text, text_width = "", 0.0
             striped = rect.adjusted(text_width, 0, 0, 0)
             hatch = (striped, _hatch_lines(striped))
         grant_hit = (QLineF(rect.right(), top - 3, rect.right(), top + height + 3) if kind == "timed_out" else None)
