@@ -19,7 +19,7 @@ from inspector.agent import (
     load_scenario,
     shipped_scenarios,
 )
-from inspector.agent.scenario import DEMO_SERVER_NAME
+from inspector.agent.scenario import DEMO_SERVER_NAME, Scenario
 from inspector.i18n import N_, _, current_language
 from inspector.i18n.formatting import joined
 from inspector.i18n.messages import Message, translate
@@ -36,6 +36,7 @@ from .demos import _seconds, _whole_number
 from .ending import emit_json
 from .live_text import LiveText
 from .operations import STOP_SIGNALS, EarlyInterrupt, parse_budget_option
+from .progress import LiveProgressLine, live_progress_line
 from .reader_gone import report_of_decided_outcome
 from .secrets import known_secrets
 
@@ -83,6 +84,20 @@ def _scenario(args: argparse.Namespace) -> int:
         scenario = load_scenario(args.scenario).played(_)
     except ScenarioError as exc:
         raise UsageError(exc) from None
+    # On a terminal, a line while it plays (a fresh demo server's start and user-cancels' hang kept it silent
+    # for 4 s), cleared before the run is printed.
+    live = live_progress_line(sys.stderr)
+    if live is not None:
+        live.say(_("Playing the scenario {name}… Ctrl+C cancels it.").format(name=scenario.name))
+    try:
+        return _play_scenario(args, scenario, server, budget, cancel_after, live)
+    finally:
+        if live is not None:
+            live.clear()
+
+
+def _play_scenario(args: argparse.Namespace, scenario: Scenario, server: ServerEndpoint | None, budget: float | None,
+                   cancel_after: float | None, live: LiveProgressLine | None) -> int:
     demo, ended = None, EarlyInterrupt()
     if server is None:
         from inspector.demo import DemoOptions, DemoServer, DemoServerError
@@ -109,6 +124,8 @@ def _scenario(args: argparse.Namespace) -> int:
                 outcome = _play(agent, ended)
                 if demo is not None:
                     demo.request_stop()  # its shutdown's wait passes while the report is written
+                if live is not None:
+                    live.clear()
                 return _report(store, sink.run_id, outcome, args.json)
         finally:
             if demo is not None:

@@ -42,8 +42,12 @@ class LiveProgressLine(NullObserver):
         self._shown = False
 
     def progress(self, report: ProgressSeen) -> None:
+        self.say(progress_text(report))
+
+    def say(self, text: str) -> None:
+        """Show ``text`` as the line (a wait that has no progress of its own to show: a run that plays)."""
         width = _width(self._stream)
-        text = safe(progress_text(report))
+        text = safe(text)
         if len(text) > width:  # one line: a wrapped line could not be rewritten in place
             text = text[:width - 1] + "…"
         self._write(CLEAR_LINE + text)

@@ -57,12 +57,12 @@ SHIPPED_WORDS = frozenset({
     N_("The echo came back."),
     N_("The server used the whole budget on the handshake; the call was never sent."),
     # user-answers
-    N_("Ask me what the note should say, then keep a note."),
+    N_("Ask me how I like the demo, then keep a note that you asked."),
     N_("The server's ask_user tool asks you."),
-    N_("What should the note say?"),
-    N_("Now the note."),
+    N_("How do you like the demo so far?"),
+    N_("Now a note that I asked."),
     N_("asked the user"),
-    N_("Done: you were asked, and a note was kept."),
+    N_("Done: the question went out, and a note says so."),
     # user-cancels
     N_("Write a draft note, then wait for the hanging service."),
     N_("Writing the draft."),

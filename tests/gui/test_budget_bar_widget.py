@@ -116,6 +116,22 @@ def test_the_label_of_a_cancelled_leg_sits_on_solid_colour_not_on_the_hatching(q
     assert len(rest) > 1
 
 
+def test_a_short_cancelled_leg_stays_hatched_rather_than_carry_a_cut_label(qtbot) -> None:
+    """A call cancelled after 2 s of 20 (the user-cancels scenario, a hang cancelled in the Workbench): its leg
+    is ~70 px wide. Its label took the solid colour under it, "tools/call" (or "tool…" a little narrower),
+    and left ~12 px of hatching: solid blue, a grey like the failed orange's in print, read as failed."""
+    from inspector.gui.widgets.budget_bar_paint import CANCELLED
+
+    image, geometry, track = _painted(qtbot, [Leg("tools/call", 20, 2000.0, None, "cancelled")], "cancelled")
+    call = geometry.segments[0]
+    left, right = int(track.left() + call.x), int(track.left() + call.x + call.width)
+    assert 60 <= right - left <= 80
+    row = int(track.top() + 2)  # above the glyphs: only the fill (or the hatching) is here
+    striped = [x for x in range(left + 1, right) if image.pixelColor(x, row).name() != CANCELLED.name()]
+    # The hatching starts at the leg's start (its first stripe within a stripe's spacing), no label before it.
+    assert striped and striped[0] - left <= 12, f"solid for {striped[0] - left if striped else right - left} px"
+
+
 def test_a_short_failed_leg_carries_a_dark_cross_that_survives_greyscale(qtbot) -> None:
     legs = [Leg("initialize", 20, 40.0, 200, "ok"), Leg("tools/call", 20, 55.0, None, "failed")]
     image, geometry, track = _painted(qtbot, legs, "failed")

@@ -1,8 +1,8 @@
 """The selected operation's budget bar names it before the numbers. In German its ending ("✗ fehlgeschlagen:
 Zeitüberschreitung") leaves the name little room: at the window's first size (1,200 px) "tools/call hang @
 Demo server" was cut to "tools/call ha…" where "tools/call hang" fits whole, and at 1,024 px to "to…" with
-nothing saying the rest. The operation alone is named where the whole title does not fit; where even that is
-cut, the header's tooltip says it whole."""
+nothing saying the rest. The operation alone is named where the whole title does not fit, the tool alone where
+that does not, and no title where none fits whole: the header's tooltip says it whole."""
 
 from __future__ import annotations
 
@@ -36,8 +36,9 @@ def test_the_bar_names_the_operation_whole_where_it_fits_and_says_the_rest_in_it
 
         assert shown(1200) == "tools/call hang — 3,0 s von 2,5 s verbraucht"
         assert bar.tooltip_at(4, 2) == f"{whole}\n{ending}"
-        cut = shown(1024)
-        assert cut.endswith("… — 3,0 s von 2,5 s verbraucht")  # the numbers stay whole
+        # No cut title where none fits whole: it said "to…" ("tool…" for slow_task), which named nothing.
+        assert shown(1024) == "3,0 s von 2,5 s verbraucht"
+        assert shown(1100) == "hang — 3,0 s von 2,5 s verbraucht"  # the tool alone, where it fits
         assert bar.tooltip_at(4, 2) == f"{whole}\n{ending}"
         assert shown(1400) == whole  # wide enough: the whole title, and the header's tip is the bar's own again
         assert bar.tooltip_at(4, 2) != f"{whole}\n{ending}"

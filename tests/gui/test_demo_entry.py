@@ -12,6 +12,7 @@ import pytest
 
 from inspector.gui.app import open_window
 from inspector.gui.settings import AppSettings
+from inspector.gui.widgets.hints import PROBLEM_STYLE
 from inspector.gui.workbench.demo_service import DEMO_NAME
 from inspector.store import RunStore
 from inspector.store.secrets import NoSecretKeeper
@@ -118,6 +119,7 @@ def test_with_autostart_off_the_entry_says_not_running_and_start_starts_it(qtbot
     assert "not running" in index.data()
     assert second.demo_controls.isVisible() and second.demo_controls.start_button.isEnabled()
     assert "not running" in second.demo_controls.note.text()
+    assert PROBLEM_STYLE in second.demo_controls.note.styleSheet()
     # Nothing is asked of a server that is not there: no failed catalogue walk counted against it.
     assert second.workbench.tools.task is None and second.admin.registry.get(url).failed_count == 0
     second.demo_controls.start_button.click()
@@ -237,6 +239,8 @@ def test_screenshot_of_a_demo_server_starting(qtbot, launch, monkeypatch, langua
         row = window.servers.model.index(window.servers.model.row_of(record.url), 0)
         assert ("startet" if language == "de" else "starting") in row.data()
         assert window.demo_controls.isVisible() and not window.demo_controls.start_button.isVisible()
+        # Said as the news it is, not in the colour of a problem (it was, at every start of the window).
+        assert PROBLEM_STYLE not in window.demo_controls.note.styleSheet()
         assert window.workbench.tools.task is None
         QApplication.processEvents()
         assert save(window, f"demo-starting-{language}").exists()

@@ -56,7 +56,9 @@ def test_a_played_runs_question_opens_the_dialog_and_the_answer_reaches_the_tool
     assert operation.startswith("tools/call ask_user · played run “scenario user-answers” · run\u00a0"
                                 f"{run.run_id} · started ")
     assert "Fresh demo server" in dialog.windowTitle()
-    assert dialog.message.text() == "What should the note say?"
+    # What it asks is not what its note says: asked "What should the note say?", it wrote its own words
+    # whatever the answer, before an audience that had just typed one.
+    assert dialog.message.text() == "How do you like the demo so far?"
     assert "seconds of the operation's budget left." in dialog.countdown.label.text()
     dialog.form.set_value({"answer": "teal"})
     dialog.accept_button.click()
@@ -74,8 +76,11 @@ def test_a_played_runs_question_opens_the_dialog_and_the_answer_reaches_the_tool
     assert request["method"] == "elicitation/create"
     [exchange] = request["exchanges"]
     assert exchange["declined"] is False
-    assert exchange["asked"]["message"] == "What should the note say?"
+    assert exchange["asked"]["message"] == "How do you like the demo so far?"
     assert exchange["answered"] == {"action": "accept", "content": {"answer": "teal"}}
+    note = next(step for step in stored_steps(run.run_id) if step.tool_name == "write_note")
+    assert note.tool_arguments["text"] == "asked the user" and "note" not in exchange["asked"]["message"]
+    assert run.final_answer == "Done: the question went out, and a note says so."
 
 
 def test_a_played_runs_question_can_be_declined(qtbot, make_window) -> None:

@@ -375,6 +375,19 @@ def test_the_tab_is_built_when_first_shown(qtbot, make_window) -> None:
     assert window.tabs.tabText(window.tabs.currentIndex()) == "&Play"
 
 
+def test_no_empty_budget_bar_shows_before_a_run_has_an_operation(qtbot, make_window) -> None:
+    """Opened, the tab showed the bar's empty grey track under the steps, no words on it, where Play then
+    hid it until the run's first call: the first thing an audience saw of the tab looked broken."""
+    from tests.gui.test_play_audience import played
+
+    window = make_window()
+    room = play_tab(window).room
+    qtbot.waitExposed(room)
+    assert room.bar.isHidden() and room.said.isVisible()
+    room, run = played(qtbot, window, "happy-path")
+    assert run.status == "ok" and room.bar.isVisible()
+
+
 def test_every_control_of_the_play_tab_is_named_for_a_screen_reader(qtbot, make_window) -> None:
     from tests.gui.test_models_and_accessibility import _heard_problems, _unnamed
 

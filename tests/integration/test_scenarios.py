@@ -123,6 +123,68 @@ def test_long_catalogue_walks_every_page(tmp_path, capsys):
     assert len(first_llm.tool_specs) == 130
 
 
+def test_user_answers_says_nothing_the_command_line_s_decline_belies(tmp_path, capsys):
+    """The command line declines the question: the model's words must hold for that ending as for an
+    answer in the window. It asked "What should the note say?", wrote a note of its own words whatever the
+    answer, and ended "Done: you were asked, and a note was kept." where nobody was asked."""
+    db = tmp_path / "runs.db"
+    code, report = play("user-answers", db, capsys)
+    with RunStore.open(db) as store:
+        ask, note = [s.step for s in store.iter_steps(report["run_id"]) if s.step.kind.value == "tool"]
+    assert ask.tool_result.startswith("The question was declined")
+    assert "note" not in ask.tool_arguments["question"]  # its answer is never the note's text
+    assert note.tool_arguments["text"] == "asked the user"
+    assert report["steps"][-1]["content"] == "Done: the question went out, and a note says so."
+
+
+def test_on_a_terminal_a_line_says_the_scenario_plays_until_it_is_printed(tmp_path):
+    """user-cancels at a terminal printed nothing for 4 s (a fresh demo server's start, then the hang until
+    the cancel): a demo audience watched a silent command. Now a line on standard error says it plays, from
+    before the demo server starts, and is cleared before the run is printed."""
+    import os
+    import pty
+    import subprocess
+    import sys
+    import time
+
+    from inspector.cli.progress import CLEAR_LINE
+    from tests.support.pty_reading import read_until_closed
+
+    root = Path(__file__).resolve().parents[2]
+    main_side, secondary = pty.openpty()
+    try:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "inspector", "--lang", "en", "scenario", "user-cancels", "--db",
+             str(tmp_path / "runs.db")],
+            stdout=subprocess.PIPE, stderr=secondary, stdin=subprocess.DEVNULL, cwd=root)
+        os.close(secondary)
+        first = read_until_closed_once(main_side)
+        said_at = time.monotonic()
+        rest = read_until_closed(main_side, 30, 4096)
+        stdout, _ = process.communicate(timeout=30)
+        ended_at = time.monotonic()
+    finally:
+        os.close(main_side)
+    assert process.returncode == 130
+    terminal = (first + rest).decode()
+    assert terminal.startswith(CLEAR_LINE + "Playing the scenario user-cancels… Ctrl+C cancels it.")
+    assert terminal.endswith(CLEAR_LINE), "the line was not cleared before the run was printed"
+    assert ended_at - said_at > 1.5, "said only as the run ended"
+    assert stdout.startswith(b"Run ") and b"\x1b" not in stdout
+
+
+def read_until_closed_once(main_side: int) -> bytes:
+    """The first thing written to the terminal (waiting up to 30 s for it)."""
+    import os
+    import select
+
+    ready, _, _ = select.select([main_side], [], [], 30)
+    try:
+        return os.read(main_side, 4096) if ready else b""
+    except OSError:  # closed with nothing written: the process is gone
+        return b""
+
+
 def test_cancel_after_overrides_and_the_model_is_told_nothing_more(tmp_path, capsys):
     db = tmp_path / "runs.db"
     # Cancelled at once: the first model step may or may not have been recorded, nothing after it.

@@ -94,6 +94,8 @@ class PlayRoom(QWidget):
         self.bar = BudgetBar()
         self.said = SaidBox()
         self._build()
+        # Shown with a run's first operation, as Play hides it: an empty track under the steps looked broken.
+        self.bar.hide()
         self.follower = FollowNewest(self.view)
         self.columns = StepColumns(self.view, self.model)
         self._frames = QTimer(self)

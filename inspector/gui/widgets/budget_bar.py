@@ -85,7 +85,8 @@ class BudgetBar(QWidget):
         self._painter = BarPainter()
         self._description = ""
         self._title = ""
-        self._short_title = ""
+        #: Shorter titles, longest first, for where the title does not fit whole.
+        self._shorter: tuple[str, ...] = ()
         #: Frames painted: lets tests and benchmarks see the display rate.
         self.frames = 0
         #: The leg labels the last paint showed (tests read what a person would read).
@@ -111,12 +112,13 @@ class BudgetBar(QWidget):
         """What the bar shows (None before it was given anything)."""
         return self._state
 
-    def set_title(self, title: str, short: str = "") -> None:
-        """What the header names before the spent time (an operation's title); "" for none. ``short``:
-        what it names when the title does not fit whole ("echo" for "Round 1: echo"), so a narrow
-        header keeps the words that tell the operations apart rather than "Round 1: …"."""
-        if (title, short) != (self._title, self._short_title):
-            self._title, self._short_title = title, short
+    def set_title(self, title: str, *shorter: str) -> None:
+        """What the header names before the spent time (an operation's title); "" for none. ``shorter``:
+        what it names when the title does not fit whole, longest first ("echo" for "Round 1: echo";
+        "tools/call hang", then "hang", for "tools/call hang @ Demo server"), so a narrow header keeps the
+        words that tell the operations apart rather than "Round 1: …" or "to…"."""
+        if (title, shorter) != (self._title, self._shorter):
+            self._title, self._shorter = title, shorter
             self.update()
 
     # -- what it shows ----------------------------------------------------------------------
@@ -185,7 +187,7 @@ class BudgetBar(QWidget):
         self.frames += 1
         geometry = self.current_geometry()
         self._geometry = geometry
-        self.labels_shown = self._painter.paint(self, self._state, geometry, (self._title, self._short_title))
+        self.labels_shown = self._painter.paint(self, self._state, geometry, (self._title, *self._shorter))
         if geometry is not None and self._state is not None:
             self._describe(geometry)
 

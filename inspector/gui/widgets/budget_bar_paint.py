@@ -240,8 +240,11 @@ class BarPainter:
         text = "" if kind == "not_sent" else _label_text(style.small_metrics, label_rect, choices)
         hatch = None
         if kind == "cancelled":
-            # The hatching stops where the label starts: the label sits on solid colour and reads.
+            # The hatching stops where the label starts: the label sits on solid colour and reads. A
+            # label that would take half the leg goes: solid blue prints the grey of failed's orange.
             text_width = style.small_metrics.horizontalAdvance(text) + 8 if text else 0.0
+            if text_width > rect.width() / 2:
+                text, text_width = "", 0.0
             striped = rect.adjusted(text_width, 0, 0, 0)
             hatch = (striped, _hatch_lines(striped))
         grant_hit = (QLineF(rect.right(), top - 3, rect.right(), top + height + 3) if kind == "timed_out" else None)
@@ -366,13 +369,14 @@ class BarPainter:
         painter.setPen(style.text)
         room = area.width() - metrics.horizontalAdvance(end) - 12
         if title:
-            # The title gives way first: the numbers are what the header is for.
-            # The first title that fits whole, else the shortest elided.
+            # The title gives way first: the numbers are what the header is for. The first title that fits
+            # whole, else none: a cut one ("to…", "tool…" at 1,024 px in German) named nothing; the tooltip
+            # says it whole.
             rest = _("{title} — {spent}").format(title="", spent=text)
             left = max(0.0, room - plain.horizontalAdvance(rest))
-            title = next((each for each in titles if plain.horizontalAdvance(each) <= left), title)
-            shown = plain.elidedText(title, Qt.TextElideMode.ElideRight, left)
-            text = _("{title} — {spent}").format(title=shown, spent=text)
+            title = next((each for each in titles if plain.horizontalAdvance(each) <= left), "")
+            if title:
+                text = _("{title} — {spent}").format(title=title, spent=text)
         text = plain.elidedText(text, Qt.TextElideMode.ElideRight, max(0.0, room))
         painter.drawText(area, flags | Qt.AlignmentFlag.AlignLeft, text)
         self.header_shown = (text, end)

@@ -34,7 +34,6 @@ class DemoControls(QWidget):
         self.note = QLabel()
         self.note.setTextFormat(Qt.TextFormat.PlainText)
         self.note.setWordWrap(True)
-        self.note.setStyleSheet(PROBLEM_STYLE)
         self.start_button = translated(QPushButton(), "setText", lambda: _("Start the demo server"))
         self.start_button.clicked.connect(self.start)
         # One above the other: the panel is narrow, and the reason for a failed start may be long.
@@ -59,6 +58,11 @@ class DemoControls(QWidget):
         current = self.panel.current()
         selected = current is not None and self.demo.stopped_entry(current.url)
         if selected:
+            # Starting is no problem (every window start says it): the problem's colour, said in vermillion
+            # beside the failed runs, is for a server that is not running.
+            style = "" if self.demo.starting else PROBLEM_STYLE
+            if self.note.styleSheet() != style:
+                self.note.setStyleSheet(style)
             if self.demo.starting:
                 self.note.setText(_("The demo server is starting…"))
             elif self.demo.problem:

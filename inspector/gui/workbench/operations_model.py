@@ -55,10 +55,11 @@ def title_text(task: OperationTask) -> str:
     return visible(_("{title} @ {server}").format(title=task.title, server=shown_label(task.server)))
 
 
-def bar_titles(task: OperationTask) -> tuple[str, str]:
+def bar_titles(task: OperationTask) -> tuple[str, ...]:
     """The budget bar's header: the operation and its server, else the operation alone where that does not
-    fit ("tools/call hang", not "to…" beside a German ending at 1024 px)."""
-    return title_text(task), visible(task.title)
+    fit ("tools/call hang"), else the tool alone ("hang", not "to…" beside a German ending at 1024 px)."""
+    shorter = (visible(task.tool),) if task.tool and task.tool != task.title else ()
+    return (title_text(task), visible(task.title), *shorter)
 
 
 def state_word(task: OperationTask) -> str:
