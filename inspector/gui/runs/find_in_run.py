@@ -223,12 +223,12 @@ class FindInRun(QObject):
 
     def shut_down(self) -> None:
         """The database closes next: no search from now on (a word typed a moment ago, a language switch,
-        the words of a long run being said)."""
+        the words of a long run being said); a long run's search under way is broken off, not waited for."""
         self._shut = True
         self._timer.stop()
         self.model.shown_words.forget()
         if self._reads is not None:
-            self._reads.stop()
+            self._reads.break_off()
 
     def forget(self) -> None:
         """Another run is shown: no matches, nothing said (until :meth:`again` finds in it); what was
