@@ -30,7 +30,7 @@ from ..widgets.hints import readable_placeholder
 from ..widgets.last_asked import LastAsked
 from .found_steps import FindQuestion, read_found
 from .refused_reads import READ_ERRORS, refusal
-from .timeline_model import COLUMNS, TimelineModel
+from .timeline_model import COLUMNS, StepIdRole, TimelineModel
 
 #: How long Find waits after a key before it searches (a word typed is searched once).
 TYPING_PAUSE_MS = 250
@@ -289,6 +289,21 @@ class FindInRun(QObject):
             self.said.emit(self._sentence)
         elif before:
             self.restated.emit(before, "")
+
+    def match_step(self) -> int | None:
+        """The step of the current match (where Next and Previous go from), if there is one."""
+        if not 0 <= self._match < len(self.matches):
+            return None
+        return self.model.index(self.matches[self._match], 0).data(StepIdRole)
+
+    def follow_rows(self, match_step: int | None) -> None:
+        """The rows were laid out anew (a growing run's span tree): the matches are the same steps where they show
+        now, the current match still ``match_step`` (:meth:`match_step` before) where it shows."""
+        row = self.model.row_of_step(match_step) if match_step is not None and self.matches else None
+        self.keep_matches_showing()
+        if row is not None and row in self.matches:
+            self._match = self.matches.index(row)
+            self._say_match()
 
     def keep_matches_showing(self) -> None:
         """Rows were folded or unfolded (a span tree): the matches are those showing now."""
