@@ -108,3 +108,24 @@ def test_a_run_that_grows_while_it_is_laid_out_shows_its_rows_and_then_its_newes
     qtbot.waitUntil(lambda: tab.timeline.rowCount() == grown, timeout=WAIT_MS)  # no write since
     assert resets and not any(resets)  # never blank
     assert _step_at(tab, grown - 1) == last  # the second growth's last step (a server's span under its last one)
+
+
+def test_find_while_a_growing_run_is_laid_out_finds_its_new_steps_once_they_show(qtbot, make_window) -> None:
+    """Find asked while the run's tree is laid out anew finds steps newer than the rows shown: it said "1 hidden"
+    and that the hidden plumbing held the text (there is none), and kept saying so once the step showed."""
+    tab, run_id, uid, steps = _long_run_shown(qtbot, make_window, AT_ONCE_STEPS + 100)
+    pane = tab.timeline_pane
+    held = threading.Event()
+    pane.model._layouts._asked.reads._store.db.conn.set_progress_handler(lambda: held.wait(WAIT_MS / 1000) and 0,
+                                                                        1_000)  # the layout reader's, held
+    with RunStore.open(resolve_db_path()) as writer:
+        added = writer.append_steps(run_id, joined_steps(uid, steps + 1, 100, T0 + timedelta(seconds=10)))
+        grown = writer.count_steps(run_id)
+    qtbot.waitUntil(lambda: pane.model.relaying, timeout=WAIT_MS)
+    pane.find_edit.setText(f"step {steps + 7}")  # one of the new steps
+    qtbot.waitUntil(lambda: pane.find_status.text() != "" and not pane.finder.searching, timeout=WAIT_MS)
+    assert pane.find_status.text() == "no match" and "plumbing" not in tab.status.text()
+    held.set()
+    qtbot.waitUntil(lambda: tab.timeline.rowCount() == grown, timeout=WAIT_MS)
+    assert pane.find_status.text() == "1 of 1"
+    assert _step_at(tab, tab.timeline_view.currentIndex().row()) == added[6]

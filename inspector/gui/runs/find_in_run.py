@@ -170,6 +170,7 @@ class FindInRun(QObject):
         if self._shut:
             return
         self.matches, self._match, self._again_from = [], -1, None
+        self.model.found_steps = []  # (none found: not those of the text searched before)
         self.model.set_matches(self.matches)
         self._say(0)
         self.status.setText(_("not searched"))
@@ -298,7 +299,13 @@ class FindInRun(QObject):
 
     def follow_rows(self, match_step: int | None) -> None:
         """The rows were laid out anew (a growing run's span tree): the matches are the same steps where they show
-        now, the current match still ``match_step`` (:meth:`match_step` before) where it shows."""
+        now, the current match still ``match_step`` (:meth:`match_step` before) where it shows. Found where no row
+        showed them yet (newer than the rows searched while the tree was laid out), Find goes to the first now."""
+        if not self.matches and self.text and self.model.found_steps and not self.searching and not self._shut:
+            matches = self.model.take_found(self.model.found_steps)  # (as the answer would have: their rows unfolded)
+            if matches:
+                self._show_found(self.text, matches)
+            return
         row = self.model.row_of_step(match_step) if match_step is not None and self.matches else None
         self.keep_matches_showing()
         if row is not None and row in self.matches:
