@@ -101,9 +101,8 @@ class PlayTab(QObject):
         tab = self.window.runs_tab
         self.window.tabs.setCurrentWidget(tab)
         tab.reload()
-        row = tab.timeline.row_of_step(step_id) if tab.select_runs([run_id]) and step_id is not None else None
-        if row is not None:  # the step chosen in the Play list, its detail shown
-            tab.timeline_pane.select_step(row)
+        if tab.select_runs([run_id]) and step_id is not None:  # the step chosen in the Play list, its detail shown
+            tab.timeline_pane.arrival.select_step_of(step_id)  # (a long run's once its span tree is laid out)
 
     # -- Esc, the servers, the end -------------------------------------------------------------------
 

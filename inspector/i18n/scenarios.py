@@ -16,6 +16,7 @@ from functools import lru_cache
 from inspector.runs.replaying import OWN_DEMO_ORIGIN
 
 from . import DOMAIN, N_, _
+from .folding import fold
 from .languages import LANGUAGES, load_translations
 
 #: Each shipped scenario's description, word for word as its file says it.
@@ -126,7 +127,8 @@ def said_title(title: str, source: str | None = None) -> str:
 class ShownTitleMatch:
     """Stored scenario run titles whose shown form (:func:`said_title`) holds a needle the stored form may
     not: those stored as ``prefix`` + name + ``suffix`` whose name (no space in it) is any (``how`` "any"),
-    starts with ``text`` ("starts"), ends with it ("ends") or is it ("is"); ``text`` is case-folded."""
+    starts with ``text`` ("starts"), ends with it ("ends") or is it ("is"); ``text`` is folded
+    (:func:`~inspector.i18n.folding.fold`)."""
 
     prefix: str
     suffix: str
@@ -135,18 +137,19 @@ class ShownTitleMatch:
 
 
 def shown_title_matches(needle: str) -> tuple[ShownTitleMatch, ...]:
-    """Which stored scenario run titles hold ``needle`` (compared case-folded) as the reader sees them and
+    """Which stored scenario run titles hold ``needle`` (compared folded, as Find and the search compare:
+    :func:`~inspector.i18n.folding.fold`) as the reader sees them and
     perhaps not as stored: "Szenario" in German finds "scenario happy-path" (shown "Szenario happy-path"),
     "nario happy" too; in English, "scenario" finds a title an older version stored in German. A needle
     within the name alone is in the stored title already, and a form shown as stored needs none: empty
     then, so a search for what a server or a user wrote costs nothing more."""
-    folded = needle.strip().casefold()
+    folded = fold(needle.strip())
     if not folded:
         return ()
     shown = _(RUN_TITLE)
     if shown.count("{name}") != 1:
         return ()
-    before, after = (part.casefold() for part in shown.split("{name}"))
+    before, after = (fold(part) for part in shown.split("{name}"))
     matches: list[ShownTitleMatch] = []
     for form in _stored_forms():
         if form == shown:
@@ -159,7 +162,7 @@ def shown_title_matches(needle: str) -> tuple[ShownTitleMatch, ...]:
 
 def _name_pieces(needle: str, before: str, after: str) -> list[tuple[str, str]]:
     """How a name must be for ``before`` + name + ``after`` to hold ``needle`` across the text around the
-    name (all case-folded): (how, text) as :class:`ShownTitleMatch` says."""
+    name (all folded): (how, text) as :class:`ShownTitleMatch` says."""
     if needle in before or needle in after:
         return [("any", "")]
     pieces: list[tuple[str, str]] = []

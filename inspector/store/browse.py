@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import re
-import sqlite3
 from array import array
 from collections.abc import Collection, Iterable, Mapping, MutableSequence, Sequence
 from dataclasses import dataclass, field
@@ -25,6 +24,7 @@ from inspector.runs.ending import TIMED_OUT_MARK
 from inspector.runs.replaying import OWN_DEMO_ORIGIN
 from inspector.runs.times import from_stored_time
 
+from .checked_payloads import read_payloads
 from .errors import UnknownRunError
 from .find_text import find_condition, steps_holding, text_holds
 from .named_servers import named_server_condition
@@ -646,13 +646,7 @@ def span_nodes(store: RunStore, run_id: int) -> SpanNodes:
     One ``json_extract`` of three paths parses each payload once (SQLite before 3.45 parses it
     again for every call); only if some payload is not JSON is the query made again, checking each."""
     conn = store.db.conn
-    try:
-        return _read_nodes(conn.execute(_SPAN_NODES.format(p="payload"), (run_id,)))
-    except sqlite3.OperationalError as error:  # a payload SQLite cannot read (e.g. nested deeper than it parses)
-        if error.sqlite_errorcode == sqlite3.SQLITE_INTERRUPT:
-            raise  # broken off (the window closes during a layout): not read again
-        return _read_nodes(conn.execute(
-            _SPAN_NODES.format(p="CASE WHEN json_valid(payload) THEN payload ELSE '{}' END"), (run_id,)))
+    return read_payloads(lambda payload: _read_nodes(conn.execute(_SPAN_NODES.format(p=payload), (run_id,))))
 
 
 def _read_nodes(rows: Iterable[tuple[int, str, str | None, str | None]]) -> SpanNodes:

@@ -14,12 +14,12 @@ and after."""
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Sequence
 
 from inspector.runs import Leg
 from inspector.runs.ending import GRANT_REACHED_TOLERANCE_S, TIMED_OUT_MARK
 
+from .checked_payloads import read_payloads
 from .run_store import RunStore
 
 #: Runs asked for in one query.
@@ -74,13 +74,8 @@ def _ended(store: RunStore, names: dict[str, int]) -> list[tuple[int, int, int, 
     SQLite reads (nested deeper than it parses), each checked first."""
     values = {**names, "not_sent": Leg.NOT_SENT, "failed": Leg.FAILED, "tolerance": GRANT_REACHED_TOLERANCE_S}
     runs = ",".join(f":{name}" for name in names)
-    try:
-        return store.db.conn.execute(_KINDS.format(payload="steps.payload", mark=TIMED_OUT_MARK, runs=runs),
-                                     values).fetchall()
-    except sqlite3.OperationalError:
-        checked = "CASE WHEN json_valid(steps.payload) THEN steps.payload ELSE '{}' END"
-        return store.db.conn.execute(_KINDS.format(payload=checked, mark=TIMED_OUT_MARK, runs=runs),
-                                     values).fetchall()
+    return read_payloads(lambda payload: store.db.conn.execute(
+        _KINDS.format(payload=payload, mark=TIMED_OUT_MARK, runs=runs), values).fetchall(), "steps.payload")
 
 
 __all__ = ["failure_kinds"]

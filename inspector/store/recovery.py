@@ -34,11 +34,11 @@ run, say no reason (their cancelled calls are not why)."""
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from .checked_payloads import read_payloads
 from .failure_kinds import failure_kinds
 from .run_store import RunRecord, RunStore
 
@@ -215,13 +215,8 @@ def _tool_calls(store: RunStore, run_ids: list[int], counted: str) -> list[tuple
     """:data:`_TOOL_CALLS` of these runs: the payloads read as they are, or, if one is not JSON SQLite
     reads, each checked first."""
     runs = ",".join("?" * len(run_ids))
-    try:
-        return store.db.conn.execute(_TOOL_CALLS.format(payload="payload", runs=runs, counted=counted),
-                                     run_ids).fetchall()
-    except sqlite3.OperationalError:  # a payload SQLite cannot read (e.g. nested deeper than it parses)
-        return store.db.conn.execute(_TOOL_CALLS.format(
-            payload="CASE WHEN json_valid(payload) THEN payload ELSE '{}' END", runs=runs, counted=counted),
-            run_ids).fetchall()
+    return read_payloads(lambda payload: store.db.conn.execute(
+        _TOOL_CALLS.format(payload=payload, runs=runs, counted=counted), run_ids).fetchall())
 
 
 def _counted(steps: list[_Call], outcome: str = "failed") -> tuple[int, int]:

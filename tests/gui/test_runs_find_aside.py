@@ -7,6 +7,7 @@ parts: a stored run of 1,500 steps (tool calls of three outcomes and model steps
 from __future__ import annotations
 
 import threading
+import time
 
 import pytest
 
@@ -17,6 +18,8 @@ from tests.gui.test_runs_screenshots import runs_window
 from tests.support.sample_runs import big_run
 
 STEPS = ASIDE_STEPS + 500
+#: How long a test's slowed search reads.
+SLOWED_S = 8.0
 
 
 def _searched_here(sql: list[str]) -> list[str]:
@@ -94,6 +97,35 @@ def test_a_window_shut_down_with_a_find_in_flight_closes_cleanly(qtbot, make_win
     qtbot.wait(300)
     assert finder.matches == [] and finder.status.text() == ""
     assert not [thread for thread in threading.enumerate() if thread.name.startswith("run-inspector-find")]
+
+
+def test_a_window_closed_during_a_long_find_does_not_wait_for_it(qtbot, make_window, runs_tab_showing) -> None:
+    """The window's close waited for the search under way to its end (a long run's Find reads every payload: 0.3-0.5 s
+    for 29 MB, more on a bigger run or a slower disk); it is broken off. The reader's read is slowed by SQLite's
+    progress handler to some seconds, as a far bigger run's would be."""
+    window, tab, _run = _long_run_shown(make_window, runs_tab_showing)
+    finder = tab.timeline_pane.finder
+    finder.edit.setText("result 77")
+    finder.find()
+    qtbot.waitUntil(lambda: not finder.searching and finder.status.text() == "1 of 8", timeout=10000)
+    slow_until, calls = time.monotonic() + SLOWED_S, []
+
+    def slowly() -> int:
+        calls.append(1)
+        if time.monotonic() < slow_until:
+            time.sleep(0.005)
+        return 0
+
+    finder._reads.reads._store.db.conn.set_progress_handler(slowly, 100)  # the reader's own connection
+    finder.edit.setText("result 1234")
+    finder.find()
+    qtbot.waitUntil(lambda: len(calls) > 5, timeout=10000)  # the search is under way
+    started = time.monotonic()
+    window.shut_down()
+    waited = time.monotonic() - started
+    assert waited < SLOWED_S / 2, waited
+    assert not [thread for thread in threading.enumerate() if thread.name.startswith("run-inspector-find")]
+    assert finder.status.text() == "1 of 8"  # nothing said of the search broken off
 
 
 def test_previous_match_waits_for_a_find_in_flight(qtbot, make_window, runs_tab_showing) -> None:

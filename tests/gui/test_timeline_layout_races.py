@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from inspector.gui.language import switch_language
+from inspector.gui.runs.timeline_model import StepIdRole
 from inspector.gui.runs.tree_layout import AT_ONCE_STEPS
 from inspector.store import RunStore, resolve_db_path
 from tests.gui.test_runs_reads_refused import _damage
@@ -63,3 +64,27 @@ def test_a_filtered_heading_during_a_layout_claims_no_rows_shown(qtbot, tmp_path
             "de": f"Lauf {run_id}: root — ok; 0 von 6.000 Schritten (gefiltert)"}[language]
     finally:
         switch_language("en")
+
+
+def test_show_in_runs_selects_a_long_runs_step_once_its_span_tree_is_laid_out(qtbot, tmp_path, make_window) -> None:
+    """The Play tab's "Show in Runs" for a run whose span tree is laid out on the reader thread: the step's row was
+    asked for while none showed (its place in time order was taken, and selected nothing), and nothing was selected
+    when the rows came."""
+    from tests.gui.test_play_tab import play_tab
+
+    window = runs_window(make_window)
+    tab, pane = window.runs_tab, window.runs_tab.timeline_pane
+    with RunStore.open(resolve_db_path()) as store:
+        run_id = nested_run(store, tmp_path, STEPS)
+        (wanted,) = store.db.conn.execute("SELECT id FROM steps WHERE run_id = ? AND sequence = ?",
+                                                (run_id, 4_321)).fetchone()
+    qtbot.waitUntil(lambda: tab.runs.row_of(run_id) is not None, timeout=WAIT_MS)
+    room = play_tab(window).room
+    room.show_run_requested.emit(run_id, wanted)  # as its "Show in Runs" button does
+    assert window.tabs.currentWidget() is tab and pane.model.laying_out == STEPS
+    assert not tab.timeline_view.currentIndex().isValid() and tab.detail.step is None
+    qtbot.waitUntil(lambda: not pane.model.laying_out, timeout=WAIT_MS)
+    row = tab.timeline_view.currentIndex().row()
+    assert row >= 0 and tab.timeline.index(row, 0).data(StepIdRole) == wanted
+    assert tab.detail.step is not None and tab.detail.step.row.id == wanted
+    assert 0 <= tab.timeline_view.rowViewportPosition(row) < tab.timeline_view.viewport().height()  # in view

@@ -1,12 +1,16 @@
 """A long run from a trace whose spans nest, for the window's tests of a span tree laid out on the reader
 thread (more than :data:`inspector.gui.runs.tree_layout.AT_ONCE_STEPS` steps): a root span, groups under it and
-tiny leaves under each group, as a stranger's instrumented loop makes them, imported into a real database."""
+tiny leaves under each group, as a stranger's instrumented loop makes them, imported into a real database; and
+the steps of a long running run of ours that a server's spans joined (:func:`joined_steps`)."""
 
 from __future__ import annotations
 
 import json
+from datetime import datetime, timedelta
 from pathlib import Path
 
+from inspector.runs import RunStep, StepKind
+from inspector.runs.trace_ids import step_span_id
 from inspector.store import RunStore
 from inspector.transfer.importing import import_trace
 
@@ -54,4 +58,25 @@ def nested_run(store: RunStore, folder: Path, spans: int, trace: str = "7", name
     return run_id
 
 
-__all__ = ["GROUP_LEAVES", "PADDING", "nested_run", "write_nested_trace"]
+def joined_steps(uid: str, first: int, count: int, at: datetime, every: int = 50) -> list[tuple[RunStep, datetime]]:
+    """The next ``count`` steps of a running run of ours (uid ``uid``, its next sequence ``first``): model steps
+    ("thinking, step N", N their sequence) 1 ms apart from ``at``, and after every ``every``-th of them a server's
+    span joined under it (its ``tools/call``, as a server that traced our request stores it; not counted in
+    ``count``), to append with :meth:`~inspector.store.RunStore.append_steps`."""
+    steps: list[tuple[RunStep, datetime]] = []
+    for offset in range(count):
+        sequence, when = first + len(steps), at + timedelta(milliseconds=offset)
+        steps.append((RunStep(kind=StepKind.LLM, round=sequence, duration_ms=0.5,
+                              content=f"thinking, step {sequence}"), when))
+        if offset % every == every - 1:
+            steps.append((server_span(uid, sequence, len(steps)), when + timedelta(microseconds=100)))
+    return steps
+
+
+def server_span(uid: str, under: int, number: int) -> RunStep:
+    """A server's span joined under our step of sequence ``under`` (its span id made of ``number``)."""
+    span = {"spanId": f"{number + 1:016x}", "parentSpanId": step_span_id(uid, under), "name": "tools/call echo"}
+    return RunStep(kind=StepKind.TOOL, round=0, duration_ms=0.1, tool_name="echo", raw={"otlp": span})
+
+
+__all__ = ["GROUP_LEAVES", "PADDING", "joined_steps", "nested_run", "server_span", "write_nested_trace"]

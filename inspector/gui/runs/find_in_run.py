@@ -30,7 +30,7 @@ from ..widgets.hints import readable_placeholder
 from ..widgets.last_asked import LastAsked
 from .found_steps import FindQuestion, read_found
 from .refused_reads import READ_ERRORS, refusal
-from .timeline_model import COLUMNS, TimelineModel
+from .timeline_model import COLUMNS, StepIdRole, TimelineModel
 
 #: How long Find waits after a key before it searches (a word typed is searched once).
 TYPING_PAUSE_MS = 250
@@ -170,6 +170,7 @@ class FindInRun(QObject):
         if self._shut:
             return
         self.matches, self._match, self._again_from = [], -1, None
+        self.model.found_steps = []  # (none found: not those of the text searched before)
         self.model.set_matches(self.matches)
         self._say(0)
         self.status.setText(_("not searched"))
@@ -223,12 +224,12 @@ class FindInRun(QObject):
 
     def shut_down(self) -> None:
         """The database closes next: no search from now on (a word typed a moment ago, a language switch,
-        the words of a long run being said)."""
+        the words of a long run being said); a long run's search under way is broken off, not waited for."""
         self._shut = True
         self._timer.stop()
         self.model.shown_words.forget()
         if self._reads is not None:
-            self._reads.stop()
+            self._reads.break_off()
 
     def forget(self) -> None:
         """Another run is shown: no matches, nothing said (until :meth:`again` finds in it); what was
@@ -289,6 +290,27 @@ class FindInRun(QObject):
             self.said.emit(self._sentence)
         elif before:
             self.restated.emit(before, "")
+
+    def match_step(self) -> int | None:
+        """The step of the current match (where Next and Previous go from), if there is one."""
+        if not 0 <= self._match < len(self.matches):
+            return None
+        return self.model.index(self.matches[self._match], 0).data(StepIdRole)
+
+    def follow_rows(self, match_step: int | None) -> None:
+        """The rows were laid out anew (a growing run's span tree): the matches are the same steps where they show
+        now, the current match still ``match_step`` (:meth:`match_step` before) where it shows. Found where no row
+        showed them yet (newer than the rows searched while the tree was laid out), Find goes to the first now."""
+        if not self.matches and self.text and self.model.found_steps and not self.searching and not self._shut:
+            matches = self.model.take_found(self.model.found_steps)  # (as the answer would have: their rows unfolded)
+            if matches:
+                self._show_found(self.text, matches)
+            return
+        row = self.model.row_of_step(match_step) if match_step is not None and self.matches else None
+        self.keep_matches_showing()
+        if row is not None and row in self.matches:
+            self._match = self.matches.index(row)
+            self._say_match()
 
     def keep_matches_showing(self) -> None:
         """Rows were folded or unfolded (a span tree): the matches are those showing now."""

@@ -111,6 +111,8 @@ class TimelineModel(RunShape, SpanTreeRows, NamedColumnsModel):
     grew = Signal(int)
     #: A long run's span tree, laid out on the reader thread, arrived: its rows can show (:meth:`set_run`).
     laid_out = Signal()
+    #: The span tree shown, laid out anew on the reader thread (its run grew), arrived: :meth:`set_run` swaps it in.
+    relaid_out = Signal()
     #: A long run's span tree could not be read on the reader thread: no rows (:attr:`refusals` said why).
     not_laid_out = Signal()
     #: Why the run's steps show no rows (they could not be read), as words of the current language.
@@ -188,7 +190,7 @@ class TimelineModel(RunShape, SpanTreeRows, NamedColumnsModel):
         self.cells.forget()
         self.pages_read = 0
         self.page_log = []
-        self.tree, self.laying_out = None, 0
+        self.tree, self.laying_out, self.relaying = None, 0, False
         laid_out, self._laid_out = self._laid_out, None
         if run is None:
             self._count, self.start, self.end = 0, None, None
@@ -200,8 +202,9 @@ class TimelineModel(RunShape, SpanTreeRows, NamedColumnsModel):
         self.endResetModel()
 
     def row_of_step(self, step_id: int) -> int | None:
-        """The row that shows a step, if one does (in a span tree, or in time order as filtered)."""
-        if self.tree is not None:
+        """The row that shows a step, if one does (in a span tree, or in time order as filtered; none while a
+        long run's span tree is laid out on the reader thread)."""
+        if self.tree is not None or self.laying_out:
             return super().row_of_step(step_id)
         return timeline_position(self.store, self.run.id, step_id, self.filter) if self.run is not None else None
 
@@ -229,8 +232,8 @@ class TimelineModel(RunShape, SpanTreeRows, NamedColumnsModel):
             growth = None
         if self.tree is not None:
             # A run from a trace does not grow row by row: read again only if its steps changed.
-            same = (growth.count if growth else count_timeline(self.store, run.id)) == len(self.tree.tree)
-            if same:
+            steps = growth.count if growth else count_timeline(self.store, run.id)
+            if steps == len(self.tree.tree) or self._lays_out_again(run, steps):  # the rows shown stay (for now)
                 self.run = run
                 self.cells.forget()
             else:

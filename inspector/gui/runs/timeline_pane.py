@@ -34,6 +34,7 @@ from ..widgets.paged_table import PagedTableView
 from ..widgets.tab_stops import one_tab_stop
 from .columns import column_width, compact_rows, fit_column, fit_columns, view_chrome
 from .find_in_run import FindInRun
+from .layout_arrival import LayoutArrival
 from .notes import NoteLabel
 from .outcome_cell import OutcomeCellDelegate
 from .runs_model import format_duration
@@ -116,7 +117,7 @@ class TimelinePane(QWidget):
         # View › Zoom: the columns grow with their words, and the source column gives way sooner.
         FontFollower(self.view, lambda: (self.fit_columns(), self.fit_source_column(self.width())))
         self.model.said_outcomes.changed.connect(self.fit_outcome_column)
-        self.model.laid_out.connect(lambda: self.show_run(self.model.run))
+        self.arrival = LayoutArrival(self)  # a long run's span tree laid out on the reader thread shows
         self.model.not_laid_out.connect(lambda: self.describe(self.model.run))
         self.describe(None)  # what to do while no run is chosen
 
@@ -283,6 +284,7 @@ class TimelinePane(QWidget):
                 self.describe(run, total=growth.total if growth is not None else None)
             return
         self.model.set_run(run, self.step_filter())
+        self.arrival.forget()
         self.finder.forget()
         self.step_changed.emit(None)
         self.describe(run)

@@ -1,7 +1,9 @@
 """Mixed into :class:`.timeline_model.TimelineModel`: a run's shape read from the store, that is its span
 tree (read once; a run of more than :data:`~.tree_layout.AT_ONCE_STEPS` steps laid out on a reader thread),
 its rows' count, its span and whether it has rounds; or, where the database refuses the read, that it could not
-be counted (its heading says so, not "0 steps")."""
+be counted (its heading says so, not "0 steps"). A long run shown as a span tree that grows (a running run of ours
+that a server's spans joined) is laid out anew on the reader thread while its rows stay: ``relaid_out`` says when
+the new rows can take their place."""
 
 from __future__ import annotations
 
@@ -31,6 +33,8 @@ class RunShape:
     #: The run shown could not be counted (the database refused the read): it shows no rows, and how many steps
     #: it has is unknown, not 0.
     uncounted = False
+    #: The span tree shown is laid out anew on the reader thread (its run grew): its rows stay until it arrives.
+    relaying = False
 
     def _read_shape(self, run: RunRecord, laid_out: LaidOut | None, keep: set[int]) -> None:
         """:meth:`_read_run`; where the database refuses it, no rows, said once (nothing raises in Qt's event
@@ -47,7 +51,11 @@ class RunShape:
         """Read ``run``'s shape: its span tree (if it has one), its rows' count, its span, whether it has rounds."""
         from_trace = run.uid.startswith(TRACE_RUN_UID_PREFIX)
         if self.span_trees and (from_trace or has_joined_spans(self.store, run.id)):
-            tree = self._span_tree(run.id, None if from_trace else run.uid)
+            cached = self._tree_cache
+            # The tree just laid out is taken as it is: a run that grew meanwhile is laid out again at its next
+            # growth (asked again now, a run growing faster than it is laid out never showed its rows).
+            tree = laid_out.tree if laid_out is not None and cached is not None and cached[0][0] == run.id \
+                and cached[1] is laid_out.tree else self._span_tree(run.id, _ours(run))
             if laid_out is not None and laid_out.tree is tree and tree.nested:
                 self.tree = laid_out.rows_for(self.filter, self.show_plumbing, keep)
             if tree is not None and tree.nested and self.tree is None:
@@ -69,14 +77,35 @@ class RunShape:
         if self._layouts is not None:
             self._layouts.stop()
 
+    def _lays_out_again(self, run: RunRecord, steps: int) -> bool:
+        """The span tree shown, whose run grew to ``steps`` steps, is laid out anew on the reader thread, the
+        rows shown staying until :attr:`relaid_out` (one layout at a time: the growth meanwhile is laid out
+        after it); False for a run laid out here, at once."""
+        if self._layouts is None or steps <= AT_ONCE_STEPS:
+            return False
+        if not self.relaying:
+            self.relaying = True
+            self._layouts.ask((self._signature(run.id), _ours(run)), self.filter, self.show_plumbing)
+        return True
+
     def _arrived(self, asked: tuple[LayoutQuestion, StepFilter, bool], laid_out: LaidOut) -> None:
-        if self.laying_out and asked[0][0][0] == self.run_id:
+        run_id = asked[0][0][0]
+        if (self.laying_out or self.relaying) and run_id == self.run_id:
             self._tree_cache, self._laid_out = (asked[0][0], laid_out.tree), laid_out
-            self.laid_out.emit()
+            (self.laid_out if self.laying_out else self.relaid_out).emit()
+            # A running run that grew while it was laid out is laid out again now: no write may follow to say so.
+            if self.run is not None and self.run_id == run_id and self.tree is not None and not self.laying_out:
+                steps = self._signature(run_id)[1]
+                if steps != len(self.tree.tree):
+                    self._lays_out_again(self.run, steps)
 
     def _not_laid_out(self, asked: tuple[LayoutQuestion, StepFilter, bool], problem: StoreError) -> None:
         """The reader could not read the run's spans: no rows, the run :attr:`uncounted` (said once, as a read here
-        that fails)."""
+        that fails); a span tree laid out anew keeps the rows it shows (laid out again at its run's next growth)."""
+        if self.relaying and asked[0][0][0] == self.run_id:
+            self.relaying = False
+            self.refusals.refuse(problem)
+            return
         if self.laying_out and asked[0][0][0] == self.run_id:
             self.beginResetModel()
             self.laying_out, self.uncounted = 0, True
@@ -88,9 +117,7 @@ class RunShape:
         """The run's span tree, read once: a filter or the plumbing toggle lays out the same tree anew.
         ``ours``: the uid of a run of ours that a server's spans joined (its steps' spans are derived).
         ``None`` while a long run's tree is laid out on the reader thread (:attr:`laying_out`)."""
-        # The run's steps as counted now (a run deleted and its id given again has other step ids).
-        signature = self.store.db.conn.execute("SELECT ?, COUNT(*), MAX(id) FROM steps WHERE run_id = ?",
-                                               (run_id, run_id)).fetchone()
+        signature = self._signature(run_id)
         cached = self._tree_cache
         if cached is None or cached[0] != signature:
             if self._layouts is not None and signature[1] > AT_ONCE_STEPS:
@@ -99,6 +126,16 @@ class RunShape:
                 return None
             cached = self._tree_cache = (signature, lay_out(self.store, (signature, ours)))
         return cached[1]
+
+    def _signature(self, run_id: int) -> tuple[int, int, int]:
+        """The run's steps as counted now (a run deleted and its id given again has other step ids)."""
+        return self.store.db.conn.execute("SELECT ?, COUNT(*), MAX(id) FROM steps WHERE run_id = ?",
+                                          (run_id, run_id)).fetchone()
+
+
+def _ours(run: RunRecord) -> str | None:
+    """The uid of a run of ours (its steps' spans are derived from it); ``None`` for a run from a trace."""
+    return None if run.uid.startswith(TRACE_RUN_UID_PREFIX) else run.uid
 
 
 __all__ = ["RunShape"]

@@ -120,7 +120,11 @@ class SpanTreeRows:
             self._take(self.tree.layout())
             self.endResetModel()
         rows = [self.tree.row_of_step(step_id) for step_id in found]
-        self.found_hidden = rows.count(None) if reveal else 0
+        # Hidden: steps of the tree that are no row (plumbing hidden); not those newer than the rows shown (a growing
+        # run's tree being laid out anew: they show once it arrives, :meth:`.find_in_run.FindInRun.follow_rows`).
+        known = self.tree.tree.index_of_step
+        self.found_hidden = sum(row is None and step_id in known for step_id, row in zip(found, rows, strict=True)) \
+            if reveal else 0
         return sorted(row for row in rows if row is not None)
 
     def rows_found(self) -> list[int]:

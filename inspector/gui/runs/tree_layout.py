@@ -85,9 +85,7 @@ class TreeLayouts(QObject):
 
     def stop(self) -> None:
         """The window closes: the layout under way is broken off, the reader ends."""
-        self._asked.forget()
-        self._asked.reads.interrupt()
-        self._asked.stop()
+        self._asked.break_off()
 
 
 __all__ = ["AT_ONCE_STEPS", "LaidOut", "TreeLayouts", "lay_out"]

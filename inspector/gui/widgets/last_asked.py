@@ -71,5 +71,11 @@ class LastAsked(QObject):
         self._asked = None
         self.reads.stop()
 
+    def break_off(self) -> None:
+        """The window closes: the read under way is broken off (not waited for to its end), the reader ends."""
+        self._asked = None
+        self.reads.interrupt()
+        self.reads.stop()
+
 
 __all__ = ["LastAsked"]
