@@ -82,9 +82,11 @@ def run_command(argv: list[str]) -> int:
             if os.path.exists(path):  # /dev/zero, a named pipe: never read (it could wait or run forever)
                 raise UsageError(Message(N_("{path} is not a regular file (a device, a named pipe or a socket): "
                                             "save the trace to a file and open that."), {"path": repr(path)}))
-            from inspector.mcp.address_query import carries_typed_secret
+            from inspector.mcp.address_query import carries_typed_secret, names_a_file
 
-            if carries_typed_secret(path):  # an address typed without http://, its password or query not repeated
+            # An address typed without http://, its password or query not repeated; not a file's path that holds
+            # "?" or "#" (exports/run#v=2.json): that one is said missing, below.
+            if carries_typed_secret(path) and not names_a_file(path):
                 raise UsageError(_address_first(f"http://{path}"))
             if not (os.sep in path or os.path.splitext(path)[1]):
                 path = None  # a mistyped command: the parser names the commands there are

@@ -26,8 +26,13 @@ def typed_value(text: str) -> object:
 
 
 def arguments_example(pairs: dict[str, str]) -> str:
-    """``pairs`` (each NAME=VALUE typed) as the ``--args`` JSON object to write, quoted for a shell."""
-    return shlex.quote(json.dumps({name: typed_value(text) for name, text in pairs.items()}, ensure_ascii=False))
+    """``pairs`` (each NAME=VALUE typed) as the ``--args`` JSON object to write, quoted for a shell; a value that
+    is a credential (``api_key=K``, an address's password) as :func:`.typed_shown` hides it (``"api_key": "…"``)."""
+    from .typed_secrets import typed_shown
+
+    shown = {name: typed_shown(f"{name}={text}").partition("=")[2] for name, text in pairs.items()}
+    return shlex.quote(json.dumps({name: typed_value(text) if shown[name] == text else shown[name]
+                                   for name, text in pairs.items()}, ensure_ascii=False))
 
 
 def name_value_hint(raw: str) -> Message | None:

@@ -21,13 +21,14 @@ from inspector.i18n.entry_names import endpoint_name, said_name
 from inspector.i18n.formatting import format_seconds
 from inspector.i18n.messages import Message
 from inspector.mcp import ServerEndpoint, bounded_budget, public_url
-from inspector.mcp.address_query import carries_typed_secret, typed_to_quote
+from inspector.mcp.address_query import carries_typed_secret
 from inspector.mcp.server import STDIO_KEY_PREFIX, InvalidServerError, scheme_missing
 from inspector.mcp.server_command import InvalidCommandError, ServerCommand, parse_command_line, parse_env_assignment
 
 from .common import BadInputError, UsageError, arguments_hint
 from .safe_text import as_typed as _quoted
 from .safe_text import one_line
+from .typed_secrets import typed_shown
 
 #: Longest typed value quoted back in full in a sentence (a pasted command line may be long).
 _QUOTED_CHARS = 500
@@ -145,13 +146,14 @@ def not_a_server(value: str) -> Message:
     """The sentence for a word that is no address and no configured server's name, with the way to
     write what was probably meant (the words as typed)."""
     if value.startswith(STDIO_KEY_PREFIX) and value != STDIO_KEY_PREFIX:
-        # A command server's key, as `servers` and `runs list` show one `call --stdio` started.
-        shown = _clipped(value)
+        # A command server's key, as `servers` and `runs list` show one `call --stdio` started; its credentials
+        # hidden before it is cut short (cut first, they could no longer be found whole).
+        shown = _clipped(typed_shown(value))
         return Message(N_("{value} names a command server that is not configured here. To start its command "
                           "again and speak to it over stdin/stdout, write: --stdio {quoted}"),
                        {"value": _quoted(shown), "quoted": _quoted(shown.removeprefix(STDIO_KEY_PREFIX))})
     # A password or a query in it (an address typed without http://) is not repeated: a key in either.
-    shown = _clipped(typed_to_quote(value))
+    shown = _clipped(typed_shown(value))
     if scheme_missing(value) is not None or carries_typed_secret(value):
         return Message(N_("{value} is not a server address and no configured server has that name. An address "
                           "starts with http:// or https://: did you mean http://{address}?"),

@@ -22,8 +22,14 @@ _KEY_LIKE_CHARS = 12
 #: ``:`` of ``a:a:a:…`` as the one that ends the name, took time growing with the square of a word's length: 10,000
 #: characters, 2 to 4 s; 100,000, minutes), or a query, or a fragment holding ``=`` (``#access_token=…``, OAuth's
 #: implicit flow puts a token there).
-_TYPED_SECRET = re.compile(rf"^(?:{TYPED_USER_INFO.pattern[1:]}|{USER_INFO_WITH_DELIMITER.pattern[1:]})"
-                           r"|\?.|#[^\s=#]*=.")
+_TYPED_PASSWORD = re.compile(rf"^(?:{TYPED_USER_INFO.pattern[1:]}|{USER_INFO_WITH_DELIMITER.pattern[1:]})")
+_TYPED_SECRET = re.compile(_TYPED_PASSWORD.pattern + r"|\?.|#[^\s=#]*=.")
+#: What a trace file's name ends in: a word typed without ``://`` ending so is a file's name, a ``?`` or ``#`` in it
+#: part of the name (``exports/run#v=2.json``), not a query or a fragment.
+_FILE_ENDING = re.compile(r"(?i)\.(?:json|jsonl|ndjson|otlp|pb)$")
+#: The first segment of a word that could be a host: a dot, a port, user info or brackets in it, or localhost
+#: (``example.org/mcp``, ``h:8080/mcp``, ``bob@h/mcp``, ``[::1]/mcp``); ``exports/run`` begins with no host.
+_HOST_FIRST = re.compile(r"(?i)[^/]*[.:@\[]|localhost(?:/|$)")
 _WORDS = re.compile(r"(\s+)")
 #: What follows a ``name:password@`` typed without ``http://`` when it is an address's host: a path, query or
 #: fragment after it, a port, a bracketed IP address, localhost or a name with a dot (``host/mcp``, ``h:8080``,
@@ -91,8 +97,22 @@ def typed_to_quote(text: str) -> str:
     """``text`` (words as typed: an address, perhaps without its ``http://``, a name, a command line) as a
     sentence may repeat it: each word that is an address (``://``) or carries a password before a host or a query
     as :func:`address_to_quote` gives it, the other words as they are (``bob@example.org``, ``pkg@latest``)."""
-    return "".join(address_to_quote(word) if "://" in word or _TYPED_SECRET.search(word) else word
-                   for word in _WORDS.split(text))
+    return "".join(address_to_quote(word) if "://" in word or (_TYPED_SECRET.search(word) and not _file_name(word))
+                   else word for word in _WORDS.split(text))
+
+
+def _file_name(word: str) -> bool:
+    """True when ``word`` (typed without ``://``) ends as a trace file's name and begins with no password."""
+    return _FILE_ENDING.search(word) is not None and _TYPED_PASSWORD.match(word) is None
+
+
+def names_a_file(word: str) -> bool:
+    """True when ``word`` (one word as typed) reads as a file's path rather than an address: it ends as a trace
+    file's name (``exports/run#v=2.json``), or has a ``/`` after a first segment that could be no host (no dot,
+    port, ``@`` or brackets, not localhost: ``exports/run#v=2``)."""
+    if "://" in word:
+        return False
+    return _file_name(word) or ("/" in word and not _HOST_FIRST.match(word.partition("/")[0] + "/"))
 
 
 def carries_typed_secret(word: str) -> bool:
@@ -114,4 +134,4 @@ def query_secrets(query: str) -> list[str]:
 
 
 __all__ = ["address_query", "address_to_keep", "address_to_quote",
-           "carries_typed_secret", "query_secrets", "typed_to_quote", "with_query", "without_query"]
+           "carries_typed_secret", "names_a_file", "query_secrets", "typed_to_quote", "with_query", "without_query"]

@@ -73,8 +73,10 @@ _BASIC = re.compile(r"(?i)\b(basic)(\s+)([A-Za-z0-9+/]{4,}={0,2})")
 _USER_OPTION = re.compile(r"""(?<![\w-])(-u|--user|--proxy-user)([ \t]*=?[ \t]*)(\\?["']?)[^\s"':\\]*:[^\s"'\\]+\3""")
 # "mysql -pSECRET" (the password glued to the option).
 _MYSQL_PASSWORD = re.compile(r"(?i)(\b(?:mysql|mysqldump|mariadb|mysqladmin)\b[^\n]*?[ \t]-p)(\S+)")
-# "--token abc", "--api-key abc": a long option named like a secret, then its value.
-_SECRET_OPTION = re.compile(r"(?<![\w-])--([A-Za-z][A-Za-z0-9_-]{1,40})([ \t]+)(?![-\s])(\S+)")
+# "--token abc", "--api-key abc": a long option named like a secret, then its value; quoted, the whole of it
+# ("--password 'a b'"), up to 256 characters (a quote left open is not looked for to the end of a long line).
+_SECRET_OPTION = re.compile(r"""(?<![\w-])--([A-Za-z][A-Za-z0-9_-]{1,40})([ \t]+)(?![-\s])"""
+                            r"""('[^'\n]{0,256}'|"[^"\n]{0,256}"|\S+)""")
 # <password>...</password>, <api_key attr="">...</api_key>
 _XML_ELEMENT = re.compile(r"<([A-Za-z_][\w.:-]{0,63})(\s[^<>]*)?>([^<]*)</\1\s*>")
 # The same pairs spelled inside text (JSON or Python text of a header list): ["Cookie", "..."]
