@@ -38,7 +38,8 @@ def test_export_import_and_runs_print_the_documented_keys(tmp_path: Path, capsys
     [run] = printed(capsys, "runs", "list", "--db", str(other))["runs"]
     assert set(run) == documented("- `runs list --json`: `{\"runs\": [")
     shown = printed(capsys, "runs", "show", "last", "--db", str(other))
-    assert set(shown) == {"run", "timeline"}
+    assert set(shown) == {"run", "timeline", "reason"}
+    assert shown["reason"] == run["reason"]  # one function says both
     # "as `runs list --json` gives it, without `push` and `reason` and with `steps`"
     assert set(shown["run"]) == set(run) - {"push", "reason"} | {"steps"}
     assert {key for step in shown["timeline"] for key in step} == documented("\"timeline\": [")
