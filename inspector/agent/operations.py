@@ -25,7 +25,12 @@ from inspector.mcp import (
 from inspector.mcp.eras import era_of_version
 from inspector.mcp.messages import N_, NP_, Message, Number, note_of, one_sentence
 from inspector.mcp.output_schema import check_structured
-from inspector.mcp.results import NO_TEXT_SENTENCE, ToolCallResult, non_text_sentence
+from inspector.mcp.results import (
+    NO_TEXT_SENTENCE,
+    TOOL_REPORTED_ERROR,
+    ToolCallResult,
+    non_text_sentence,
+)
 from inspector.mcp.server_requests import clipped, shown_method
 from inspector.mcp.standalone import ServerNotification
 from inspector.mcp.tasks import look_up_task
@@ -234,14 +239,6 @@ def answer_head(result: ToolCallResult) -> Message | None:
         head = non_text_sentence(result.dropped_blocks)
         return head if result.content.startswith(str(head)) else None
     return Message(NO_TEXT_SENTENCE) if result.content == NO_TEXT_SENTENCE else None
-
-
-#: What the model, the stored step and ``call`` say of a tool that reported an error, in the words of
-#: the Workbench's sentence ("the tool fail on Demo server reported an error"): the server by its
-#: name or address, never "the server demo server".
-TOOL_REPORTED_ERROR = N_("The tool {tool} on {server} reported an error:")
-#: The sentence steps stored before said it in: kept in the catalogue, so they still read in German.
-RETIRED_TOOL_REPORTED_ERROR = N_("The tool {tool} on the server {server} reported an error:")
 
 
 def reported_error(tool: str, server: str, content: str) -> Said:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from inspector.i18n.run_cells import cut_reasons
+from inspector.i18n.run_cells import fitted_status
 
 from .terminal_width import ELLIPSIS, display_width, fit
 
@@ -35,9 +35,10 @@ class FittedList:
 
 
 def fit_list(columns: int, others: int, statuses: Sequence[str], status_width: int, least_status: int,
-             titles: Sequence[str]) -> FittedList:
+             titles: Sequence[str], shorts: Sequence[tuple[str, str] | None] = ()) -> FittedList:
     """Statuses and titles cut so that rows fit ``columns`` (``others``: the columns of the rest of a
-    row, separators included; ``least_status``: the longest status word, which is never cut)."""
+    row, separators included; ``least_status``: the longest status word, which is never cut; ``shorts``: each
+    status's kind of failure and its words with the status word, where it has them, :func:`_cut_reason`)."""
     widest_title = max(map(display_width, titles), default=0)
     if others + status_width + widest_title <= columns:
         return FittedList(list(statuses), status_width, list(titles))
@@ -46,7 +47,8 @@ def fit_list(columns: int, others: int, statuses: Sequence[str], status_width: i
         title_room = min(LEAST_TITLE, widest_title)
         status_room = max(columns - others - title_room, least_status + 1)  # the word whole, and "…"
         if status_room < status_width:
-            statuses = [_cut_reason(status, status_room) for status in statuses]
+            shorts = list(shorts) or [None] * len(statuses)
+            statuses = [_cut_reason(status, status_room, short) for status, short in zip(statuses, shorts, strict=True)]
             status_width = max(least_status, *map(display_width, statuses))  # no gap where words were given up
     return FittedList(list(statuses), status_width, [fit(title, max(title_room, 1)) for title in titles])
 
@@ -67,15 +69,16 @@ def leaves_room(columns: int, others: int, status_width: int, least_status: int,
     return others + min(status_width, least_status + 1) + title_room <= columns
 
 
-def _cut_reason(status: str, columns: int) -> str:
-    """``status`` cut to ``columns``: whole where it fits, else its reason cut after the last whole word that
-    fits as the window's Runs list cuts it (:func:`inspector.i18n.run_cells.cut_reasons`: two whole words at
-    least, "fehlgeschlagen (2 von 4 Tool-…" but never "fehlgeschlagen (der Tool-…"), else the status word alone
-    with "…" (a reason is never cut inside a word; ``runs show`` says it whole)."""
-    if display_width(status) <= columns:
-        return status
+def _cut_reason(status: str, columns: int, short: tuple[str, str] | None = None) -> str:
+    """``status`` cut to ``columns`` as the window's Runs list cuts it (:func:`inspector.i18n.run_cells.fitted_status`):
+    whole where it fits, else its reason cut after the last whole word that fits while the cut still names the
+    kind of failure ``short`` gives ("timed out", and its words with the status word: "failed: timed out"), else
+    those words, else another cut (two whole words at least, "fehlgeschlagen (2 von 4 Tool-…" but never
+    "fehlgeschlagen (der Tool-…"), else the status word alone with "…" (a reason is never cut inside a word;
+    ``runs show`` says it whole)."""
     word = status.partition(" (")[0]
-    return next((cut for cut in cut_reasons(status, word) if display_width(cut) <= columns), word + ELLIPSIS)
+    kind, alone = short if short is not None else (None, None)
+    return fitted_status(status, word, kind, lambda text: display_width(text) <= columns, alone) or word + ELLIPSIS
 
 
 __all__ = ["LEAST_SERVER", "LEAST_TITLE", "FittedList", "fit_list", "fit_servers", "leaves_room"]

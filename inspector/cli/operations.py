@@ -63,6 +63,7 @@ from .demo_entry import check_demo_entry
 from .durations import readable_duration
 from .ending import emit_json
 from .keyring_refusals import NotingKeeper
+from .outcome_said import error_line, report_outcome
 from .parser import OFFERING_COMMANDS, OFFERING_METHODS, OPERATIONS
 from .progress import live_progress_line
 from .reader_gone import report_of_decided_outcome
@@ -88,7 +89,7 @@ from .server_stderr import ServerStderr
 from .signin import settings_from_args, signin_vault, with_signin
 from .task_words import task_line
 from .typed_secrets import typed_start
-from .words import leg_outcome_word, leg_said, outcome_word, seconds, status_cell, whole
+from .words import leg_outcome_word, leg_said, seconds, status_cell, whole
 
 if TYPE_CHECKING:
     from inspector.store import RunStore
@@ -652,7 +653,7 @@ def print_report(report: dict[str, Any], as_json: bool, error: Any = None, *,
         print(_("Replay of step {step} of run {run}:").format(run=report["replay_of"]["run"],
                                                              step=report["replay_of"]["step"]))
     print(one_line(_("{subject} on {server}: {outcome} (budget {budget} s)").format(
-        subject=subject, server=server_said or report["server"], outcome=outcome_word(report["outcome"]),
+        subject=subject, server=server_said or report["server"], outcome=report_outcome(report),
         budget=seconds(report["budget_s"]))))
     exchanges = ([getattr(finished, "exchange", None) for finished in finished_legs]
                  if len(finished_legs) == len(report["legs"]) else [None] * len(report["legs"]))
@@ -682,15 +683,9 @@ def print_report(report: dict[str, Any], as_json: bool, error: Any = None, *,
         print(one_line(line))
     if report["error"] is not None:
         message = translate(error) if error is not None else report["error"]["message"]
-        if report["error"]["kind"] == "cancelled":
-            # A cancel is the user's act, never a fault (ADR-191): it is not headed "Error".
-            print(one_line(_("Cancelled (code {code}): {message}").format(code=report["error"]["code"],
-                                                                        message=message)))
-        else:
-            print(one_line(_("Error ({kind}, code {code}): {message}").format(
-                kind=report["error"]["kind"], code=report["error"]["code"], message=message)))
-            if (hint := budget_hint(report)) is not None:
-                print(hint)
+        print(one_line(error_line(report["error"]["kind"], message)))
+        if report["error"]["kind"] != "cancelled" and (hint := budget_hint(report)) is not None:
+            print(hint)
     elif report["outcome"] == "failed":
         print(one_line(_("The tool {tool} reported an error:").format(tool=report.get("tool"))))
     if "content" in report:

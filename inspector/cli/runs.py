@@ -22,7 +22,15 @@ from inspector.i18n.messages import Message
 from inspector.i18n.recovery import status_with_recovery
 from inspector.i18n.refused_probe import LegSeen, legs_seen
 from inspector.i18n.replays import replay_of_text, replayed_as_text
-from inspector.i18n.run_cells import format_duration, run_duration, run_server, run_steps, unnamed_server
+from inspector.i18n.run_cells import (
+    format_duration,
+    run_duration,
+    run_server,
+    run_steps,
+    short_reason,
+    short_status,
+    unnamed_server,
+)
 from inspector.i18n.scenarios import own_demo_server, said_title
 from inspector.i18n.wire import command_line, line_problem_lines, stderr_lines, transport_line
 from inspector.i18n.words import (
@@ -307,7 +315,8 @@ def _list(store: RunStore, args: argparse.Namespace) -> int:
     if columns is not None:
         if not leaves_room(columns, others + display_width(figures_heading), status, least_status, titles):
             figures_heading, figures = "", [""] * len(runs)  # a narrow terminal: the columns as ever
-        fitted = fit_list(columns, others + display_width(figures_heading), statuses, status, least_status, titles)
+        fitted = fit_list(columns, others + display_width(figures_heading), statuses, status, least_status, titles,
+                          [_short(run, reasons) for run in runs])
         statuses, status, titles = fitted.statuses, fitted.status_width, fitted.titles
     print(f"{heading[0]:>6}  {heading[1]:<{at}}  {heading[2]:<{status}}  {heading[3]:<{source}}  "
           f"{figures_heading}{heading[7]}")
@@ -324,6 +333,14 @@ def _list(store: RunStore, args: argparse.Namespace) -> int:
         say_hidden(hidden)
     _say_cancelled_elsewhere(store, args)
     return EXIT_OK
+
+
+def _short(run: RunRecord, reasons: dict[int, Any]) -> tuple[str, str] | None:
+    """A failed run's kind of failure and its words with the status word, where every failed call ended one known
+    way: what a narrow Status column says, as the window's does (:func:`inspector.i18n.run_cells.short_reason`)."""
+    reason = reasons[run.id].said() if run.id in reasons else None
+    short, alone = short_reason(run.status, reason), short_status(run.status, reason)
+    return (short, alone) if short is not None and alone is not None else None
 
 
 def _say_cancelled_elsewhere(store: RunStore, args: argparse.Namespace) -> None:

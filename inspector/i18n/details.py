@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from inspector.mcp.results import TOOL_ERROR_HEADS
 from inspector.runs import DetailWords, step_details
 from inspector.runs.timeline import MAX_DETAILS_CHARS
 
@@ -200,7 +201,22 @@ def _each(notes: Any) -> list[Any]:
     return notes if isinstance(notes, list) else []
 
 
+class ReasonFirstDetailWords(TranslatedDetailWords):
+    """:class:`TranslatedDetailWords` for a cell with little room: a tool's error says the tool's own text
+    ("flaky: Call 2 failed: …"), not first our sentence naming the tool and its server ("The tool flaky on Fresh
+    demo server reported an error: …"), which the cell's other columns, its tooltip and the step detail say."""
+
+    def result_line(self, payload: Mapping[str, Any], line: str) -> str:
+        wording = payload.get("wording")
+        head = wording.get("text") if isinstance(wording, Mapping) else None
+        if (isinstance(head, str) and head and wording.get("template") in TOOL_ERROR_HEADS
+                and isinstance(line, str) and line.startswith(head) and line[len(head):].strip()):
+            return line[len(head):].strip()
+        return super().result_line(payload, line)
+
+
 TRANSLATED_DETAILS = TranslatedDetailWords()
+REASON_FIRST_DETAILS = ReasonFirstDetailWords()
 
 
 def localized_step_details(payload: Mapping[str, Any], limit: int = MAX_DETAILS_CHARS) -> str:
@@ -209,7 +225,14 @@ def localized_step_details(payload: Mapping[str, Any], limit: int = MAX_DETAILS_
     return step_details(payload, TRANSLATED_DETAILS, limit)
 
 
-__all__ = ["TRANSLATED_DETAILS", "TranslatedDetailWords", "disagreement_said", "importer_lines_said",
+def reason_first_details(payload: Mapping[str, Any], limit: int = MAX_DETAILS_CHARS) -> str:
+    """:func:`localized_step_details` for a cell with little room: a tool's error by the tool's own text
+    (:class:`ReasonFirstDetailWords`); its whole sentence is the cell's tooltip and the step detail's."""
+    return step_details(payload, REASON_FIRST_DETAILS, limit)
+
+
+__all__ = ["REASON_FIRST_DETAILS", "TRANSLATED_DETAILS", "ReasonFirstDetailWords", "reason_first_details",
+           "TranslatedDetailWords", "disagreement_said", "importer_lines_said",
            "importer_notes", "localized_step_details", "outcome_note_said", "own_lines", "server_answer_marked",
            "side_message", "side_said", "stored_text_said", "UNFINISHED_NOTE", "unfinished_said",
            "without_disagreement"]

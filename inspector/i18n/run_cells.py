@@ -4,6 +4,7 @@ words and the same rounding, whichever shows the run; and where its Status cell 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 from typing import Protocol
 from urllib.parse import urlsplit
@@ -14,7 +15,7 @@ from . import _, formatting
 from .entry_names import shown_name
 from .recovery import Reason
 from .scenarios import own_demo_server
-from .words import failure_word
+from .words import failure_word, outcome_text
 
 #: The words of a reason a cut Status cell keeps at least ("2 of…"): fewer say nothing the status word does not.
 LEAST_REASON_WORDS = 2
@@ -121,6 +122,26 @@ def short_reason(status: str, reason: Reason | None) -> str | None:
     return failure_word(kind) if status == "failed" and kind in ("timed_out", "refused") else None
 
 
+def fitted_status(text: str, word: str, short: str | None, fits: Callable[[str], bool],
+                  alone: str | None = None) -> str | None:
+    """What a Status cell too narrow for ``text`` (a status ``word`` and its reason) shows, the window's and the
+    terminal's alike: the first that ``fits`` of ``text`` whole, its cuts (:func:`cut_reasons`) that still say
+    ``short`` (the reason's kind of failure, :func:`short_reason`), ``alone`` (that kind said alone: the window's
+    cell says ``short`` beside the failed icon, a terminal with the status word, :func:`short_status`), the other
+    cuts; ``None`` where none fits (the cell says the status word)."""
+    cuts = cut_reasons(text, word)
+    said = [cut for cut in cuts if short in cut] if short else []
+    alone = alone or short
+    return next((shown for shown in (text, *said, *([alone] if alone else []), *cuts) if fits(shown)), None)
+
+
+def short_status(status: str, reason: Reason | None) -> str | None:
+    """:func:`short_reason` with the status word before it, where no icon says it ("failed: timed out", as a
+    step's Outcome cell says it whole); ``None`` where there is no short reason."""
+    short = short_reason(status, reason)
+    return None if short is None else outcome_text(status, reason[3] if reason is not None else None)
+
+
 def whole_words(kept: str) -> int:
     """How many whole words ``kept`` has: a compound's first part before its hyphen is none ("der Tool-" has
     one, and says no more than the status word; "2 von 4 Tool-" has three, the counts)."""
@@ -128,5 +149,6 @@ def whole_words(kept: str) -> int:
     return len(words) - (1 if words and words[-1].endswith("-") else 0)
 
 
-__all__ = ["LEAST_REASON_WORDS", "cut_reasons", "format_duration", "names_for", "run_duration", "run_server",
-           "run_steps", "server_shown", "short_reason", "unnamed_server", "unnamed_server_tip", "whole_words"]
+__all__ = ["LEAST_REASON_WORDS", "cut_reasons", "fitted_status", "format_duration", "names_for", "run_duration",
+           "run_server", "run_steps", "server_shown", "short_reason", "short_status", "unnamed_server",
+           "unnamed_server_tip", "whole_words"]

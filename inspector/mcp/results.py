@@ -11,6 +11,14 @@ from .images import ImagePart, image_parts
 from .messages import N_, NP_, Message, said_together
 
 NO_TEXT_SENTENCE = N_("The tool returned no textual content.")
+#: What the model, the stored step and ``call`` say of a tool that reported an error, before the tool's own
+#: text, in the words of the Workbench's sentence ("the tool fail on Demo server reported an error"): the
+#: server by its name or address, never "the server demo server".
+TOOL_REPORTED_ERROR = N_("The tool {tool} on {server} reported an error:")
+#: The sentence steps stored before said it in: kept in the catalogue, so they still read in German.
+RETIRED_TOOL_REPORTED_ERROR = N_("The tool {tool} on the server {server} reported an error:")
+#: The sentences of ours a tool's error is stored after: a cell with little room says the tool's own text first.
+TOOL_ERROR_HEADS = frozenset({TOOL_REPORTED_ERROR, RETIRED_TOOL_REPORTED_ERROR})
 
 
 #: The kinds of content block MCP defines besides text (each named in :func:`_kind_count`).

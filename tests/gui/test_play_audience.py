@@ -101,16 +101,22 @@ def test_each_call_shows_what_it_came_to_in_the_reader_s_language(qtbot, make_wi
     def said() -> list[str]:
         return [room.model.data(room.model.index(index, WHAT)) for index in tools]
 
+    def tip(index: int) -> str:
+        return room.model.index(tools[index], WHAT).data(Qt.ItemDataRole.ToolTipRole).replace("\xa0", " ")
+
     english = said()
     assert english[0] == "flaky: Call 1 worked."
-    assert english[1].startswith("flaky: The tool flaky on Fresh demo server reported an error: Call 2 failed")
+    # The tool's own reason first (test_flaky_reason_first.py); our sentence naming its server in the tooltip.
+    assert english[1].startswith("flaky: Call 2 failed")
+    assert "The tool flaky on Fresh demo server reported an error: Call 2 failed" in tip(1)
     assert english[3] == "describe_image: [1 block is not shown as text: 1 image.]"
     switch_language("de")
     try:
         # Our words are said again in German; the tool's own words stay as it said them.
         german = said()
         assert german[0] == "flaky: Call 1 worked."
-        assert german[1].startswith("flaky: Das Tool flaky auf Demo-Server (frisch) meldete einen Fehler: Call 2")
+        assert german[1].startswith("flaky: Call 2")
+        assert "Das Tool flaky auf Demo-Server (frisch) meldete einen Fehler: Call 2" in tip(1)
         assert german[3] == "describe_image: [1 Block wird nicht als Text gezeigt: 1 Bild.]"
     finally:
         switch_language("en")

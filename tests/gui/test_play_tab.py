@@ -107,16 +107,18 @@ def test_play_flaky_server_on_a_fresh_demo_server(qtbot, make_window, qtmodeltes
                                       "failed; the model still gave its answer), 9 steps")
     # The failed call names its server as the Workbench does ("on Fresh demo server": the one started for
     # the run), not "the server demo server".
-    details = tab.timeline.index(3, STEP_COLUMNS.index("details")).data()
-    assert details.startswith("flaky: The tool flaky on Fresh demo server reported an error: Call 2 failed"), details
+    # (in the tooltip: the cell says the tool's own text first, test_flaky_reason_first.py)
+    details = tab.timeline.index(3, STEP_COLUMNS.index("details")).data(Qt.ItemDataRole.ToolTipRole)
+    details = details.replace("\xa0", " ")
+    assert "flaky: The tool flaky on Fresh demo server reported an error: Call 2 failed" in details, details
     switch_language("de")
     try:
         # The stored title is ours, in English; it is shown in the reader's language.
         assert tab.run_heading.text() == (f"Lauf {run.run_id}: Szenario flaky-server — fehlgeschlagen (1 von 4 "
                                           "Tool-Aufrufen schlug fehl; das Modell gab trotzdem seine Antwort), 9 "
                                           "Schritte")
-        details = tab.timeline.index(3, STEP_COLUMNS.index("details")).data()
-        assert details.startswith("flaky: Das Tool flaky auf Demo-Server (frisch) meldete einen Fehler:"), details
+        details = tab.timeline.index(3, STEP_COLUMNS.index("details")).data(Qt.ItemDataRole.ToolTipRole)
+        assert "flaky: Das Tool flaky auf Demo-Server (frisch) meldete einen Fehler:" in details, details
         # Where the heading does not fit, the title gives up its room, then the counts: the status and why
         # it failed stay whole (what a support engineer reads it for); the tip says all of it.
         shown = tab.run_heading.shown_text()

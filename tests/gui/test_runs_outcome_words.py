@@ -40,7 +40,7 @@ def _timed_out_call() -> int:
 
     with FaultServer("session", work=work) as server:
         done = cli_here("call", server.url, "slow", "--budget", "1", "--db", str(resolve_db_path()))
-    assert done.returncode != 0 and "timed_out" in done.stdout, done.stdout + done.stderr
+    assert done.returncode != 0 and ": failed: timed out (budget 1 s)" in done.stdout, done.stdout + done.stderr
     with RunStore.open(resolve_db_path()) as store:
         return store.list_runs(limit=1)[0].id
 

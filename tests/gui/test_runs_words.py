@@ -164,7 +164,11 @@ def test_our_sentence_at_the_head_of_a_result_is_said_in_the_reader_s_language_i
     with _shown_in(qtbot, make_window, language, run_id) as tab:
         said = ("Das Tool fail auf demo meldete einen Fehler: This tool always fails."
                 if language == "de" else "The tool fail on demo reported an error: This tool always fails.")
-        assert tab.timeline.index(0, COLUMNS.index("details")).data() == f"fail: {said}"
+        # The cell says the tool's own text first (the tool and its server have their columns); the whole
+        # sentence is its tooltip.
+        details = tab.timeline.index(0, COLUMNS.index("details"))
+        assert details.data() == "fail: This tool always fails."
+        assert f"fail: {said}" in details.data(Qt.ItemDataRole.ToolTipRole).replace("\xa0", " ")
         assert f"fail: {said}" in _cli_details(run_id, language)
         tab.select_step(0)
         qtbot.waitUntil(lambda: tab.detail.result.toPlainText() == said)

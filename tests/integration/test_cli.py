@@ -299,7 +299,7 @@ def test_a_cancel_in_flight_reads_as_a_cancel_not_an_error(sdk_url: str, sdk_eve
             process.kill()
     assert process.returncode == 130
     assert "Error (" not in stdout  # ADR-191: the user's cancel is never headed as a fault
-    assert (f"Cancelled (code 1011): You cancelled the operation after tools/call had been sent to the server "
+    assert (f"Cancelled: You cancelled the operation after tools/call had been sent to the server "
             f"{sdk_url}, before its answer arrived. Whether the server acted on it is unknown.") in stdout
 
 

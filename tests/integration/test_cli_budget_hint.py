@@ -23,7 +23,8 @@ def test_a_timed_out_call_names_the_option_that_gives_it_more_time(demo_server, 
     done = cli_here("--db", db, "--lang", language, "call", demo_server.url, "hang", "--budget", "1.5")
     assert done.returncode == 1
     lines = done.stdout.splitlines()
-    error = next(index for index, line in enumerate(lines) if "timed_out, " in line)
+    error = next(index for index, line in enumerate(lines)
+                 if line.startswith(("Error (timed out): ", "Fehler (Zeitüberschreitung): ")))
     assert lines[error + 1] == HINTS[language].format(budget=budget)
     # A tool's own error is no matter of time: no hint.
     failed = cli_here("--db", db, "--lang", language, "call", demo_server.url, "fail", "--budget", "1.5")

@@ -98,7 +98,7 @@ def timed_out_run(tmp_path: Path) -> str:
     db = str(tmp_path / "slow.db")
     with FaultServer("session", work=work) as server:
         done = cli("call", server.url, "slow", "--budget", "1", "--db", db)
-    assert done.returncode != 0 and "timed_out" in done.stdout, done.stdout + done.stderr
+    assert done.returncode != 0 and ": failed: timed out (budget 1 s)" in done.stdout, done.stdout + done.stderr
     return db
 
 

@@ -130,7 +130,7 @@ def test_ctrl_c_cancels_a_call_over_stdio_and_no_process_of_the_server_is_left()
         if process.poll() is None:
             process.kill()
     assert process.returncode == 130, stderr
-    assert "Cancelled (code 1011): You cancelled the operation after tools/call had been sent" in stdout
+    assert "Cancelled: You cancelled the operation after tools/call had been sent" in stdout
     assert processes_with(marker) == []
     assert not os.path.exists(f"/proc/{servers[0]}")
 
@@ -378,7 +378,7 @@ def test_a_configured_commands_secret_is_asked_at_a_terminal_and_reaches_only_th
         with open(f"/proc/{pid}/environ", "rb") as handle:
             assert b"MY_PASS=typed-secret" in handle.read().split(b"\0")
         process.send_signal(signal.SIGINT)
-        until("Cancelled (code 1011)")
+        until("Cancelled: ")
         process.wait(20)
     finally:
         if process.poll() is None:
@@ -408,7 +408,7 @@ def test_ctrl_c_during_the_handshake_still_shuts_a_stubborn_server_down() -> Non
         if process.poll() is None:
             process.kill()
     assert process.returncode == 130
-    assert "Cancelled (code 1011)" in stdout and "during initialize" in stdout
+    assert "Cancelled: " in stdout and "during initialize" in stdout
     assert processes_with(marker) == []
 
 

@@ -175,7 +175,9 @@ def test_runs_list_cuts_a_reason_after_whole_words_as_the_window_does(tmp_path: 
             assert columns < 72 or all(display_width(row) < columns for row in rows), rows  # narrower: rows wrap
             for run, said in _statuses(rows, source).items():
                 word = wholes[run].split(" (")[0]
-                assert said in {wholes[run], *cut_reasons(wholes[run], word), f"{word}…"}, (columns, said)
+                # A run whose failed calls all timed out says so alone before a cut that no longer names it.
+                shorts = {f"{word}: {kind}" for kind in ("timed out", "Zeitüberschreitung")}
+                assert said in {wholes[run], *cut_reasons(wholes[run], word), f"{word}…", *shorts}, (columns, said)
                 cuts.add(said)
         said_of_whole = {cut for cut in cuts if cut.startswith(whole.split(" (")[0]) and cut != whole}
         assert len(said_of_whole) >= 3, cuts
@@ -212,3 +214,29 @@ def test_runs_list_keeps_a_strangers_servers_and_titles_in_their_columns(tmp_pat
     assert "Duration" in heading and all(" s  " in row for row in rows), rows
     ends = {display_width(row[:row.index(" s  ") + 2]) for row in rows}
     assert ends == {display_width(heading[:heading.index("Duration") + len("Duration")])}, rows
+
+
+def test_runs_list_says_a_timed_out_runs_kind_before_a_cut_that_no_longer_names_it(tmp_path: Path) -> None:
+    """A run whose failed call timed out says "failed: timed out" where its whole reason does not fit, as the
+    window's narrow Status cell says "timed out" beside the failed icon (the same function, ``fitted_status``,
+    with ``short_reason``): a cut is shown only while it still names the kind ("failed (the tool call…" said
+    nothing of it). Run against a real server on 127.0.0.1 that never answers the call."""
+    from tests.integration.test_cli_outcome_words import stall_the_call
+    from tests.support.fault_server import FaultServer
+
+    path = str(tmp_path / "slow.db")
+    with FaultServer("session", work=stall_the_call) as server:
+        assert cli_here("--db", path, "call", server.url, "slow", "--budget", "1").returncode == 1
+    for language, source, kind, short in (("en", "Source", "timed out", "failed: timed out"),
+                                          ("de", "Quelle", "Zeitüberschreitung", "fehlgeschlagen: Zeitüberschreitung")):
+        [whole] = _statuses(piped("--lang", language, "--db", path, "runs", "list"), source).values()
+        word = whole.split(" (")[0]
+        assert kind in whole and short not in whole
+        said = set()
+        for columns in (*range(56, display_width(whole) + 72, 2), 250):
+            rows = here_at_terminal(columns, "--lang", language, "--db", path, "runs", "list")
+            [cell] = _statuses(rows, source).values()
+            naming = [cut for cut in cut_reasons(whole, word) if kind in cut]
+            assert cell in {whole, *naming, short, f"{word}…"}, (columns, cell)
+            said.add(cell)
+        assert short in said and whole in said, said

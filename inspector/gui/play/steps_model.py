@@ -11,7 +11,7 @@ from typing import Any
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt
 
 from inspector.i18n import _
-from inspector.i18n.details import localized_step_details
+from inspector.i18n.details import reason_first_details
 from inspector.i18n.formatting import format_number
 from inspector.i18n.messages import said_again
 from inspector.i18n.words import kind_word, outcome_word
@@ -64,7 +64,9 @@ def what_text(row: PlayRow) -> str:
     if row.step is not None:
         # The catalogue's too, once stored: "tools/list: 130 tools in 13 pages", as the Runs tab says
         # it (it said "tools/list (the catalogue)" however long the walk).
-        details = localized_step_details(row.step.to_payload(legs=False))
+        # A tool's error by the tool's own text first, as the Runs tab's Details cell says it (the whole
+        # sentence, naming the tool and its server, is the tooltip).
+        details = reason_first_details(row.step.to_payload(legs=False))
         if details:
             return visible(details)
     return call_text(row)

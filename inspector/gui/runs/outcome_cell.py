@@ -14,7 +14,7 @@ from PySide6.QtCore import QModelIndex, QObject, QPersistentModelIndex, QSize, Q
 from PySide6.QtGui import QFontMetricsF
 from PySide6.QtWidgets import QApplication, QStyle, QStyledItemDelegate, QStyleOptionViewItem
 
-from inspector.i18n.run_cells import cut_reasons
+from inspector.i18n.run_cells import fitted_status
 
 #: The model's role for a step's kind of failure alone, or a run's status word without its reason ("" or
 #: ``None``: it has none, its whole words are all it says).
@@ -40,11 +40,7 @@ def fitting_text(option: QStyleOptionViewItem, failure: str | None, short: str |
     def fits(text: str) -> bool:
         return metrics.horizontalAdvance(text) <= room - 2 * margin
 
-    if fits(option.text):
-        return option.text
-    cuts = cut_reasons(option.text, failure)
-    said = [cut for cut in cuts if short in cut] if short else []
-    return next((text for text in (*said, *([short] if short else []), *cuts) if fits(text)), failure)
+    return fitted_status(option.text, failure, short, fits) or failure
 
 
 class OutcomeCellDelegate(QStyledItemDelegate):

@@ -8,14 +8,14 @@ from datetime import datetime, tzinfo
 from typing import TYPE_CHECKING
 
 from inspector.i18n import _, formatting
-from inspector.i18n.details import localized_step_details
+from inspector.i18n.details import localized_step_details, reason_first_details
 from inspector.i18n.words import failed_outcome_text, failure_word, kind_word, step_source_word
 from inspector.i18n.zone_said import time_in_zones
 from inspector.runs.ending import stored_failure
 from inspector.store.browse import TimelineRow
 
 from ..language import on_language_changed
-from ..widgets.plain_text import cell_text, plain_tooltip
+from ..widgets.plain_text import MAX_CELL_CHARS, cell_text, plain_tooltip
 from .runs_model import format_duration
 
 if TYPE_CHECKING:
@@ -52,6 +52,17 @@ def shown_details(step: TimelineRow) -> str:
     return localized_step_details(step.detail_fields) if step.detail_fields else step.details
 
 
+def whole_details(step: TimelineRow) -> str:
+    """The Details cell's tooltip: :func:`shown_details` as long as a cell holds (the cell's is cut shorter)."""
+    return localized_step_details(step.detail_fields, MAX_CELL_CHARS) if step.detail_fields else step.details
+
+
+def cell_details(step: TimelineRow) -> str:
+    """What the Details cell says: :func:`shown_details`, a tool's error by the tool's own text first (the tool and
+    its server have their columns; the whole sentence is the tooltip), :func:`reason_first_details`."""
+    return reason_first_details(step.detail_fields) if step.detail_fields else step.details
+
+
 class TimelineCells:
     """The words of one :class:`~.timeline_model.TimelineModel`'s cells, from its rows, its rounds,
     its time axis and its span tree."""
@@ -80,7 +91,10 @@ class TimelineCells:
         # service of a step from a trace (the source column, which says it, hides in a narrow pane).
         if column == "time":  # whose time: this computer's zone, and the same instant in UTC, as precise as the cell
             return plain_tooltip(time_in_zones(step.started_at, milliseconds=True)) if step.started_at else ""
-        text = self.waterfall_text(step) if column == "waterfall" else self.text(step, column)
+        if column == "details":  # the whole sentence, where the cell says the tool's own text first
+            text = cell_text(whole_details(step))
+        else:
+            text = self.waterfall_text(step) if column == "waterfall" else self.text(step, column)
         if not text:
             return ""  # a step with no outcome by nature: no tooltip
         if column in ("source", "kind") and step.service:
@@ -113,7 +127,7 @@ class TimelineCells:
             return _("unfinished") if step.unfinished else format_duration(step.duration_ms / 1000)
         if column == "outcome":
             return self._outcome(step)
-        return cell_text(shown_details(step))
+        return cell_text(cell_details(step))
 
     def failure(self, step: TimelineRow) -> str:
         """The kind of failure that the step's outcome names ("timed out"; "" for none): what an Outcome
@@ -152,4 +166,4 @@ class TimelineCells:
             offset=format_duration(offset), span=format_duration(span), duration=format_duration(duration))
 
 
-__all__ = ["TEXTS_KEPT", "TimelineCells", "format_time", "headings", "shown_details", "step_source"]
+__all__ = ["TEXTS_KEPT", "TimelineCells", "cell_details", "format_time", "headings", "shown_details", "step_source"]
