@@ -43,8 +43,8 @@ def _every_pattern(text: str) -> str:
     text = m._HEADER_LINE.sub(m._header_line, text)
     text = m._redact_assignments(text)
     text = m.USER_INFO_IN_TEXT.sub(m._user_info, text)
-    text = m._USER_OPTION.sub(rf"\1\2\3{m.REDACTED}\3", text)
-    text = m._MYSQL_PASSWORD.sub(rf"\1{m.REDACTED}", text)
+    text = m.hide_user_passwords(text, m.REDACTED)
+    text = m.hide_database_passwords(text, m.REDACTED)
     text = m._SECRET_OPTION.sub(m._secret_option, text)
     if "</" in text:
         text = m._XML_ELEMENT.sub(m._xml_element, text)
