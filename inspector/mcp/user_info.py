@@ -44,8 +44,12 @@ def _user_info(stop: str) -> str:
 #: The user info at the start of an address's text after ``scheme://`` (or of one typed without it).
 _AT_START = re.compile(_user_info(r"\s"))
 #: An address's user info wherever a text spells it (``scheme://`` and a user name, password, host and tail), its
-#: parts ending at a quote or an angle bracket too (``"http://bob:pw@host"`` in JSON, ``<http://…>``).
-USER_INFO_IN_TEXT = re.compile(r"(?i)\b(?P<head>[a-z][a-z0-9+.-]*://)" + _user_info(r"\s\"'<>"))
+#: parts ending at a quote or an angle bracket too (``"http://bob:pw@host"`` in JSON, ``<http://…>``). Its match
+#: begins where the scheme's word does (``lead``: ``x-`` of ``x-http://``, kept as it is), the scheme after the
+#: word's first boundary: every start in one word reads the same rest, so a word is read once (from each start,
+#: ``a.b.a.b…`` of a megabyte took minutes).
+USER_INFO_IN_TEXT = re.compile(r"(?i)(?<![a-z0-9+.-])(?P<lead>(?>[a-z0-9+.-]*?\b(?=[a-z])))"
+                               r"(?P<head>[a-z][a-z0-9+.-]*+://)" + _user_info(r"\s\"'<>"))
 #: A password typed with ``/``, ``?`` or ``#`` at the start of a word (:func:`_typed`).
 USER_INFO_WITH_DELIMITER = re.compile("^" + _typed(r"\s"))
 #: A name, ``:`` and a password up to its ``@`` at the start of a word (``bob:pw@host/mcp``).

@@ -118,6 +118,9 @@ _URL_PARAMETER = re.compile(r"(?i)(?:[?&#;]|%3F|%26|%23)(?P<name>[A-Za-z0-9_.-]{
                             r"(?P<value>(?:[^\s&#?%\"'<>\\]|%(?!26|23|3F)[0-9A-F]{2})+)")
 # An Azure shared access signature's "sig", an OAuth authorization "code" (exchanged for a token).
 _URL_SECRET_NAMES = frozenset({"sig", "code"})
+# A word (up to a space, quote or angle bracket, which no address spells) holding an "@", read from its start
+# only (each place in a long word without one would read to its end again).
+_WORD_WITH_AT = re.compile(r"""(?<![^\s"'<>])[^\s"'<>@]*+@[^\s"'<>]*+""")
 # A header line ("Authorization: Basic abc def") loses everything up to the end of the line.
 _HEADER_LINE = re.compile(r"(?im)^([ \t]*)([A-Za-z0-9_-]{2,64})([ \t]*:[ \t]*)(\S[^\r\n]*)$")
 
@@ -209,7 +212,7 @@ def redact_text(text: str) -> str:
     if "=" in text or "%3" in text:
         text = _URL_PARAMETER.sub(_url_parameter, text)
     if "://" in text and "@" in text:
-        text = USER_INFO_IN_TEXT.sub(_user_info, text)
+        text = _hide_user_infos(text)
     if "-u" in text:
         text = hide_user_passwords(text, REDACTED)
     if not ascii_text or "mysql" in (folded := text.lower()) or "mariadb" in folded:
@@ -327,10 +330,28 @@ def _redact_assignments(text: str) -> str:
     return "".join(parts)
 
 
+def _hide_user_infos(text: str) -> str:
+    """``text`` with the user info of each address it spells hidden (:func:`_user_info`).
+
+    An address holds an "@" and no space or quote (USER_INFO_IN_TEXT): only a word holding an "@" is read, and
+    only up to its last "@", where an address's user info or tail ends (a host read to that "@" only is kept as
+    it is all the same). Read from every "://" to a space, "x://a:b" repeated took minutes for a megabyte."""
+    parts: list[str] = []
+    done = 0
+    for word in _WORD_WITH_AT.finditer(text):
+        if "://" not in word.group():
+            continue
+        start, last_at = word.start(), text.rfind("@", word.start(), word.end())
+        parts += (text[done:start], USER_INFO_IN_TEXT.sub(_user_info, text[start:last_at + 1]))
+        done = last_at + 1
+    return "".join((*parts, text[done:])) if parts else text
+
+
 def _user_info(match: re.Match[str]) -> str:
     """An address's user info (up to the last "@" before its path: a password may hold "@"), and what a password
-    holding "@" and "/" as typed may take after its host, hidden as inspector.mcp.user_info reads them."""
-    return hide_user_info(match, match["head"], f"{REDACTED}@", REDACTED)
+    holding "@" and "/" as typed may take after its host, hidden as inspector.mcp.user_info reads them; what comes
+    before its scheme in the same word (``lead``) is kept."""
+    return match["lead"] + hide_user_info(match, match["head"], f"{REDACTED}@", REDACTED)
 
 
 def _basic(match: re.Match[str]) -> str:

@@ -15,6 +15,7 @@ import time
 
 import pytest
 
+from inspector.mcp import user_info
 from inspector.traces.command_line_secrets import hide_database_passwords, hide_user_passwords
 from inspector.traces.redact import redact_text
 
@@ -36,6 +37,14 @@ _ASSIGNMENT_BEFORE = re.compile(
 _USER_OPTION_BEFORE = re.compile(
     r"""(?<![\w-])(-u|--user|--proxy-user)([ \t]*=?[ \t]*)(\\?["']?)[^\s"':\\]*:[^\s"'\\]+\3""")
 _MYSQL_PASSWORD_BEFORE = re.compile(r"(?i)(\b(?:mysql|mysqldump|mariadb|mysqladmin)\b[^\n]*?[ \t]-p)(\S+)")
+
+# The addresses' user info as it was read: from every word boundary, each to the next space.
+_USER_INFO_BEFORE = re.compile(r"(?i)\b(?P<head>[a-z][a-z0-9+.-]*://)" + user_info._user_info(r"\s\"'<>"))
+
+
+def user_infos_before(text: str) -> str:
+    mark = redact_module.REDACTED
+    return _USER_INFO_BEFORE.sub(lambda match: user_info.hide_user_info(match, match["head"], f"{mark}@", mark), text)
 
 
 def assignments_before(text: str) -> str:
@@ -66,7 +75,8 @@ PIECES = ["=", ":", "@", "/", '"', "'", '\\"', "\\", "token", "password", "Beare
           "--access-key", "api_key", "Pwd", "pin", "xpin", "tokens", " ", "\t", "\n", "\r", ",", ";", "&", "}", "]",
           "[", "[REDACTED]", "null", "true", "…", "ſ", "K", "é", "密", "http://", "a:b@h", "x", "ab", "-", ".", "_",
           "7", "a" * 63, "b" * 70, "?", "#", "%3D", "-u", "-u ", "--user", "--proxy-user", "mysql", "MariaDB ",
-          "mysqldump", "-p", " -P", "-psecret", "x-u"]
+          "mysqldump", "-p", " -P", "-psecret", "x-u", "://", "x://", "HTTP://", "a.b", "1", "+", "<", ">",
+          "a:b@h/", "/@", "=@", "@"]
 
 
 def hostile_texts(count: int, seed: int) -> list[str]:
@@ -103,4 +113,17 @@ def test_a_megabyte_of_command_line_shapes_is_redacted_in_seconds(shape: str) ->
     text = (shape * (MEGABYTE // len(shape) + 1))[:MEGABYTE]
     started = time.perf_counter()
     redact_text(text)
+    assert time.perf_counter() - started < SLOW_SECONDS
+
+
+def test_the_user_info_pass_hides_exactly_what_the_old_pattern_hid() -> None:
+    for text in hostile_texts(4000, seed=31):
+        assert redact_module._hide_user_infos(text) == user_infos_before(text), text
+
+
+@pytest.mark.parametrize("shape", ["a.b", "eyJ-", "sk-", "-u.", "x://a:b", "x://a:b@"])
+def test_a_megabyte_of_address_shapes_is_redacted_in_seconds(shape: str) -> None:
+    text = (shape * (MEGABYTE // len(shape) + 1))[:MEGABYTE] + " x://a:b@h"
+    started = time.perf_counter()
+    redact_module._hide_user_infos(text)
     assert time.perf_counter() - started < SLOW_SECONDS
