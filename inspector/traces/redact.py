@@ -21,6 +21,7 @@ from typing import Any
 from inspector.mcp.user_info import USER_INFO_IN_TEXT, hide_user_info
 
 from .command_line_secrets import hide_database_passwords, hide_user_passwords
+from .token_shapes import TOKEN_PREFIXES, hide_token_shapes
 
 REDACTED = "[REDACTED]"
 """What a removed value is replaced with."""
@@ -84,21 +85,6 @@ _TEXT_NAME_VALUE = re.compile(r"""(?P<q>\\?["'])(?i:name|key|header|field)(?P=q)
                               r"""\s*[:=]\s*(?P=q)(?P<value>(?:(?!(?P=q)).)*)(?P=q)""")
 # PEM private keys (RSA, EC, OPENSSH, PGP ...), whole blocks; a block cut short loses the rest.
 _PRIVATE_KEY = re.compile(r"-----BEGIN ([A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?)-----.*?(?:-----END \1-----|\Z)", re.S)
-# Well-known token shapes, which are credentials wherever they appear.
-_KNOWN_TOKENS = re.compile(
-    r"\beyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*"       # JSON web token
-    r"|\bsk-(?:proj-|ant-)?[A-Za-z0-9_-]{16,}"                          # OpenAI / Anthropic keys
-    r"|\bgh[pousr]_[A-Za-z0-9]{20,}|\bgithub_pat_[A-Za-z0-9_]{20,}"     # GitHub tokens
-    r"|\bxox[abprs]-[A-Za-z0-9-]{10,}"                                  # Slack tokens
-    r"|\b(?:AKIA|ASIA)[0-9A-Z]{16}\b"                                   # AWS access key ids
-    r"|\bAIza[0-9A-Za-z_-]{35}"                                          # Google API keys
-    r"|\b[sr]k_(?:live|test)_[0-9A-Za-z]{10,}"                           # Stripe secret keys
-    r"|\bglpat-[0-9A-Za-z_-]{20,}|\bnpm_[0-9A-Za-z]{30,}|\bhf_[A-Za-z0-9]{30,}"  # GitLab, npm, Hugging Face
-    r"|hooks\.slack\.com/services/[A-Za-z0-9/_-]+")                      # Slack webhook URLs
-# What each of those shapes begins with (the pattern is case-sensitive): text without any of them
-# has no known token.
-_TOKEN_PREFIXES = ("eyJ", "sk-", "gh", "xox", "AKIA", "ASIA", "AIza", "k_", "glpat-", "npm_", "hf_",
-                   "hooks.slack.com/services/")
 # "name: value", "name=value", '"name": "value"' inside free text: a name and its separator, then
 # (_ASSIGNED_VALUE) the value after it, read only for a name that is a credential's: reading every
 # name's value, which runs to the next space or quote, took time growing with the square of the text's
@@ -226,8 +212,8 @@ def redact_text(text: str) -> str:
             text = _TEXT_PAIR.sub(_text_pair, text)
         if ":" in text or "=" in text:
             text = _TEXT_NAME_VALUE.sub(_text_pair, text)
-    if any(prefix in text for prefix in _TOKEN_PREFIXES):
-        text = _KNOWN_TOKENS.sub(REDACTED, text)
+    if any(prefix in text for prefix in TOKEN_PREFIXES):
+        text = hide_token_shapes(text, REDACTED)
     return text
 
 

@@ -12,12 +12,14 @@ import importlib
 import random
 import re
 import time
+from collections.abc import Callable
 
 import pytest
 
 from inspector.mcp import user_info
 from inspector.traces.command_line_secrets import hide_database_passwords, hide_user_passwords
 from inspector.traces.redact import redact_text
+from inspector.traces.token_shapes import hide_token_shapes
 
 redact_module = importlib.import_module("inspector.traces.redact")  # the package's ``redact`` is the function
 
@@ -40,6 +42,13 @@ _MYSQL_PASSWORD_BEFORE = re.compile(r"(?i)(\b(?:mysql|mysqldump|mariadb|mysqladm
 
 # The addresses' user info as it was read: from every word boundary, each to the next space.
 _USER_INFO_BEFORE = re.compile(r"(?i)\b(?P<head>[a-z][a-z0-9+.-]*://)" + user_info._user_info(r"\s\"'<>"))
+
+# The known token shapes as one pattern: a web token looked for again from every "eyJ" of a word.
+_KNOWN_TOKENS_BEFORE = re.compile(
+    r"\beyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*|\bsk-(?:proj-|ant-)?[A-Za-z0-9_-]{16,}"
+    r"|\bgh[pousr]_[A-Za-z0-9]{20,}|\bgithub_pat_[A-Za-z0-9_]{20,}|\bxox[abprs]-[A-Za-z0-9-]{10,}"
+    r"|\b(?:AKIA|ASIA)[0-9A-Z]{16}\b|\bAIza[0-9A-Za-z_-]{35}|\b[sr]k_(?:live|test)_[0-9A-Za-z]{10,}"
+    r"|\bglpat-[0-9A-Za-z_-]{20,}|\bnpm_[0-9A-Za-z]{30,}|\bhf_[A-Za-z0-9]{30,}|hooks\.slack\.com/services/[A-Za-z0-9/_-]+")
 
 
 def user_infos_before(text: str) -> str:
@@ -76,7 +85,18 @@ PIECES = ["=", ":", "@", "/", '"', "'", '\\"', "\\", "token", "password", "Beare
           "[", "[REDACTED]", "null", "true", "…", "ſ", "K", "é", "密", "http://", "a:b@h", "x", "ab", "-", ".", "_",
           "7", "a" * 63, "b" * 70, "?", "#", "%3D", "-u", "-u ", "--user", "--proxy-user", "mysql", "MariaDB ",
           "mysqldump", "-p", " -P", "-psecret", "x-u", "://", "x://", "HTTP://", "a.b", "1", "+", "<", ">",
-          "a:b@h/", "/@", "=@", "@"]
+          "a:b@h/", "/@", "=@", "@", "eyJ", "eyJhbGci", "abcde", "sk-", "ghp_", "AKIA", "ABCDEFGH", "xoxb-",
+          "sk_live_", "hooks.slack.com/services/", "0123456789"]
+
+
+def megabyte_of(shape: str) -> str:
+    return (shape * (MEGABYTE // len(shape) + 1))[:MEGABYTE]
+
+
+def seconds_for(redacting: Callable[[str], str], text: str) -> float:
+    started = time.perf_counter()
+    redacting(text)
+    return time.perf_counter() - started
 
 
 def hostile_texts(count: int, seed: int) -> list[str]:
@@ -95,10 +115,7 @@ def test_the_linear_assignments_pass_removes_exactly_what_the_old_one_removed() 
 
 @pytest.mark.parametrize("shape", ["http://a:b@h/x=", "?token=", "ab=", "http://a@", "-u=", "-", "token="])
 def test_a_megabyte_of_assignment_shapes_is_redacted_in_seconds(shape: str) -> None:
-    text = (shape * (MEGABYTE // len(shape) + 1))[:MEGABYTE]
-    started = time.perf_counter()
-    redact_module._redact_assignments(text)
-    assert time.perf_counter() - started < SLOW_SECONDS
+    assert seconds_for(redact_module._redact_assignments, megabyte_of(shape)) < SLOW_SECONDS
 
 
 def test_the_command_line_passes_hide_exactly_what_the_old_patterns_hid() -> None:
@@ -110,10 +127,7 @@ def test_the_command_line_passes_hide_exactly_what_the_old_patterns_hid() -> Non
 
 @pytest.mark.parametrize("shape", ["mysql ", "MariaDB\t", "-u.", "-u=", "--user=a", "-u'a:b"])
 def test_a_megabyte_of_command_line_shapes_is_redacted_in_seconds(shape: str) -> None:
-    text = (shape * (MEGABYTE // len(shape) + 1))[:MEGABYTE]
-    started = time.perf_counter()
-    redact_text(text)
-    assert time.perf_counter() - started < SLOW_SECONDS
+    assert seconds_for(redact_text, megabyte_of(shape)) < SLOW_SECONDS
 
 
 def test_the_user_info_pass_hides_exactly_what_the_old_pattern_hid() -> None:
@@ -123,7 +137,15 @@ def test_the_user_info_pass_hides_exactly_what_the_old_pattern_hid() -> None:
 
 @pytest.mark.parametrize("shape", ["a.b", "eyJ-", "sk-", "-u.", "x://a:b", "x://a:b@"])
 def test_a_megabyte_of_address_shapes_is_redacted_in_seconds(shape: str) -> None:
-    text = (shape * (MEGABYTE // len(shape) + 1))[:MEGABYTE] + " x://a:b@h"
-    started = time.perf_counter()
-    redact_module._hide_user_infos(text)
-    assert time.perf_counter() - started < SLOW_SECONDS
+    assert seconds_for(redact_module._hide_user_infos, megabyte_of(shape) + " x://a:b@h") < SLOW_SECONDS
+
+
+def test_the_token_shapes_pass_hides_exactly_what_the_old_pattern_hid() -> None:
+    mark = redact_module.REDACTED
+    for text in hostile_texts(4000, seed=41):
+        assert hide_token_shapes(text, mark) == _KNOWN_TOKENS_BEFORE.sub(mark, text), text
+
+
+@pytest.mark.parametrize("shape", ["eyJ-", "eyJaaaaa.", "eyJ-sk-", "eyJ_ghp_x"])
+def test_a_megabyte_of_token_shapes_is_redacted_in_seconds(shape: str) -> None:
+    assert seconds_for(lambda text: hide_token_shapes(text, redact_module.REDACTED), megabyte_of(shape)) < SLOW_SECONDS

@@ -51,7 +51,7 @@ def _every_pattern(text: str) -> str:
     if "'" in text or '"' in text:
         text = m._TEXT_PAIR.sub(m._text_pair, text)
         text = m._TEXT_NAME_VALUE.sub(m._text_pair, text)
-    return m._KNOWN_TOKENS.sub(m.REDACTED, text)
+    return m.hide_token_shapes(text, m.REDACTED)
 
 
 def test_guarding_each_pattern_by_the_literal_it_needs_changes_no_result() -> None:
