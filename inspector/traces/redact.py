@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
-from inspector.mcp.user_info import USER_INFO_IN_TEXT, hide_user_info
+from inspector.mcp.user_info import USER_INFO_BEFORE_TAIL
 
 from .command_line_secrets import hide_database_passwords, hide_user_passwords
 from .token_shapes import TOKEN_PREFIXES, hide_token_shapes
@@ -328,16 +328,49 @@ def _hide_user_infos(text: str) -> str:
         if "://" not in word.group():
             continue
         start, last_at = word.start(), text.rfind("@", word.start(), word.end())
-        parts += (text[done:start], USER_INFO_IN_TEXT.sub(_user_info, text[start:last_at + 1]))
+        parts += (text[done:start], _hide_in_word(text[start:last_at + 1]))
         done = last_at + 1
     return "".join((*parts, text[done:])) if parts else text
 
 
-def _user_info(match: re.Match[str]) -> str:
+def _hide_in_word(word: str) -> str:
     """An address's user info (up to the last "@" before its path: a password may hold "@"), and what a password
-    holding "@" and "/" as typed may take after its host, hidden as inspector.mcp.user_info reads them; what comes
-    before its scheme in the same word (``lead``) is kept."""
-    return match["lead"] + hide_user_info(match, match["head"], f"{REDACTED}@", REDACTED)
+    holding "@" and "/" as typed may take after its host (its tail), hidden as inspector.mcp.user_info reads them;
+    what comes before its scheme in the same word (``lead``) is kept. ``word`` holds no space or quote."""
+    tails = _Tails(word)
+    parts: list[str] = []
+    done = 0
+    while (found := USER_INFO_BEFORE_TAIL.search(word, done)) is not None:
+        end, head = found.end(), found["head"]
+        if found["password"] is not None:
+            tail_end = tails.end(end + 1) if word[end:end + 1] in ("/", "?", "#") else None
+            shown = f"{head}{REDACTED}@{found['host']}" + (f"{word[end]}{REDACTED}@" if tail_end else "")
+        else:
+            tail_end = tails.end(end) if found["typed"] is not None else None
+            shown = f"{head}{REDACTED}@"
+        parts += (word[done:found.start()], found["lead"], shown)
+        done = tail_end or end
+    return "".join((*parts, word[done:]))
+
+
+class _Tails:
+    """Where a tail from a place in a word ends (after the last "@" before the next "=" that follows no "/"), or
+    ``None``: one reading serves every place up to that "=" (inspector.mcp.user_info's tail, read once)."""
+
+    def __init__(self, word: str) -> None:
+        self._word = word
+        self._from, self._to, self._last_at = 1, 0, -1  # nothing read yet
+
+    def end(self, start: int) -> int | None:
+        if not self._from <= start <= self._to:
+            word = self._word
+            stop = word.find("=", start)
+            self._from, self._to = start, len(word) if stop < 0 else stop
+            at = word.rfind("@", start + 1, self._to)
+            while at > 0 and word[at - 1] == "/":
+                at = word.rfind("@", start + 1, at)
+            self._last_at = at
+        return self._last_at + 1 if self._last_at >= start + 1 else None
 
 
 def _basic(match: re.Match[str]) -> str:

@@ -135,7 +135,7 @@ def test_the_user_info_pass_hides_exactly_what_the_old_pattern_hid() -> None:
         assert redact_module._hide_user_infos(text) == user_infos_before(text), text
 
 
-@pytest.mark.parametrize("shape", ["a.b", "eyJ-", "sk-", "-u.", "x://a:b", "x://a:b@"])
+@pytest.mark.parametrize("shape", ["a.b", "eyJ-", "sk-", "-u.", "x://a:b", "x://a:b@", "x://a:b/@/", "x://a:b@h/@"])
 def test_a_megabyte_of_address_shapes_is_redacted_in_seconds(shape: str) -> None:
     assert seconds_for(redact_module._hide_user_infos, megabyte_of(shape) + " x://a:b@h") < SLOW_SECONDS
 
