@@ -18,8 +18,7 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
-from inspector.mcp.user_info import USER_INFO_BEFORE_TAIL
-
+from .address_secrets import hide_user_infos
 from .command_line_secrets import hide_database_passwords, hide_user_passwords
 from .token_shapes import TOKEN_PREFIXES, hide_token_shapes
 
@@ -104,9 +103,6 @@ _URL_PARAMETER = re.compile(r"(?i)(?:[?&#;]|%3F|%26|%23)(?P<name>[A-Za-z0-9_.-]{
                             r"(?P<value>(?:[^\s&#?%\"'<>\\]|%(?!26|23|3F)[0-9A-F]{2})+)")
 # An Azure shared access signature's "sig", an OAuth authorization "code" (exchanged for a token).
 _URL_SECRET_NAMES = frozenset({"sig", "code"})
-# A word (up to a space, quote or angle bracket, which no address spells) holding an "@", read from its start
-# only (each place in a long word without one would read to its end again).
-_WORD_WITH_AT = re.compile(r"""(?<![^\s"'<>])[^\s"'<>@]*+@[^\s"'<>]*+""")
 # A header line ("Authorization: Basic abc def") loses everything up to the end of the line.
 _HEADER_LINE = re.compile(r"(?im)^([ \t]*)([A-Za-z0-9_-]{2,64})([ \t]*:[ \t]*)(\S[^\r\n]*)$")
 
@@ -198,7 +194,7 @@ def redact_text(text: str) -> str:
     if "=" in text or "%3" in text:
         text = _URL_PARAMETER.sub(_url_parameter, text)
     if "://" in text and "@" in text:
-        text = _hide_user_infos(text)
+        text = hide_user_infos(text, REDACTED)
     if "-u" in text:
         text = hide_user_passwords(text, REDACTED)
     if not ascii_text or "mysql" in (folded := text.lower()) or "mariadb" in folded:
@@ -314,63 +310,6 @@ def _redact_assignments(text: str) -> str:
         return text
     parts.append(text[done:])
     return "".join(parts)
-
-
-def _hide_user_infos(text: str) -> str:
-    """``text`` with the user info of each address it spells hidden (:func:`_user_info`).
-
-    An address holds an "@" and no space or quote (USER_INFO_IN_TEXT): only a word holding an "@" is read, and
-    only up to its last "@", where an address's user info or tail ends (a host read to that "@" only is kept as
-    it is all the same). Read from every "://" to a space, "x://a:b" repeated took minutes for a megabyte."""
-    parts: list[str] = []
-    done = 0
-    for word in _WORD_WITH_AT.finditer(text):
-        if "://" not in word.group():
-            continue
-        start, last_at = word.start(), text.rfind("@", word.start(), word.end())
-        parts += (text[done:start], _hide_in_word(text[start:last_at + 1]))
-        done = last_at + 1
-    return "".join((*parts, text[done:])) if parts else text
-
-
-def _hide_in_word(word: str) -> str:
-    """An address's user info (up to the last "@" before its path: a password may hold "@"), and what a password
-    holding "@" and "/" as typed may take after its host (its tail), hidden as inspector.mcp.user_info reads them;
-    what comes before its scheme in the same word (``lead``) is kept. ``word`` holds no space or quote."""
-    tails = _Tails(word)
-    parts: list[str] = []
-    done = 0
-    while (found := USER_INFO_BEFORE_TAIL.search(word, done)) is not None:
-        end, head = found.end(), found["head"]
-        if found["password"] is not None:
-            tail_end = tails.end(end + 1) if word[end:end + 1] in ("/", "?", "#") else None
-            shown = f"{head}{REDACTED}@{found['host']}" + (f"{word[end]}{REDACTED}@" if tail_end else "")
-        else:
-            tail_end = tails.end(end) if found["typed"] is not None else None
-            shown = f"{head}{REDACTED}@"
-        parts += (word[done:found.start()], found["lead"], shown)
-        done = tail_end or end
-    return "".join((*parts, word[done:]))
-
-
-class _Tails:
-    """Where a tail from a place in a word ends (after the last "@" before the next "=" that follows no "/"), or
-    ``None``: one reading serves every place up to that "=" (inspector.mcp.user_info's tail, read once)."""
-
-    def __init__(self, word: str) -> None:
-        self._word = word
-        self._from, self._to, self._last_at = 1, 0, -1  # nothing read yet
-
-    def end(self, start: int) -> int | None:
-        if not self._from <= start <= self._to:
-            word = self._word
-            stop = word.find("=", start)
-            self._from, self._to = start, len(word) if stop < 0 else stop
-            at = word.rfind("@", start + 1, self._to)
-            while at > 0 and word[at - 1] == "/":
-                at = word.rfind("@", start + 1, at)
-            self._last_at = at
-        return self._last_at + 1 if self._last_at >= start + 1 else None
 
 
 def _basic(match: re.Match[str]) -> str:

@@ -42,7 +42,7 @@ def _every_pattern(text: str) -> str:
     text = m._BASIC.sub(m._basic, text)
     text = m._HEADER_LINE.sub(m._header_line, text)
     text = m._redact_assignments(text)
-    text = m._hide_user_infos(text)
+    text = m.hide_user_infos(text, m.REDACTED)
     text = m.hide_user_passwords(text, m.REDACTED)
     text = m.hide_database_passwords(text, m.REDACTED)
     text = m._SECRET_OPTION.sub(m._secret_option, text)
