@@ -19,7 +19,7 @@ import pytest
 from inspector.mcp import user_info
 from inspector.traces.address_secrets import hide_user_infos
 from inspector.traces.command_line_secrets import hide_database_passwords, hide_user_passwords
-from inspector.traces.redact import redact_text
+from inspector.traces.redact import redact, redact_text
 from inspector.traces.token_shapes import hide_token_shapes
 
 redact_module = importlib.import_module("inspector.traces.redact")  # the package's ``redact`` is the function
@@ -151,3 +151,11 @@ def test_the_token_shapes_pass_hides_exactly_what_the_old_pattern_hid() -> None:
 @pytest.mark.parametrize("shape", ["eyJ-", "eyJaaaaa.", "eyJ-sk-", "eyJ_ghp_x"])
 def test_a_megabyte_of_token_shapes_is_redacted_in_seconds(shape: str) -> None:
     assert seconds_for(lambda text: hide_token_shapes(text, redact_module.REDACTED), megabyte_of(shape)) < SLOW_SECONDS
+
+
+@pytest.mark.parametrize("shape", ["http://a:b@h/x=", "x://a:b/@/", "mysql ", "eyJ-"])
+def test_an_exported_step_holding_a_megabyte_of_a_hostile_shape_is_redacted_in_seconds(shape: str) -> None:
+    def exported(result: str) -> str:
+        return redact({"kind": "tool", "toolName": "lookup", "toolResult": result})["toolResult"]
+
+    assert seconds_for(exported, megabyte_of(shape) + " ://@ mysql -u eyJ") < SLOW_SECONDS
