@@ -30,12 +30,13 @@ def _typed(stop: str) -> str:
     return rf"[^@\[:/?#{stop}]*:(?!\d*(?:[/?#{stop}]|$))[^@{stop}]*@"
 
 
-def _user_info(stop: str) -> str:
+def _user_info(stop: str, tails: bool = True) -> str:
     """The pattern of the user info at the start of an address (after its ``scheme://``), none of its parts
     running over a character of ``stop``. Each part is matched one way only (a user name holds no ``:``, the
-    first one ends it): linear in the text (each ``:`` of ``a:a:a:…`` was tried as the one that ends it)."""
+    first one ends it): linear in the text (each ``:`` of ``a:a:a:…`` was tried as the one that ends it). Without
+    ``tails`` its tails are never read (``None``), for a reader that finds them itself."""
     end = rf"/?#{stop}"
-    tail = rf"[^={stop}]*[^/={stop}]@"
+    tail = rf"[^={stop}]*[^/={stop}]@" if tails else "(?!)"
     return (rf"(?:(?P<password>[^{end}:]*:[^{end}]*@)(?P<host>[^{end}]*)(?P<tail>[/?#]{tail})?"
             rf"|(?P<name>[^{end}]+@)"
             rf"|(?P<typed>{_typed(stop)})(?P<typed_tail>{tail})?)")
@@ -44,8 +45,15 @@ def _user_info(stop: str) -> str:
 #: The user info at the start of an address's text after ``scheme://`` (or of one typed without it).
 _AT_START = re.compile(_user_info(r"\s"))
 #: An address's user info wherever a text spells it (``scheme://`` and a user name, password, host and tail), its
-#: parts ending at a quote or an angle bracket too (``"http://bob:pw@host"`` in JSON, ``<http://…>``).
-USER_INFO_IN_TEXT = re.compile(r"(?i)\b(?P<head>[a-z][a-z0-9+.-]*://)" + _user_info(r"\s\"'<>"))
+#: parts ending at a quote or an angle bracket too (``"http://bob:pw@host"`` in JSON, ``<http://…>``). Its match
+#: begins where the scheme's word does (``lead``: ``x-`` of ``x-http://``, kept as it is), the scheme after the
+#: word's first boundary: every start in one word reads the same rest, so a word is read once (from each start,
+#: ``a.b.a.b…`` of a megabyte took minutes).
+_SCHEME_IN_TEXT = r"(?i)(?<![a-z0-9+.-])(?P<lead>(?>[a-z0-9+.-]*?\b(?=[a-z])))(?P<head>[a-z][a-z0-9+.-]*+://)"
+USER_INFO_IN_TEXT = re.compile(_SCHEME_IN_TEXT + _user_info(r"\s\"'<>"))
+#: The same without its tails (a tail, each read to the next "=" or space, is for the caller to find: read again
+#: from each of many addresses in one word, "x://a:b/@/" repeated, it took minutes for a megabyte).
+USER_INFO_BEFORE_TAIL = re.compile(_SCHEME_IN_TEXT + _user_info(r"\s\"'<>", tails=False))
 #: A password typed with ``/``, ``?`` or ``#`` at the start of a word (:func:`_typed`).
 USER_INFO_WITH_DELIMITER = re.compile("^" + _typed(r"\s"))
 #: A name, ``:`` and a password up to its ``@`` at the start of a word (``bob:pw@host/mcp``).
@@ -127,5 +135,5 @@ def second_server(url: str) -> tuple[str, str] | None:
     return (address.host, other) if other else None
 
 
-__all__ = ["USER_INFO_IN_TEXT", "USER_INFO_WITH_DELIMITER", "TYPED_USER_INFO", "Address", "address_shown",
-           "authority_end", "hide_user_info", "read_address", "second_server", "without_user_info"]
+__all__ = ["USER_INFO_BEFORE_TAIL", "USER_INFO_IN_TEXT", "USER_INFO_WITH_DELIMITER", "TYPED_USER_INFO", "Address",
+           "address_shown", "authority_end", "hide_user_info", "read_address", "second_server", "without_user_info"]

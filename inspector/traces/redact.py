@@ -18,7 +18,9 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
-from inspector.mcp.user_info import USER_INFO_IN_TEXT, hide_user_info
+from .address_secrets import hide_user_infos
+from .command_line_secrets import hide_database_passwords, hide_user_passwords
+from .token_shapes import TOKEN_PREFIXES, hide_token_shapes
 
 REDACTED = "[REDACTED]"
 """What a removed value is replaced with."""
@@ -69,10 +71,6 @@ _SUSPECT_REST = re.compile(r"(?i)\bpin\b|\botp\b|(?<![\w-])-u")
 _BEARER = re.compile(r"(?i)(bearer)(\s+)(?!(?:bearer|basic|authorization|proxy-authorization|x-api-key|api[_-]?key"
                      r"|access[_-]?token|token|password|passwd|secret|cookie)(?:\s*[:=]|\s|$))[A-Za-z0-9._~+/=-]+")
 _BASIC = re.compile(r"(?i)\b(basic)(\s+)([A-Za-z0-9+/]{4,}={0,2})")
-# "curl -u user:password", "--user user:password", "-uuser:password" (quoted or not).
-_USER_OPTION = re.compile(r"""(?<![\w-])(-u|--user|--proxy-user)([ \t]*=?[ \t]*)(\\?["']?)[^\s"':\\]*:[^\s"'\\]+\3""")
-# "mysql -pSECRET" (the password glued to the option).
-_MYSQL_PASSWORD = re.compile(r"(?i)(\b(?:mysql|mysqldump|mariadb|mysqladmin)\b[^\n]*?[ \t]-p)(\S+)")
 # "--token abc", "--api-key abc": a long option named like a secret, then its value; quoted, the whole of it
 # ("--password 'a b'"), up to 256 characters (a quote left open is not looked for to the end of a long line).
 _SECRET_OPTION = re.compile(r"""(?<![\w-])--([A-Za-z][A-Za-z0-9_-]{1,40})([ \t]+)(?![-\s])"""
@@ -88,30 +86,18 @@ _TEXT_NAME_VALUE = re.compile(r"""(?P<q>\\?["'])(?i:name|key|header|field)(?P=q)
                               r"""\s*[:=]\s*(?P=q)(?P<value>(?:(?!(?P=q)).)*)(?P=q)""")
 # PEM private keys (RSA, EC, OPENSSH, PGP ...), whole blocks; a block cut short loses the rest.
 _PRIVATE_KEY = re.compile(r"-----BEGIN ([A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?)-----.*?(?:-----END \1-----|\Z)", re.S)
-# Well-known token shapes, which are credentials wherever they appear.
-_KNOWN_TOKENS = re.compile(
-    r"\beyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*"       # JSON web token
-    r"|\bsk-(?:proj-|ant-)?[A-Za-z0-9_-]{16,}"                          # OpenAI / Anthropic keys
-    r"|\bgh[pousr]_[A-Za-z0-9]{20,}|\bgithub_pat_[A-Za-z0-9_]{20,}"     # GitHub tokens
-    r"|\bxox[abprs]-[A-Za-z0-9-]{10,}"                                  # Slack tokens
-    r"|\b(?:AKIA|ASIA)[0-9A-Z]{16}\b"                                   # AWS access key ids
-    r"|\bAIza[0-9A-Za-z_-]{35}"                                          # Google API keys
-    r"|\b[sr]k_(?:live|test)_[0-9A-Za-z]{10,}"                           # Stripe secret keys
-    r"|\bglpat-[0-9A-Za-z_-]{20,}|\bnpm_[0-9A-Za-z]{30,}|\bhf_[A-Za-z0-9]{30,}"  # GitLab, npm, Hugging Face
-    r"|hooks\.slack\.com/services/[A-Za-z0-9/_-]+")                      # Slack webhook URLs
-# What each of those shapes begins with (the pattern is case-sensitive): text without any of them
-# has no known token.
-_TOKEN_PREFIXES = ("eyJ", "sk-", "gh", "xox", "AKIA", "ASIA", "AIza", "k_", "glpat-", "npm_", "hf_",
-                   "hooks.slack.com/services/")
-# "name: value", "name=value", '"name": "value"' inside free text. Only the name and separator
-# are consumed, so a value that is not removed is still searched (a URL holding "?api_key=").
-# The name may be quoted, also with escaped quotes (JSON text inside a JSON string). A double-quoted
-# value whose closing quote is missing runs to the end of its line: a text cut short (a tool's structured
-# content kept as its JSON text, cut) may end inside it.
-_ASSIGNMENT = re.compile(
-    r"""(?P<q>\\?["']|)(?P<name>[A-Za-z0-9_.-]{2,64})(?P=q)(?P<sep>[ \t]*[:=][ \t]*)"""
-    r"""(?=(?P<value>\[REDACTED\]|\\"(?:[^"\\]|\\[^"])*\\"|"(?:[^"\\\n]|\\.)*(?:"|(?=\n|\Z))|'[^'\n]*'"""
-    r"""|(?i:bearer|basic|token|digest|negotiate|bot|jwt)[ \t]+(?:\[REDACTED\]|[^\s"'\\,;&}\]]+)|[^\s"'\\,;&}\]]+))""")
+# "name: value", "name=value", '"name": "value"' inside free text: a name and its separator, then
+# (_ASSIGNED_VALUE) the value after it, read only for a name that is a credential's: reading every
+# name's value, which runs to the next space or quote, took time growing with the square of the text's
+# length ("http://a:b@h/x=" repeated: 100,000 characters in 5.6 s). A value that is not removed is still
+# searched (a URL holding "?api_key="). The name may be quoted, also with escaped quotes (JSON text inside a
+# JSON string); it is taken whole or not at all (possessive: a shorter name is never followed by a separator).
+_ASSIGNED_NAME = re.compile(r"""(?P<q>\\?["']|)(?P<name>[A-Za-z0-9_.-]{2,64}+)(?P=q)(?P<sep>[ \t]*[:=][ \t]*)""")
+# A double-quoted value whose closing quote is missing runs to the end of its line: a text cut short (a
+# tool's structured content kept as its JSON text, cut) may end inside it.
+_ASSIGNED_VALUE = re.compile(
+    r"""\[REDACTED\]|\\"(?:[^"\\]|\\[^"])*\\"|"(?:[^"\\\n]|\\.)*(?:"|(?=\n|\Z))|'[^'\n]*'"""
+    r"""|(?i:bearer|basic|token|digest|negotiate|bot|jwt)[ \t]+(?:\[REDACTED\]|[^\s"'\\,;&}\]]+)|[^\s"'\\,;&}\]]+""")
 # A parameter of a URL's query or fragment, also percent-encoded inside another URL's parameter
 # ("?next=https%3A%2F%2Fh%2F%3Ftoken%3Dabc"), which the assignments above do not see: a credential by
 # its name, or by a name that is one only there (_URL_SECRET_NAMES).
@@ -210,11 +196,11 @@ def redact_text(text: str) -> str:
     if "=" in text or "%3" in text:
         text = _URL_PARAMETER.sub(_url_parameter, text)
     if "://" in text and "@" in text:
-        text = USER_INFO_IN_TEXT.sub(_user_info, text)
+        text = hide_user_infos(text, REDACTED)
     if "-u" in text:
-        text = _USER_OPTION.sub(rf"\1\2\3{REDACTED}\3", text)
+        text = hide_user_passwords(text, REDACTED)
     if not ascii_text or "mysql" in (folded := text.lower()) or "mariadb" in folded:
-        text = _MYSQL_PASSWORD.sub(rf"\1{REDACTED}", text)
+        text = hide_database_passwords(text, REDACTED)
     if "--" in text:
         text = _SECRET_OPTION.sub(_secret_option, text)
     if "</" in text:
@@ -224,8 +210,8 @@ def redact_text(text: str) -> str:
             text = _TEXT_PAIR.sub(_text_pair, text)
         if ":" in text or "=" in text:
             text = _TEXT_NAME_VALUE.sub(_text_pair, text)
-    if any(prefix in text for prefix in _TOKEN_PREFIXES):
-        text = _KNOWN_TOKENS.sub(REDACTED, text)
+    if any(prefix in text for prefix in TOKEN_PREFIXES):
+        text = hide_token_shapes(text, REDACTED)
     return text
 
 
@@ -302,18 +288,23 @@ def _header_line(match: re.Match[str]) -> str:
 def _redact_assignments(text: str) -> str:
     parts: list[str] = []
     done = 0
-    for match in _ASSIGNMENT.finditer(text):
+    for match in _ASSIGNED_NAME.finditer(text):
+        if match.start() < done:
+            continue  # inside a value already removed
         name = match.group("name")
         bare_key = not match.group("q") and name.lower() in _TEXT_SECRET_NAMES  # key=abc, not "key": "Accept"
         key_option = name.startswith("--") and _KEY_NAME.search(name) is not None  # --access-key=abc
-        if match.start() < done or not (is_secret_key(name) or bare_key or key_option):
-            continue  # inside a value already removed, or not a secret
-        value = match.group("value")
+        if not (is_secret_key(name) or bare_key or key_option):
+            continue
+        found = _ASSIGNED_VALUE.match(text, match.end())
+        if found is None:
+            continue  # no value: "token=" at the end, "key: 'unclosed"
+        value = found.group()
         quote = "\\\"" if value.startswith("\\\"") else (value[0] if value[0] in "\"'" else "")
         # "…" is how a command line shows a variable by its name only (API_KEY=…): no value to remove.
         if value[len(quote):len(value) - len(quote)] in (REDACTED, "null", "true", "false", "", "…"):
             continue
-        start, end = match.span("value")
+        start, end = found.span()
         parts.append(text[done:start])
         parts.append(f"{quote}{REDACTED}{quote}")
         done = end
@@ -321,12 +312,6 @@ def _redact_assignments(text: str) -> str:
         return text
     parts.append(text[done:])
     return "".join(parts)
-
-
-def _user_info(match: re.Match[str]) -> str:
-    """An address's user info (up to the last "@" before its path: a password may hold "@"), and what a password
-    holding "@" and "/" as typed may take after its host, hidden as inspector.mcp.user_info reads them."""
-    return hide_user_info(match, match["head"], f"{REDACTED}@", REDACTED)
 
 
 def _basic(match: re.Match[str]) -> str:

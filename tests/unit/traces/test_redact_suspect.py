@@ -42,16 +42,16 @@ def _every_pattern(text: str) -> str:
     text = m._BASIC.sub(m._basic, text)
     text = m._HEADER_LINE.sub(m._header_line, text)
     text = m._redact_assignments(text)
-    text = m.USER_INFO_IN_TEXT.sub(m._user_info, text)
-    text = m._USER_OPTION.sub(rf"\1\2\3{m.REDACTED}\3", text)
-    text = m._MYSQL_PASSWORD.sub(rf"\1{m.REDACTED}", text)
+    text = m.hide_user_infos(text, m.REDACTED)
+    text = m.hide_user_passwords(text, m.REDACTED)
+    text = m.hide_database_passwords(text, m.REDACTED)
     text = m._SECRET_OPTION.sub(m._secret_option, text)
     if "</" in text:
         text = m._XML_ELEMENT.sub(m._xml_element, text)
     if "'" in text or '"' in text:
         text = m._TEXT_PAIR.sub(m._text_pair, text)
         text = m._TEXT_NAME_VALUE.sub(m._text_pair, text)
-    return m._KNOWN_TOKENS.sub(m.REDACTED, text)
+    return m.hide_token_shapes(text, m.REDACTED)
 
 
 def test_guarding_each_pattern_by_the_literal_it_needs_changes_no_result() -> None:

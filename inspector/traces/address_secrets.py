@@ -1,0 +1,73 @@
+"""Passwords in the addresses a text spells (``https://bob:pw@host/…``), hidden in time in proportion to the text.
+
+inspector.mcp.user_info says where an address's user info and tail end; this reads a text for them once: only
+words holding an "@", each from where its scheme's word begins, and a tail's end found once for every address up
+to the next "=".
+"""
+
+from __future__ import annotations
+
+import re
+
+from inspector.mcp.user_info import USER_INFO_BEFORE_TAIL
+
+# A word (up to a space, quote or angle bracket, which no address spells) holding an "@", read from its start
+# only (each place in a long word without one would read to its end again).
+_WORD_WITH_AT = re.compile(r"""(?<![^\s"'<>])[^\s"'<>@]*+@[^\s"'<>]*+""")
+
+
+def hide_user_infos(text: str, mark: str) -> str:
+    """``text`` with the user info of each address it spells as ``mark`` (and a tail's stretch before its "@").
+
+    An address holds an "@" and no space or quote (USER_INFO_IN_TEXT): only a word holding an "@" is read, and
+    only up to its last "@", where an address's user info or tail ends (a host read to that "@" only is kept as
+    it is all the same). Read from every "://" to a space, "x://a:b" repeated took minutes for a megabyte."""
+    parts: list[str] = []
+    done = 0
+    for word in _WORD_WITH_AT.finditer(text):
+        if "://" not in word.group():
+            continue
+        start, last_at = word.start(), text.rfind("@", word.start(), word.end())
+        parts += (text[done:start], _hide_in_word(text[start:last_at + 1], mark))
+        done = last_at + 1
+    return "".join((*parts, text[done:])) if parts else text
+
+
+def _hide_in_word(word: str, mark: str) -> str:
+    """An address's user info (up to the last "@" before its path: a password may hold "@"), and what a password
+    holding "@" and "/" as typed may take after its host (its tail), hidden as inspector.mcp.user_info reads them;
+    what comes before its scheme in the same word (``lead``) is kept. ``word`` holds no space or quote."""
+    tails = _Tails(word)
+    parts: list[str] = []
+    done = 0
+    while (found := USER_INFO_BEFORE_TAIL.search(word, done)) is not None:
+        end, head = found.end(), found["head"]
+        if found["password"] is not None:
+            tail_end = tails.end(end + 1) if word[end:end + 1] in ("/", "?", "#") else None
+            shown = f"{head}{mark}@{found['host']}" + (f"{word[end]}{mark}@" if tail_end else "")
+        else:
+            tail_end = tails.end(end) if found["typed"] is not None else None
+            shown = f"{head}{mark}@"
+        parts += (word[done:found.start()], found["lead"], shown)
+        done = tail_end or end
+    return "".join((*parts, word[done:]))
+
+
+class _Tails:
+    """Where a tail from a place in a word ends (after the last "@" before the next "=" that follows no "/"), or
+    ``None``: one reading serves every place up to that "=" (inspector.mcp.user_info's tail, read once)."""
+
+    def __init__(self, word: str) -> None:
+        self._word = word
+        self._from, self._to, self._last_at = 1, 0, -1  # nothing read yet
+
+    def end(self, start: int) -> int | None:
+        if not self._from <= start <= self._to:
+            word = self._word
+            stop = word.find("=", start)
+            self._from, self._to = start, len(word) if stop < 0 else stop
+            at = word.rfind("@", start + 1, self._to)
+            while at > 0 and word[at - 1] == "/":
+                at = word.rfind("@", start + 1, at)
+            self._last_at = at
+        return self._last_at + 1 if self._last_at >= start + 1 else None
