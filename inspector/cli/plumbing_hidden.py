@@ -4,22 +4,13 @@ instrumentation's plumbing, :mod:`inspector.store.plumbing_traces`) unless ``--a
 from __future__ import annotations
 
 import textwrap
-from collections.abc import Sequence
 
 from inspector.i18n import ngettext
 from inspector.i18n.formatting import format_number
-from inspector.store import RunStore
-from inspector.store.plumbing_traces import plumbing_traces_among
 
 from .terminal_width import terminal_columns
 
-__all__ = ["hidden_line", "imported_line", "say_hidden", "without_plumbing_traces"]
-
-
-def without_plumbing_traces(store: RunStore, run_ids: Sequence[int]) -> tuple[list[int], int]:
-    """These runs (a search's list) without the plumbing traces among them, in their order, and how many those were."""
-    hidden = plumbing_traces_among(store.db.conn, run_ids)
-    return [run_id for run_id in run_ids if run_id not in hidden], len(hidden)
+__all__ = ["hidden_line", "imported_line", "say_hidden"]
 
 
 def say_hidden(count: int) -> None:

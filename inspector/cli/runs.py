@@ -52,6 +52,7 @@ from inspector.store.browse import RunFilter, listed_ids, run_span, runs_by_id
 from inspector.store.find_text import MAX_SEARCH_CHARS
 from inspector.store.named_servers import server_names
 from inspector.store.outbox import Outbox, OutboxEntry
+from inspector.store.plumbing_traces import without_plumbing_traces
 from inspector.store.recovery import page_reasons, run_reason
 from inspector.store.replays import replays_by_step
 from inspector.traces.chat_words import conversation_lines
@@ -62,7 +63,7 @@ from .durations import readable_duration
 from .ending import emit_json, json_text, mark_json_emitted
 from .list_fit import fit_list, fit_servers, leaves_room
 from .notes import write_note
-from .plumbing_hidden import say_hidden, without_plumbing_traces
+from .plumbing_hidden import say_hidden
 from .reason_json import reason_dict
 from .results import step_extra_lines
 from .run_choice import resolve_run
@@ -260,7 +261,7 @@ def _list(store: RunStore, args: argparse.Namespace) -> int:
         ids = listed_ids(store, RunFilter(statuses=(args.outcome,) if args.outcome else (), server=args.server,
                                           server_imported=False if made_here else None, text=args.search))
         if not args.all:
-            ids, hidden = without_plumbing_traces(store, ids)
+            ids, hidden = without_plumbing_traces(store.db.conn, ids)
         total, found = len(ids), runs_by_id(store, ids[:args.limit])
         # Without their step counts, as the list without --search gives them (its --json has no "steps").
         runs = [replace(found[run_id], step_count=None) for run_id in ids[:args.limit] if run_id in found]

@@ -28,6 +28,7 @@ from .checked_payloads import read_payloads
 from .errors import UnknownRunError
 from .find_text import find_condition, steps_holding, text_holds
 from .named_servers import named_server_condition
+from .plumbing_traces import NOT_PLUMBING_TRACE, PLUMBING_TRACE
 from .run_store import RunRecord, RunStore, stored_exchange
 
 #: What the detail of one step reads of its result and arguments (SQL cuts them, not Python).
@@ -55,13 +56,16 @@ class RunFilter:
     """Which runs a list shows: statuses (any of), server, source and a text in the title,
     server, origin or notes, or in a step as Find sees it (:func:`.find_text.steps_holding`). Empty means
     no restriction. ``server_imported`` narrows the server's runs to those imported (True) or those made
-    here (False): a loopback address names two servers."""
+    here (False): a loopback address names two servers. ``plumbing_traces``, as :meth:`.RunStore.list_runs`
+    takes it: ``False`` leaves the plumbing traces out (:mod:`.plumbing_traces`, as ``runs list`` does),
+    ``True`` selects them alone, ``None`` does not ask."""
 
     statuses: tuple[str, ...] = ()
     server: str | None = None
     server_imported: bool | None = None
     source: str | None = None
     text: str = ""
+    plumbing_traces: bool | None = None
 
 
 @dataclass(frozen=True)
@@ -227,6 +231,13 @@ def runs_by_id(store: RunStore, run_ids: Sequence[int]) -> dict[int, RunRecord]:
     return found
 
 
+def count_runs(store: RunStore, where: RunFilter = RunFilter()) -> int:
+    """How many runs ``where`` selects."""
+    clauses, params = _run_clauses(store, where)
+    condition = " WHERE " + " AND ".join(clauses) if clauses else ""
+    return int(store.db.conn.execute(f"SELECT COUNT(*) FROM runs{condition}", params).fetchone()[0])
+
+
 def run_ids(store: RunStore, where: RunFilter = RunFilter()) -> list[int]:
     """The ids of every run ``where`` selects, newest first (for an export of the listed runs)."""
     return listed_ids(store, where)
@@ -257,6 +268,8 @@ def _run_clauses(store: RunStore, where: RunFilter) -> tuple[list[str], list[Any
     if where.source:
         clauses.append("source = ?")
         params.append(where.source)
+    if where.plumbing_traces is not None:  # before the search, which reads every run's steps
+        clauses.append(PLUMBING_TRACE if where.plumbing_traces else NOT_PLUMBING_TRACE)
     if where.text.strip():
         conn = store.db.conn
         # Each in any case ("ärger" finds "Ärger": LIKE folds ASCII letters alone), as Find in the steps.
@@ -788,7 +801,7 @@ def payload_json(text: str) -> Any:
 
 
 __all__ = ["RUN_ORDERS", "TRACE_RUN_UID_PREFIX", "RunFilter", "SpanNodes", "StepFilter", "StepInFull", "StoredImage",
-           "TimelineRow", "count_timeline", "find_step_ids", "span_nodes", "timeline_rows",
+           "TimelineRow", "count_runs", "count_timeline", "find_step_ids", "span_nodes", "timeline_rows",
            "data_version",
            "delete_runs", "drop_empty_run", "find_in_timeline", "list_runs", "listed_ids", "listed_ids_through",
            "payload_json", "run_ids", "runs_by_id",

@@ -7,8 +7,11 @@ run, and a session makes many (nine beside one agent's run with OpenLIT on ``mcp
 them out unless ``--all`` asks for them, and says how many it left out.
 
 A run is one when it was imported or received (``source = 'imported'``), has a step, and every step is a
-``request`` whose payload marks it ``raw.otlp.plumbing``. The question stops at a run's first step that is not:
-an agent's run answers at once (its second or third step is a tool or a model call).
+``request`` whose payload marks it ``raw.otlp.plumbing``. The steps so marked are in the index ``steps_plumbing``
+(schema version 13, its condition :data:`PLUMBING_STEP` word for word, which lets SQLite use it): a run is one when
+it has such a step and as many of them as steps. An agent's run has none, and is answered by a look into the
+index, no payload read (25,000 runs of the fixtures' traces, 9,625 of them plumbing traces, counted in 0.09 s at a
+load of 8 on 2 cores; reading each run's first payload took 0.3-0.4 s).
 """
 
 from __future__ import annotations
@@ -17,17 +20,19 @@ import json
 import sqlite3
 from collections.abc import Sequence
 
-__all__ = ["NOT_PLUMBING_TRACE", "PLUMBING_TRACE", "plumbing_traces_among"]
+__all__ = ["NOT_PLUMBING_TRACE", "PLUMBING_STEP", "PLUMBING_TRACE", "plumbing_traces_among",
+           "without_plumbing_traces"]
 
-#: A step that is not plumbing (another kind, no mark, or a payload that is not JSON: kept, never hidden).
-_NOT_PLUMBING_STEP = (
-    "steps.kind != 'request' OR instr(steps.payload, '\"plumbing\"') = 0"
-    " OR (CASE WHEN json_valid(steps.payload) THEN json_extract(steps.payload, '$.raw.otlp.plumbing') END) IS NOT 1")
+#: SQL true for a step (of the table ``steps``, its columns unqualified) that is plumbing: the condition of the
+#: index ``steps_plumbing``, word for word (a payload that is not JSON is no plumbing: kept, never hidden).
+PLUMBING_STEP = ("kind = 'request' AND instr(payload, '\"plumbing\"') > 0"
+                 " AND (CASE WHEN json_valid(payload) THEN json_extract(payload, '$.raw.otlp.plumbing') END) IS 1")
 
 #: SQL true for a run (the table ``runs``) that is a plumbing trace.
 PLUMBING_TRACE = (
-    "(runs.source = 'imported' AND EXISTS (SELECT 1 FROM steps WHERE steps.run_id = runs.id)"
-    f" AND NOT EXISTS (SELECT 1 FROM steps WHERE steps.run_id = runs.id AND ({_NOT_PLUMBING_STEP})))")
+    f"(runs.source = 'imported' AND EXISTS (SELECT 1 FROM steps WHERE steps.run_id = runs.id AND {PLUMBING_STEP})"
+    f" AND (SELECT COUNT(*) FROM steps WHERE steps.run_id = runs.id AND {PLUMBING_STEP})"
+    " = (SELECT COUNT(*) FROM steps WHERE steps.run_id = runs.id))")
 #: SQL true for every other run.
 NOT_PLUMBING_TRACE = f"NOT {PLUMBING_TRACE}"
 
@@ -43,3 +48,10 @@ def plumbing_traces_among(conn: sqlite3.Connection, run_ids: Sequence[int]) -> s
         rows = conn.execute(f"SELECT runs.id FROM json_each(?) AS wanted JOIN runs ON runs.id = wanted.value"
                             f" WHERE {PLUMBING_TRACE}", [json.dumps(list(run_ids))])
     return {row[0] for row in rows}
+
+
+def without_plumbing_traces(conn: sqlite3.Connection, run_ids: Sequence[int]) -> tuple[list[int], int]:
+    """These runs (a search's list: ``runs list --search``, the window's Runs search) without the plumbing traces
+    among them, in their order, and how many those were."""
+    hidden = plumbing_traces_among(conn, run_ids)
+    return [run_id for run_id in run_ids if run_id not in hidden], len(hidden)

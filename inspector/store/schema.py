@@ -173,7 +173,17 @@ _V12_STEP_NOTES = _statements("""
         CREATE INDEX steps_with_note ON steps (run_id) WHERE instr(payload, '"note":') > 0;
 """)
 
+# The steps an instrumentation made for its own work (``raw.otlp.plumbing``, inspector/store/plumbing_traces.py,
+# its condition word for word), by run: whether a run is a plumbing trace, which `runs list` and the window's Runs
+# list leave out, is asked of every run listed or counted; read from the payloads, that took 0.3 s for 25,000
+# runs (each run's first payload read), and through the index 0.09 s (at a load of 8 on 2 cores).
+_V13_PLUMBING_STEPS = _statements("""
+        CREATE INDEX steps_plumbing ON steps (run_id) WHERE kind = 'request' AND instr(payload, '"plumbing"') > 0
+            AND (CASE WHEN json_valid(payload) THEN json_extract(payload, '$.raw.otlp.plumbing') END) IS 1;
+""")
+
 MIGRATIONS: tuple[Migration, ...] = (_V1_INITIAL, _V2_OWNER_ORIGIN_TIMELINE, _V3_TOOL_ERRORS, _V4_SERVER_ROOTS,
                                      _V5_SERVER_TRANSPORTS, _V6_SERVER_ERAS, _V7_SERVER_SIGNIN, _V8_RUN_NOTES,
-                                     _V9_LEG_EXCHANGES, _V10_OUTBOX, _V11_REPLAYS, _V12_STEP_NOTES)
+                                     _V9_LEG_EXCHANGES, _V10_OUTBOX, _V11_REPLAYS, _V12_STEP_NOTES,
+                                     _V13_PLUMBING_STEPS)
 SCHEMA_VERSION = len(MIGRATIONS)

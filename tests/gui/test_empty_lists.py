@@ -14,6 +14,7 @@ from inspector.gui.language import switch_language
 from inspector.gui.runs.runs_model import COLUMNS
 from inspector.mcp import ServerEndpoint
 from inspector.store import RunStore, resolve_db_path
+from inspector.store.plumbing_traces import without_plumbing_traces
 from inspector.transfer.importing import import_trace
 from tests.gui.test_screenshots import save
 
@@ -129,7 +130,8 @@ def test_the_search_finds_the_runs_whose_steps_hold_the_text(qtbot, make_window,
     the runs whose steps hold the text as Find sees it (an exception's type, an error.type's word, a tool's
     name), case aside; a text no step holds leaves the list empty, and the hint says where it looked."""
     with RunStore.open(resolve_db_path()) as store:
-        imported = import_trace(store, ROOT / "tests" / "fixtures" / "otel" / "mcp_sdk.jsonl").run_ids
+        trace = import_trace(store, ROOT / "tests" / "fixtures" / "otel" / "mcp_sdk.jsonl")
+        imported = without_plumbing_traces(store.db.conn, trace.run_ids)[0]  # the runs listed: the agent's
         failing = store.list_runs(outcome="failed")[0].id
     window = make_window()
     tab = window.runs_tab
@@ -159,13 +161,14 @@ def test_the_search_finds_the_runs_whose_steps_hold_the_text(qtbot, make_window,
 
 
 def _traced_runs_listed(qtbot, make_window):
-    """The Runs tab listing the four runs of the mcp SDK's trace (tests/fixtures/otel/), imported for real."""
+    """The Runs tab listing the mcp SDK's trace (tests/fixtures/otel/), imported for real: the agent's run (its three
+    notifications' traces are plumbing traces, not listed)."""
     with RunStore.open(resolve_db_path()) as store:
         import_trace(store, ROOT / "tests" / "fixtures" / "otel" / "mcp_sdk.jsonl")
     window = make_window()
     tab = window.runs_tab
     window.tabs.setCurrentWidget(tab)
-    qtbot.waitUntil(lambda: tab.runs.rowCount() == 4, timeout=5000)
+    qtbot.waitUntil(lambda: tab.runs.rowCount() == 1 and tab.run_list.plumbing_line.count == 3, timeout=5000)
     return tab
 
 
@@ -214,6 +217,6 @@ def test_a_run_found_by_its_steps_says_in_how_many_in_its_titles_tooltip(qtbot, 
     assert said in tip and "invoke_agent support-agent" in tip
     tab.search.setText("mcp_sdk.jsonl")  # the file the runs came from: no step counted
     qtbot.waitUntil(lambda: tab.runs.filter.text == "mcp_sdk.jsonl", timeout=5000)
-    assert tab.runs.rowCount() == 4
+    assert tab.runs.rowCount() == 1 and tab.run_list.plumbing_line.count == 3
     tip = tab.runs.index(0, COLUMNS.index("title")).data(Qt.ItemDataRole.ToolTipRole)
     assert said.split(" 1 ")[0] not in tip

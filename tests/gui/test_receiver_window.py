@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QApplication
 
 from inspector.gui.language import switch_language
 from inspector.store import RunStore, resolve_db_path
+from inspector.store.plumbing_traces import without_plumbing_traces
 from tests.gui.test_screenshots import save
 from tests.support.receiver_ports import start_receiving, window_receiving_at_start
 
@@ -35,9 +36,12 @@ def test_received_runs_appear_in_the_runs_tab_within_a_second(qtbot, make_window
         assert httpx.post(switch.url, content=line, headers={"Content-Type": "application/json"}).status_code == 200
     with RunStore.open(resolve_db_path()) as store:
         runs = store.list_runs(limit=None)
+        listed = without_plumbing_traces(store.db.conn, [run.id for run in runs])[0]
     assert len(runs) == 4 and {run.status for run in runs} == {"running"}
-    # Each request is answered once its runs are written: from then on, at most a second.
-    qtbot.waitUntil(lambda: all(tab.runs.row_of(run.id) is not None for run in runs), timeout=1000)
+    # Each request is answered once its runs are written: from then on, at most a second (the agent's run listed,
+    # its three notifications' traces counted over the list as the plumbing traces it leaves out).
+    qtbot.waitUntil(lambda: all(tab.runs.row_of(run_id) is not None for run_id in listed)
+                    and tab.run_list.plumbing_line.count == 3, timeout=1000)
     qtbot.waitUntil(lambda: "4" in switch.label.text())
     main = next(run for run in runs if run.title == "invoke_agent support-agent")
     tab.select_runs([main.id])

@@ -32,12 +32,11 @@ SAID = {"en": ("failed", "failed (2 of 4 tool calls failed, 1 not recorded)"),
         "de": ("fehlgeschlagen", "fehlgeschlagen (2 von 4 Tool-Aufrufen schlugen fehl, 1 nicht erfasst)")}
 
 
-def listed_lines(language: str) -> dict[int, str]:
-    """``runs list``'s rows for the test's database, by run id, in ``language``."""
-    # --all: the window lists the plumbing traces (the SDK's notifications' traces) that `runs list` leaves out.
-    said = cli_here("--lang", language, "runs", "list", "--all", "--db", str(resolve_db_path()))
+def listed_lines(language: str, *options: str) -> dict[int, str]:
+    """``runs list``'s rows for the test's database, by run id, in ``language`` (the line under them left out)."""
+    said = cli_here("--lang", language, "runs", "list", *options, "--db", str(resolve_db_path()))
     assert said.returncode == 0, said.stderr
-    return {int(line.split()[0]): line for line in said.stdout.splitlines()[1:]}
+    return {int(line.split()[0]): line for line in said.stdout.splitlines()[1:] if line.split()[0].isdigit()}
 
 
 def shown_text(view, row: int) -> str:
@@ -60,15 +59,18 @@ def runs_tab(qtbot, make_window, rows: int):
     return window, tab
 
 
-def check_said_as_runs_list(tab, language: str, run_id: int, word: str, whole: str) -> None:
-    """Every Status cell says what `runs list` says of its run; the failed one why, whole where it fits."""
-    lines = listed_lines(language)
+def check_said_as_runs_list(tab, language: str, run_id: int, word: str, whole: str, *options: str) -> None:
+    """Every Status cell says what `runs list` (with ``options``) says of its run, the window listing the runs it
+    lists; the failed one why, whole where it fits."""
+    lines = listed_lines(language, *options)
     assert whole in lines[run_id], lines[run_id]
     model = tab.runs
+    assert sorted(model.run_id(row) for row in range(model.rowCount())) == sorted(lines)
     for row in range(model.rowCount()):
         listed = model.run(row).id
         said = model.index(row, STATUS).data()
         assert f"  {said}  " in lines[listed], (said, lines[listed])
+    QApplication.processEvents()  # the rows' records read (a list read anew): the column widens to their reasons
     cell = model.index(model.row_of(run_id), STATUS)
     assert cell.data() == whole
     assert cell.data(Qt.ItemDataRole.AccessibleTextRole) == whole
@@ -89,8 +91,8 @@ def check_said_as_runs_list(tab, language: str, run_id: int, word: str, whole: s
 def test_the_run_list_says_why_an_imported_run_failed_as_runs_list_does(qtbot, make_window, language: str) -> None:
     imported = cli_here("import", str(FIXTURE), "--db", str(resolve_db_path()))
     assert imported.returncode == 0, imported.stderr
-    _window, tab = runs_tab(qtbot, make_window, 4)
-    [failed] = [tab.runs.run(row) for row in range(4) if tab.runs.run(row).status == "failed"]
+    _window, tab = runs_tab(qtbot, make_window, 1)  # as `runs list`: the SDK's three notifications' traces left out
+    [failed] = [tab.runs.run(0)]
     assert failed.title == "invoke_agent support-agent"
     word, whole = SAID[language]
     try:
@@ -101,6 +103,10 @@ def test_the_run_list_says_why_an_imported_run_failed_as_runs_list_does(qtbot, m
         tab.outcome_filter.setCurrentIndex(tab.outcome_filter.findData("failed"))
         assert [tab.runs.index(row, STATUS).data() for row in range(tab.runs.rowCount())] == [whole]
         tab.outcome_filter.setCurrentIndex(0)
+        # "Show plumbing traces" ticked: the runs `runs list --all` lists, said as it says them.
+        tab.run_list.plumbing_line.toggle.setChecked(True)
+        assert tab.runs.rowCount() == 4
+        check_said_as_runs_list(tab, language, failed.id, word, whole, "--all")
         tab.run_list.view.sortByColumn(STATUS, Qt.SortOrder.AscendingOrder)
         assert [tab.runs.run(row).status for row in range(4)] == ["failed", "ok", "ok", "ok"]
         assert tab.runs.index(0, STATUS).data() == whole

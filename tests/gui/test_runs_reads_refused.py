@@ -15,6 +15,7 @@ import pytest
 
 from inspector.gui.language import switch_language
 from inspector.store import RunStore, resolve_db_path
+from inspector.store.plumbing_traces import without_plumbing_traces
 from inspector.transfer.importing import import_trace
 from tests.gui.test_runs_find_aside import STEPS
 from tests.gui.test_runs_screenshots import runs_window
@@ -52,7 +53,7 @@ def test_a_search_whose_read_fails_ends_and_is_said(qtbot, make_window) -> None:
     window = runs_window(make_window)  # open first: what is stored next stays in the log until the checkpoint
     tab = window.runs_tab
     with RunStore.open(resolve_db_path()) as store:
-        runs = import_trace(store, TRACE).run_ids
+        runs = without_plumbing_traces(store.db.conn, import_trace(store, TRACE).run_ids)[0]  # those listed
     qtbot.waitUntil(lambda: tab.runs.rowCount() == len(runs), timeout=WAIT_MS)
     tab.search.setText("TimeoutError")
     qtbot.waitUntil(lambda: tab.runs.filter.text == "TimeoutError" and tab.runs.rowCount() == 1, timeout=WAIT_MS)

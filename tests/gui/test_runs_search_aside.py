@@ -16,6 +16,7 @@ from PySide6.QtCore import Qt
 from inspector.gui.language import switch_language
 from inspector.gui.runs.runs_model import COLUMNS
 from inspector.store import RunStore, resolve_db_path
+from inspector.store.plumbing_traces import without_plumbing_traces
 from inspector.transfer.importing import import_trace
 from tests.gui.test_runs_screenshots import runs_window
 
@@ -24,9 +25,10 @@ TEXT = "TimeoutError"  # the failing run's steps hold it (an exception's type), 
 
 
 def _searched(qtbot, make_window):
-    """The window listing the trace's four runs, then the one the search for :data:`TEXT` finds."""
+    """The window listing the trace's runs (the agent's: its three notifications' traces are plumbing traces, not
+    listed), then the one the search for :data:`TEXT` finds."""
     with RunStore.open(resolve_db_path()) as store:
-        runs = import_trace(store, TRACE).run_ids
+        runs = without_plumbing_traces(store.db.conn, import_trace(store, TRACE).run_ids)[0]
         failing = store.list_runs(outcome="failed")[0].id
     window = runs_window(make_window)
     tab = window.runs_tab

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
 from inspector.i18n import _, current_language
 from inspector.store import RunRecord, RunStore
 from inspector.store.browse import RunFilter, servers_with_runs
+from inspector.store.shown_first import shown_first
 
 from ..language import translated
 from ..widgets.empty_hint import EmptyHint
@@ -27,6 +28,7 @@ from ..widgets.keep_in_view import KeepCurrentInView
 from ..widgets.tab_stops import one_tab_stop
 from .columns import compact_rows, view_chrome
 from .empty_runs import empty_list_words
+from .plumbing_line import PlumbingTracesLine
 from .row_selection import bring_into_view, select_rows, selected_ids, shown_rows
 from .run_filters import RunFilterRow
 from .run_list_columns import RunListColumns
@@ -65,6 +67,7 @@ class RunListPane(QWidget):
         layout.setContentsMargins(4, 4, 4, 0)
         layout.setSpacing(2)
         layout.addLayout(self._filters)
+        layout.addWidget(self.plumbing_line)
         layout.addWidget(self.view, 1)
         self._update_buttons()
         self.fit_columns()
@@ -78,6 +81,9 @@ class RunListPane(QWidget):
         self.search, self.delete_button = row.search, row.delete_button
         self.delete_button.clicked.connect(self.delete_requested)
         row.changed.connect(self._filters_changed)
+        # How many plumbing traces the filters left out (as `runs list` leaves them out), and the tick to list them.
+        self.plumbing_line = PlumbingTracesLine()
+        self.plumbing_line.toggled.connect(lambda _listing: self._filters_changed())
         #: The search's reader (None: a search is read here, on the GUI thread, as a list without a window's is).
         self._search_reads: RunSearch | None = None
         #: The list was read again (a change seen) while a search was read: its answer may be older.
@@ -123,7 +129,11 @@ class RunListPane(QWidget):
         translated(delete, "setWhatsThis", lambda: _("Runs › Delete the selected runs"))
         delete.setContext(Qt.ShortcutContext.WidgetShortcut)
         delete.activated.connect(self.delete_requested)
-        self.empty = EmptyHint(self.view, lambda: empty_list_words(self.model.filter))
+        self.empty = EmptyHint(self.view, lambda: empty_list_words(self.model.filter, self.model.plumbing_traces))
+        # Said anew, and by the empty list's words too (the list may stay as empty as it was).
+        self.model.plumbing_counted.connect(lambda: self.plumbing_line.show_count(self.model.plumbing_traces))
+        self.model.plumbing_counted.connect(self.empty.refresh)
+        self.plumbing_line.show_count(self.model.plumbing_traces)  # read already, as the view's sort order was set
 
     def add_button(self, button: QPushButton) -> None:
         """Another action on the selected runs, before Delete (Compare: gui/runs/compare_launcher.py)."""
@@ -157,6 +167,8 @@ class RunListPane(QWidget):
         width = self.width() if width is None else width
         filters = self._filters.heightForWidth(max(width - margins.left() - margins.right(), 1)) \
             + self.layout().spacing()
+        if self.plumbing_line.isVisibleTo(self):  # and the line of the plumbing traces not listed
+            filters += self.plumbing_line.sizeHint().height() + self.layout().spacing()
         # A sliver of the next row says there is more; a window too narrow for the title's floor shows a
         # sideways scroll bar under the rows.
         chrome = view_chrome(self.view, width - margins.left() - margins.right())
@@ -169,7 +181,8 @@ class RunListPane(QWidget):
         server = chosen_server(self.server_filter)
         return RunFilter(statuses=(status,) if status else (), server=server.server if server else None,
                          server_imported=server.imported if server else None,
-                         source=self.source_filter.currentData() or None, text=self.search.text())
+                         source=self.source_filter.currentData() or None, text=self.search.text(),
+                         plumbing_traces=None if self.plumbing_line.listing else False)
 
     def reload(self, *, aside: bool = True) -> None:
         """Read the list again (keeps the selected runs selected when they are still listed); a search's
@@ -255,7 +268,7 @@ class RunListPane(QWidget):
         if self._search_reads is not None:
             self._search_reads.forget()  # the list of a search asked before is not wanted now
         self._filters.clear()
-        self.model.filter = RunFilter()
+        self.model.filter = self.current_filter()  # the plumbing traces listed or not, as they were
         self.empty.refresh()
 
     # -- the selection --------------------------------------------------------------------------
@@ -300,6 +313,8 @@ class RunListPane(QWidget):
         rows = self.model.rows_of(run_ids)
         if len(rows) < len(run_ids):  # some are not listed
             self.clear_filters()
+            if self.plumbing_line.list_asked(self.store.db.conn, run_ids):  # a plumbing trace asked for is listed
+                self.model.filter = self.current_filter()
             self.model.refresh(reset=True)
             self.model.ensure_all_loaded(run_ids)
             rows = self.model.rows_of(run_ids)
@@ -309,6 +324,10 @@ class RunListPane(QWidget):
         self.view.scrollTo(self.model.index(rows[0], 0))
         self.run_changed.emit(self.model.run(rows[0]), False)
         return True
+
+    def select_imported(self, run_ids: Sequence[int]) -> bool:
+        """Select the runs of an import the list lists, the one to show first current (store/shown_first.py)."""
+        return self.select_runs(shown_first(self.store, self.plumbing_line.listed_of(self.store.db.conn, run_ids)))
 
     def clear_selection(self) -> None:
         self.view.selectionModel().clearSelection()

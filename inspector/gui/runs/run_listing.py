@@ -10,12 +10,13 @@ ids down to it and the records of the rows painted: reading every record down to
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from inspector.store import RunRecord, RunStore
-from inspector.store.browse import RunFilter, listed_ids_through, runs_by_id
+from inspector.store.browse import RunFilter, count_runs, listed_ids_through, runs_by_id
 from inspector.store.named_servers import server_names
 from inspector.store.outbox import Outbox, OutboxEntry
+from inspector.store.plumbing_traces import without_plumbing_traces
 
 from .run_reasons import KnownReasons, Reason, run_reasons
 
@@ -57,11 +58,25 @@ def ids_reaching(store: RunStore, where: RunFilter, order: str, descending: bool
     return listed_ids_through(store, reaching, where, order, descending, offset, more, limit)
 
 
+def ids_and_plumbing(store: RunStore, where: RunFilter, order: str, descending: bool, limit: int,
+                     reaching: Collection[int] = ()) -> tuple[list[int], bool, int]:
+    """:func:`ids_reaching`'s ids and whether more follow, and how many plumbing traces the filter selects
+    (left out by ``where.plumbing_traces=False``, as ``runs list`` leaves them out, or listed): a search's
+    runs found are told apart as ``runs list --search`` tells them (it lists them all at once), any other
+    list's are counted by the filter's query."""
+    if where.text.strip():
+        ids, has_more = ids_reaching(store, replace(where, plumbing_traces=None), order, descending, limit, reaching)
+        kept, plumbing = without_plumbing_traces(store.db.conn, ids)
+        return (kept if where.plumbing_traces is False else ids), has_more, plumbing
+    ids, has_more = ids_reaching(store, where, order, descending, limit, reaching)
+    return ids, has_more, count_runs(store, replace(where, plumbing_traces=True))
+
+
 @dataclass(frozen=True)
 class RunListing:
     """What the list shows, read at once: the runs' ids in order, whether more follow, the records read
     (of the current run and of the runs the list had read), their pushes, the names, why the failed
-    ones failed."""
+    ones failed, and how many plumbing traces the filter selects (:func:`ids_and_plumbing`)."""
 
     ids: list[int]
     has_more: bool
@@ -70,6 +85,7 @@ class RunListing:
     any_pushed: bool
     names: dict[str, str]
     reasons: dict[int, Reason]
+    plumbing_traces: int = 0
 
 
 def read_listing(store: RunStore, where: RunFilter, order: str, descending: bool, limit: int,
@@ -81,8 +97,8 @@ def read_listing(store: RunStore, where: RunFilter, order: str, descending: bool
     ``shown`` (first and last: a live read's new runs are painted without a read) and of the runs ``known``
     holds, read again (their reasons, where unchanged, are not asked for again). The records of the other
     rows are read as they are shown (:class:`.RowRecords`)."""
-    ids, has_more = ids_reaching(store, where, order, descending, limit,
-                                 [*reaching, current] if current is not None else reaching)
+    ids, has_more, plumbing = ids_and_plumbing(store, where, order, descending, limit,
+                                               [*reaching, current] if current is not None else reaching)
     wanted = dict.fromkeys(ids[max(shown[0], 0):shown[1] + 1])
     if known is not None:
         wanted.update(dict.fromkeys(run_id for run_id in ids if run_id in known.runs))
@@ -90,8 +106,9 @@ def read_listing(store: RunStore, where: RunFilter, order: str, descending: bool
         wanted[current] = None
     records = read_records(store, list(wanted), known)
     return RunListing(ids, has_more, records.runs, records.pushes,
-                      bool(records.pushes) or Outbox(store.db.conn).any(), server_names(store), records.reasons)
+                      bool(records.pushes) or Outbox(store.db.conn).any(), server_names(store), records.reasons,
+                      plumbing)
 
 
-__all__ = ["EVERY_RUN", "PAGE_SIZE", "RECORD_PAGE", "RunListing", "RunRecords", "ids_reaching", "read_listing",
-           "read_records", "server_names"]
+__all__ = ["EVERY_RUN", "PAGE_SIZE", "RECORD_PAGE", "RunListing", "RunRecords", "ids_and_plumbing", "ids_reaching",
+           "read_listing", "read_records", "server_names"]

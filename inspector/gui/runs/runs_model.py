@@ -46,6 +46,9 @@ from .table_model import Index, NamedColumnsModel
 RunIdRole = Qt.ItemDataRole.UserRole + 1
 StatusRole = Qt.ItemDataRole.UserRole + 2
 
+#: What the list lists with no filter chosen: every run but the plumbing traces, as ``runs list`` lists them.
+LISTED = RunFilter(plumbing_traces=False)
+
 #: Columns: their key (also the sort order of the store) and heading.
 COLUMNS = ("id", "started", "title", "status", "source", "server", "steps", "duration", "pushed")
 STATUS_COLUMN = COLUMNS.index("status")
@@ -75,6 +78,8 @@ class RunListModel(NamedColumnsModel):
     records_read = Signal()
     #: Why rows stay empty (a page of records could not be read), as words of the current language.
     said = Signal(object)
+    #: The list was read with another count of the plumbing traces its filter selects (:attr:`plumbing_traces`).
+    plumbing_counted = Signal()
 
     COLUMNS = COLUMNS
 
@@ -82,7 +87,11 @@ class RunListModel(NamedColumnsModel):
         super().__init__()
         self.store = store
         self.page_size = page_size
-        self.filter = RunFilter()
+        #: As ``runs list``: the plumbing traces left out (a session's plumbing alone; ``plumbing_traces=None`` lists
+        #: them too).
+        self.filter = LISTED
+        #: How many plumbing traces the filter selects, left out or listed (read with the list).
+        self.plumbing_traces = 0
         self.order = "started"
         self.descending = True
         self._ids: list[int] = []
@@ -147,6 +156,9 @@ class RunListModel(NamedColumnsModel):
     def show_listing(self, listing: RunListing, *, reset: bool = False) -> None:
         """Show a listing read (here or by a reader thread): rows whose runs are the same keep their
         place, changed runs are repainted, a list of another shape is reset."""
+        if listing.plumbing_traces != self.plumbing_traces:
+            self.plumbing_traces = listing.plumbing_traces
+            self.plumbing_counted.emit()
         renamed = listing.names != self.names
         self.names = listing.names
         self._has_more = listing.has_more
@@ -329,5 +341,5 @@ class RunListModel(NamedColumnsModel):
             self.refresh(reset=True)
 
 
-__all__ = ["COLUMNS", "RunIdRole", "RunListModel", "StatusRole", "format_duration", "format_started", "names_for",
-           "server_shown", "source_word"]
+__all__ = ["COLUMNS", "LISTED", "RunIdRole", "RunListModel", "StatusRole", "format_duration", "format_started",
+           "names_for", "server_shown", "source_word"]

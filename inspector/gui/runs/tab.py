@@ -19,7 +19,6 @@ from PySide6.QtWidgets import QMessageBox, QTabWidget, QVBoxLayout, QWidget
 
 from inspector.i18n import _, current_language
 from inspector.store import RunRecord, RunStore
-from inspector.store.shown_first import shown_first
 
 from ..dialogs.transfer_dialog import TransferDialog, TransferJob
 from ..language import on_language_changed, translated
@@ -250,7 +249,7 @@ class RunsTab(QWidget):
 
     def _imported(self, run_ids: list[int]) -> None:
         self.run_list.reload(aside=False)  # listed before they are selected: a search that finds them is kept
-        self.select_runs(shown_first(self.store, run_ids))
+        self.run_list.select_imported(run_ids)
 
     def choose_export(self, selected_only: bool) -> None:
         self.transfers.choose_export(self.selected_run_ids() if selected_only else self.runs.run_ids())
