@@ -169,3 +169,23 @@ def test_the_tip_of_a_cut_text_shows_its_characters_not_markup(qtbot) -> None:
     document.setHtml(QToolTip.text())
     assert document.toPlainText() == whole  # the characters, tags and all
     QToolTip.hideText()
+
+
+def test_briefer_texts_stand_in_whole_and_the_last_gives_up_why_before_its_title(qtbot) -> None:
+    """Given way in order (a run's heading): each briefer text only whole; the last has why it failed
+    shortened before its title, and needs the room of all of it (the neighbour gives way first)."""
+    whole = f"Run 1: {TITLE} — failed ({WHY}); 7 of 14 steps shown (7 plumbing hidden)"
+    counted, last = whole.split(" (7 plumbing")[0], whole.split("; 7 of")[0]
+    label = ElidedLabel()
+    qtbot.addWidget(label)
+    label.set_text_giving_way(whole, [(counted, []), (last, _parts(last)[::-1])])
+    metrics = label.fontMetrics()
+    margins = label.contentsMargins().left() + label.contentsMargins().right()
+    assert label.least_width() == metrics.horizontalAdvance(last) + margins
+    for text in (whole, counted, last):  # each where it fits whole
+        label.resize(metrics.horizontalAdvance(text) + margins, 30)
+        assert label.shown_text() == text
+    label.resize(metrics.horizontalAdvance(last) + margins - 1, 30)  # the counts' text cut: why first
+    shown = label.shown_text()
+    assert shown.startswith(f"Run 1: {TITLE} — failed (2 of 4") and shown.endswith("…)"), shown
+    assert label.toolTip() == whole

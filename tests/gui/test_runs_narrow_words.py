@@ -138,21 +138,17 @@ def test_a_uid_stays_whole_in_a_narrow_timeline_pane_zoomed(qtbot, runs_tab_show
         window.view_menu.set_zoom(100)
 
 
-@pytest.mark.parametrize(("language", "narrow", "whole", "toggle"), [
-    ("en", "— failed (2 of 4 tool calls failed, 1 not recorded); 7 of 14 steps shown",
-     "; 7 of 14 steps shown (7 plumbing hidden)", "Show plumbing"),
-    ("de", "— fehlgeschlagen (2 von 4 Tool-Aufrufen schlugen fehl, 1 nicht erfasst); 7 von 14 …",
-     "; 7 von 14 Schritten (7 Infrastruktur-Spans ausgeblendet)", "Infrastruktur")])
-def test_the_heading_keeps_its_counts_whole_beside_the_detail_at_1280_by_800(qtbot, make_window, language, narrow,
-                                                                            whole, toggle) -> None:
-    """Beside the step's detail the timeline is 677 px wide: in German the title had given up all its room
-    and the counts were cut still ("… (7 Infrastruktur-Spans ausgeblen…"). Where its title shortened is
-    not enough the heading now leaves the plumbing it hides to its tip, so that why the run failed and
-    the steps shown stay whole, and says all of it where the row has the room. Without the plumbing clause
-    it still says "7 of 14" (", 7 Schritte" read as all the run has); the toggle beside it gives way to
-    its short word for that. The German heading, still too long, said its title ("invoke_agent…") and left
-    the counts to the tip: now the title gives all its room ("Lauf 1: … — ") and the counts keep their numbers."""
+@pytest.mark.parametrize(("language", "whole", "toggle"), [
+    ("en", "; 7 of 14 steps shown (7 plumbing hidden)", "Show plumbing"),
+    ("de", "; 7 von 14 Schritten (7 Infrastruktur-Spans ausgeblendet)", "Infrastruktur")])
+def test_the_heading_keeps_the_run_whole_beside_the_detail_at_1280_by_800(qtbot, make_window, language, whole,
+                                                                         toggle) -> None:
+    """Beside the step's detail the timeline is about 700 px wide: the heading leaves the plumbing it hides to
+    its tip, then its counts, then shortens why the run failed, so that the run's number, title and status
+    are read whole (the title had given all its room: "Lauf 1: … — "); it says more where the row has the
+    room. The toggle beside it gives way to its short word for the heading's room."""
     from tests.gui.test_runs_span_detail import imported_agent_run, open_run
+    from tests.gui.test_timeline_heading_fit import WORDS, said_in_order
 
     run_id = imported_agent_run("traceloop.jsonl")
     window, tab = open_run(qtbot, make_window, run_id)
@@ -160,21 +156,16 @@ def test_the_heading_keeps_its_counts_whole_beside_the_detail_at_1280_by_800(qtb
     try:
         pane = tab.timeline_pane
         heading, box = pane.heading, pane.plumbing_toggle
-        for size, counts, said in (((1280, 800), narrow, toggle),
-                                   ((1920, 1080), whole, {"en": "Show plumbing",
-                                                          "de": "Infrastruktur anzeigen"}[language])):
+        head, why, counts, plumbing = WORDS[language]
+        for size, said in (((1280, 800), toggle),
+                           ((1920, 1080), {"en": "Show plumbing", "de": "Infrastruktur anzeigen"}[language])):
             tab.arrangement.user_split = False  # the panes follow the window, as they do until a drag
             window.resize(*size)
             QApplication.processEvents()
             assert tab.lower.orientation() == tab.lower.orientation().Horizontal  # the detail beside
-            shown = heading.shown_text()
-            # The counts whole; in German, where why the run failed (the call not recorded too) takes their
-            # room beside the detail, down to their numbers, the title all "…".
-            assert shown.endswith(counts), f"{size}: {shown!r}"
-            if counts.endswith("…"):
-                assert shown.startswith("Lauf 1: … — "), shown
-            assert shown.startswith(("Run 1: ", "Lauf 1: ")), shown
-            assert " — failed (" in shown or " — fehlgeschlagen (" in shown, shown  # the status whole, its reason after
+            shown = said_in_order(heading, head, why, counts, plumbing)
+            if size[0] == 1920:  # the steps shown too where the row has the room (English: the plumbing too)
+                assert counts in shown and (language == "de" or shown.endswith(whole)), shown
             assert heading.toolTip() in ("", heading.text()) and whole in heading.text()  # all of it in the tip
             assert box.isVisible() and box.text() == said, size
             assert box.sizeHint().width() <= box.width()

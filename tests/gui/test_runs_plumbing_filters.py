@@ -106,16 +106,16 @@ def test_no_match_counts_the_steps_the_unfiltered_timeline_shows_with_its_plumbi
      ("; 3 von 14 Schritten (gefiltert; 7 Infrastruktur-Spans ausgeblendet)",
       "; 3 von 14 Schritten (gefiltert)"),
      "2 von 4 Tool-Aufrufen schlugen fehl, 1 nicht erfasst")])
-def test_the_heading_keeps_its_counts_whole_at_1024_by_768(qtbot, make_window, language, counts,
-                                                           filtered, why) -> None:
-    """At 1024×768 the run's heading is narrower than its German sentence: the run's title gives up its room
-    first ("invoke…"), then the plumbing it hides ("(7 … hidden)", left to the tip); the status, why the run
-    failed and the steps shown are read, and the tip has the whole sentence. The filtered German heading
-    said the title whole and left its counts to the tip ("3 von 14 Schritten (gefiltert)" did not
-    fit beside the title shortened): now the title gives way to them."""
+def test_the_heading_keeps_the_run_and_why_at_1024_by_768(qtbot, make_window, language, counts, filtered,
+                                                          why) -> None:
+    """At 1024×768 the run's heading is narrower than its German sentence: the plumbing it hides gives way
+    first ("(7 … hidden)", left to the tip), then the steps shown, then why the run failed is shortened; the
+    run's number, title and status are read whole, and the tip has the whole sentence (the title had given
+    way first: "Lauf 1: … — fehlgeschlagen")."""
     from PySide6.QtWidgets import QApplication
 
     from tests.gui.test_screenshots import save
+    from tests.gui.test_timeline_heading_fit import WORDS, said_in_order
 
     run_id = imported_agent_run("traceloop.jsonl")
     window, tab = open_run(qtbot, make_window, run_id)
@@ -129,18 +129,12 @@ def test_the_heading_keeps_its_counts_whole_at_1024_by_768(qtbot, make_window, l
             filter_.setCurrentIndex(filter_.findData(kind))
             QApplication.processEvents()
             assert heading.text().endswith(whole)
-            shown = heading.shown_text()
-            # The counts whole: with the plumbing (the English one, its title shortened) or without.
-            assert shown.endswith((whole, ending)), shown
-            assert shown.startswith(("Run 1: ", "Lauf 1: "))
-            assert " — failed (" in shown or " — fehlgeschlagen (" in shown, shown  # the status whole
-            assert f"({why})" in shown, shown  # and why
-            if language == "de" or kind:  # where not all of it fits, the title gives way before the counts
-                assert "invoke_agent support-agent" not in shown, shown
+            hidden = {"en": "hidden", "de": "ausgeblendet"}[language]
+            shown = said_in_order(heading, WORDS[language][0], why, ending.split(" (")[0], hidden)
+            # All of it, or without the plumbing, or without the counts: never cut inside a clause but why.
+            assert shown.endswith((whole, ending, f"({why})")) or f"({why})" not in shown, shown
             if language == "de":  # the German sentence is longer than the room (the English one fits)
-                assert heading.is_cut() and "ausgeblendet" not in shown
-            assert heading.toolTip() == (heading.text() if heading.is_cut() else "")
-            assert heading.fontMetrics().horizontalAdvance(shown) <= heading.contentsRect().width()
+                assert heading.is_cut() and hidden not in shown
             save(window, f"runs-heading-1024-{kind or 'all'}-{language}")
     finally:
         switch_language("en")

@@ -40,8 +40,9 @@ STACKED_TIMELINE_SHARE = 2 / 5
 #: One above the other in a low tab: the rows the run list and the timeline keep before the detail gets
 #: more than its least (it scrolls). At 16 points on a 1,024 by 600 screen each showed one row.
 STACKED_LEAST_ROWS = 3
-#: Side by side: the timeline's width that leaves its details column readable, and the detail's least
-#: (more where the names of its tabs need it: its own least width).
+#: Side by side: the timeline's least width before the detail takes more than its least (the timeline says
+#: what its details column needs for a reason: ``wanted_width``), and the detail's least (more where the
+#: names of its tabs need it: its own least width).
 TIMELINE_WANTS_PX = 680
 DETAIL_LEAST_PX = 280
 
@@ -88,10 +89,13 @@ def arrange_panes(split: QSplitter, lower: QSplitter, width: int, list_rows_px: 
         listed = max(listed, min(list_least, room))
     split.setSizes([listed, height - listed])
     if wanted == Qt.Orientation.Horizontal:
-        # The timeline keeps room for its details column; the detail takes the rest, up to two fifths.
+        # The timeline keeps room for its details column to say a failed step's reason; the detail takes the
+        # rest, up to two fifths (at 1,280 px it took 360 px beside a details column of 150: "flaky: Aufruf 2
+        # ist fehlg…"), never less than its least.
         total = max(lower.width(), 100)
         least = max(DETAIL_LEAST_PX, lower.widget(1).minimumSizeHint().width())
-        wants = round(TIMELINE_WANTS_PX * max(font_scale(lower), 1.0))
+        wants = max(round(TIMELINE_WANTS_PX * max(font_scale(lower), 1.0)),
+                    getattr(lower.widget(0), "wanted_width", lambda: 0)())
         detail = max(least, min(total - wants, total * 2 // 5))
     else:
         total = max(lower.height(), 100)

@@ -4,7 +4,6 @@ many, the plumbing hidden, the failed calls its model got over) and, under it, t
 from __future__ import annotations
 
 from inspector.i18n import _
-from inspector.i18n.formatting import format_number
 from inspector.i18n.recovery import Reason, recovery_text
 from inspector.i18n.scenarios import said_title
 from inspector.store import RunRecord, RunStore
@@ -64,12 +63,11 @@ class TimelineHeading:
         total = self._total[1] if (filtered or hidden) and self._total else shown
         heading = heading_text(run, shown=shown, total=total, filtered=filtered, hidden=hidden,
                                hidden_matched=self.model.hidden_plumbing, recovery=recovery)
-        # Where the heading does not fit with its title shortened, the plumbing it hides is left to the tip,
-        # then its counts, before why the run failed is shortened.
+        # Where the heading does not fit, the plumbing it hides is left to the tip, then its counts, before
+        # why the run failed is shortened, and its title last.
         briefer = counts_heading(run, shown=shown, total=total, filtered=filtered, recovery=recovery)
         show_heading(self.label, heading, cell_text(said_title(run.title, run.source), 80),
-                     recovery_text(*recovery) if recovery else "", briefer, status_heading(run, recovery),
-                     counts=format_number(total))
+                     recovery_text(*recovery) if recovery else "", briefer, status_heading(run, recovery))
         return total
 
 

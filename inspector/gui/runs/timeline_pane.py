@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QPushButton,
+    QStyle,
     QVBoxLayout,
     QWidget,
 )
@@ -65,6 +66,9 @@ WHOLE_OUTCOME_GROWTH = 1.5
 #: Below this width the source column is hidden: the kind says it too (a tool call is the MCP
 #: client's, a model's step the agent's), and the details need the room more.
 SOURCE_COLUMN_FROM_PX = 760
+#: The characters of a failed step's reason the Details column has room for where the tab can spare it
+#: (beside the detail, which then keeps its least width): "flaky: Aufruf 2 ist fehlgeschlagen" is 34.
+REASON_CHARS = 36
 #: The run's uid line is shown where the pane has room for this many steps beside it.
 IDENTITY_FROM_ROWS = 6
 
@@ -213,6 +217,20 @@ class TimelinePane(QWidget):
         """The detail under the timeline (``alone``: the pane has the tab's whole width) or beside it:
         alone, Find's field keeps the room of "Find…" (at the window's least width it was cut to "Such…")."""
         self.finder.placeholder.keep_room(alone)
+
+    def wanted_width(self) -> int:
+        """The pane's width that leaves its Details column room for :data:`REASON_CHARS` characters beside the
+        other columns as wide as they are; the source column too where the pane is then wide enough to show it
+        (below that it gives way first)."""
+        header, details, source = self.view.horizontalHeader(), COLUMNS.index("details"), COLUMNS.index("source")
+        others = sum(header.sectionSize(column) for column in range(header.count())
+                     if column not in (details, source) and not header.isSectionHidden(column))
+        bar = self.view.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent, None, self.view)
+        margins = self.layout().contentsMargins()
+        wanted = (others + self.view.fontMetrics().averageCharWidth() * REASON_CHARS + bar
+                  + 2 * self.view.frameWidth() + margins.left() + margins.right())
+        with_source = wanted + header.sectionSize(source)
+        return with_source if with_source >= SOURCE_COLUMN_FROM_PX * max(font_scale(self.view), 1.0) else wanted
 
     def least_width_alone(self) -> int:
         """The pane's least width alone in the tab: Find's field with the room of "Find…"."""

@@ -1,6 +1,6 @@
-"""What the timeline says of its run in words: the heading over its steps (where a narrow pane
-shortens the run's title first, then leaves the plumbing it hides and then its counts to its tip, so
-its status and why it failed stay whole) and the note over empty rows."""
+"""What the timeline says of its run in words: the heading over its steps (where a narrow pane leaves the
+plumbing it hides and then its counts to its tip, then shortens why the run failed, so that its number,
+title and status stay whole) and the note over empty rows."""
 
 from __future__ import annotations
 
@@ -78,33 +78,21 @@ def uncounted_heading(run: RunRecord, recovery: Reason | None = None) -> str:
         id=run.id, title=TITLE_MARK, status=status_with_recovery(outcome_word(run.status), recovery))
 
 
-def show_heading(label: ElidedLabel, heading: str, title: str, why: str = "", *briefer: str, counts: str = "") -> None:
-    """``heading`` on ``label`` with the run's ``title`` in place of :data:`TITLE_MARK`: where it does
-    not fit, the title is shortened first, then the ``briefer`` headings stand in for it in turn (the
-    heading without its "(7 plumbing hidden)" clause, then without its counts: the tip keeps them; the
-    title shortened as far as need be), and only then is ``why`` (why a failed run is failed, when the
-    heading says it) shortened: a support engineer reads why the run failed first. A briefer heading that
-    says ``counts`` (the run's step count as written, "14") after its title and ``why`` is cut at its end,
-    its title shortened, down to that number before the next, without the counts, stands in: the counts
-    are worth more than the title, which the run list shows above (German at 1024 px said the title whole
-    and left the counts out)."""
+def show_heading(label: ElidedLabel, heading: str, title: str, why: str = "", *briefer: str) -> None:
+    """``heading`` on ``label`` with the run's ``title`` in place of :data:`TITLE_MARK`: where it does not
+    fit, the ``briefer`` headings stand in for it in turn, each whole (the heading without its "(7 plumbing
+    hidden)" clause, then without its counts: the tip keeps them), and the last, the run's number, title,
+    status and ``why`` (why a failed run is failed, when the heading says it), has ``why`` shortened first
+    and its title only then: a support engineer reads which run it is and how it ended, then why, then how
+    many steps it has (at 1,280 px the German heading said "Lauf 2: … — fehlgeschlagen (…), 9 Sc…")."""
     whole = _with_title(heading, title, why)
     if whole is None:  # a translation without the title
         label.setText(heading)
         return
-    shorter = [said for said in (_with_title(brief, title, why) for brief in dict.fromkeys(briefer)
-                                 if brief != heading) if said is not None]
-    text, parts = whole
-    # Cut down to its counts: the heading the one without them would stand in for (the last but one).
-    said = [whole, *shorter]
-    tails = [_after_counts(*said[-2], counts) if index == len(said) - 2 else 0 for index in range(len(said) - 1)]
-    label.set_text_shortening(text, *parts[0], *parts[1:], briefer=shorter, tails=tails)
-
-
-def _after_counts(text: str, parts: list[tuple[int, int]], counts: str) -> int:
-    """How many characters of ``text`` follow ``counts`` after its ``parts`` (title, why); 0 where it has none."""
-    at = text.find(counts, max(end for _start, end in parts)) if counts else -1
-    return len(text) - at - len(counts) if at >= 0 else 0
+    said = [whole, *(said for said in (_with_title(brief, title, why) for brief in dict.fromkeys(briefer)
+                                       if brief != heading) if said is not None)]
+    *wholes, (last, parts) = said
+    label.set_text_giving_way(whole[0], [*((text, []) for text, _parts in wholes[1:]), (last, parts[::-1])])
 
 
 def _with_title(heading: str, title: str, why: str) -> tuple[str, list[tuple[int, int]]] | None:

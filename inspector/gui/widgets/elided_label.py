@@ -7,7 +7,9 @@ before anything after them is cut. Briefer texts may stand in for the whole wher
 with its first part shortened (a heading without its least needed clause, then without its counts),
 the last shortened the same way; a briefer text may be cut at its end, its first part shortened, down to
 a tail it names (a heading's counts kept to their numbers) before the next stands in: what the next
-drops is worth more than its first part, which would have its room back there. The tip still has the whole."""
+drops is worth more than its first part, which would have its room back there. Or each briefer text stands
+in only whole, and the last has its parts shortened (a heading whose title is worth more than its counts).
+The tip still has the whole."""
 
 from __future__ import annotations
 
@@ -34,9 +36,11 @@ class ElidedLabel(QLabel):
         self._briefer: list[tuple[str, list[tuple[int, int]] | None]] = []
         #: How many characters at the end of the text, and of each briefer one, may be cut before the next stands in.
         self._tails: list[int] = []
+        #: The text a neighbour gives room to, whole (:meth:`set_text_giving_way`), or None.
+        self._least: str | None = None
 
     def setText(self, text: str) -> None:  # noqa: N802 - Qt's name
-        self._squeezed, self._briefer, self._tails = None, [], []
+        self._squeezed, self._briefer, self._tails, self._least = None, [], [], None
         super().setText(text)
         self._tip()
 
@@ -52,7 +56,17 @@ class ElidedLabel(QLabel):
         shortened, before the next stands in (none where not given)."""
         self._squeezed = _checked(text, [(start, end), *more])
         self._briefer = [(brief, _checked(brief, list(parts))) for brief, parts in briefer]
-        self._tails = list(tails)
+        self._tails, self._least = list(tails), None
+        super().setText(text)
+        self._tip()
+
+    def set_text_giving_way(self, text: str, briefer: Sequence[tuple[str, Sequence[tuple[int, int]]]]) -> None:
+        """Show ``text`` where it fits whole; else the first of the ``briefer`` texts that fits whole, and
+        where none does, the last with its parts (start, end) shortened in their order before it is cut at
+        its end. What it needs before it gives way further (:meth:`least_width`): the last text whole."""
+        self._squeezed, self._tails = None, []
+        self._briefer = [(brief, _checked(brief, list(parts))) for brief, parts in briefer]
+        self._least = self._briefer[-1][0] if self._briefer else None
         super().setText(text)
         self._tip()
 
@@ -72,13 +86,19 @@ class ElidedLabel(QLabel):
             if cut is not None:
                 return cut
             text, parts = brief, brief_parts
-        return metrics.elidedText(_squeezed(text, parts or [], width, metrics), Qt.TextElideMode.ElideRight, width)
+        squeezed = _squeezed(text, parts or [], width, metrics)
+        if metrics.horizontalAdvance(squeezed) <= width:  # Qt's eliding cuts a text as wide as the room
+            return squeezed
+        return metrics.elidedText(squeezed, Qt.TextElideMode.ElideRight, width)
 
     def least_width(self) -> int:
         """The width that shows the text (the first briefer one, where there is one) with only the part
-        named first shortened (to "…"), the rest whole: what a neighbour gives room to before the text
-        is made briefer still or the parts after that one (why a run failed) are shortened."""
+        named first shortened (to "…"), the rest whole (set by :meth:`set_text_giving_way`: its last text
+        whole): what a neighbour gives room to before the text is made briefer still or the parts after
+        that one (why a run failed) are shortened."""
         text, squeezed = self._briefer[0] if self._briefer else (self.text(), self._squeezed)
+        if self._least is not None:
+            text, squeezed = self._least, None
         metrics = self.fontMetrics()
         if squeezed:
             start, end = squeezed[0]
