@@ -16,6 +16,7 @@ from inspector.gui.runs.find_in_run import ASIDE_STEPS
 from inspector.store import RunStore, resolve_db_path
 from tests.gui.test_runs_screenshots import runs_window
 from tests.support.sample_runs import big_run
+from tests.support.slowed_reads import slowed
 
 STEPS = ASIDE_STEPS + 500
 #: How long a test's slowed search reads.
@@ -108,15 +109,7 @@ def test_a_window_closed_during_a_long_find_does_not_wait_for_it(qtbot, make_win
     finder.edit.setText("result 77")
     finder.find()
     qtbot.waitUntil(lambda: not finder.searching and finder.status.text() == "1 of 8", timeout=10000)
-    slow_until, calls = time.monotonic() + SLOWED_S, []
-
-    def slowly() -> int:
-        calls.append(1)
-        if time.monotonic() < slow_until:
-            time.sleep(0.005)
-        return 0
-
-    finder._reads.reads._store.db.conn.set_progress_handler(slowly, 100)  # the reader's own connection
+    calls = slowed(finder._reads.reads._store.db.conn, SLOWED_S, 0.005, 100)  # the reader's own connection
     finder.edit.setText("result 1234")
     finder.find()
     qtbot.waitUntil(lambda: len(calls) > 5, timeout=10000)  # the search is under way

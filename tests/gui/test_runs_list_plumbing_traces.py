@@ -142,3 +142,23 @@ def test_a_window_opened_on_stored_plumbing_traces_says_them(qtbot, make_window)
     tab = runs_window(make_window).runs_tab
     assert tab.runs.rowCount() == 1
     assert tab.run_list.plumbing_line.isVisible() and tab.run_list.plumbing_line.count == 12
+
+
+def test_the_import_status_says_how_many_of_the_runs_are_plumbing_traces_as_the_cli_does(qtbot, make_window,
+                                                                                         tmp_path) -> None:
+    # It said "Imported 13 runs from openlit_mcp2.jsonl." alone while the list listed one; the command line's
+    # `import` says "12 of the runs are plumbing traces (…)".
+    cli = cli_here("import", str(OPENLIT), "--db", str(tmp_path / "cli.db"), "--lang", "en")
+    assert cli.returncode == 0, cli.stderr
+    assert "12 of the runs are plumbing traces (a session's plumbing alone)" in cli.stdout
+    window, tab = opened(qtbot, make_window)
+    try:
+        assert tab.status.text() == (
+            "Imported 13 runs from openlit_mcp2.jsonl. 12 of them are plumbing traces (a session's plumbing alone), "
+            "which the list leaves out unless “Show plumbing traces” is ticked.")
+        save(window, "runs-list-plumbing-imported-en")
+        switch_language("de")
+        assert tab.status.text().startswith("13 Läufe aus openlit_mcp2.jsonl importiert. 12 davon sind ")
+        save(window, "runs-list-plumbing-imported-de")
+    finally:
+        switch_language("en")

@@ -100,9 +100,10 @@ class ListFreshness(QObject):
         engine.submitted.connect(submitted)
 
     def stop(self) -> None:
+        """The window closes: no more reads; the read under way is broken off, not waited for to its end."""
         self._stopped = True
         self.poll.stop()
-        self.reads.stop()
+        self.reads.break_off()
 
 
 __all__ = ["POLL_MS", "SOON_MS", "ListFreshness"]

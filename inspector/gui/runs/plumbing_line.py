@@ -92,4 +92,18 @@ def plumbing_words(count: int, listed: bool) -> str:
                     "notifications outside a request).", count).format(count=format_number(count))
 
 
-__all__ = ["PlumbingTracesLine", "plumbing_words"]
+def imported_words(count: int, runs: int) -> str:
+    """After the window's import of ``runs`` runs: how many of them are plumbing traces (as the command line's
+    ``import`` says it), which the list leaves out unless "Show plumbing traces" is ticked (ticked when they are all
+    the file holds: its runs are selected)."""
+    words = ngettext(  # all of them: they are listed, the line ticked to select them
+        "The run is a plumbing trace (a session's plumbing alone), listed with “Show plumbing traces” ticked.",
+        "All {count} runs are plumbing traces (a session's plumbing alone), listed with “Show plumbing traces” "
+        "ticked.", count) if count == runs else ngettext(
+        "{count} of them is a plumbing trace (a session's plumbing alone), which the list leaves out unless “Show "
+        "plumbing traces” is ticked.",
+        "{count} of them are plumbing traces (a session's plumbing alone), which the list leaves out unless “Show "
+        "plumbing traces” is ticked.", count)
+    return words.format(count=format_number(count))
+
+__all__ = ["PlumbingTracesLine", "imported_words", "plumbing_words"]

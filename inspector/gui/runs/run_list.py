@@ -216,11 +216,11 @@ class RunListPane(QWidget):
 
     def shut_down(self) -> None:
         """Forget a search typed and not yet applied, and read the list no more: the window closes, and
-        its database with it."""
+        its database with it (a search under way is broken off, not waited for to its end)."""
         self._filters.stop()
         self._closed = True
         if self._search_reads is not None:
-            self._search_reads.stop()
+            self._search_reads.break_off()
 
     def search_on_thread(self, db_path: Path) -> None:
         """Read a search's list on a reader thread of its own (it reads every run's steps)."""

@@ -16,12 +16,14 @@ from inspector.i18n.formatting import format_number
 from inspector.i18n.scenarios import said_title
 from inspector.store import RunStore, UnknownRunError
 from inspector.store.browse import delete_runs
+from inspector.store.plumbing_traces import plumbing_traces_among
 
 from ..dialogs.transfer_dialog import TransferDialog, TransferJob, export_job, import_job, pull_job
 from ..settings import open_qsettings
 from ..widgets.plain_text import cell_text, visible
 from ..widgets.said_line import Words
 from ..widgets.save_file import save_file_name
+from .plumbing_line import imported_words
 
 #: Where the settings remember the folder of the last trace opened or exported.
 FOLDER_KEY = "transfers/last_folder"
@@ -101,9 +103,10 @@ class Transfers(QObject):
         self.stored.emit(report.runs_imported)
         count, name = report.runs_imported, visible(path.name)
         if count:
-            self._ended("import", "ok", _with_report_sentences(report, lambda: ngettext(
+            plumbing = len(plumbing_traces_among(self.store.db.conn, report.run_ids))  # as the command line says
+            self._ended("import", "ok", _with_report_sentences(report, lambda: " ".join([ngettext(
                 "Imported {count} run from {name}.", "Imported {count} runs from {name}.", count).format(
-                count=format_number(count), name=name)))
+                count=format_number(count), name=name), *([imported_words(plumbing, count)] if plumbing else [])])))
         elif report.notes_added:  # a note written since the export it came in before: something was added
             present = len(report.already_present)
             self._ended("import", "ok", _with_report_sentences(report, lambda: ngettext(

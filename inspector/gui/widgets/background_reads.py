@@ -11,6 +11,7 @@ Questions asked while a read is under way are one more read after it, for the ne
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -21,6 +22,8 @@ from PySide6.QtCore import QObject, Signal
 from inspector.store import RunStore
 
 _NOTHING = object()
+#: How often a read broken off is interrupted again until it ends (:meth:`BackgroundReads.break_off`).
+BREAK_OFF_S = 0.005
 
 
 def database_file(store: RunStore) -> Path:
@@ -73,6 +76,16 @@ class BackgroundReads(QObject):
         store = self._store
         if store is not None:
             store.db.conn.interrupt()
+
+    def break_off(self) -> None:
+        """The window closes: no read after this one, the read under way is broken off (not waited for to its
+        end), the reader's connection is closed and the reader ends."""
+        with self._lock:
+            self._again = _NOTHING
+        while self._busy:  # interrupted again until it ends: one ending as it is interrupted clears the interrupt,
+            self.interrupt()  # and the read's next statement would run to its end
+            time.sleep(BREAK_OFF_S)
+        self.stop()
 
     def stop(self) -> None:
         """Finish the read under way, close the reader's connection (in its thread) and end it."""

@@ -74,8 +74,7 @@ class LastAsked(QObject):
     def break_off(self) -> None:
         """The window closes: the read under way is broken off (not waited for to its end), the reader ends."""
         self._asked = None
-        self.reads.interrupt()
-        self.reads.stop()
+        self.reads.break_off()
 
 
 __all__ = ["LastAsked"]
