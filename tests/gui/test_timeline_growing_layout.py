@@ -127,5 +127,6 @@ def test_find_while_a_growing_run_is_laid_out_finds_its_new_steps_once_they_show
     assert pane.find_status.text() == "no match" and "plumbing" not in tab.status.text()
     held.set()
     qtbot.waitUntil(lambda: tab.timeline.rowCount() == grown, timeout=WAIT_MS)
-    assert pane.find_status.text() == "1 of 1"
+    # (a Find asked again meanwhile, by a live read of the grown run, answers on its reader thread)
+    qtbot.waitUntil(lambda: pane.find_status.text() == "1 of 1", timeout=WAIT_MS)
     assert _step_at(tab, tab.timeline_view.currentIndex().row()) == added[6]
