@@ -162,3 +162,38 @@ def test_the_import_status_says_how_many_of_the_runs_are_plumbing_traces_as_the_
         save(window, "runs-list-plumbing-imported-de")
     finally:
         switch_language("en")
+
+
+def test_filters_that_select_plumbing_traces_alone_say_so_not_that_no_run_matches(qtbot, make_window) -> None:
+    """The search "session/init" finds nine runs, all plumbing traces; the outcome "ok" twelve, the same. The list
+    left them out, said "Not listed: 9 plumbing traces" over its rows, and under it "No run matches the filters.
+    Choose “Every outcome”, … and clear the search to see every run" (which shows them no more than before), where
+    `runs list --search session/init` says they are not listed and how to list them."""
+    window, tab = opened(qtbot, make_window)
+    pane, line = tab.run_list, tab.run_list.plumbing_line
+    said = cli_here("runs", "list", "--search", "session/init", "--db", str(resolve_db_path()), "--lang", "en")
+    assert said.returncode == 0, said.stderr
+    assert said.stdout.startswith("Not listed: 9 plumbing traces (")
+    selected = ("Every run the filters select is a plumbing trace (a session's plumbing alone), which the list leaves "
+                "out: tick “Show plumbing traces” above to list them.")
+    tab.search.setText("session/init")
+    qtbot.waitUntil(lambda: tab.runs.rowCount() == 0 and line.count == 9, timeout=20000)
+    assert pane.empty.label.isVisible() and pane.empty.label.text() == selected
+    save(window, "runs-list-plumbing-found-alone-en")
+    try:
+        switch_language("de")
+        assert pane.empty.label.text().startswith("Jeder Lauf, den die Filter auswählen, ist ein Infrastruktur-Trace")
+        save(window, "runs-list-plumbing-found-alone-de")
+    finally:
+        switch_language("en")
+    tab.search.clear()
+    qtbot.waitUntil(lambda: tab.runs.rowCount() == 1 and line.count == 12, timeout=20000)
+    pane.outcome_filter.setCurrentIndex(pane.outcome_filter.findData("ok"))  # the agent's run failed
+    qtbot.waitUntil(lambda: tab.runs.rowCount() == 0, timeout=20000)
+    assert line.count == 12 and pane.empty.label.text() == selected
+    line.toggle.setChecked(True)  # listed: the twelve
+    assert tab.runs.rowCount() == 12 and not pane.empty.label.isVisible()
+    line.toggle.setChecked(False)
+    pane.outcome_filter.setCurrentIndex(pane.outcome_filter.findData("cancelled"))  # none at all: as before
+    qtbot.waitUntil(lambda: line.count == 0, timeout=20000)
+    assert pane.empty.label.text().startswith("No run matches the filters.")
