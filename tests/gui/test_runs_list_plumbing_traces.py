@@ -17,9 +17,11 @@ from inspector.gui.language import switch_language
 from inspector.store import RunStore, resolve_db_path
 from inspector.store.plumbing_traces import plumbing_traces_among
 from inspector.transfer.importing import import_trace
+from tests.gui.test_runs_room import fully_visible_rows
 from tests.gui.test_runs_tab import runs_window
 from tests.gui.test_screenshots import save
 from tests.support.cli_process import cli_here
+from tests.support.sample_runs import T0, mixed_run
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "otel"
 OPENLIT = FIXTURES / "openlit_mcp2.jsonl"
@@ -197,3 +199,37 @@ def test_filters_that_select_plumbing_traces_alone_say_so_not_that_no_run_matche
     pane.outcome_filter.setCurrentIndex(pane.outcome_filter.findData("cancelled"))  # none at all: as before
     qtbot.waitUntil(lambda: line.count == 0, timeout=20000)
     assert pane.empty.label.text().startswith("No run matches the filters.")
+
+
+def test_the_list_keeps_ten_runs_in_view_with_the_line_over_it(qtbot, make_window) -> None:
+    """The line over the rows took its room from them: opening the trace (the line shown) left nine runs in view of
+    the ten the tab gives the list (1,200 by 760 px); and a window opened on stored plumbing traces gave the line
+    the room of two lines where it takes one (its height for no width), the timeline 23 px less."""
+    with RunStore.open(resolve_db_path()) as store:
+        for hour in range(8, 22):
+            mixed_run(store, f"run at {hour}", started_at=T0.replace(hour=hour))
+    window = runs_window(make_window)
+    tab = window.runs_tab
+    qtbot.waitUntil(lambda: tab.runs.rowCount() == 14, timeout=20000)
+    QApplication.processEvents()
+    rows, viewport = fully_visible_rows(tab.run_view), tab.run_view.viewport().height()
+    assert rows == 10 and not tab.run_list.plumbing_line.isVisible()
+    with qtbot.waitSignal(tab.transfer_ended, timeout=20000):
+        tab.open_trace(OPENLIT)
+    QApplication.processEvents()
+    assert tab.run_list.plumbing_line.isVisible() and tab.runs.rowCount() == 15
+    assert fully_visible_rows(tab.run_view) == rows and tab.run_view.viewport().height() == viewport
+    save(window, "runs-list-plumbing-ten-rows-en")
+    try:
+        switch_language("de")  # (in German the line takes two lines: the rows keep their room)
+        QApplication.processEvents()
+        assert fully_visible_rows(tab.run_view) == rows
+        save(window, "runs-list-plumbing-ten-rows-de")
+    finally:
+        switch_language("en")
+    window.close()
+    again = runs_window(make_window).runs_tab  # opened on them: the same room for the rows
+    qtbot.waitUntil(lambda: again.runs.rowCount() == 15, timeout=20000)
+    QApplication.processEvents()
+    assert again.run_list.plumbing_line.isVisible()
+    assert fully_visible_rows(again.run_view) == rows and again.run_view.viewport().height() == viewport
