@@ -17,9 +17,11 @@ from inspector.gui.language import switch_language
 from inspector.store import RunStore, resolve_db_path
 from inspector.store.plumbing_traces import plumbing_traces_among
 from inspector.transfer.importing import import_trace
+from tests.gui.test_runs_room import fully_visible_rows
 from tests.gui.test_runs_tab import runs_window
 from tests.gui.test_screenshots import save
 from tests.support.cli_process import cli_here
+from tests.support.sample_runs import T0, mixed_run
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "otel"
 OPENLIT = FIXTURES / "openlit_mcp2.jsonl"
@@ -162,3 +164,72 @@ def test_the_import_status_says_how_many_of_the_runs_are_plumbing_traces_as_the_
         save(window, "runs-list-plumbing-imported-de")
     finally:
         switch_language("en")
+
+
+def test_filters_that_select_plumbing_traces_alone_say_so_not_that_no_run_matches(qtbot, make_window) -> None:
+    """The search "session/init" finds nine runs, all plumbing traces; the outcome "ok" twelve, the same. The list
+    left them out, said "Not listed: 9 plumbing traces" over its rows, and under it "No run matches the filters.
+    Choose “Every outcome”, … and clear the search to see every run" (which shows them no more than before), where
+    `runs list --search session/init` says they are not listed and how to list them."""
+    window, tab = opened(qtbot, make_window)
+    pane, line = tab.run_list, tab.run_list.plumbing_line
+    said = cli_here("runs", "list", "--search", "session/init", "--db", str(resolve_db_path()), "--lang", "en")
+    assert said.returncode == 0, said.stderr
+    assert said.stdout.startswith("Not listed: 9 plumbing traces (")
+    selected = ("Every run the filters select is a plumbing trace (a session's plumbing alone), which the list leaves "
+                "out: tick “Show plumbing traces” above to list them.")
+    tab.search.setText("session/init")
+    qtbot.waitUntil(lambda: tab.runs.rowCount() == 0 and line.count == 9, timeout=20000)
+    assert pane.empty.label.isVisible() and pane.empty.label.text() == selected
+    save(window, "runs-list-plumbing-found-alone-en")
+    try:
+        switch_language("de")
+        assert pane.empty.label.text().startswith("Jeder Lauf, den die Filter auswählen, ist ein Infrastruktur-Trace")
+        save(window, "runs-list-plumbing-found-alone-de")
+    finally:
+        switch_language("en")
+    tab.search.clear()
+    qtbot.waitUntil(lambda: tab.runs.rowCount() == 1 and line.count == 12, timeout=20000)
+    pane.outcome_filter.setCurrentIndex(pane.outcome_filter.findData("ok"))  # the agent's run failed
+    qtbot.waitUntil(lambda: tab.runs.rowCount() == 0, timeout=20000)
+    assert line.count == 12 and pane.empty.label.text() == selected
+    line.toggle.setChecked(True)  # listed: the twelve
+    assert tab.runs.rowCount() == 12 and not pane.empty.label.isVisible()
+    line.toggle.setChecked(False)
+    pane.outcome_filter.setCurrentIndex(pane.outcome_filter.findData("cancelled"))  # none at all: as before
+    qtbot.waitUntil(lambda: line.count == 0, timeout=20000)
+    assert pane.empty.label.text().startswith("No run matches the filters.")
+
+
+def test_the_list_keeps_ten_runs_in_view_with_the_line_over_it(qtbot, make_window) -> None:
+    """The line over the rows took its room from them: opening the trace (the line shown) left nine runs in view of
+    the ten the tab gives the list (1,200 by 760 px); and a window opened on stored plumbing traces gave the line
+    the room of two lines where it takes one (its height for no width), the timeline 23 px less."""
+    with RunStore.open(resolve_db_path()) as store:
+        for hour in range(8, 22):
+            mixed_run(store, f"run at {hour}", started_at=T0.replace(hour=hour))
+    window = runs_window(make_window)
+    tab = window.runs_tab
+    qtbot.waitUntil(lambda: tab.runs.rowCount() == 14, timeout=20000)
+    QApplication.processEvents()
+    rows, viewport = fully_visible_rows(tab.run_view), tab.run_view.viewport().height()
+    assert rows == 10 and not tab.run_list.plumbing_line.isVisible()
+    with qtbot.waitSignal(tab.transfer_ended, timeout=20000):
+        tab.open_trace(OPENLIT)
+    QApplication.processEvents()
+    assert tab.run_list.plumbing_line.isVisible() and tab.runs.rowCount() == 15
+    assert fully_visible_rows(tab.run_view) == rows and tab.run_view.viewport().height() == viewport
+    save(window, "runs-list-plumbing-ten-rows-en")
+    try:
+        switch_language("de")  # (in German the line takes two lines: the rows keep their room)
+        QApplication.processEvents()
+        assert fully_visible_rows(tab.run_view) == rows
+        save(window, "runs-list-plumbing-ten-rows-de")
+    finally:
+        switch_language("en")
+    window.close()
+    again = runs_window(make_window).runs_tab  # opened on them: the same room for the rows
+    qtbot.waitUntil(lambda: again.runs.rowCount() == 15, timeout=20000)
+    QApplication.processEvents()
+    assert again.run_list.plumbing_line.isVisible()
+    assert fully_visible_rows(again.run_view) == rows and again.run_view.viewport().height() == viewport

@@ -138,6 +138,7 @@ class PaneArrangement(QObject):
         self.split.setCollapsible(0, False)
         for splitter in (self.split, self.lower):
             splitter.splitterMoved.connect(self._splitter_moved)
+        run_list.room_changed.connect(self._list_room_changed)  # ten rows under the plumbing traces' line too
         # View › Zoom: bigger words may not fit beside each other (once the user dragged a splitter, they decide).
         FontFollower(tab, lambda: self.user_split or self.resized(tab.width()))
 
@@ -151,6 +152,12 @@ class PaneArrangement(QObject):
     def _detail_changed_height(self) -> None:
         """One above the other, the detail's share is its whole height where the timeline can spare it."""
         if not self.user_split and self.lower.orientation() == Qt.Orientation.Vertical:
+            self.arrange(self.tab.width(), force=True)
+
+    def _list_room_changed(self) -> None:
+        """The list's rows need another height (a line over them came or went): arranged again, unless the user
+        dragged a splitter, or the tab was not arranged yet (it is as it is shown)."""
+        if self.arranged and not self.user_split:
             self.arrange(self.tab.width(), force=True)
 
     def _splitter_moved(self) -> None:

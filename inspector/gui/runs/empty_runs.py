@@ -1,7 +1,8 @@
 """What the Runs list says where it has no row: how to make a first run, or, where the filters leave none,
 how to see every run; where a search text left none, where the search looked: the runs' titles, servers,
 files and notes, and their steps' text as Find sees it (an error message a customer quoted finds the runs
-that hit it). Where every run there is is a plumbing trace the list leaves out, how to list them."""
+that hit it). Where every run there is, or every run the filters select, is a plumbing trace the list leaves out,
+how to list them."""
 
 from __future__ import annotations
 
@@ -12,11 +13,16 @@ from inspector.store.browse import RunFilter
 
 
 def empty_list_words(chosen: RunFilter, plumbing_traces: int = 0) -> str:
-    """The Runs list's words with no row, under the filters ``chosen``, which select ``plumbing_traces``."""
-    if replace(chosen, plumbing_traces=None) == RunFilter():
-        if plumbing_traces and chosen.plumbing_traces is False:
+    """The Runs list's words with no row, under the filters ``chosen``, which select ``plumbing_traces``: where it
+    left those out, that they are there (not that no run matches: ``runs list`` says "Not listed: …" there too)."""
+    every = replace(chosen, plumbing_traces=None) == RunFilter()
+    if plumbing_traces and chosen.plumbing_traces is False:
+        if every:
             return _("Every run stored is a plumbing trace (a session's plumbing alone), which the list leaves out: "
                      "tick “Show plumbing traces” above to list them.")
+        return _("Every run the filters select is a plumbing trace (a session's plumbing alone), which the list "
+                 "leaves out: tick “Show plumbing traces” above to list them.")
+    if every:
         return _("No runs yet: run a tool in the Workbench, play a scenario in the Play tab, or open a "
                  "trace (File › Open trace…).")
     said = _("No run matches the filters. Choose “Every outcome”, “Every server” and “Every source” "

@@ -24,6 +24,8 @@ class PlumbingTracesLine(QWidget):
     unticks "Show plumbing traces"."""
 
     toggled = Signal(bool)
+    #: The line was shown or hidden: the list's room above its rows changed.
+    shown_changed = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -76,7 +78,9 @@ class PlumbingTracesLine(QWidget):
     def _say(self) -> None:
         self.words.setText(plumbing_words(self.count, self.listing) if self.count else "")
         self.words.setAccessibleName(self.words.text())
-        self.setVisible(self.count > 0)
+        if self.isHidden() == (self.count > 0):
+            self.setVisible(self.count > 0)
+            self.shown_changed.emit()
 
 
 def plumbing_words(count: int, listed: bool) -> str:

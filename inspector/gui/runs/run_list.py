@@ -55,6 +55,8 @@ class RunListPane(QWidget):
     search_overtaken = Signal()
     #: A sentence for the tab's status line (:data:`~..widgets.said_line.Words`): why a search was not done.
     said = Signal(object)
+    #: The height that shows its rows changed (:meth:`height_for_rows`): the line over them came or went.
+    room_changed = Signal()
 
     def __init__(self, store: RunStore, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -84,6 +86,7 @@ class RunListPane(QWidget):
         # How many plumbing traces the filters left out (as `runs list` leaves them out), and the tick to list them.
         self.plumbing_line = PlumbingTracesLine()
         self.plumbing_line.toggled.connect(lambda _listing: self._filters_changed())
+        self.plumbing_line.shown_changed.connect(self.room_changed)
         #: The search's reader (None: a search is read here, on the GUI thread, as a list without a window's is).
         self._search_reads: RunSearch | None = None
         #: The list was read again (a change seen) while a search was read: its answer may be older.
@@ -165,10 +168,10 @@ class RunListPane(QWidget):
         margins = self.layout().contentsMargins()
         # As many lines of filters as the pane's width makes (Compare and Delete under the others in a narrow one).
         width = self.width() if width is None else width
-        filters = self._filters.heightForWidth(max(width - margins.left() - margins.right(), 1)) \
-            + self.layout().spacing()
-        if self.plumbing_line.isVisibleTo(self):  # and the line of the plumbing traces not listed
-            filters += self.plumbing_line.sizeHint().height() + self.layout().spacing()
+        inner = max(width - margins.left() - margins.right(), 1)
+        filters = self._filters.heightForWidth(inner) + self.layout().spacing()
+        if self.plumbing_line.isVisibleTo(self):  # and the line of the plumbing traces, in as many lines as it takes
+            filters += self.plumbing_line.heightForWidth(inner) + self.layout().spacing()
         # A sliver of the next row says there is more; a window too narrow for the title's floor shows a
         # sideways scroll bar under the rows.
         chrome = view_chrome(self.view, width - margins.left() - margins.right())
