@@ -13,9 +13,11 @@ from inspector.capture.pull import CACHE_FOLDER, PullError, pull_trace
 from inspector.i18n import N_, _, ngettext
 from inspector.i18n.messages import Message
 from inspector.store import StoreError
+from inspector.store.plumbing_traces import plumbing_traces_among
 
 from .common import EXIT_OK, BadInputError, CancelledCommand, CommandError, UsageError, database_path, open_store
 from .ending import emit_json
+from .plumbing_hidden import imported_line
 from .push import collector_headers
 from .stopping import Terminated, stoppable_until_stored
 from .traces import forget_database
@@ -51,6 +53,7 @@ def pull(args: argparse.Namespace) -> int:
             report = pulled.report
             run_ids = list(report.run_ids) or [run.id for uid in report.already_present
                                                if (run := store.find_run_by_uid(uid)) is not None]
+            plumbing = len(plumbing_traces_among(store.db.conn, report.run_ids))  # as a file's import counts them
     if refused is not None:
         if unused:  # as a file's import: a pull that imported nothing leaves no database it made
             forget_database(db, [])
@@ -59,7 +62,8 @@ def pull(args: argparse.Namespace) -> int:
     if args.json:
         emit_json({"trace_id": pulled.trace_id, "backend": backend, "cached": pulled.cached,
                    "file": str(pulled.path), "run_ids": run_ids, "runs_imported": report.runs_imported,
-                   "steps": report.steps_imported, "runs_already_present": report.runs_already_present})
+                   "steps": report.steps_imported, "runs_already_present": report.runs_already_present,
+                   "plumbing_traces": plumbing})
         return EXIT_OK
     said = ngettext("Opened trace {id}: {count} run imported.", "Opened trace {id}: {count} runs imported.",
                     report.runs_imported).format(id=pulled.trace_id, count=report.runs_imported)
@@ -70,6 +74,8 @@ def pull(args: argparse.Namespace) -> int:
         said += " " + _("(read from the copy kept earlier; the service was not asked again)")
     if run_ids:
         said += " " + _("Runs: {ids}.").format(ids=", ".join(map(str, run_ids)))
+    if plumbing:
+        said += " " + imported_line(plumbing, report.runs_imported)
     print(said)
     return EXIT_OK
 
