@@ -1,8 +1,8 @@
 """A reader that goes away (``run-inspector call … | head -c 10``), through a real pipe of a process of
 its own: nothing is said about it on stderr, and the status stays honest for ``set -o pipefail``: a
 command whose outcome was decided ends with that outcome's (a failed call 1, never 0; an import whose runs
-are stored, an export whose file is written 0; a push that left runs queued 1), one whose output was its
-work ends as cat does, 141."""
+are stored, an export whose file is written, a note saved 0; a push that left runs queued 1), one whose
+output was its work ends as cat does, 141."""
 
 from __future__ import annotations
 
@@ -83,6 +83,15 @@ def test_an_import_whose_reader_went_away_ends_ok_its_runs_stored(tmp_path: Path
     assert len(listed["runs"]) == 13
     again = without_reader("--db", db, "import", str(OPENLIT), "--json")  # here already: still done, 0
     assert (again.returncode, again.stderr) == (0, "")
+
+
+def test_a_note_whose_reader_went_away_ends_ok_the_note_saved(tmp_path: Path) -> None:
+    db = str(tmp_path / "runs.db")
+    assert cli_here("--db", db, "import", str(OPENLIT)).returncode == 0
+    done = without_reader("--db", db, "runs", "note", "1", "seen: the timeout is the server's")
+    assert (done.returncode, done.stderr) == (0, "")
+    assert json.loads(cli_here("--db", db, "runs", "show", "1", "--json").stdout)["run"]["note"] == (
+        "seen: the timeout is the server's")
 
 
 def test_an_export_whose_reader_went_away_ends_ok_its_file_written(tmp_path: Path) -> None:
