@@ -16,6 +16,7 @@ from inspector.store.notes import step_id_of, step_note, write_run_note, write_s
 
 from .common import EXIT_OK, BadInputError, UsageError
 from .ending import emit_json
+from .reader_gone import report_of_decided_outcome
 from .run_choice import resolve_run
 from .stopping import done_once_stored
 
@@ -47,9 +48,16 @@ def write_note(store: RunStore, args: argparse.Namespace) -> int:
                                                                                                      text)
     except StoreError as exc:
         raise BadInputError(exc.sentence if isinstance(exc.sentence, Message) else str(exc)) from None
+    with report_of_decided_outcome():  # `runs note … | head`: the note is saved, still 0
+        _say_written(args, note, before)
+    return EXIT_OK
+
+
+def _say_written(args: argparse.Namespace, note: str, before: str) -> None:
+    """What was written: the ``note`` (``""``: removed) where ``before`` was."""
     if args.json:
         emit_json({"run": args.run_id, "step": args.step, "note": note})
-        return EXIT_OK
+        return
     if not note and not before.strip():  # `--clear` twice: the second found none to remove
         print(_("Run {run} has no note: nothing was removed.").format(run=args.run_id) if args.step is None else
               _("Step {step} of run {run} has no note: nothing was removed.").format(step=args.step, run=args.run_id))
@@ -61,4 +69,3 @@ def write_note(store: RunStore, args: argparse.Namespace) -> int:
               else _("The note of step {step} of run {run} was removed.").format(step=args.step, run=args.run_id))
     if note and before.strip() and not note.startswith(before.strip()):
         print(_("It replaced the note there was; --append writes under a note instead."))
-    return EXIT_OK

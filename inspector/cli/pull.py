@@ -9,14 +9,17 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from inspector.capture.pull import CACHE_FOLDER, PullError, pull_trace
+from inspector.capture.pull import CACHE_FOLDER, PulledTrace, PullError, pull_trace
 from inspector.i18n import N_, _, ngettext
 from inspector.i18n.messages import Message
 from inspector.store import StoreError
+from inspector.store.plumbing_traces import plumbing_traces_among
 
 from .common import EXIT_OK, BadInputError, CancelledCommand, CommandError, UsageError, database_path, open_store
 from .ending import emit_json
+from .plumbing_hidden import imported_line
 from .push import collector_headers
+from .reader_gone import report_of_decided_outcome
 from .stopping import Terminated, stoppable_until_stored
 from .traces import forget_database
 
@@ -51,16 +54,28 @@ def pull(args: argparse.Namespace) -> int:
             report = pulled.report
             run_ids = list(report.run_ids) or [run.id for uid in report.already_present
                                                if (run := store.find_run_by_uid(uid)) is not None]
+            plumbing = len(plumbing_traces_among(store.db.conn, report.run_ids))  # as a file's import counts them
     if refused is not None:
         if unused:  # as a file's import: a pull that imported nothing leaves no database it made
             forget_database(db, [])
             _remove_if_empty(cache)
         raise refused from None
+    with report_of_decided_outcome():  # `import --from-jaeger … | head`: the runs are stored, still 0
+        _say_pulled(args, backend, pulled, run_ids, plumbing)
+    return EXIT_OK
+
+
+def _say_pulled(args: argparse.Namespace, backend: str, pulled: PulledTrace, run_ids: list[int],
+                plumbing: int) -> None:
+    """What opening a trace by id stored: its runs (``run_ids``, new or here already; ``plumbing``: how many of the
+    new ones are plumbing traces)."""
+    report = pulled.report
     if args.json:
         emit_json({"trace_id": pulled.trace_id, "backend": backend, "cached": pulled.cached,
                    "file": str(pulled.path), "run_ids": run_ids, "runs_imported": report.runs_imported,
-                   "steps": report.steps_imported, "runs_already_present": report.runs_already_present})
-        return EXIT_OK
+                   "steps": report.steps_imported, "runs_already_present": report.runs_already_present,
+                   "plumbing_traces": plumbing})
+        return
     said = ngettext("Opened trace {id}: {count} run imported.", "Opened trace {id}: {count} runs imported.",
                     report.runs_imported).format(id=pulled.trace_id, count=report.runs_imported)
     if report.runs_already_present:
@@ -70,8 +85,9 @@ def pull(args: argparse.Namespace) -> int:
         said += " " + _("(read from the copy kept earlier; the service was not asked again)")
     if run_ids:
         said += " " + _("Runs: {ids}.").format(ids=", ".join(map(str, run_ids)))
+    if plumbing:
+        said += " " + imported_line(plumbing, report.runs_imported)
     print(said)
-    return EXIT_OK
 
 
 def _remove_if_empty(folder: Path) -> None:

@@ -23,6 +23,7 @@ from inspector.store.outbox import Outbox
 
 from .common import EXIT_FAILED, EXIT_OK, BadInputError, CancelledCommand, UsageError, open_existing_store
 from .ending import emit_json
+from .reader_gone import report_of_decided_outcome
 from .run_choice import resolve_run
 from .stopping import Terminated, stoppable_until_stored
 
@@ -112,10 +113,18 @@ def _state(entry: Any) -> dict[str, Any]:
 def _report(args: argparse.Namespace, endpoint: str, queued: int, report: DrainReport,
             runs: list[dict[str, Any]]) -> int:
     status = EXIT_OK if not report.waiting and not report.failed else EXIT_FAILED
+    with report_of_decided_outcome():  # `export --otlp-endpoint … | head`: still the push's status
+        _say_pushed(args, endpoint, queued, report, runs)
+    return status
+
+
+def _say_pushed(args: argparse.Namespace, endpoint: str, queued: int, report: DrainReport,
+                runs: list[dict[str, Any]]) -> None:
+    """What a push sent, saw refused, and left queued."""
     if args.json:
         emit_json({"endpoint": endpoint, "queued": queued, "sent": report.sent, "failed": report.failed,
                    "waiting": report.waiting, "last_reason": report.last_reason, "runs": runs})
-        return status
+        return
     lines = [ngettext("Sent {count} run to {endpoint}.", "Sent {count} runs to {endpoint}.", report.sent).format(
         count=report.sent, endpoint=endpoint)]
     if report.failed:
@@ -129,4 +138,3 @@ def _report(args: argparse.Namespace, endpoint: str, queued: int, report: DrainR
                                                      reason=reason_said(report.last_reason) if report.last_reason
                                                      else _("not due yet")))
     print(" ".join(lines))
-    return status

@@ -2,9 +2,11 @@
 
 What is left to print goes nowhere, and nothing is said about it on stderr: the reader stopped on
 purpose. The exit status stays honest for a script with ``set -o pipefail``: a command whose outcome
-was decided before its report was cut short (an operation, an agent run) ends with that outcome's
-status, a failed call never 0; any other command ends as ``cat`` or ``git log`` does when the reader
-goes, with 141 (128 + SIGPIPE), since its output was its work and that was not all delivered.
+was decided before its report was cut short (an operation, an agent run; an import, whose runs are
+committed; an export, whose file is written or whose push is done; a note saved) ends with that
+outcome's status, a failed call never 0 and an import that stored its runs never 141 (a script would
+import the file again); any other command ends as ``cat`` or ``git log`` does when the reader goes,
+with 141 (128 + SIGPIPE), since its output was its work and that was not all delivered.
 """
 
 from __future__ import annotations

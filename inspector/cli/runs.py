@@ -268,9 +268,9 @@ def _list(store: RunStore, args: argparse.Namespace) -> int:
     else:
         runs = store.list_runs(outcome=args.outcome, server=args.server, limit=args.limit, made_here=made_here,
                                plumbing_traces=plumbing)
-        if not args.all:
-            hidden = store.count_runs(outcome=args.outcome, server=args.server, made_here=made_here,
-                                      plumbing_traces=True)
+        if not args.all:  # the runs it lists and those it leaves out, in one count
+            total, hidden = store.count_listed_and_plumbing(outcome=args.outcome, server=args.server,
+                                                            made_here=made_here)
     if args.json:
         pushes = Outbox(store.db.conn).of_runs([run.id for run in runs])
         reasons = page_reasons(store, runs)  # why, as the Status column says it: asked for the page at once

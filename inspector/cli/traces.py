@@ -16,6 +16,8 @@ from inspector.store import RunStore, StoreError, UnknownRunError
 from inspector.store.plumbing_traces import plumbing_traces_among
 from inspector.store.shown_first import telling_runs
 from inspector.transfer import (
+    ExportReport,
+    ImportReport,
     TraceDestinationError,
     TraceExportError,
     TraceImportError,
@@ -38,6 +40,7 @@ from .common import (
 from .ending import emit_json
 from .export_target import keep_existing
 from .plumbing_hidden import imported_line
+from .reader_gone import report_of_decided_outcome
 from .run_choice import resolve_run
 from .safe_text import one_line
 from .stopping import Terminated, stoppable_until_stored, work_done
@@ -102,10 +105,17 @@ def _export(args: argparse.Namespace) -> int:
             _clear_progress()
             raise CommandError(exc) from None
     _clear_progress()
+    with report_of_decided_outcome():  # `export … | head`: the file is written, still 0
+        _say_exported(args, report, bool(run_ids))
+    return EXIT_OK
+
+
+def _say_exported(args: argparse.Namespace, report: ExportReport, named: bool) -> None:
+    """What ``export`` wrote (``named``: the runs were named, not chosen by a filter)."""
     if args.json:
         emit_json({"file": str(report.path), "format": report.file_format, "runs": report.runs,
                    "steps": report.steps, "notes": report.notes})
-    elif not report.runs and args.outcome and not run_ids:
+    elif not report.runs and args.outcome and not named:
         # A filter matching nothing says so (the file is still written: a nightly export of none is one).
         print(_("No stored run has the status {status}: {path} holds no runs. `runs list` shows the runs that "
                 "are stored.").format(status=outcome_word(args.outcome), path=report.path))
@@ -116,7 +126,6 @@ def _export(args: argparse.Namespace) -> int:
             count=format_number(report.steps)))
         if report.notes:
             print(exported_notes_sentence(report))
-    return EXIT_OK
 
 
 def _import(args: argparse.Namespace) -> int:
@@ -150,6 +159,15 @@ def _import(args: argparse.Namespace) -> int:
             forget_database(db, made or [])  # a refused (or cancelled) file leaves no database behind either
         raise refused from None
     _clear_progress()
+    with report_of_decided_outcome():  # `import … | head`: the runs are stored (committed), still 0
+        _say_imported(args, imported, present, telling, plumbing)
+    return EXIT_OK
+
+
+def _say_imported(args: argparse.Namespace, imported: ImportReport, present: str,
+                  telling: tuple[str, list[int]] | None, plumbing: int) -> None:
+    """What ``import`` of a file stored: its runs (``present``: the numbers of those here already, ``telling``: those
+    to look at first, ``plumbing``: how many plumbing traces among the new ones)."""
     if args.json:
         emit_json({"file": args.file, "format": imported.file_format, **_run_ids(imported.run_ids),
                    "steps": imported.steps_imported, "already_present": list(imported.already_present),
@@ -158,7 +176,7 @@ def _import(args: argparse.Namespace) -> int:
                    "spans_clashing": imported.spans_clashing, "notes_added": imported.notes_added,
                    "notes_kept": imported.notes_kept, "notes_without_step": imported.notes_stepless,
                    "plumbing_traces": plumbing})
-        return EXIT_OK
+        return
     runs, steps = imported.runs_imported, imported.steps_imported
     if not runs and present and not imported.joined_uids:  # the same file again: which runs it is
         # Not "imported before": the runs may have come in another file or been recorded here.
@@ -171,7 +189,7 @@ def _import(args: argparse.Namespace) -> int:
                             imported.runs_already_present)
         print(" ".join([here.format(path=one_line(args.file), ids=present), *notes_sentences(imported),
                         *left_out_sentences(imported)]))
-        return EXIT_OK
+        return
     lines = [ngettext("Imported {count} run from {path}.", "Imported {count} runs from {path}.", runs).format(
         count=format_number(runs), path=one_line(args.file))]
     if imported.run_ids:
@@ -198,7 +216,6 @@ def _import(args: argparse.Namespace) -> int:
                               "Spans of another tool (a server's) joined {count} runs of ours in their trace.",
                               count).format(count=format_number(count)))
     print(" ".join([*lines, *notes_sentences(imported), *left_out_sentences(imported)]))
-    return EXIT_OK
 
 
 def _missing_folders(db: Path) -> list[Path]:

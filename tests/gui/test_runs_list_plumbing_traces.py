@@ -22,6 +22,7 @@ from tests.gui.test_runs_tab import runs_window
 from tests.gui.test_screenshots import save
 from tests.support.cli_process import cli_here
 from tests.support.sample_runs import T0, mixed_run
+from tests.support.trace_backends import fixture_trace, fixture_trace_ids, trace_backend
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "otel"
 OPENLIT = FIXTURES / "openlit_mcp2.jsonl"
@@ -233,3 +234,29 @@ def test_the_list_keeps_ten_runs_in_view_with_the_line_over_it(qtbot, make_windo
     QApplication.processEvents()
     assert again.run_list.plumbing_line.isVisible()
     assert fully_visible_rows(again.run_view) == rows and again.run_view.viewport().height() == viewport
+
+
+def test_a_trace_opened_by_id_says_it_is_a_plumbing_trace_as_an_opened_file_does(qtbot, make_window) -> None:
+    """File › Open trace by id… of OpenLIT's `mcp session/init` said "Opened trace …: 1 run imported." alone, of a run
+    the list leaves out; now as Open trace… says it, and the run opened is listed (ticked) and selected."""
+    session = next(trace_id for trace_id in fixture_trace_ids(OPENLIT)
+                   if "mcp session/init" in json.dumps(fixture_trace(trace_id, OPENLIT)))
+    window = runs_window(make_window)
+    window.resize(1280, 800)
+    tab = window.runs_tab
+    with trace_backend() as jaeger:
+        jaeger.serve_json(f"/api/v3/traces/{session}", {"result": fixture_trace(session, OPENLIT)})
+        with qtbot.waitSignal(tab.transfers.ended, timeout=20000) as ended:
+            tab.transfers.open_trace_by_id("jaeger", jaeger.base, session)
+    QApplication.processEvents()
+    assert ended.args[:2] == ["import", "ok"]
+    try:
+        assert tab.status.text() == (f"Opened trace {session}: 1 run imported. The run is a plumbing trace (a "
+                                     "session's plumbing alone), listed with “Show plumbing traces” ticked.")
+        assert tab.run_list.plumbing_line.toggle.isChecked() and len(tab.selected_run_ids()) == 1
+        save(window, "runs-plumbing-trace-by-id-en")
+        switch_language("de")
+        assert "Infrastruktur-Trace" in tab.status.text(), tab.status.text()
+        save(window, "runs-plumbing-trace-by-id-de")
+    finally:
+        switch_language("en")

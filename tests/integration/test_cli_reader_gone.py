@@ -1,19 +1,26 @@
 """A reader that goes away (``run-inspector call … | head -c 10``), through a real pipe of a process of
 its own: nothing is said about it on stderr, and the status stays honest for ``set -o pipefail``: a
-command whose outcome was decided ends with that outcome's (a failed call 1, never 0), one whose output
-was its work ends as cat does, 141."""
+command whose outcome was decided ends with that outcome's (a failed call 1, never 0; an import whose runs
+are stored, an export whose file is written, a note saved 0; a push that left runs queued 1), one whose
+output was its work ends as cat does, 141."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
 from inspector.demo import DemoOptions, DemoServer
-from tests.support.cli_process import ROOT
+from tests.support.cli_process import ROOT, cli_here
+from tests.support.otlp_collector import Answer, running_collector
+from tests.support.trace_backends import fixture_trace, fixture_trace_ids, trace_backend
+
+OPENLIT = Path(__file__).resolve().parents[1] / "fixtures" / "otel" / "openlit_mcp2.jsonl"
 
 
 @pytest.fixture(scope="module")
@@ -64,3 +71,53 @@ def test_a_pipefail_script_sees_the_failed_call_through_head(demo_url: str) -> N
 def test_a_failed_scenario_whose_reader_went_away_ends_failed() -> None:
     done = without_reader("scenario", "flaky-server")
     assert (done.returncode, done.stderr) == (1, "")
+
+
+def test_an_import_whose_reader_went_away_ends_ok_its_runs_stored(tmp_path: Path) -> None:
+    """The import is committed before its report is printed: it ended 141, and a script took the import for failed
+    (and would import the file again) while its thirteen runs were stored."""
+    db = str(tmp_path / "runs.db")
+    done = without_reader("--db", db, "import", str(OPENLIT))
+    assert (done.returncode, done.stderr) == (0, "")
+    listed = json.loads(cli_here("--db", db, "runs", "list", "--all", "--json").stdout)
+    assert len(listed["runs"]) == 13
+    again = without_reader("--db", db, "import", str(OPENLIT), "--json")  # here already: still done, 0
+    assert (again.returncode, again.stderr) == (0, "")
+
+
+def test_a_note_whose_reader_went_away_ends_ok_the_note_saved(tmp_path: Path) -> None:
+    db = str(tmp_path / "runs.db")
+    assert cli_here("--db", db, "import", str(OPENLIT)).returncode == 0
+    done = without_reader("--db", db, "runs", "note", "1", "seen: the timeout is the server's")
+    assert (done.returncode, done.stderr) == (0, "")
+    assert json.loads(cli_here("--db", db, "runs", "show", "1", "--json").stdout)["run"]["note"] == (
+        "seen: the timeout is the server's")
+
+
+def test_an_export_whose_reader_went_away_ends_ok_its_file_written(tmp_path: Path) -> None:
+    db, written = str(tmp_path / "runs.db"), tmp_path / "runs.json"
+    assert cli_here("--db", db, "import", str(OPENLIT)).returncode == 0
+    done = without_reader("--db", db, "export", "--all", "-o", str(written))
+    assert (done.returncode, done.stderr) == (0, "")
+    assert len(json.loads(written.read_text(encoding="utf-8"))["runs"]) == 13
+
+
+def test_a_trace_opened_by_id_whose_reader_went_away_ends_ok(tmp_path: Path) -> None:
+    db, trace_id = str(tmp_path / "runs.db"), fixture_trace_ids()[0]
+    with trace_backend() as jaeger:
+        jaeger.serve_json(f"/api/v3/traces/{trace_id}", {"result": fixture_trace(trace_id)})
+        done = without_reader("--db", db, "import", "--from-jaeger", jaeger.base, "--trace", trace_id)
+    assert (done.returncode, done.stderr) == (0, "")
+    assert json.loads(cli_here("--db", db, "runs", "list", "--all", "--json").stdout)["runs"]
+
+
+def test_a_push_whose_reader_went_away_ends_with_the_pushs_status(tmp_path: Path) -> None:
+    """Sent: 0; refused by the collector: 1, as with a reader (neither ended 141)."""
+    db = str(tmp_path / "runs.db")
+    assert cli_here("--db", db, "import", str(OPENLIT)).returncode == 0
+    with running_collector() as collector:
+        sent = without_reader("--db", db, "export", "1", "--otlp-endpoint", collector.endpoint)
+        collector.answers = [Answer(400, body=b'{"message": "bad span"}')]
+        refused = without_reader("--db", db, "export", "2", "--otlp-endpoint", collector.endpoint)
+    assert (sent.returncode, sent.stderr) == (0, "")
+    assert (refused.returncode, refused.stderr) == (1, "")

@@ -6,9 +6,15 @@ three notifications' traces beside the agent's one run: the list showed thirteen
 
 from __future__ import annotations
 
+import io
 import json
+from contextlib import redirect_stdout
 from pathlib import Path
 
+from inspector.cli.parser import build_parser
+from inspector.cli.runs import _read
+from inspector.store import RunStore
+from inspector.store.plumbing_traces import plumbing_traces_among
 from tests.support.cli_process import cli_here
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "otel"
@@ -65,3 +71,29 @@ def test_a_database_of_plumbing_traces_alone_says_so(tmp_path: Path) -> None:
     last = cli_here("--db", db, "runs", "show", "last")
     assert last.returncode == 2 and "`runs list` lists fewer runs than that" in last.stderr, last.stderr
     assert cli_here("--db", db, "runs", "show", "1").returncode == 0
+
+
+def test_runs_list_counts_the_runs_it_lists_and_leaves_out_in_one_count(tmp_path: Path) -> None:
+    """The list's two counts of the runs (those it lists, for "The newest 1 of 3 runs"; the plumbing traces it leaves
+    out) each asked every run whether it is a plumbing trace; one query asks it once, of the plumbing traces' count
+    alone (25,000 runs, 9,623 plumbing traces: 111 → 58 ms at a load of 7 on 2 cores), and says the same."""
+    db = tmp_path / "runs.db"
+    for name in ("openlit_mcp2.jsonl", "mcp_sdk.jsonl", "fastmcp.jsonl", "traceloop.jsonl", "strands.jsonl"):
+        assert cli_here("--db", str(db), "import", str(FIXTURES / name)).returncode == 0
+    every = json.loads(cli_here("--db", str(db), "runs", "list", "--all", "--json", "--limit", "1000").stdout)["runs"]
+    for outcome in (None, "ok"):
+        chosen = [run for run in every if outcome is None or run["status"] == outcome]
+        with RunStore.open(db) as store:
+            plumbing = len(plumbing_traces_among(store.db.conn, [run["id"] for run in chosen]))
+            asked: list[str] = []
+            store.db.conn.set_trace_callback(asked.append)
+            words = ["runs", "list", "--limit", "1", *(["--outcome", outcome] if outcome else [])]
+            out = io.StringIO()
+            with redirect_stdout(out):
+                assert _read(store, build_parser(words).parse_args(words)) == 0
+        said = out.getvalue().splitlines()
+        assert len(chosen) - plumbing > 1 and plumbing > 0
+        assert said[-2] == f"The newest 1 of {len(chosen) - plumbing} runs are listed; --limit N lists more.", said
+        assert said[-1].startswith(f"Not listed: {plumbing} plumbing traces ("), said
+        counts = [sql for sql in asked if sql.startswith("SELECT COUNT(*)") and "raw.otlp.plumbing" in sql]
+        assert len(counts) == 1, counts

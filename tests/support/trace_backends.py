@@ -35,10 +35,11 @@ def write_body(out: Any, body: bytes, trickle_s: float | None) -> None:
         time.sleep(trickle_s)
 
 
-def fixture_trace(trace_id: str) -> dict[str, Any]:
-    """The spans of one trace of the fixture file, as one OTLP JSON document."""
+def fixture_trace(trace_id: str, fixture: Path = FIXTURE) -> dict[str, Any]:
+    """The spans of one trace of the fixture file (another of tests/fixtures/otel/ given), as one OTLP JSON
+    document."""
     resource_spans = []
-    for line in FIXTURE.read_text(encoding="utf-8").splitlines():
+    for line in fixture.read_text(encoding="utf-8").splitlines():
         for item in json.loads(line)["resourceSpans"]:
             scopes = [{**scope, "spans": [span for span in scope["spans"] if span["traceId"] == trace_id]}
                       for scope in item["scopeSpans"]]
@@ -48,9 +49,9 @@ def fixture_trace(trace_id: str) -> dict[str, Any]:
     return {"resourceSpans": resource_spans}
 
 
-def fixture_trace_ids() -> list[str]:
+def fixture_trace_ids(fixture: Path = FIXTURE) -> list[str]:
     ids: list[str] = []
-    for line in FIXTURE.read_text(encoding="utf-8").splitlines():
+    for line in fixture.read_text(encoding="utf-8").splitlines():
         for item in json.loads(line)["resourceSpans"]:
             for scope in item["scopeSpans"]:
                 for span in scope["spans"]:

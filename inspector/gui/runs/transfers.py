@@ -103,10 +103,10 @@ class Transfers(QObject):
         self.stored.emit(report.runs_imported)
         count, name = report.runs_imported, visible(path.name)
         if count:
-            plumbing = len(plumbing_traces_among(self.store.db.conn, report.run_ids))  # as the command line says
+            plumbing = self._plumbing_words(report)
             self._ended("import", "ok", _with_report_sentences(report, lambda: " ".join([ngettext(
                 "Imported {count} run from {name}.", "Imported {count} runs from {name}.", count).format(
-                count=format_number(count), name=name), *([imported_words(plumbing, count)] if plumbing else [])])))
+                count=format_number(count), name=name), *plumbing()])))
         elif report.notes_added:  # a note written since the export it came in before: something was added
             present = len(report.already_present)
             self._ended("import", "ok", _with_report_sentences(report, lambda: ngettext(
@@ -137,12 +137,20 @@ class Transfers(QObject):
         self.stored.emit(report.runs_imported)
         count, trace_id = report.runs_imported, pulled.trace_id  # type: ignore[attr-defined]
         if count:
-            self._ended("import", "ok", _with_report_sentences(report, lambda: ngettext(
+            plumbing = self._plumbing_words(report)
+            self._ended("import", "ok", _with_report_sentences(report, lambda: " ".join([ngettext(
                 "Opened trace {id}: {count} run imported.", "Opened trace {id}: {count} runs imported.", count).format(
-                id=trace_id, count=format_number(count))))
+                id=trace_id, count=format_number(count)), *plumbing()])))
         else:
             self._ended("import", "ok", _with_report_sentences(report, lambda: _(
                 "Trace {id} was opened before: its runs are selected.").format(id=trace_id)))
+
+    def _plumbing_words(self, report: object) -> Callable[[], list[str]]:
+        """What an import's report says of the plumbing traces among its new runs, as the command line's ``import``
+        says it (of a file or a trace by id): a sentence, said again in a new language, or none."""
+        count = len(plumbing_traces_among(self.store.db.conn, report.run_ids))  # type: ignore[attr-defined]
+        runs = report.runs_imported  # type: ignore[attr-defined]
+        return lambda: [imported_words(count, runs)] if count else []
 
     def _run_ids(self, report: object) -> list[int]:
         run_ids = list(report.run_ids)  # type: ignore[attr-defined]
