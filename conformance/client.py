@@ -177,13 +177,21 @@ def fill_schemas(line: list[str], catalogue: Callable[[], list[dict]]) -> list[s
 
 
 def listed_tools(url: str, env: dict[str, str]) -> list[dict]:
-    """The server's tools, as ``run-inspector tools --json`` prints them."""
-    done = subprocess.run([sys.executable, "-m", "inspector", "tools", url, "--json", *COMMON],
-                          check=False, capture_output=True, text=True, env=env)
+    """The server's tools, as ``run-inspector tools --json`` prints them. When it fails, what it said goes
+    to this adapter's stderr (which the suite keeps): its own stderr, and the error of its JSON."""
+    line = ["tools", url, "--json", *COMMON]
+    print("run-inspector " + " ".join(line), file=sys.stderr, flush=True)
+    done = subprocess.run([sys.executable, "-m", "inspector", *line], check=False, stdout=subprocess.PIPE,
+                          text=True, env=env)
     try:
-        return json.loads(done.stdout).get("tools") or []
+        answer = json.loads(done.stdout)
     except ValueError:
-        return []
+        answer = {}
+    if done.returncode:
+        error = answer.get("error") if isinstance(answer, dict) else None
+        said = error.get("message") if isinstance(error, dict) else done.stdout[-1000:]
+        print(f"(exit code {done.returncode}) {said}", file=sys.stderr, flush=True)
+    return (answer.get("tools") if isinstance(answer, dict) else None) or []
 
 
 def main(argv: list[str]) -> int:

@@ -22,6 +22,7 @@ import shlex
 import subprocess
 import sys
 import tempfile
+import time
 from collections import Counter
 from pathlib import Path
 
@@ -61,15 +62,16 @@ def client_scenarios(env: dict[str, str], only: tuple[str, ...] = ()) -> list[tu
             if not name.startswith(LEFT_OUT) and (not only or name.startswith(only))]
 
 
-def run_one(env: dict[str, str], command: str, scenario: str, version: str | None) -> tuple[Counter[str], str]:
-    """Run one scenario; the count of its checks by status, and the suite's output."""
+def run_one(env: dict[str, str], command: str, scenario: str, version: str | None) -> tuple[Counter[str], str, str]:
+    """Run one scenario; the count of its checks by status, the suite's output and the client's stderr."""
     with tempfile.TemporaryDirectory() as results:
         argv = [str(BIN / "conformance"), "client", "--command", command, "--scenario", scenario, "-o", results]
         if version is not None:
             argv += ["--spec-version", version] + (["--force"] if scenario.startswith(BOTH_ERAS) else [])
         done = subprocess.run(argv, capture_output=True, text=True, env=env, cwd=TOOLS)
         statuses = count_checks(Path(results))
-    return statuses, done.stdout + done.stderr
+        client_said = client_stderr(Path(results))
+    return statuses, done.stdout + done.stderr, client_said
 
 
 def count_checks(results: Path) -> Counter[str]:
@@ -80,6 +82,19 @@ def count_checks(results: Path) -> Counter[str]:
         for check in json.loads(checks.read_text()):
             statuses[str(check.get("status"))] += 1
     return statuses
+
+
+def client_stderr(results: Path) -> str:
+    """What the client wrote to its stderr in a run (the suite saves it beside ``checks.json``): the
+    command lines the adapter ran and what each said when it failed."""
+    return "".join(path.read_text(errors="replace") for path in sorted(results.rglob("stderr.txt")))
+
+
+def changed_since(started_ns: int, folders: tuple[Path, ...] = (ROOT / "inspector", HERE)) -> list[Path]:
+    """The Python files under ``folders`` written after ``started_ns`` (``time.time_ns()``): the client runs
+    from this checkout, so a file changed during the run (a merge, a checkout, an edit) may fail the scenarios
+    that ran meanwhile (a merge conflict's markers fail every command line at its import, exit code 1)."""
+    return sorted(path for folder in folders for path in folder.rglob("*.py") if path.stat().st_mtime_ns > started_ns)
 
 
 def verdict(statuses: Counter[str], output: str) -> tuple[bool, str]:
@@ -104,18 +119,22 @@ def main(argv: list[str]) -> int:
           + (f" outside {' and '.join(LEFT_OUT)}" if LEFT_OUT else "")
           + (f" starting with {' or '.join(only)}" if only else ""))
     rows, failed = [], []
+    started_ns = time.time_ns()
     for scenario, tags in scenarios:
         versions = [version for version in ERAS if version in tags] or (
             list(ERAS) if scenario.startswith(BOTH_ERAS) else [None])
         for version in versions:
-            statuses, output = run_one(env, command, scenario, version)
+            statuses, output, client_said = run_one(env, command, scenario, version)
             passed, trouble = verdict(statuses, output)
             era = ERAS.get(version or "", "(any)")
             rows.append((scenario, era, statuses, passed, trouble))
             if not passed:
                 failed.append(f"{scenario} ({era})")
                 tail = output[output.find("Failed Checks"):] if "Failed Checks" in output else output
-                print(tail[-3000:])
+                print(f"{scenario} ({era}):\n{tail[-3000:]}")
+                if client_said.strip():
+                    print(f"The client's stderr:\n{client_said[-3000:]}")
+            print(f"{scenario} ({era}): {'passed' if passed else 'FAILED'}", file=sys.stderr, flush=True)
     print("\n| scenario | era | passed | failed | warned | skipped | verdict |\n|---|---|---|---|---|---|---|")
     for scenario, era, statuses, passed, trouble in rows:
         said = "passed" if passed else "FAILED" + (f" ({trouble})" if trouble else "")
@@ -123,6 +142,11 @@ def main(argv: list[str]) -> int:
               f"{statuses['SKIPPED']} | {said} |")
     print(f"\n{len(rows) - len(failed)} of {len(rows)} scenario runs passed"
           + (f"; failed: {', '.join(failed)}." if failed else "."))
+    changed = changed_since(started_ns)
+    if changed:
+        named = ", ".join(str(path.relative_to(ROOT)) for path in changed[:3])
+        print(f"The client's code changed during the run ({named}{', …' if len(changed) > 3 else ''}): a scenario "
+              "that ran meanwhile may have failed for that. Run again on a checkout nobody changes.")
     return 1 if failed else 0
 
 

@@ -143,17 +143,24 @@ async def _probe_then_open(op: _Operation) -> None:
     """Probe, then open in the era found; remembered once the server spoke it (``server/discover``
     answered in the stateless era, ``initialize`` in the handshake era): an address where no MCP server
     answers (HTTP 404 to both) fails without anything remembered, so the next operation probes again."""
+    if await _found_stateless(op):
+        return
+    try:
+        await op.handshake()
+    finally:
+        keep_handshake(op)
+
+
+async def _found_stateless(op: _Operation) -> bool:
+    """Probe; True when the server speaks the stateless era (remembered, and ``op`` speaks it), else
+    ``op`` is left to speak the handshake era."""
     found = await probe(op)
-    key = op.transport.server.key
     if found is None:
         op.speak_handshake()
-        try:
-            await op.handshake()
-        finally:
-            keep_handshake(op)
-        return
-    op.eras.remember(key, STATELESS)
+        return False
+    op.eras.remember(op.transport.server.key, STATELESS)
     op.adopt_discovered(found)
+    return True
 
 
 def keep_handshake(op: _Operation) -> None:
@@ -165,9 +172,25 @@ def keep_handshake(op: _Operation) -> None:
 
 async def reprobe(op: _Operation) -> None:
     """The server answered against the remembered era: forget it and find out again (once)."""
+    _forget(op)
+    await _probe_then_open(op)
+
+
+async def reprobed_after_no_stream(op: _Operation) -> bool:
+    """``initialize`` was refused with HTTP 404 and no event stream of the older transport stands at the
+    address either: a server remembered in the handshake era may speak only the stateless era now (one
+    that sends no JSON-RPC error with the 404). Probed once, on what is left of the budget; True when it
+    speaks the stateless era and ``op`` goes on in it. Whatever the probe finds, the memory is not kept
+    for a server that no longer answers in the era remembered."""
+    if not op.recheck_era:
+        return False
+    _forget(op)
+    return await _found_stateless(op)
+
+
+def _forget(op: _Operation) -> None:
     op.recheck_era = False
     op.eras.remember(op.transport.server.key, None)
-    await _probe_then_open(op)
 
 
 def answered_against_stateless(error: McpTransportError) -> bool:

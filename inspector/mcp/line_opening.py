@@ -19,7 +19,7 @@ import httpx
 from .channels.lines import LineRoutes, LineTransport
 from .channels.sse_legacy import LegacySseChannel, SignInRefused
 from .channels.stdio import ChannelError
-from .era_opening import keep_handshake, open_in_era
+from .era_opening import keep_handshake, open_in_era, reprobed_after_no_stream
 from .eras import AUTO
 from .errors import ErrorKind, McpTransportError
 from .legs import LegWire
@@ -66,11 +66,16 @@ class LineOpener:
                 raise
             # Perhaps a server of the older transport, which takes no POST at its address: ask it so.
             assert http is not None
-            frame = op.transport.frame
+            posted = op.transport
+            frame = posted.frame
             op.transport = LineTransport(frame, server, observer=op.observer, clock=frame.clock, handler=op.handler)
             try:
                 await self.open_legacy(op, server, http, tried=True)
             except NotLegacy:
+                line, op.transport = op.transport, posted
+                if await reprobed_after_no_stream(op):
+                    return
+                op.transport = line
                 refused.add_sentence(NO_SERVER_AT_ADDRESS)
                 raise refused from None
             finally:

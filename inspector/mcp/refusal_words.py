@@ -19,6 +19,8 @@ MISSING_CLIENT_CAPABILITY = -32021
 UNSUPPORTED_PROTOCOL_VERSION = -32022
 #: The error codes only a server of the stateless era sends.
 STATELESS_ERRORS = (HEADER_MISMATCH, MISSING_CLIENT_CAPABILITY, UNSUPPORTED_PROTOCOL_VERSION)
+#: JSON-RPC's "method not found": a server of the stateless era answers ``initialize`` so (on HTTP, with 404).
+METHOD_NOT_FOUND = -32601
 
 
 def http_status(server: str, method: str, status: int, reason: str, location: str | None, *,

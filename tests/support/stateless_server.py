@@ -1,6 +1,7 @@
 """A small server of the stateless era (MCP 2026-07-28) on 127.0.0.1, with knobs for the cases
 the client must handle: multi round-trip requests, an unsupported version, a broken answer
-stream, a request that hangs until the client goes, and a server that changes its era.
+stream, a request that hangs until the client goes, and a server that changes its era (and how it
+refuses ``initialize`` then).
 
 Every POST is recorded (headers lower-cased, the parsed body). Tools, by name:
 ``echo`` (the arguments as text), ``ask`` (one question, then the answer and the state it got
@@ -54,7 +55,13 @@ class StatelessServer:
     #: Refuse the first request with -32022 (the version is then retried).
     refuse_first_version: bool = False
     legacy: bool = False
+    #: How ``initialize`` is refused (``None``: as every request without the version, -32022):
+    #: ``"unknown"`` with HTTP 404 and -32601, as the stateless era refuses a method it lacks;
+    #: ``"bare"`` with HTTP 404 and no JSON-RPC error.
+    refuse_initialize: str | None = None
     seen: list[Seen] = field(default_factory=list)
+    #: The HTTP methods of the requests that were no POST, in order.
+    not_posted: list[str] = field(default_factory=list)
     client_left: threading.Event = field(default_factory=threading.Event)
     _broken: bool = False
 
@@ -66,12 +73,17 @@ class StatelessServer:
 
     async def endpoint(self, request: Request) -> Response:
         if request.method != "POST":
+            self.not_posted.append(request.method)
             return Response(status_code=405)
         body = json.loads(await request.body())
         seen = Seen({name.lower(): value for name, value in request.headers.items()}, body)
         self.seen.append(seen)
         if self.legacy:
             return self._legacy(seen)
+        if seen.method == "initialize" and self.refuse_initialize == "bare":
+            return Response("Not Found", status_code=404, media_type="text/plain")
+        if seen.method == "initialize" and self.refuse_initialize == "unknown":
+            return self._error(seen, -32601, "Method not found: initialize", status=404)
         if "id" not in body:
             return Response(status_code=202)
         if self.refuse_first_version:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -128,3 +129,46 @@ def test_the_skills_scenarios_list_then_load_in_the_era_the_suite_names(monkeypa
         ["skills", "load", url, "skill://pdf-processing/SKILL.md", "--no-store", "--budget", "20", "--era",
          "handshake"]]
     assert adapter.command_lines("tools_call", url)[0][-1] == "20"  # other scenarios keep finding their era
+
+
+def load_runner():
+    spec = importlib.util.spec_from_file_location("conformance_run", ROOT / "conformance" / "run.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_a_failed_runs_client_stderr_is_read_where_the_suite_saves_it(tmp_path: Path) -> None:
+    """The stderr of the command lines is the evidence of a client that exited with an error (three
+    scenario runs of a loaded run failed so, and nothing said why: a merge conflict in the checkout)."""
+    run = load_runner()
+    (tmp_path / "json-schema-ref-no-deref-2026-12-06T16-23-00-000Z").mkdir()
+    (tmp_path / "json-schema-ref-no-deref-2026-12-06T16-23-00-000Z" / "stderr.txt").write_text(
+        "run-inspector tools http://localhost:1/mcp\nSyntaxError: invalid syntax\n")
+    assert run.client_stderr(tmp_path).endswith("SyntaxError: invalid syntax\n")
+    assert run.client_stderr(tmp_path / "json-schema-ref-no-deref-2026-12-06T16-23-00-000Z").startswith(
+        "run-inspector tools")
+
+
+def test_files_of_the_client_changed_during_a_run_are_named(tmp_path: Path) -> None:
+    run = load_runner()
+    (tmp_path / "kept.py").write_text("")
+    (tmp_path / "traces").mkdir()
+    (tmp_path / "traces" / "redact.py").write_text("<<<<<<< ours\n")
+    started_ns = 1_800_000_000 * 10**9
+    os.utime(tmp_path / "kept.py", ns=(started_ns - 10**9, started_ns - 10**9))
+    os.utime(tmp_path / "traces" / "redact.py", ns=(started_ns + 10**9, started_ns + 10**9))
+    assert run.changed_since(started_ns, (tmp_path,)) == [tmp_path / "traces" / "redact.py"]
+
+
+def test_the_catalogue_walk_of_the_adapter_lets_its_failure_be_read(tmp_path: Path, capfd) -> None:
+    """``tools --json`` run for a schema echo failed unseen: its stderr was captured and dropped."""
+    from tests.support.asgi_server import closed_port
+
+    adapter = load_adapter()
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "RUN_INSPECTOR_LOG": str(tmp_path / "log")}
+    url = f"http://127.0.0.1:{closed_port()}/mcp"
+    assert adapter.listed_tools(url, env) == []
+    said = capfd.readouterr().err
+    assert f"run-inspector tools {url} --json" in said
+    assert "(exit code 1) Could not reach the server" in said

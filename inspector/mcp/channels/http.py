@@ -16,7 +16,7 @@ from ..cancel import CancelSignal
 from ..clock import Clock
 from ..deadline import OperationDeadline
 from ..eras import AUTO
-from ..errors import STATELESS_ERRORS, McpTransportError
+from ..errors import METHOD_NOT_FOUND, STATELESS_ERRORS, McpTransportError
 from ..leg_names import RESUMED_LEG
 from ..legs import LegEnded, LegFrame, LegWire
 from ..messages import N_, Message
@@ -164,11 +164,14 @@ class LegTransport(FramedLegs):
                 if 400 <= status < 500 and (session.stateless or leg.method == "server/discover"):
                     # The stateless era says why in a JSON-RPC error body (an unsupported version...).
                     await self._answers.raise_error_body(leg, response, status, None if kept else wire)
-                if status == 400 and leg.method == "initialize" and self._server.era == AUTO:
+                if status in (400, 404) and leg.method == "initialize" and self._server.era == AUTO:
                     # A server remembered in the handshake era that now speaks only the stateless one
-                    # says so in its body: the operation probes again (else every one would fail here).
+                    # says so in its body (at 404: the method unknown, as that era refuses a method it
+                    # lacks): the operation probes again (else every one would fail here, or take the
+                    # address for one of the older transport).
                     await self._answers.raise_error_body(leg, response, status, None if kept else wire,
-                                                         only=STATELESS_ERRORS)
+                                                         only=STATELESS_ERRORS if status == 400 else
+                                                         (*STATELESS_ERRORS, METHOD_NOT_FOUND))
                 raise McpTransportError.http_status(
                     label, leg.method, status, self._said(response.reason_phrase),
                     self._said(response.headers.get("location")) if 300 <= status < 400 else None,
