@@ -41,11 +41,13 @@ def command_slip(parser: argparse.ArgumentParser, parsed: argparse.Namespace, ex
         return None
     given = list(getattr(chosen, "_given", []))
     rest = given[:given.index(word)] + given[given.index(word) + 1:] if word in given else given
-    rest = _known_to(rest, chosen, chosen if listing else _grammar(parser, word))
+    meant = chosen if listing else _grammar(parser, word)
+    rest = _known_to(rest, chosen, meant)
     shown = [masked(part, given) for part in rest]
-    if not extras and not any(getattr(parsed, action.dest, None) for action in chosen._actions
-                              if not action.option_strings and action.dest != _SERVER_WORD):
-        shown.append("SERVER")  # nothing after it that could be the server: where it goes
+    if not extras and _takes_server_word(meant) and not any(
+            getattr(parsed, action.dest, None) for action in chosen._actions
+            if not action.option_strings and action.dest != _SERVER_WORD):
+        shown.append("SERVER")  # nothing after it that could be the server: where it goes (not `servers SERVER`)
     line = one_line(" ".join(["run-inspector", *([parsed.command] if listing else [word]), *map(_quoted, shown)]))
     values = {"word": repr(word), "command": parsed.command, "line": line}
     if listing:

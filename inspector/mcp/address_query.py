@@ -82,7 +82,9 @@ def address_to_keep(text: str) -> str:
     # 100,000 colons, a stranger's file's to choose); a password or query typed without "http://" is rare there.
     if text.startswith("stdio:") or not ("://" in text or _typed_before_a_host(text)):
         return text
-    return without_query(address_shown(text).partition("#")[0])
+    # An address naming two servers (se@c/ret@host) keeps the host after its password's last "@" (http://host/mcp):
+    # the host RFC 3986 reads (c) may be a piece of the password.
+    return without_query(address_shown(text, host_in_tail=True).partition("#")[0])
 
 
 def _typed_before_a_host(text: str) -> bool:

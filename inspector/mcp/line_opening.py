@@ -174,6 +174,7 @@ class LineOpener:
             transport.line = entry.process
             entry.routes.enter(transport)
             op.routes = entry.routes
+            op.program_starting = True  # a probe's time is then no request's (operation.adopt_discovered)
             await open_in_era(op, server.era)
             entry.handshake = Handshake(op.session.protocol_version or "", op.server_info, op.server_capabilities,
                                         op.log_level if "logging" in op.server_capabilities else None)

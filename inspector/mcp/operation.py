@@ -50,6 +50,9 @@ class _Operation:
         #: How long this operation's ``server/discover`` took (ms), once it answered (a probe's
         #: answer counts): later legs reuse what it said instead of asking again.
         self.discover_ms: float | None = None
+        #: True when this operation started the server's program and no probe has answered yet: the probe waits
+        #: for the program to start (a Python server: a second and more), so its time is no request's.
+        self.program_starting = False
         self._restarted = False
         #: The log level this session asks for: fixed when the operation starts (a later change of
         #: the client's level applies to the operations that start after it).
@@ -105,7 +108,9 @@ class _Operation:
         self.speak_stateless(found.version)
         self.server_info = found.server_info
         self.server_capabilities = found.capabilities
-        self.discover_ms = found.took_ms
+        # A probe that waited for the program's start: its answer stands, its time is not the ping's (asked again).
+        self.discover_ms = None if self.program_starting else found.took_ms
+        self.program_starting = False
 
     async def discover(self) -> float | None:
         """``server/discover`` in the stateless era, once per operation (a leg of its work): its

@@ -1,4 +1,5 @@
-"""Passwords a command line spells: ``curl -u user:password`` and ``mysql -pSECRET``, hidden in a text.
+"""Passwords a command line spells: ``curl -u user:password`` and ``mysql -pSECRET``, hidden in a text; and a
+credential in a word quoted whole (``'--password=a;b'``, as a command server's key quotes it), to its closing quote.
 
 Each is read once through the text, whatever it holds: as single patterns they read the rest of a
 line (or of a word) again from every ``mysql`` or ``-u`` in it, and 100,000 characters of ``mysql ``
@@ -8,6 +9,7 @@ or ``-u.`` repeated took seconds (a megabyte minutes). What they hide is what th
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 # "mysql -pSECRET" (the password glued to the option), anywhere on the line after the command.
 _DATABASE_COMMAND = re.compile(r"(?i)\b(?:mysql|mysqldump|mariadb|mysqladmin)\b")
@@ -18,6 +20,19 @@ _GLUED_PASSWORD = re.compile(r"(?i)[ \t]-p(\S+)")
 _USER_OPTION = re.compile(r"""(?<![\w-])(?:-u|--user|--proxy-user)[ \t]*=?[ \t]*(\\?["']?)""")
 _USER_END = re.compile(r"""[\s"':\\]""")
 _PASSWORD_END = re.compile(r"""[\s"'\\]""")
+# A word quoted whole, after its opening quote: as shlex.join quotes one holding a space or punctuation ('a;b', its
+# own quote as 'a'"'"'b', pieces glued), or in double quotes; each piece at most 256 characters.
+_SINGLE_QUOTED_REST = r"""[^'\n]{0,256}'(?:"'"'[^'\n]{0,256}')*"""
+_DOUBLE_QUOTED_REST = r'(?:[^"\\\n]|\\.){0,256}"'
+_QUOTED_REST = {"'": re.compile(_SINGLE_QUOTED_REST), '"': re.compile(_DOUBLE_QUOTED_REST)}
+# A word quoted whole that begins with a name and "=" or ":" ('--password=a;b', "API_KEY=a b", 'X-Api-Key: a b'),
+# where a space or the text's start is before it (looked at apart: a pattern beginning with that look is slower).
+_QUOTED_ASSIGNMENT = re.compile(r"""(?P<quote>['"])(?P<name>[A-Za-z0-9_.-]{2,64}+)(?:=|:[ \t]*)""")
+# A long option or -u, then a word quoted whole, up to a space or the end (--password 'a b', -u "bob:a b"; not
+# --token "token": "…", a quoted name of a JSON text), where no letter, digit, "_" or "-" is before it.
+_QUOTED_AFTER_OPTION = re.compile(rf"""(?P<option>--[A-Za-z][A-Za-z0-9_-]{{1,40}}+|-u)[ \t]+"""
+                                  rf"""(?P<word>'{_SINGLE_QUOTED_REST}|"{_DOUBLE_QUOTED_REST})(?!\S)""")
+_USER_OPTIONS = frozenset({"-u", "--user", "--proxy-user"})
 
 
 def hide_database_passwords(text: str, mark: str) -> str:
@@ -64,4 +79,37 @@ def hide_user_passwords(text: str, mark: str) -> str:
             continue
         parts += (text[done:option.end()], mark, quote)
         done = position = end + len(quote)
+    return "".join((*parts, text[done:])) if parts else text
+
+
+def hide_quoted_values(text: str, mark: str, names_a_secret: Callable[[str], bool]) -> str:
+    """``text`` with each word quoted whole that a credential fills as ``mark``: one after an option
+    ``names_a_secret`` says is a credential's (``--password 'a b'``) or after ``-u``, ``--user`` or ``--proxy-user``
+    holding a ``:``, and the value of one that begins with such a name and ``=`` or ``:`` (``'API_KEY=a;b'``, kept
+    quoted). Read to the word's closing quote: the other passes read a value to its first space, quote or ``;``,
+    which a password may hold (a command server's key quotes such a word: ``'--password=a;b'``)."""
+    parts: list[str] = []
+    done = 0
+    for found in _QUOTED_ASSIGNMENT.finditer(text):
+        start = found.start()
+        if start < done or (start and not text[start - 1].isspace()) or not names_a_secret(found["name"]):
+            continue
+        rest = _QUOTED_REST[found["quote"]].match(text, found.end())
+        if rest is None:
+            continue
+        closing = rest.end() - 1  # the word's closing quote
+        if text[found.end():closing] in ("", mark):
+            continue
+        parts += (text[done:found.end()], mark)
+        done = closing
+    text = "".join((*parts, text[done:])) if parts else text
+    parts, done = [], 0
+    for found in _QUOTED_AFTER_OPTION.finditer(text):
+        if (start := found.start()) and (text[start - 1].isalnum() or text[start - 1] in "_-"):
+            continue  # within a word (x-u 'a:b')
+        option, word = found["option"], found["word"]
+        secret = ":" in word if option in _USER_OPTIONS else names_a_secret(option)
+        if secret and word[1:-1] not in ("", mark):
+            parts += (text[done:found.start("word")], mark)
+            done = found.end()
     return "".join((*parts, text[done:])) if parts else text

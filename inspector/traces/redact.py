@@ -19,7 +19,7 @@ from functools import lru_cache
 from typing import Any
 
 from .address_secrets import hide_user_infos
-from .command_line_secrets import hide_database_passwords, hide_user_passwords
+from .command_line_secrets import hide_database_passwords, hide_quoted_values, hide_user_passwords
 from .token_shapes import TOKEN_PREFIXES, hide_token_shapes
 
 REDACTED = "[REDACTED]"
@@ -184,6 +184,10 @@ def redact_text(text: str) -> str:
     # Whole private key blocks first: their base64 lines would otherwise be cut up below.
     if "-----BEGIN" in text:
         text = _PRIVATE_KEY.sub(_private_key, text)
+    # Words quoted whole next ('--password=a;b', "API_KEY=a b"): each pass below would read their value to its first
+    # space, quote or ";" only, and leave the rest.
+    if "'" in text or '"' in text:
+        text = hide_quoted_values(text, REDACTED, _names_a_key)
     # Schemes next: once "Authorization: Bearer x" has lost its value, "x" is just a word.
     if not ascii_text or "bearer" in text.lower():
         text = _BEARER.sub(rf"\1\2{REDACTED}", text)

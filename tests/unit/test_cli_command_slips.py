@@ -94,3 +94,13 @@ def test_runs_with_a_server_names_the_line_runs_list_takes(tmp_path, language, s
     assert _refused("--lang", language, "--db", db, "runs", ADDRESS) == said
     # The line it names is one `runs list` takes (it said `runs list ADDRESS`, which it refuses).
     assert cli_here("--db", db, "runs", "list", "--server", ADDRESS).returncode == 0
+
+
+@pytest.mark.parametrize(("words", "meant"), [
+    (["ping", "servers"], "run-inspector servers"),  # said `run-inspector servers SERVER`, which servers refuses
+    (["tools", "runs"], "run-inspector runs"),
+    (["ping", "export", "--budget", "5"], "run-inspector export"),  # ping's option left out, as export takes none
+])
+def test_a_command_that_takes_no_server_is_meant_without_one(tmp_path, words, meant) -> None:
+    err = _refused("--db", str(tmp_path / "runs.db"), *words)
+    assert err.endswith(f"did you mean `{meant}`?\n"), err

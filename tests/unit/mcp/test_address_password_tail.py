@@ -1,8 +1,8 @@
 """A password typed into an address as it is: holding ``@`` and then ``/`` (``bob:se@c/ret@host/mcp``, whose
 authority ends at that ``/``), with ``/``, ``?`` or ``#`` only, percent-encoded, at an IPv6 host, a user name
-without one. No part of it is quoted, exported or kept (the host RFC 3986 reads is: ``http://c/…@host/mcp``); an
-address that names two servers so is refused, naming both, and a path that begins with ``@`` (``host/@user``) is
-no password."""
+without one. No part of it is quoted, exported or kept (the host RFC 3986 reads is quoted: ``http://c/…@host/mcp``,
+but not exported or kept, since it may be a piece of the password: ``http://host/mcp``); an address that names two
+servers so is refused, naming both, and a path that begins with ``@`` (``host/@user``) is no password."""
 
 from __future__ import annotations
 
@@ -17,19 +17,25 @@ from inspector.mcp.address_query import address_to_keep, address_to_quote, typed
 from inspector.mcp.user_info import address_shown, without_user_info
 from inspector.traces.redact import redact_text
 
-#: (an address, what of it may be quoted, the password's characters none of which may show)
+#: (an address, what of it may be quoted, what of it may be exported or kept, the password's characters none of which
+#: may show). An address that names two servers (its tail's "@" in the first segment after the host) is quoted with the
+#: host RFC 3986 reads, and exported or kept with the host after the password's last "@": the host RFC 3986 reads may
+#: be a piece of the password (c of se@c/ret).
 ADDRESSES = [
-    ("http://bob:se@c/ret@host/mcp", "http://c/…@host/mcp", "se@c/ret"),
-    ("http://bob:se@c/ret@host", "http://c/…@host", "se@c/ret"),
-    ("http://bob:se/cr@tx@host/mcp", "http://host/mcp", "se/cr@tx"),
-    ("http://bob:se@c?ret@host/mcp", "http://c?…@host/mcp", "se@c?ret"),
-    ("http://bob:se@c#ret@host/mcp", "http://c#…@host/mcp", "se@c#ret"),
-    ("http://bob:a/b/c@host:81/p", "http://host:81/p", "a/b/c"),
-    ("http://bob:s3cr3t@[::1]:8080/mcp", "http://[::1]:8080/mcp", "s3cr3t"),
-    ("http://bob:s3@c/r3t@[::1]:8080/mcp", "http://c/…@[::1]:8080/mcp", "s3@c/r3t"),
-    ("http://bob:se%40c%2Fret@host/mcp", "http://host/mcp", "se%40c%2Fret"),
-    ("http://bob:pw@host/@user", "http://host/@user", "pw"),  # a path segment that begins with "@"
-    ("https://bob:pw@host/mcp?mail=a@b.org", "https://host/mcp?mail=a@b.org", "pw"),  # an "@" in a query's value
+    ("http://bob:se@c/ret@host/mcp", "http://c/…@host/mcp", "http://host/mcp", "se@c/ret"),
+    ("http://bob:se@c/ret@host", "http://c/…@host", "http://host", "se@c/ret"),
+    ("http://bob:se/cr@tx@host/mcp", "http://host/mcp", "http://host/mcp", "se/cr@tx"),
+    ("http://bob:se@c?ret@host/mcp", "http://c?…@host/mcp", "http://host/mcp", "se@c?ret"),
+    ("http://bob:se@c#ret@host/mcp", "http://c#…@host/mcp", "http://host/mcp", "se@c#ret"),
+    ("http://bob:a/b/c@host:81/p", "http://host:81/p", "http://host:81/p", "a/b/c"),
+    ("http://bob:s3cr3t@[::1]:8080/mcp", "http://[::1]:8080/mcp", "http://[::1]:8080/mcp", "s3cr3t"),
+    ("http://bob:s3@c/r3t@[::1]:8080/mcp", "http://c/…@[::1]:8080/mcp", "http://[::1]:8080/mcp", "s3@c/r3t"),
+    ("http://bob:se%40c%2Fret@host/mcp", "http://host/mcp", "http://host/mcp", "se%40c%2Fret"),
+    ("http://bob:pw@host/@user", "http://host/@user", "http://host/@user", "pw"),  # a path segment that begins with "@"
+    ("https://bob:pw@host/mcp?mail=a@b.org", "https://host/mcp?mail=a@b.org", "https://host/mcp?mail=a@b.org",
+     "pw"),  # an "@" in a query's value
+    ("http://bob:pw@host/users/me@example.org/mcp", "http://host/…@example.org/mcp",
+     "http://host/…@example.org/mcp", "pw"),  # an "@" in a later segment: the host RFC 3986 reads, where it is sent
 ]
 
 
@@ -38,27 +44,27 @@ def shown(password: str, text: str) -> list[str]:
     return [part for part in password.split("@") if part in text]
 
 
-@pytest.mark.parametrize(("address", "quoted", "password"), ADDRESSES)
-def test_no_part_of_a_password_is_quoted(address: str, quoted: str, password: str) -> None:
+@pytest.mark.parametrize(("address", "quoted", "kept", "password"), ADDRESSES)
+def test_no_part_of_a_password_is_quoted(address: str, quoted: str, kept: str, password: str) -> None:
     assert address_shown(address) == quoted
     assert shown(password, address_to_quote(address)) == []
     assert shown(password, typed_to_quote(f"call {address} now")) == []
     assert shown(password, typed_to_quote(address.removeprefix("http://"))) == []  # typed without its scheme
 
 
-@pytest.mark.parametrize(("address", "quoted", "password"), ADDRESSES)
-def test_no_part_of_a_password_is_exported_in_text(address: str, quoted: str, password: str) -> None:
+@pytest.mark.parametrize(("address", "quoted", "kept", "password"), ADDRESSES)
+def test_no_part_of_a_password_is_exported_in_text(address: str, quoted: str, kept: str, password: str) -> None:
     redacted = redact_text(f'tried {address} and "{address}" then')
     assert shown(password, redacted) == [] and "[REDACTED]@" in redacted
-    assert redacted.count(quoted.replace("…", "[REDACTED]").partition("://")[2]) == 2  # the host and path stay
+    assert redacted.count(kept.replace("…", "[REDACTED]").partition("://")[2]) == 2  # the host and path stay
 
 
-@pytest.mark.parametrize(("address", "quoted", "password"), ADDRESSES)
-def test_a_strangers_server_is_kept_without_password_query_or_fragment(address: str, quoted: str,
+@pytest.mark.parametrize(("address", "quoted", "kept", "password"), ADDRESSES)
+def test_a_strangers_server_is_kept_without_password_query_or_fragment(address: str, quoted: str, kept: str,
                                                                        password: str) -> None:
-    kept = address_to_keep(f"{address}#access_token=frag")
-    assert shown(password, kept) == [] and "frag" not in kept and "?" not in kept
-    assert address_to_keep(address.removeprefix("http://")) == quoted.removeprefix("http://").split("?")[0].split("#")[0]
+    with_fragment = address_to_keep(f"{address}#access_token=frag")
+    assert shown(password, with_fragment) == [] and "frag" not in with_fragment and "?" not in with_fragment
+    assert address_to_keep(address.removeprefix("http://")) == kept.removeprefix("http://").split("?")[0].split("#")[0]
 
 
 def test_other_servers_are_kept_as_they_are() -> None:

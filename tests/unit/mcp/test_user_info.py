@@ -49,7 +49,7 @@ def test_other_addresses_name_one_server(address: str) -> None:
 @pytest.mark.parametrize(("text", "exported", "quoted"), [
     (EMAIL_IN_PATH, "http://[REDACTED]@127.0.0.1:9/[REDACTED]@example.org/mcp",
      "http://127.0.0.1:9/…@example.org/mcp"),
-    ("http://u:p@h/x@y", "http://[REDACTED]@h/[REDACTED]@y", "http://h/…@y"),
+    ("http://u:p@h/x@y", "http://[REDACTED]@y", "http://h/…@y"),  # two servers: h may be a piece of a password
     ("http://bob:pw@host/mcp", "http://[REDACTED]@host/mcp", "http://host/mcp"),
 ])
 def test_showing_and_exporting_keep_the_host_and_hide_what_a_password_may_hold(text: str, exported: str,

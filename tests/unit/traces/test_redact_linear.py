@@ -54,7 +54,8 @@ _KNOWN_TOKENS_BEFORE = re.compile(
 
 def user_infos_before(text: str) -> str:
     mark = redact_module.REDACTED
-    return _USER_INFO_BEFORE.sub(lambda match: user_info.hide_user_info(match, match["head"], f"{mark}@", mark), text)
+    return _USER_INFO_BEFORE.sub(lambda match: user_info.hide_user_info(match, match["head"], f"{mark}@", mark,
+                                                                                   host_in_tail=True), text)
 
 
 def assignments_before(text: str) -> str:
