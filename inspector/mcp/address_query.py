@@ -11,7 +11,7 @@ import re
 from urllib.parse import parse_qsl, unquote, urlsplit, urlunsplit
 
 from .secrets import MIN_SECRET_CHARS, is_secret_header
-from .user_info import TYPED_USER_INFO, USER_INFO_WITH_DELIMITER, address_shown
+from .user_info import TYPED_USER_INFO, USER_INFO_WITH_DELIMITER, address_shown, read_address, without_user_info
 
 #: A parameter value at least this long is taken for a key whatever its name (``?k=9f3a…``).
 _KEY_LIKE_CHARS = 12
@@ -75,14 +75,18 @@ def address_to_quote(text: str) -> str:
 
 def address_to_keep(text: str) -> str:
     """``text`` (a server a stranger's file names: an address, a service's name, a command's key) as a run's server
-    keeps it: an address (``://``, or typed without it but carrying a password before a host) without a password
-    before its host (:func:`.user_info.address_shown`), its query and its fragment, as this program keeps the server
-    of a run it made; anything else as it is (a service's name ``svc:v2@prod`` names no host)."""
+    keeps it: an address (``://``, or typed without it but carrying a password before a host) without its user info,
+    query and fragment, as this program keeps the server of a run it made: the host and path its requests went to,
+    as RFC 3986 and every HTTP library read them (``http://h/x@y`` of ``http://u:p@h/x@y``: kept as ``http://h/…@y``,
+    it was another server than the same one called here); a password typed with ``/`` and no host before its ``@``
+    without what it may take after it (:func:`.user_info.address_shown`). Anything else as it is (a service's name
+    ``svc:v2@prod`` names no host)."""
     # Not carries_typed_secret: its search takes time growing with the square of a word's length (a service name of
     # 100,000 colons, a stranger's file's to choose); a password or query typed without "http://" is rare there.
     if text.startswith("stdio:") or not ("://" in text or _typed_before_a_host(text)):
         return text
-    return without_query(address_shown(text).partition("#")[0])
+    kept = address_shown(text) if read_address(text).typed else without_user_info(text)
+    return without_query(kept.partition("#")[0])
 
 
 def _typed_before_a_host(text: str) -> bool:

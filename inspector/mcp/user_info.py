@@ -9,10 +9,13 @@ A password typed with ``@`` and then ``/``, ``?`` or ``#`` as they are (``http:/
 
 * its *tail*: what such a password may take after the host, from the ``/``, ``?`` or ``#`` up to the last ``@``
   before any ``=`` (a query's value may hold one: ``?mail=a@b``) that begins no path segment (``host/@user``). What
-  shows, exports or keeps an address hides the tail too (``http://c/…@host/mcp``), the host named as it is.
-* :func:`second_server`: an address whose tail's first segment holds that ``@`` (``c/ret@host``, ``c?ret@host``)
-  names two servers, and is not sent credentials; one whose ``@`` is in a later segment
-  (``/users/me@example.org``) is read as RFC 3986 says.
+  shows or exports an address hides the tail too (``http://c/…@host/mcp``), the host named as it is.
+* :func:`second_server`: an address with a password and a tail names two servers, and is not sent credentials,
+  whichever segment after the host holds that ``@``: ``c/ret@host`` and ``c/r/et@host`` alike (how many ``/`` a
+  password holds decides which). An address without a password has one reading (``http://h/users/me@example.org``
+  is sent as it is), and one with a password sends its ``@`` in the path as ``%40``.
+* a run a file names was made against the address as RFC 3986 reads it (every HTTP library reads it so): a run's
+  server is kept so (:func:`.address_query.address_to_keep`), as a run made here is.
 * a password typed with ``/``, ``?`` or ``#`` and no ``@`` before them (``http://bob:a/b@host``: its authority
   ``bob:a`` holds no host, the port ``a`` is none): its user info runs to its first ``@``, and a tail after that.
 """
@@ -58,8 +61,6 @@ USER_INFO_BEFORE_TAIL = re.compile(_SCHEME_IN_TEXT + _user_info(r"\s\"'<>", tail
 USER_INFO_WITH_DELIMITER = re.compile("^" + _typed(r"\s"))
 #: A name, ``:`` and a password up to its ``@`` at the start of a word (``bob:pw@host/mcp``).
 TYPED_USER_INFO = re.compile(r"^[^\s/?#@:]*:[^\s/?#]*@")
-#: A tail whose first segment holds its ``@`` (``/ret@`` of ``c/ret@host``): the address names two servers.
-_FIRST_SEGMENT_AT = re.compile(r"[/?#][^/?#\s=]*[^/?#\s=]@")
 
 
 class Address(NamedTuple):
@@ -125,11 +126,12 @@ def address_shown(text: str, mark: str = "", tail_mark: str = "…") -> str:
 
 
 def second_server(url: str) -> tuple[str, str] | None:
-    """The two hosts ``url`` names, when its password may hold ``@`` and then ``/``, ``?`` or ``#`` as typed and
-    its tail's ``@`` is in the first segment after the host (``http://bob:se@c/ret@host/mcp``: ``c`` as RFC 3986
-    reads it, ``host`` with the password ``se@c/ret``); ``None`` for any other address."""
+    """The two hosts ``url`` names, when its password may hold ``@`` and then ``/``, ``?`` or ``#`` as typed: it
+    has a tail, in whichever segment after the host (``http://bob:se@c/ret@host/mcp``, ``…@c/r/et@host/mcp``: ``c``
+    as RFC 3986 reads it, ``host`` with the password ``se@c/ret`` or ``se@c/r/et``); ``None`` for any other
+    address."""
     address = read_address(url)
-    if not address.head or address.typed or not _FIRST_SEGMENT_AT.match(address.tail):
+    if not address.head or address.typed or not address.tail:
         return None
     other = address.rest[:authority_end(address.rest)]
     return (address.host, other) if other else None
