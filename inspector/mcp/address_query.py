@@ -79,11 +79,16 @@ def address_to_keep(text: str) -> str:
     query and fragment, as this program keeps the server of a run it made: the host and path its requests went to,
     as RFC 3986 and every HTTP library read them (``http://h/x@y`` of ``http://u:p@h/x@y``: kept as ``http://h/…@y``,
     it was another server than the same one called here); a password typed with ``/`` and no host before its ``@``
-    without what it may take after it (:func:`.user_info.address_shown`). Anything else as it is (a service's name
-    ``svc:v2@prod`` names no host)."""
+    without what it may take after it (:func:`.user_info.address_shown`). A command server's key with its
+    credentials as ``…``, as one started here is named (``stdio:cmd --token …``, :mod:`.command_line`; an older
+    export's ``[REDACTED]`` so too). Anything else as it is (a service's name ``svc:v2@prod`` names no host)."""
+    if text.startswith("stdio:"):
+        from .command_line import without_credentials  # it quotes addresses with this module
+
+        return "stdio:" + without_credentials(text.removeprefix("stdio:"))
     # Not carries_typed_secret: its search takes time growing with the square of a word's length (a service name of
     # 100,000 colons, a stranger's file's to choose); a password or query typed without "http://" is rare there.
-    if text.startswith("stdio:") or not ("://" in text or _typed_before_a_host(text)):
+    if not ("://" in text or _typed_before_a_host(text)):
         return text
     kept = address_shown(text) if read_address(text).typed else without_user_info(text)
     return without_query(kept.partition("#")[0])

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import re
-import shlex
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from .address_credentials import basic_authorization
 from .address_query import address_query, address_to_quote, query_secrets
+from .command_line import shown_command_line
 from .eras import ERAS
 from .messages import N_, Message, Number
 from .secrets import Secrets, header_secrets, url_secrets
@@ -174,8 +174,10 @@ class ServerEndpoint:
 
 def command_key(command: ServerCommand) -> str:
     """A command server's identity: ``stdio:`` and its program and arguments, quoted as a shell
-    would need them (never the environment, whose values may be credentials)."""
-    return STDIO_KEY_PREFIX + shlex.join(command.argv)
+    would need them, the credentials among them as ``…`` (:mod:`.command_line`: ``--token …``; the
+    command runs with them, no run or health names it by them), never the environment, whose values
+    may be credentials."""
+    return STDIO_KEY_PREFIX + shown_command_line(command.argv)
 
 
 def scheme_missing(value: str) -> str | None:
