@@ -109,3 +109,26 @@ def test_exported_and_imported_again_it_is_the_same_server_and_a_strangers_token
     listed = json.loads(cli_here("--db", str(db), "runs", "list", "--json").stdout)["runs"]
     assert {run["server"] for run in listed} == {f"stdio:{SHOWN}"} and len(listed) == 3
     assert rows_holding(db, TOKEN) == []
+
+
+def test_a_server_configured_under_its_whole_command_line_stays_one_server_until_saved_again(tmp_path: Path) -> None:
+    """Configured before (its key ``stdio:… --token T``), its runs went under ``stdio:… --token …``: two servers,
+    the name lost for the new runs, its health split. Saved again, it is named without T; what `servers set` says
+    of the command it replaces leaves T out."""
+    from inspector.agent.server_commands import setting_of
+    from inspector.mcp.server_command import parse_command_line
+    from inspector.store import RunStore, ServerRegistry
+
+    db, earlier = tmp_path / "runs.db", f"stdio:{shlex.join(shlex.split(COMMAND))}"
+    with RunStore.open(db) as store:
+        ServerRegistry(store.db).save_server(earlier, name="tokened", transport="stdio",
+                                             command=setting_of(parse_command_line(COMMAND)))
+    assert answer(cli_here("--db", str(db), "call", "tokened", "token_digest", "--json")) == digest(TOKEN)
+    runs = json.loads(cli_here("--db", str(db), "runs", "list", "--json").stdout)["runs"]
+    assert [run["server"] for run in runs] == [earlier]
+    listed = json.loads(cli_here("--db", str(db), "servers", "--json").stdout)["servers"]
+    assert [(server["name"], server["url"], server["ok"]) for server in listed] == [("tokened", earlier, 1)]
+    again = cli_here("--db", str(db), "servers", "set", "tokened", "--command", COMMAND)
+    assert again.returncode == 0 and "--token …" in again.stdout and TOKEN not in again.stdout + again.stderr
+    listed = json.loads(cli_here("--db", str(db), "servers", "--json").stdout)["servers"]
+    assert [(server["name"], server["url"]) for server in listed] == [("tokened", f"stdio:{SHOWN}")]
