@@ -30,7 +30,8 @@ def configured_command(registry: ServerRegistry, key: str, name: str | None = No
     if setting is None:
         return None
     configured = registry.settings(key)
-    return ServerEndpoint.for_command(command_of(setting), name=name, era=configured.era if configured else "auto")
+    return ServerEndpoint.for_command(command_of(setting), name=name, era=configured.era if configured else "auto",
+                                      key=key)
 
 
 __all__ = ["command_of", "configured_command", "setting_of"]

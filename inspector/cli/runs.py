@@ -6,7 +6,6 @@ Reading never creates a database: on a file that does not exist these commands s
 from __future__ import annotations
 
 import argparse
-import shlex
 import sys
 from collections.abc import Sequence
 from dataclasses import replace
@@ -41,6 +40,7 @@ from inspector.i18n.words import (
     step_maker_word,
     step_source_word,
 )
+from inspector.mcp.command_line import shown_typed_command_line
 from inspector.mcp.messages import Number
 from inspector.mcp.server import STDIO_KEY_PREFIX
 from inspector.runs import StepKind, step_details
@@ -189,8 +189,10 @@ def _server_url(store: RunStore, given: str) -> str:
     configured server with that name."""
     if "://" in given:
         return _stored_address(given)
-    if given.startswith(STDIO_KEY_PREFIX):
-        return given
+    if given.startswith(STDIO_KEY_PREFIX):  # its credentials as `runs list` shows them (``--token …``)
+        if _names_runs(store, given):
+            return given  # a run stored before command servers were named so
+        return _command_key(given.removeprefix(STDIO_KEY_PREFIX)) or given
     # By the name stored (a server of the user's wins, as `call` picks it), or a name the window's demo entry is
     # shown by in any language.
     records = ServerRegistry(store.db).all()
@@ -205,18 +207,23 @@ def _server_url(store: RunStore, given: str) -> str:
     if named:
         raise BadInputError(Message(N_("Several configured servers are named {name}: give the URL of the one "
                                        "you mean (`servers` lists them)."), {"name": one_line(given)}))
-    if store.db.conn.execute("SELECT 1 FROM runs WHERE server = ? LIMIT 1", (given,)).fetchone():
+    if _names_runs(store, given):
         return given  # the server a run imported from a trace names (its service), as the window's filter lists it
     # The command line given to `call --stdio` as it was typed: its runs name it as a command server's key.
     key = _command_key(given)
-    if key is not None and (store.db.conn.execute("SELECT 1 FROM runs WHERE server = ? LIMIT 1", (key,)).fetchone()
-                            or any(record.url == key for record in ServerRegistry(store.db).all())):
+    if key is not None and (_names_runs(store, key) or any(record.url == key for record in records)):
         return key
     from inspector.mcp.address_query import typed_to_quote
 
     raise BadInputError(Message(N_("No configured server is named {name}, and no stored run names it as its "
                                    "server: give a server's URL or a name that `servers` lists."),
-                                {"name": one_line(typed_to_quote(given))}))  # no password or query (an address)
+                                {"name": one_line(typed_to_quote(given if key is None else key.removeprefix(
+                                    STDIO_KEY_PREFIX)))}))  # no password or query (an address), no --token T
+
+
+def _names_runs(store: RunStore, server: str) -> bool:
+    """True when a stored run names ``server`` as its server."""
+    return store.db.conn.execute("SELECT 1 FROM runs WHERE server = ? LIMIT 1", (server,)).fetchone() is not None
 
 
 def _stored_address(given: str) -> str:
@@ -237,12 +244,9 @@ def _stored_address(given: str) -> str:
 
 def _command_key(given: str) -> str | None:
     """The key of a command server started with the command line ``given`` (``stdio:`` and its words,
-    quoted as a shell would need them); ``None`` for what a shell could not split."""
-    try:
-        words = shlex.split(given)
-    except ValueError:
-        return None
-    return STDIO_KEY_PREFIX + shlex.join(words) if words else None
+    quoted as a shell would need them, its credentials as ``…``); ``None`` for what a shell could not split."""
+    shown = shown_typed_command_line(given)
+    return STDIO_KEY_PREFIX + shown if shown is not None else None
 
 
 def _list(store: RunStore, args: argparse.Namespace) -> int:

@@ -302,7 +302,7 @@ def _configured_command(registry: object, configured: object, args: argparse.Nam
     except InvalidCommandError as exc:
         raise UsageError(Message(N_("{server} cannot be started: {reason}"),
                                  {"server": one_line(name or key), "reason": exc.sentence})) from None
-    return ServerEndpoint.for_command(command, name=name, era=_era(args, configured))
+    return ServerEndpoint.for_command(command, name=name, era=_era(args, configured), key=key)
 
 
 def _keyring_gave(registry: object, key: str, shown: str, given: set[str]) -> None:

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from inspector.i18n import N_, _, ngettext
 from inspector.i18n.entry_names import said_name
 from inspector.i18n.messages import Message
+from inspector.mcp.address_query import address_to_keep
 from inspector.store import RunStore, ServerRecord, ServerRegistry, ServerSettings
 from inspector.store.signin_settings import SignInSetup, StoredSignIn
 
@@ -223,7 +224,7 @@ def _configure_command(store: RunStore, args: argparse.Namespace) -> int:
         registry.save_server(key, name=name, budget_s=reading.seconds if reading else None, roots=_roots(args),
                              command=setting_of(command), era=era)
     _said_removals(removing, [(key, one_line(name)), *((old.url, one_line(name)) for old in replaced)], name)
-    _saved(store, registry, key, args.json, name, [old.url for old in replaced])
+    _saved(store, registry, key, args.json, name, [address_to_keep(old.url) for old in replaced])  # no --token T
     secret = [variable for variable in env if is_secret_variable(variable, marked)]
     if secret and not keeper.available:
         print(ngettext(

@@ -75,12 +75,20 @@ def address_to_quote(text: str) -> str:
 
 def address_to_keep(text: str) -> str:
     """``text`` (a server a stranger's file names: an address, a service's name, a command's key) as a run's server
-    keeps it: an address (``://``, or typed without it but carrying a password before a host) without a password
-    before its host (:func:`.user_info.address_shown`), its query and its fragment, as this program keeps the server
-    of a run it made; anything else as it is (a service's name ``svc:v2@prod`` names no host)."""
+    keeps it: an address (``://``, or typed without it but carrying a password before a host) without its user info,
+    query and fragment, as this program keeps the server of a run it made: the host and path its requests went to,
+    as RFC 3986 and every HTTP library read them (``http://h/x@y`` of ``http://u:p@h/x@y``: kept as ``http://h/…@y``,
+    it was another server than the same one called here); a password typed with ``/`` and no host before its ``@``
+    without what it may take after it (:func:`.user_info.address_shown`). A command server's key with its
+    credentials as ``…``, as one started here is named (``stdio:cmd --token …``, :mod:`.command_line`; an older
+    export's ``[REDACTED]`` so too). Anything else as it is (a service's name ``svc:v2@prod`` names no host)."""
+    if text.startswith("stdio:"):
+        from .command_line import without_credentials  # it quotes addresses with this module
+
+        return "stdio:" + without_credentials(text.removeprefix("stdio:"))
     # Not carries_typed_secret: its search takes time growing with the square of a word's length (a service name of
     # 100,000 colons, a stranger's file's to choose); a password or query typed without "http://" is rare there.
-    if text.startswith("stdio:") or not ("://" in text or _typed_before_a_host(text)):
+    if not ("://" in text or _typed_before_a_host(text)):
         return text
     # An address naming two servers (se@c/ret@host) keeps the host after its password's last "@" (http://host/mcp):
     # the host RFC 3986 reads (c) may be a piece of the password.

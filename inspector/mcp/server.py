@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import re
-import shlex
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from .address_credentials import basic_authorization
 from .address_query import address_query, address_to_quote, query_secrets
+from .command_line import shown_command_line
 from .eras import ERAS
 from .messages import N_, Message, Number
 from .secrets import Secrets, header_secrets, url_secrets
@@ -83,9 +83,12 @@ class ServerEndpoint:
     unkept_headers: frozenset[str] = field(default_factory=frozenset, compare=False, repr=False)
 
     @classmethod
-    def for_command(cls, command: ServerCommand, name: str | None = None, era: str = "auto") -> ServerEndpoint:
-        """A server started as ``command`` and spoken to over its stdin and stdout."""
-        return cls(command_key(command), name=name, transport="stdio", command=command, era=era)
+    def for_command(cls, command: ServerCommand, name: str | None = None, era: str = "auto",
+                    key: str | None = None) -> ServerEndpoint:
+        """A server started as ``command`` and spoken to over its stdin and stdout; ``key``: the one it is
+        configured under, when not :func:`command_key`'s (configured before a credential among its words was
+        left out of it: its runs and health stay one server's until it is saved again)."""
+        return cls(key or command_key(command), name=name, transport="stdio", command=command, era=era)
 
     def __post_init__(self) -> None:
         if self.transport not in TRANSPORTS:
@@ -93,7 +96,7 @@ class ServerEndpoint:
         if self.era not in ERAS:
             raise ValueError(f"era must be one of {ERAS}")
         if self.transport == "stdio":
-            if self.command is None or self.url != command_key(self.command):
+            if self.command is None or not self.url.startswith(STDIO_KEY_PREFIX):
                 raise ValueError("a stdio server is made with ServerEndpoint.for_command")
             return
         # Messages quote the address without its user info and its query: "user:password@" is a credential, and a
@@ -174,8 +177,10 @@ class ServerEndpoint:
 
 def command_key(command: ServerCommand) -> str:
     """A command server's identity: ``stdio:`` and its program and arguments, quoted as a shell
-    would need them (never the environment, whose values may be credentials)."""
-    return STDIO_KEY_PREFIX + shlex.join(command.argv)
+    would need them, the credentials among them as ``…`` (:mod:`.command_line`: ``--token …``; the
+    command runs with them, no run or health names it by them), never the environment, whose values
+    may be credentials."""
+    return STDIO_KEY_PREFIX + shown_command_line(command.argv)
 
 
 def scheme_missing(value: str) -> str | None:

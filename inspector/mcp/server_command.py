@@ -14,6 +14,7 @@ import shlex
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from .command_line import shown_command_line
 from .messages import N_, Message, Number
 from .secrets import is_secret_header
 
@@ -74,9 +75,10 @@ class ServerCommand:
 
     def shown(self) -> str:
         """The command line to show and store: words quoted as a shell would need them, the
-        environment by its names only (``API_KEY=…``)."""
+        credentials among them as ``…`` (``--token …``, :mod:`.command_line`), the environment by
+        its names only (``API_KEY=…``)."""
         words = [f"{name}=…" for name in sorted(self.env)]
-        return " ".join([*words, shlex.join(self.argv)])
+        return " ".join([*words, shown_command_line(self.argv)])
 
 
 def parse_command_line(text: str, env: Mapping[str, str] | None = None, cwd: str | None = None) -> ServerCommand:

@@ -10,10 +10,11 @@ A password typed with ``@`` and then ``/``, ``?`` or ``#`` as they are (``http:/
 * its *tail*: what such a password may take after the host, from the ``/``, ``?`` or ``#`` up to the last ``@``
   before any ``=`` (a query's value may hold one: ``?mail=a@b``) that begins no path segment (``host/@user``). What
   shows an address hides the tail too (``http://c/…@host/mcp``), the host named as it is; what exports or keeps one
-  that names two servers (below) hides that host too (``http://host/mcp``): it may be a piece of the password.
-* :func:`second_server`: an address whose tail's first segment holds that ``@`` (``c/ret@host``, ``c?ret@host``)
-  names two servers, and is not sent credentials; one whose ``@`` is in a later segment
-  (``/users/me@example.org``) is read as RFC 3986 says.
+  hides that host too (``http://host/mcp``): it may be a piece of the password.
+* :func:`second_server`: an address with a password and a tail names two servers, and is not sent credentials,
+  whichever segment after the host holds that ``@``: ``c/ret@host`` and ``c/r/et@host`` alike (how many ``/`` a
+  password holds decides which). An address without a password has one reading (``http://h/users/me@example.org``
+  is sent as it is), and one with a password sends its ``@`` in the path as ``%40``.
 * a password typed with ``/``, ``?`` or ``#`` and no ``@`` before them (``http://bob:a/b@host``: its authority
   ``bob:a`` holds no host, the port ``a`` is none): its user info runs to its first ``@``, and a tail after that.
 """
@@ -59,8 +60,6 @@ USER_INFO_BEFORE_TAIL = re.compile(_SCHEME_IN_TEXT + _user_info(r"\s\"'<>", tail
 USER_INFO_WITH_DELIMITER = re.compile("^" + _typed(r"\s"))
 #: A name, ``:`` and a password up to its ``@`` at the start of a word (``bob:pw@host/mcp``).
 TYPED_USER_INFO = re.compile(r"^[^\s/?#@:]*:[^\s/?#]*@")
-#: A tail whose first segment holds its ``@`` (``/ret@`` of ``c/ret@host``): the address names two servers.
-FIRST_SEGMENT_AT = re.compile(r"[/?#][^/?#\s=]*[^/?#\s=]@")
 
 
 class Address(NamedTuple):
@@ -106,15 +105,14 @@ def without_user_info(url: str) -> str:
 def hide_user_info(match: re.Match[str], head: str, mark: str, tail_mark: str, *, host_in_tail: bool = False) -> str:
     """What of an address's ``head`` and user info (``match`` of :data:`USER_INFO_IN_TEXT` or of the start of an
     address) may be shown: its user info as ``mark``, a tail's stretch before its ``@`` as ``tail_mark``. A password
-    typed with ``/`` takes its tail with it: that address has no host before it. With ``host_in_tail`` a tail whose
-    ``@`` is in its first segment (the address names two servers, :func:`second_server`) ends the user info, all of it
-    ``mark``: the "host" before that ``@`` may be a piece of the password (``se@c/ret``: ``c``), which an export or a
-    kept address must not hold. An ``@`` in a later segment (``/users/me@example.org``) is read as RFC 3986 reads
-    it, as the address is sent."""
+    typed with ``/`` takes its tail with it: that address has no host before it. With ``host_in_tail`` a tail (the
+    address names two servers, :func:`second_server`) ends the user info, all of it ``mark``: the "host" before
+    that ``@`` may be a piece of the password (``se@c/ret``: ``c``), which an export or a kept address must not
+    hold."""
     if match["password"] is None:
         return head + mark
     tail = match["tail"]
-    if tail and host_in_tail and FIRST_SEGMENT_AT.match(tail):
+    if tail and host_in_tail:
         return head + mark
     return head + mark + match["host"] + (f"{tail[0]}{tail_mark}@" if tail else "")
 
@@ -133,16 +131,17 @@ def address_shown(text: str, mark: str = "", tail_mark: str = "…", *, host_in_
 
 
 def second_server(url: str) -> tuple[str, str] | None:
-    """The two hosts ``url`` names, when its password may hold ``@`` and then ``/``, ``?`` or ``#`` as typed and
-    its tail's ``@`` is in the first segment after the host (``http://bob:se@c/ret@host/mcp``: ``c`` as RFC 3986
-    reads it, ``host`` with the password ``se@c/ret``); ``None`` for any other address."""
+    """The two hosts ``url`` names, when its password may hold ``@`` and then ``/``, ``?`` or ``#`` as typed: it
+    has a tail, in whichever segment after the host (``http://bob:se@c/ret@host/mcp``, ``…@c/r/et@host/mcp``: ``c``
+    as RFC 3986 reads it, ``host`` with the password ``se@c/ret`` or ``se@c/r/et``); ``None`` for any other
+    address."""
     address = read_address(url)
-    if not address.head or address.typed or not FIRST_SEGMENT_AT.match(address.tail):
+    if not address.head or address.typed or not address.tail:
         return None
     other = address.rest[:authority_end(address.rest)]
     return (address.host, other) if other else None
 
 
-__all__ = ["FIRST_SEGMENT_AT", "USER_INFO_BEFORE_TAIL", "USER_INFO_IN_TEXT", "USER_INFO_WITH_DELIMITER",
+__all__ = ["USER_INFO_BEFORE_TAIL", "USER_INFO_IN_TEXT", "USER_INFO_WITH_DELIMITER",
            "TYPED_USER_INFO", "Address", "address_shown", "authority_end", "hide_user_info", "read_address",
            "second_server", "without_user_info"]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from inspector.mcp.user_info import FIRST_SEGMENT_AT, USER_INFO_BEFORE_TAIL
+from inspector.mcp.user_info import USER_INFO_BEFORE_TAIL
 
 # A word (up to a space, quote or angle bracket, which no address spells) holding an "@", read from its start
 # only (each place in a long word without one would read to its end again).
@@ -35,9 +35,9 @@ def hide_user_infos(text: str, mark: str) -> str:
 
 def _hide_in_word(word: str, mark: str) -> str:
     """An address's user info (up to the last "@" before its path: a password may hold "@"), and what a password
-    holding "@" and "/" as typed may take after its host (its tail), with that host where the tail's "@" is in its
-    first segment, hidden as inspector.mcp.user_info reads them (``hide_user_info`` with ``host_in_tail``);
-    what comes before its scheme in the same word (``lead``) is kept. ``word`` holds no space or quote."""
+    holding "@" and "/" as typed may take after its host (its tail), with that host, hidden as
+    inspector.mcp.user_info reads them (``hide_user_info`` with ``host_in_tail``); what comes
+    before its scheme in the same word (``lead``) is kept. ``word`` holds no space or quote."""
     tails = _Tails(word)
     parts: list[str] = []
     done = 0
@@ -45,9 +45,9 @@ def _hide_in_word(word: str, mark: str) -> str:
         end, head = found.end(), found["head"]
         if found["password"] is not None:
             tail_end = tails.end(end + 1) if word[end:end + 1] in ("/", "?", "#") else None
-            # A tail whose "@" is in its first segment: the "host" before it may be a piece of the password (se@c/ret:
-            # c), hidden with it (the address names two servers); "@" in a later segment is read as RFC 3986 says.
-            two_servers = tail_end is not None and FIRST_SEGMENT_AT.match(word, end, tail_end) is not None
+            # A tail: the "host" before it may be a piece of the password (se@c/ret: c), hidden with it (the address
+            # names two servers, whichever segment holds the tail's "@").
+            two_servers = tail_end is not None
             shown = f"{head}{mark}@" if two_servers else f"{head}{mark}@{found['host']}" + (
                 f"{word[end]}{mark}@" if tail_end else "")
         else:

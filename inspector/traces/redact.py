@@ -18,6 +18,9 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
+from inspector.mcp.secret_names import KEY_NAME as _KEY_NAME
+from inspector.mcp.secret_names import is_secret_key, names_a_key
+
 from .address_secrets import hide_user_infos
 from .command_line_secrets import hide_database_passwords, hide_quoted_values, hide_user_passwords
 from .token_shapes import TOKEN_PREFIXES, hide_token_shapes
@@ -25,30 +28,14 @@ from .token_shapes import TOKEN_PREFIXES, hide_token_shapes
 REDACTED = "[REDACTED]"
 """What a removed value is replaced with."""
 
-# Key names are compared without case and without separators: "X-Api-Key", "x_api_key" and
-# "apiKey" are one name. A key is secret when it contains one of these...
-_SECRET_PARTS = ("authorization", "authorisation", "cookie", "apikey", "password", "passwd",
-                 "passphrase", "passcode", "secret", "credential", "sessionid", "privatekey", "signature")
-# ...or ends with "token" ("access_token", "X-Auth-Token") but not "tokens": "promptTokens"
-# and "max_tokens" are counts, not credentials...
-_SECRET_SUFFIXES = ("token", "auth", "sessid")
-# ...or is exactly one of these.
-_SECRET_NAMES = frozenset({"pwd", "pass", "session", "jwt", "bearer", "sid", "pin", "otp"})
 # In free text ("key=abc", "key: abc") a bare "key" is a credential too; as an object key it is
 # usually a name field ({"key": "Accept", "value": ...}), which _NAME_FIELDS handles.
 _TEXT_SECRET_NAMES = frozenset({"key"})
-
-# A command line's option or a header line named "key" or ending in "-key"/"_key" ("--key abc",
-# "--access-key abc", "Ocp-Apim-Subscription-Key: abc"), as the transport's header rule takes them;
-# as an object key ("primary_key", "sortKey") such a name is usually no credential.
-_KEY_NAME = re.compile(r"(?i)(?:^|[-_])key$")
 
 # Objects shaped {"name": "Authorization", "value": "..."} (HAR files, header lists).
 # Compared without case: {"Name": "X-Api-Key", "Value": "..."} is the same shape.
 _NAME_FIELDS = frozenset({"name", "key", "header", "field"})
 _VALUE_FIELDS = frozenset({"value", "values", "val"})
-
-_SEPARATORS = re.compile(r"[^a-z0-9]")
 
 # Cheap test whether a string can hold anything the patterns below would remove.
 _SUSPECT = re.compile(r"(?i)auth|cookie|token|key|pass|pwd|secret|credential|session|sid|bearer|basic"
@@ -107,17 +94,6 @@ _URL_PARAMETER = re.compile(r"(?i)(?:[?&#;]|%3F|%26|%23)(?P<name>[A-Za-z0-9_.-]{
 _URL_SECRET_NAMES = frozenset({"sig", "code"})
 # A header line ("Authorization: Basic abc def") loses everything up to the end of the line.
 _HEADER_LINE = re.compile(r"(?im)^([ \t]*)([A-Za-z0-9_-]{2,64})([ \t]*:[ \t]*)(\S[^\r\n]*)$")
-
-
-@lru_cache(maxsize=4096)
-def is_secret_key(name: str) -> bool:
-    """True for a key whose value is a credential by its name (Authorization, api_key, ...)."""
-    # Cached: an export asks about the same few key names hundreds of thousands of times.
-    folded = _SEPARATORS.sub("", name.lower())
-    if not folded:
-        return False
-    return (folded in _SECRET_NAMES or any(part in folded for part in _SECRET_PARTS)
-            or folded.endswith(_SECRET_SUFFIXES))
 
 
 def redact(value: Any) -> Any:
@@ -187,7 +163,7 @@ def redact_text(text: str) -> str:
     # Words quoted whole next ('--password=a;b', "API_KEY=a b"): each pass below would read their value to its first
     # space, quote or ";" only, and leave the rest.
     if "'" in text or '"' in text:
-        text = hide_quoted_values(text, REDACTED, _names_a_key)
+        text = hide_quoted_values(text, REDACTED, names_a_key)
     # Schemes next: once "Authorization: Bearer x" has lost its value, "x" is just a word.
     if not ascii_text or "bearer" in text.lower():
         text = _BEARER.sub(rf"\1\2{REDACTED}", text)
@@ -259,14 +235,10 @@ def _text_pair(match: re.Match[str]) -> str:
 
 
 def _secret_option(match: re.Match[str]) -> str:
-    if not _names_a_key(match.group(1)) or match.group(3) == REDACTED:
+    # "…" is how a command server's name shows a credential (--token …, inspector.mcp.command_line): no value.
+    if not names_a_key(match.group(1)) or match.group(3) in (REDACTED, "…"):
         return match.group(0)
     return f"--{match.group(1)}{match.group(2)}{REDACTED}"
-
-
-def _names_a_key(name: str) -> bool:
-    """A header line's or an option's name that makes its value a credential."""
-    return is_secret_key(name) or _KEY_NAME.search(name) is not None
 
 
 def _xml_element(match: re.Match[str]) -> str:
@@ -284,7 +256,7 @@ def _url_parameter(match: re.Match[str]) -> str:
     return match.group(0)[:start] + REDACTED
 
 def _header_line(match: re.Match[str]) -> str:
-    if not _names_a_key(match.group(2)) or match.group(4) == REDACTED:
+    if not names_a_key(match.group(2)) or match.group(4) == REDACTED:
         return match.group(0)
     return f"{match.group(1)}{match.group(2)}{match.group(3)}{REDACTED}"
 

@@ -147,14 +147,20 @@ def test_an_address_naming_two_servers_is_said_so_and_nothing_is_moved(qtbot, la
         switch_language("en")
 
 
-def test_an_at_in_the_path_stays_in_the_address(qtbot) -> None:
-    """``bob:pw@127.0.0.1:9/users/me@example.org/mcp``: the password is ``pw``, the host 127.0.0.1:9 (the field
-    showed http://example.org/mcp and the header carried ``pw@127.0.0.1:9/users/me``)."""
+def test_an_at_in_a_later_segment_after_a_password_names_two_servers_and_written_as_asked_stays(qtbot) -> None:
+    """``bob:pw@127.0.0.1:9/users/me@example.org/mcp``: the password ``pw`` and the host 127.0.0.1:9, or the password
+    ``pw@127.0.0.1:9/users/me`` and the host example.org (it took the first: ``pw`` went to the header). Said as the
+    first segment's "@" is; the path's "@" written %40, the password moves to the header and the path stays."""
     dialog = ServerDialog()
     qtbot.addWidget(dialog)
     dialog.url.setText("http://bob:pw@127.0.0.1:9/users/me@example.org/mcp")
     dialog.url.editingFinished.emit()
-    assert dialog.url.text() == "http://127.0.0.1:9/users/me@example.org/mcp"
+    said = dialog.url_error.text()
+    assert not dialog.url_error.isHidden() and ": 127.0.0.1:9, or example.org if" in said and "%40" in said, said
+    assert "users/me" not in said and dialog.settings() is None
+    dialog.url.setText("http://bob:pw@127.0.0.1:9/users/me%40example.org/mcp")
+    dialog.url.editingFinished.emit()
+    assert dialog.url.text() == "http://127.0.0.1:9/users/me%40example.org/mcp"
     settings = dialog.settings()
-    assert settings is not None and settings.url == "http://127.0.0.1:9/users/me@example.org/mcp"
+    assert settings is not None and settings.url == "http://127.0.0.1:9/users/me%40example.org/mcp"
     assert settings.headers == {"Authorization": "Basic " + base64.b64encode(b"bob:pw").decode()}

@@ -42,7 +42,9 @@ def test_a_command_servers_step_names_stdio_its_command_and_its_stderr(qtbot, tm
     run_id = record(db, stdio_server(), tool="say_on_stderr", text=f"Authorization: {BEARER}\n<b>not bold</b>")
     detail = shown(qtbot, db, run_id)
     assert detail.wire.text().startswith("Reached over stdio, MCP 20")
-    assert f"Command: API_TOKEN=… {sys.executable} -m tests.support.stdio_server --token ghp_" in detail.wire.text()
+    # The token its command line was started with as "…", as everything that names the server says it.
+    assert f"Command: API_TOKEN=… {sys.executable} -m tests.support.stdio_server --token …" in detail.wire.text()
+    assert "ghp_" not in detail.wire.text() + detail.stderr.toPlainText()
     assert detail.wire.textFormat() == detail.wire.textFormat().PlainText and not detail.wire.isHidden()
     text = detail.stderr.toPlainText()
     assert f"The server wrote on stderr:\nstdio test server starting\nAuthorization: {BEARER}\n<b>not bold</b>" in text

@@ -260,7 +260,8 @@ def test_a_password_in_the_collectors_address_never_replaces_an_authorization_he
 
 def test_an_at_in_the_collectors_path_stays_there_and_an_address_naming_two_servers_is_refused(qtbot) -> None:
     """As the server dialog reads it (inspector/mcp/user_info.py): the password ended at the path's "@" before
-    (``pw@127.0.0.1:4318/users/me`` to the host example.org)."""
+    (``pw@127.0.0.1:4318/users/me`` to the host example.org); after a password, an "@" in any segment names two
+    servers, and written %40 it stays in the path."""
     dialog = _settings_dialog(qtbot)
     team = dialog.team
     team.endpoint.setText("http://team:se@relay.example/ret@127.0.0.1:4318/v1/traces")
@@ -268,9 +269,11 @@ def test_an_at_in_the_collectors_path_stays_there_and_an_address_naming_two_serv
     said = team.error.text()
     assert ": relay.example or 127.0.0.1:4318" in said.replace(",", "") and "%40" in said and "ret" not in said
     assert [row.value.text() for row in team.header_rows if row.value.text()] == []
-    team.endpoint.setText("http://team:pw@127.0.0.1:4318/users/me@example.org/v1/traces")
+    team.endpoint.setText("http://team:pw@127.0.0.1:4318/users/me@example.org/v1/traces")  # a later segment alike
+    assert not team.save() and ": 127.0.0.1:4318, or example.org if" in team.error.text()
+    team.endpoint.setText("http://team:pw@127.0.0.1:4318/users/me%40example.org/v1/traces")
     assert team.url_credentials.move()
-    assert team.endpoint.text() == "http://127.0.0.1:4318/users/me@example.org/v1/traces"
+    assert team.endpoint.text() == "http://127.0.0.1:4318/users/me%40example.org/v1/traces"
     assert [row.value.text() for row in team.header_rows] == ["Basic " + base64.b64encode(b"team:pw").decode()]
 
 

@@ -1,10 +1,11 @@
-"""An "@" in an address's path is no end of its password: ``call`` and ``ping`` of
-``http://bob:pw@127.0.0.1:PORT/users/me@example.org/mcp`` go to 127.0.0.1:PORT with that path and ``Basic bob:pw``
-(RFC 3986: user info ends at the last "@" before the first "/"); they were refused, naming example.org. An address
-that names two servers (``bob:se@127.0.0.1:P/ret@localhost:P/mcp``: its password may be ``se@127.0.0.1:P/ret``)
-is refused naming both, and nothing is sent. An imported run's server keeps the host RFC 3986 reads
-(``http://u:p@h/x@y`` was kept as ``http://y``) and a service's name ``svc:v2@prod`` whole (was ``prod``). A real
-server on 127.0.0.1 that records the Authorization header and the path of each request; a real SQLite file."""
+"""An "@" in an address's path after a password: ``call`` and ``ping`` of
+``http://bob:pw@127.0.0.1:PORT/users/me@example.org/mcp`` name two servers (127.0.0.1:PORT, or example.org if the
+password is ``pw@127.0.0.1:PORT/users/me``) whichever segment holds the "@", as ``bob:se@127.0.0.1:P/ret@localhost:P``
+does: refused naming both, nothing sent. Without a password the address has one reading and is sent as it is; with
+one, the path's "@" written as %40. An imported run's server keeps the host and path RFC 3986 reads
+(``http://u:p@h/x@y`` was kept as ``http://y``, then as ``http://h/…@y``: another server than ``http://h/x@y`` called
+here) and a service's name ``svc:v2@prod`` whole (was ``prod``). A real server on 127.0.0.1 that records the
+Authorization header and the path of each request; a real SQLite file."""
 
 from __future__ import annotations
 
@@ -53,16 +54,30 @@ def basic(pair: str) -> str:
 
 
 @pytest.mark.parametrize("operation", [["call", "{url}", "echo", "--args", '{"text": "hi"}'], ["ping", "{url}"]])
-def test_an_at_in_the_path_is_sent_to_the_host_before_it(served, tmp_path: Path, operation: list[str]) -> None:
+def test_an_at_in_a_later_segment_after_a_password_names_two_servers(served, tmp_path: Path,
+                                                                     operation: list[str]) -> None:
+    """It was sent to the host before it, Basic bob:pw: a password "pw@HOST/users/me" typed as it is went in part to
+    HOST, as "se@c/ret" does in the first segment (refused)."""
     where, recorder = served
-    url = f"http://bob:pw@{where}/users/me@example.org/mcp"
-    typed = [url if word == "{url}" else word for word in operation]
-    done = cli_here("--db", str(tmp_path / "runs.db"), *typed, "--json")
-    assert done.returncode == 0, done.stderr
-    assert recorder.seen and set(recorder.seen) == {(basic("bob:pw"), "/users/me@example.org/mcp")}
-    listed = json.loads(cli_here("--db", str(tmp_path / "runs.db"), "runs", "list", "--json").stdout)["runs"]
-    assert [run["server"] for run in listed] == [f"http://{where}/users/me@example.org/mcp"]
-    assert "pw" not in done.stdout + done.stderr
+    db = str(tmp_path / "runs.db")
+    for url in (f"http://bob:pw@{where}/users/me@example.org/mcp", f"http://bob:se@{where}/r/et@example.org/mcp"):
+        refused = cli_here("--db", db, *[url if word == "{url}" else word for word in operation])
+        assert refused.returncode == 2, refused.stderr
+        said = " ".join(refused.stderr.split())
+        assert f"names two servers: {where}, or example.org if its password" in said and "%40" in said, said
+        assert "pw" not in said and "se@" not in said and "users/me" not in said, said
+    assert recorder.seen == []
+    # Without a password (its credentials in a header), or with the path's "@" written as %40, one server.
+    for url, header in ((f"http://{where}/users/me@example.org/mcp", ["--header", f"Authorization: {basic('bob:pw')}"]),
+                        (f"http://bob:pw@{where}/users/me%40example.org/mcp", [])):
+        done = cli_here("--db", db, *[url if word == "{url}" else word for word in operation], *header, "--json")
+        assert done.returncode == 0, done.stderr
+        assert "pw" not in done.stdout + done.stderr
+    assert {auth for auth, _ in recorder.seen} == {basic("bob:pw")}
+    assert {path for _, path in recorder.seen} == {"/users/me@example.org/mcp", "/users/me%40example.org/mcp"}
+    listed = json.loads(cli_here("--db", db, "runs", "list", "--json").stdout)["runs"]
+    assert {run["server"] for run in listed} == {f"http://{where}/users/me@example.org/mcp",
+                                                 f"http://{where}/users/me%40example.org/mcp"}
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
@@ -86,11 +101,10 @@ def test_an_address_naming_two_servers_is_refused_naming_both_and_nothing_is_sen
 
 
 #: (the server a stranger's file names, what the run keeps of it)
-# An address that names two servers ("@" in the first segment after the host) keeps the host after that "@": the one
-# before it may be a piece of the password (h of p@h/x); one whose "@" is in a later segment keeps the host RFC 3986
-# reads.
+# An address that names two servers (a password, then an "@" in a segment after the host) keeps the host after that
+# "@": the one before it may be a piece of the password (h of p@h/x).
 SERVERS = [("http://u:p@h/x@y", "http://y"), ("svc:v2@prod", "svc:v2@prod"),
-           ("http://bob:pw@127.0.0.1:9/users/me@example.org/mcp", "http://127.0.0.1:9/…@example.org/mcp"),
+           ("http://bob:pw@127.0.0.1:9/users/me@example.org/mcp", "http://example.org/mcp"),
            ("http://u:p@h/mcp?mail=a@b.org", "http://h/mcp"), ("http://bob:pw@host/@user", "http://host/@user"),
            ("bob:pw@host/x@y", "y"), ("agent@v2", "agent@v2")]
 
@@ -100,7 +114,7 @@ def test_an_imported_server_keeps_the_host_rfc_3986_reads_and_a_name_whole(tmp_p
     assert {run["uid"]: run["server"] for run in listed} == {f"u{number}": kept
                                                              for number, (_, kept) in enumerate(SERVERS)}
     plain = cli_here("--db", db, "runs", "list").stdout
-    assert " 127.0.0.1:9/…@example.org/mcp " in plain and " svc:v2@prod " in plain
+    assert " example.org/mcp " in plain and " svc:v2@prod " in plain
     shown = {run["uid"]: cli_here("--db", db, "runs", "show", str(run["id"])).stdout for run in listed}
     assert "server http://y" in shown["u0"] and "svc:v2@prod" in shown["u1"]
     assert cli_here("--db", db, "export", "--all", "-o", str(tmp_path / "out.json")).returncode == 0
@@ -108,22 +122,26 @@ def test_an_imported_server_keeps_the_host_rfc_3986_reads_and_a_name_whole(tmp_p
     assert {run["uid"]: run["server"] for run in exported} == {f"u{number}": kept
                                                                for number, (_, kept) in enumerate(SERVERS)}
     for text in [plain, *shown.values(), (tmp_path / "out.json").read_text(encoding="utf-8")]:
-        assert "u:p" not in text and "bob:" not in text and "pw@" not in text and "users/me" not in text
+        assert "u:p" not in text and "bob:" not in text and "pw@" not in text
 
 
 def test_a_collectors_address_is_read_as_the_servers_are(tmp_path: Path) -> None:
     """`export --otlp-endpoint`: an "@" in the path went the old way too (the runs were sent to example.org, with
-    ``Basic alice:pw@127.0.0.1:P/users/me``); an address naming two servers is refused before anything is sent."""
+    ``Basic alice:pw@127.0.0.1:P/users/me``); an address naming two servers is refused before anything is sent,
+    whichever segment holds the "@"; written %40 there it is sent."""
     db = tmp_path / "runs.db"
     with RunStore.open(db) as store:
         run_id = mixed_run(store)
     with running_collector() as collector:
         where = collector.endpoint.removeprefix("http://")
         sent = cli_here("--db", str(db), "export", str(run_id), "--wait", "0", "--otlp-endpoint",
-                        f"http://alice:pw@{where}/users/me@example.org/v1/traces")
-        assert collector.asked == [("/users/me@example.org/v1/traces", basic("alice:pw"))], sent.stderr
-        refused = cli_here("--db", str(db), "export", "--wait", "0", "--otlp-endpoint",
-                           f"http://alice:se@{where}/ret@localhost:{collector.port}/v1/traces")
-    assert refused.returncode == 2 and f": {where}, or localhost:{collector.port} if" in refused.stderr, refused.stderr
-    assert "se@" not in refused.stderr and "ret" not in refused.stderr and len(collector.asked) == 1
+                        f"http://alice:pw@{where}/users/me%40example.org/v1/traces")
+        assert collector.asked == [("/users/me%40example.org/v1/traces", basic("alice:pw"))], sent.stderr
+        for tail in ("ret", "r/et"):
+            refused = cli_here("--db", str(db), "export", "--wait", "0", "--otlp-endpoint",
+                               f"http://alice:se@{where}/{tail}@localhost:{collector.port}/v1/traces")
+            assert refused.returncode == 2, refused.stderr
+            assert f": {where}, or localhost:{collector.port} if" in refused.stderr, refused.stderr
+            assert "se@" not in refused.stderr and "ret" not in refused.stderr and "et@" not in refused.stderr
+    assert len(collector.asked) == 1
     assert "pw" not in sent.stdout + sent.stderr

@@ -33,7 +33,9 @@ from tests.support.cli_process import cli_here as cli  # what it says, not its p
 from tests.support.stdio_server import server as sdk_server
 
 ROOT = Path(__file__).resolve().parents[2]
-#: A token given as an argument on the command line: the store keeps it (the user typed it), an export never.
+#: A token given as an argument on the command line (``--token T``): the process is started with it; a run, the
+#: health and what shows the server name the command with ``--token …`` (an export so too); only a configured
+#: server's command keeps it (it was kept in every run's row, and shown in `runs show` and the window).
 ARGUMENT_TOKEN = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
 #: A secret environment value: never stored, never exported, scrubbed from what the server says.
 ENV_SECRET = "env-secret-value-7731"
@@ -89,7 +91,7 @@ def test_every_step_of_a_command_server_names_its_transport_command_and_stderr(t
     server, run_ids = record_stdio_runs(db)
     with RunStore.open(db) as store:
         listed, called, pinged = (payloads(store, run_id)[0] for run_id in run_ids)
-    shown_command = f"API_TOKEN=… {sys.executable} -m tests.support.stdio_server --token {ARGUMENT_TOKEN}"
+    shown_command = f"API_TOKEN=… {sys.executable} -m tests.support.stdio_server --token …"
     for payload in (listed, called, pinged):
         assert payload["transport"] == "stdio"
         assert payload["serverCommand"] == shown_command  # the environment by its name only
@@ -102,7 +104,8 @@ def test_every_step_of_a_command_server_names_its_transport_command_and_stderr(t
     assert "stderr" not in pinged
     # Kept apart from the server's notifications: those are its log messages only.
     assert not any(note.get("method") == "stderr" for note in called.get("serverNotifications", []))
-    assert ENV_SECRET.encode() not in db.read_bytes()
+    assert ENV_SECRET.encode() not in db.read_bytes() and ARGUMENT_TOKEN.encode() not in db.read_bytes()
+    assert server.key == f"stdio:{sys.executable} -m tests.support.stdio_server --token …"
 
 
 def test_runs_show_names_the_transport_the_command_and_the_stderr(tmp_path: Path) -> None:
@@ -110,11 +113,11 @@ def test_runs_show_names_the_transport_the_command_and_the_stderr(tmp_path: Path
     server, run_ids = record_stdio_runs(db)
     shown = cli("runs", "show", str(run_ids[1]), "--db", str(db))
     assert shown.returncode == 0, shown.stderr
-    assert "over stdio" in shown.stdout and f"--token {ARGUMENT_TOKEN}" in shown.stdout
+    assert "over stdio" in shown.stdout and "--token …" in shown.stdout and ARGUMENT_TOKEN not in shown.stdout
     assert f"Authorization: {BEARER}" in shown.stdout  # stderr, as the server wrote it
     as_json = json.loads(cli("runs", "show", str(run_ids[1]), "--json", "--db", str(db)).stdout)
     entry = as_json["timeline"][0]
-    assert entry["transport"] == "stdio" and entry["command"].endswith(f"--token {ARGUMENT_TOKEN}")
+    assert entry["transport"] == "stdio" and entry["command"].endswith("--token …")
     assert entry["stderr"] == [f"Authorization: {BEARER}", "the key is [REDACTED]"]
 
 
@@ -185,7 +188,7 @@ def test_exports_carry_transport_command_and_stderr_redacted_and_import_brings_t
     assert attributes["network.transport"] == {"stringValue": "pipe"}
     assert attributes["mcp.protocol.version"]["stringValue"] in HANDSHAKE_VERSIONS
     assert attributes["run_inspector.server.transport"] == {"stringValue": "stdio"}
-    assert attributes["run_inspector.server.command"]["stringValue"].endswith(f"--token {REDACTED}")
+    assert attributes["run_inspector.server.command"]["stringValue"].endswith("--token …")
     assert attributes["run_inspector.server.stderr"] == {"arrayValue": {"values": [
         {"stringValue": f"Authorization: {REDACTED}"}, {"stringValue": "the key is [REDACTED]"}]}}
     for written in (trace_file, otlp_file):
@@ -195,9 +198,11 @@ def test_exports_carry_transport_command_and_stderr_redacted_and_import_brings_t
         for original, imported in zip(originals, back, strict=True):
             assert imported["transport"] == original["transport"] == "stdio"
             assert imported["protocolVersion"] == original["protocolVersion"]
-            assert imported["serverCommand"] == original["serverCommand"].replace(ARGUMENT_TOKEN, REDACTED)
+            assert imported["serverCommand"] == original["serverCommand"]
             assert imported.get("stderr") == (redact(original["stderr"]) if "stderr" in original else None)
         assert back[1]["stderr"] == [f"Authorization: {REDACTED}", "the key is [REDACTED]"]
+        with RunStore.open(tmp_path / f"from-{written.stem}.db") as elsewhere:  # the server of both, one server
+            assert [run.server for run in elsewhere.list_runs(limit=10)] == [server.key] * 3
 
 
 def test_a_process_that_dies_at_once_leaves_its_last_words_in_the_step(tmp_path: Path) -> None:

@@ -42,11 +42,14 @@ ALLOWED = {
 # describes a content list another tool wrote into a span as a live step's answer is described, and
 # reads the JSON text a span's attribute holds with lone surrogates replaced as a server's answer is, and hides an
 # address's password in an export where every other use reads it. The importer keeps the server a stranger's file
-# names as a run made here keeps its own (no password, no query). A step's details in the user's language cut
-# after the sentence of ours a tool's error is stored behind, which the protocol layer writes (mcp.results).
+# names as a run made here keeps its own (no password, no query). The export removes the credential an option names
+# (--token T) as a command server's name leaves it out (mcp.secret_names: one rule of such names). A step's details
+# in the user's language cut after the sentence of ours a tool's error is stored behind, which the protocol layer
+# writes (mcp.results).
 ALLOWED_MODULES = {"store": {"inspector.mcp.signin.model"},
                    "i18n": {"inspector.mcp.results"},
-                   "traces": {"inspector.mcp.results", "inspector.mcp.text", "inspector.mcp.user_info"},
+                   "traces": {"inspector.mcp.results", "inspector.mcp.text", "inspector.mcp.user_info",
+                              "inspector.mcp.secret_names"},
                    "transfer": {"inspector.mcp.address_query"}}
 QT_MODULES = ("PySide6", "shiboken6", "PyQt5", "PyQt6")
 

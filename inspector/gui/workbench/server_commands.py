@@ -36,7 +36,7 @@ def command_endpoint(endpoints: ServerEndpoints, record: ServerRecord) -> Server
     from inspector.agent.server_commands import command_of  # the agent's package: loaded when a command runs
 
     try:
-        return ServerEndpoint.for_command(command_of(setting), name=record.name, era=record.era)
+        return ServerEndpoint.for_command(command_of(setting), name=record.name, era=record.era, key=record.url)
     except InvalidCommandError as error:  # a stored command no program can receive: said, not raised
         raise InvalidServerError(error.sentence) from None
 

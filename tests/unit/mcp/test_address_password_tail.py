@@ -34,8 +34,8 @@ ADDRESSES = [
     ("http://bob:pw@host/@user", "http://host/@user", "http://host/@user", "pw"),  # a path segment that begins with "@"
     ("https://bob:pw@host/mcp?mail=a@b.org", "https://host/mcp?mail=a@b.org", "https://host/mcp?mail=a@b.org",
      "pw"),  # an "@" in a query's value
-    ("http://bob:pw@host/users/me@example.org/mcp", "http://host/…@example.org/mcp",
-     "http://host/…@example.org/mcp", "pw"),  # an "@" in a later segment: the host RFC 3986 reads, where it is sent
+    ("http://bob:pw@host/users/me@example.org/mcp", "http://host/…@example.org/mcp", "http://example.org/mcp",
+     "pw"),  # an "@" in a later segment after a password: two servers as well (how many "/" a password holds)
 ]
 
 

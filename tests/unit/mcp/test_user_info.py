@@ -1,7 +1,7 @@
 """One reading of where an address's user info ends (inspector/mcp/user_info.py), for what is sent, shown, exported
 and kept: RFC 3986's (the last "@" before the first "/", "?" or "#"), what a password holding "@" and "/" as typed
-may take after the host hidden wherever the address is shown, and two servers named only where that "@" is in the
-first segment after the host."""
+may take after the host hidden wherever the address is shown, and two servers named wherever that "@" is after the
+host: how many "/" a password holds decides the segment."""
 
 from __future__ import annotations
 
@@ -17,37 +17,43 @@ from inspector.traces.redact import redact_text
 EMAIL_IN_PATH = "http://bob:pw@127.0.0.1:9/users/me@example.org/mcp"
 
 
-def test_an_at_in_a_later_segment_is_the_paths() -> None:
-    """It was read as the password's (``pw@127.0.0.1:9/users/me``, host example.org) and the address refused."""
+def test_an_at_in_a_later_segment_is_the_paths_as_rfc_3986_reads_it() -> None:
     address = read_address(EMAIL_IN_PATH)
     assert (address.user_info, address.host) == ("bob:pw@", "127.0.0.1:9")
     assert without_user_info(EMAIL_IN_PATH) == "http://127.0.0.1:9/users/me@example.org/mcp"
-    assert second_server(EMAIL_IN_PATH) is None
-    endpoint = ServerEndpoint(EMAIL_IN_PATH)
+    # Without a password it has no other reading, and is a server as it is.
+    endpoint = ServerEndpoint("http://127.0.0.1:9/users/me@example.org/mcp")
     assert endpoint.key == endpoint.label == "http://127.0.0.1:9/users/me@example.org/mcp"
-    assert endpoint.credentials_in_address
+    # With one, its "@" written in the path as %40 (as the refusal asks), it names one server.
+    encoded = ServerEndpoint("http://bob:pw@127.0.0.1:9/users/me%40example.org/mcp")
+    assert encoded.key == "http://127.0.0.1:9/users/me%40example.org/mcp" and encoded.credentials_in_address
 
 
 @pytest.mark.parametrize(("address", "hosts"), [
     ("http://u:p@h/x@y", ("h", "y")), ("http://bob:se@c/ret@host/mcp", ("c", "host")),
     ("https://bob:se@c?ret@host:8443/mcp", ("c", "host:8443")), ("http://bob:se@c#r@[::1]/mcp", ("c", "[::1]")),
-    ("http://bob:se@c/r@t@host/mcp", ("c", "host"))])
-def test_an_at_in_the_first_segment_names_two_servers(address: str, hosts: tuple[str, str]) -> None:
+    ("http://bob:se@c/r@t@host/mcp", ("c", "host")),
+    # In a later segment alike: the password se@c/r/et holds two "/" (it was sent, Basic bob:se, to the host c).
+    ("http://bob:se@c/r/et@host/mcp", ("c", "host")), ("http://bob:se@c/r?et@host:81/mcp", ("c", "host:81")),
+    (EMAIL_IN_PATH, ("127.0.0.1:9", "example.org"))])
+def test_an_at_after_the_host_names_two_servers(address: str, hosts: tuple[str, str]) -> None:
     assert second_server(address) == hosts
     with pytest.raises(InvalidServerError) as refused:
         ServerEndpoint(address)
     assert f"names two servers: {hosts[0]}, or {hosts[1]} if its password" in str(refused.value)
+    assert "%40" in str(refused.value) and "se@" not in str(refused.value) and "et@" not in str(refused.value)
 
 
 @pytest.mark.parametrize("address", ["http://bob:pw@host/@user", "http://bob@host/x@y", "http://host/x@y",
                                      "https://bob:pw@host/mcp?mail=a@b.org", "http://bob:pw@host/x@",
-                                     "http://bob:se%40c%2Fret@host/mcp", EMAIL_IN_PATH])
+                                     "http://bob:se%40c%2Fret@host/mcp", "http://h/users/me@example.org/mcp",
+                                     "http://bob:pw@h/users/me%40example.org/mcp"])
 def test_other_addresses_name_one_server(address: str) -> None:
     assert second_server(address) is None
 
 
 @pytest.mark.parametrize(("text", "exported", "quoted"), [
-    (EMAIL_IN_PATH, "http://[REDACTED]@127.0.0.1:9/[REDACTED]@example.org/mcp",
+    (EMAIL_IN_PATH, "http://[REDACTED]@example.org/mcp",
      "http://127.0.0.1:9/…@example.org/mcp"),
     ("http://u:p@h/x@y", "http://[REDACTED]@y", "http://h/…@y"),  # two servers: h may be a piece of a password
     ("http://bob:pw@host/mcp", "http://[REDACTED]@host/mcp", "http://host/mcp"),

@@ -38,7 +38,7 @@ def _every_pattern(text: str) -> str:
     if not m._suspect(text):
         return text
     text = m._PRIVATE_KEY.sub(m._private_key, text)
-    text = m.hide_quoted_values(text, m.REDACTED, m._names_a_key)
+    text = m.hide_quoted_values(text, m.REDACTED, m.names_a_key)
     text = m._BEARER.sub(rf"\1\2{m.REDACTED}", text)
     text = m._BASIC.sub(m._basic, text)
     text = m._HEADER_LINE.sub(m._header_line, text)

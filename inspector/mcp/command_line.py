@@ -1,0 +1,89 @@
+"""The command line a command server is named by (its key in the store, its label, what a run keeps): its words
+quoted as a shell needs them, the credentials among them as ``…``, as an export removes them
+(``inspector.traces.redact``): the value of an option named like one (``--token T``, ``--api-key=K``), of a variable
+named like one (``API_KEY=K``), of a header line named like one (``Authorization: Bearer T``), a ``user:password``
+given to ``-u``, ``--user`` or ``--proxy-user``, and an address's password, query and fragment. The program is
+started with its words as given (a configured server's configuration keeps them); what names it never holds them."""
+
+from __future__ import annotations
+
+import re
+import shlex
+from collections.abc import Sequence
+
+from .address_query import address_to_quote
+from .secret_names import is_secret_key, names_a_key
+
+#: What stands for a credential in a command line (as ``API_KEY=…`` names a variable of its environment).
+MASK = "…"
+#: What an older export put in a credential's place: read as the mask (importing it names the same server).
+_REDACTED = "[REDACTED]"
+_USER_OPTIONS = ("-u", "--user", "--proxy-user")
+#: ``NAME=value`` (a variable, ``--option=value``): the name and the value.
+_ASSIGNED = re.compile(r"(-{0,2}[A-Za-z_][A-Za-z0-9_.-]*)=(.+)", re.S)
+#: A header line given as one word (``--header "Authorization: Bearer T"``): its name and value.
+_HEADER = re.compile(r"([A-Za-z][A-Za-z0-9_-]*):[ \t]*(\S.*)", re.S)
+
+
+def hidden_words(argv: Sequence[str]) -> list[str]:
+    """``argv`` with each credential (see the module) as :data:`MASK`, or the word's part after its ``=``."""
+    return [_hidden(word, argv[index - 1] if index else "") for index, word in enumerate(argv)]
+
+
+def shown_command_line(argv: Sequence[str]) -> str:
+    """``argv`` as a shell would need it typed, its credentials as ``…``: what names a command server."""
+    return " ".join(_quoted(word) for word in hidden_words(argv))
+
+
+def shown_typed_command_line(text: str) -> str | None:
+    """A command line as typed (``--stdio "cmd --token T"``, a command server's key without ``stdio:``) as
+    :func:`shown_command_line` gives it; ``None`` for what a shell could not split, or nothing."""
+    words = _words(text)
+    return shown_command_line(words) if words else None
+
+
+def without_credentials(text: str) -> str:
+    """A command line as a file names it: as it is when no word of it is a credential (its quoting kept), else
+    as :func:`shown_command_line` gives it (``cmd --token …``)."""
+    words = _words(text)
+    return shown_command_line(words) if words and hidden_words(words) != words else text
+
+
+def _words(text: str) -> list[str]:
+    """The words a shell splits ``text`` into; none when it cannot (a quote left open)."""
+    try:
+        return shlex.split(text)
+    except ValueError:
+        return []
+
+
+def _hidden(word: str, previous: str) -> str:
+    if word in (MASK, _REDACTED):
+        return MASK
+    if (previous.startswith("--") and "=" not in previous and names_a_key(previous[2:]) and word.strip()
+            and not word.startswith("-")):
+        return MASK  # --token T (a value never begins with "-": "--token --verbose" gives none)
+    if (previous in _USER_OPTIONS and ":" in word) or (word.startswith("-u") and word[2:3] not in ("", "-")
+                                                        and ":" in word and "=" not in word):
+        return MASK if previous in _USER_OPTIONS else "-u" + MASK  # curl -u bob:pw, -ubob:pw
+    if (assigned := _ASSIGNED.fullmatch(word)) is not None and "://" not in assigned.group(1):
+        name, value = assigned.groups()
+        secret = names_a_key(name[2:]) if name.startswith("--") else is_secret_key(name)
+        if secret or (name in _USER_OPTIONS and ":" in value):
+            return f"{name}={MASK}"
+    if (header := _HEADER.fullmatch(word)) is not None and names_a_key(header.group(1)):
+        return f"{header.group(1)}: {MASK}"  # --header "Authorization: Bearer T", -H "X-Api-Key: K"
+    if "://" in word:
+        return address_to_quote(word)
+    return word
+
+
+def _quoted(word: str) -> str:
+    """``word`` quoted as a shell needs it; a credential's mark after a name left as it is (``--token=…``)."""
+    if word.endswith(MASK) and MASK not in word[:-1]:
+        before = word[:-1]
+        return (shlex.quote(before) if before else "") + MASK
+    return shlex.quote(word)
+
+
+__all__ = ["MASK", "hidden_words", "shown_command_line", "shown_typed_command_line", "without_credentials"]

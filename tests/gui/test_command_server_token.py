@@ -1,0 +1,60 @@
+"""A command server added by the Servers dialog with a token among its words (``… --token T``): the process is
+started with T, but the window names the server ``… --token …``: the servers list and its tooltip, the Runs list's
+Server column, its tooltip and the server filter, the step's Server tab; the database keeps T in the server's
+configuration only (it was the server's key: in each run's row, its health, and shown in every one of those).
+
+Real parts: a stdio child that refuses to start without ``--token`` and answers a digest of the token it got,
+the real window and dialog offscreen, a real SQLite file."""
+
+from __future__ import annotations
+
+import sqlite3
+import sys
+
+from PySide6.QtCore import Qt
+
+from inspector.gui.runs.runs_model import COLUMNS as RUN_COLUMNS
+from inspector.store import resolve_db_path
+from tests.gui.test_server_dialog_command import answer_dialog
+from tests.integration.test_command_server_credentials import rows_holding
+from tests.support.token_stdio_server import digest
+
+TOKEN = "tok-W1x2Y3z4-dialog-secret"
+
+
+def test_a_command_line_token_is_kept_only_in_the_servers_configuration(make_window, qtbot) -> None:
+    window = make_window(wait_tools=False)
+    line = f"{sys.executable} -m tests.support.token_stdio_server --token {TOKEN}"
+
+    def fill(dialog) -> None:
+        dialog.as_command.setChecked(True)
+        dialog.name.setText("")
+        dialog.command.line.setText(line)
+
+    answer_dialog(window, fill)
+    window.admin.add_server()
+    [record] = [record for record in window.admin.registry.all() if record.transport == "stdio"]
+    assert record.url == f"stdio:{sys.executable} -m tests.support.token_stdio_server --token …"
+    endpoint = window.admin.endpoint_for(record)
+    task = window.engine.call_tool(endpoint, "token_digest", {}, 30)
+    with qtbot.waitSignal(task.finished, timeout=30000):
+        pass
+    assert task.outcome.status == "ok" and digest(TOKEN) in repr(task.outcome.record.step)
+    servers = window.admin.panel.model
+    shown = [servers.index(row, 0).data(role) for row in range(servers.rowCount())
+             for role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole)]
+    assert any("--token …" in (text or "") for text in shown)
+    tab = window.runs_tab
+    tab.show_me()
+    server = RUN_COLUMNS.index("server")
+    qtbot.waitUntil(lambda: tab.runs.rowCount() >= 1)
+    cell = tab.runs.index(0, server)
+    shown += [cell.data(), cell.data(Qt.ItemDataRole.ToolTipRole)]
+    shown += [tab.server_filter.itemText(i) for i in range(tab.server_filter.count())]
+    assert "--token …" in cell.data(Qt.ItemDataRole.ToolTipRole)
+    assert [text for text in shown if TOKEN in (text or "")] == []
+    with sqlite3.connect(resolve_db_path()) as conn:
+        assert {row[0] for row in conn.execute("SELECT server FROM runs")} == {record.url}
+        assert TOKEN in conn.execute("SELECT command FROM servers WHERE url = ?", (record.url,)).fetchone()[0]
+    # Nowhere else: no run's row, no step's payload (its command line), no health.
+    assert rows_holding(resolve_db_path(), TOKEN) == [("servers", "command")]

@@ -1,0 +1,134 @@
+"""A command server started with a credential among its words (``--stdio "cmd --token T"``): the process gets T,
+but what names the server says ``--token …``: `call`'s report, `runs list` (text, ``--json``), `runs show`, the
+health `servers` lists, a run's row in the database, an export and what an import keeps. Only a configured
+server's command keeps T, to start it. It was kept whole as the server's name and key: in each run's row, the
+window's Server column, `runs list` and `runs show` (the export alone masked it).
+
+Real parts: a real stdio child that refuses to start without ``--token`` and answers a digest of the token it got,
+the real command line (in a process of its own, with the error log on, where the log is looked at), a real SQLite
+file, real export and import files."""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.support.cli_process import ROOT, cli_here
+from tests.support.token_stdio_server import digest
+
+TOKEN = "tok-Q7r8S9t0-argument-secret"
+COMMAND = f"{shlex.quote(sys.executable)} -m tests.support.token_stdio_server --token {TOKEN}"
+SHOWN = f"{shlex.quote(sys.executable)} -m tests.support.token_stdio_server --token …"
+
+
+def answer(done: subprocess.CompletedProcess[str]) -> str:
+    """The tool's text in a `call --json` report."""
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)["content"]
+
+
+def rows_holding(db: Path, text: str) -> list[tuple[str, str]]:
+    """(table, column) of every stored value holding ``text``."""
+    found = []
+    with sqlite3.connect(db) as conn:
+        tables = [row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+        for table in tables:
+            columns = [row[1] for row in conn.execute(f"PRAGMA table_info({table})")]
+            for column in columns:
+                if conn.execute(f"SELECT 1 FROM {table} WHERE instr(CAST({column} AS TEXT), ?) > 0 LIMIT 1",
+                                (text,)).fetchone():
+                    found.append((table, column))
+    return found
+
+
+def test_a_command_line_token_reaches_the_process_and_nothing_that_names_the_server(tmp_path: Path) -> None:
+    db, log = tmp_path / "runs.db", tmp_path / "run-inspector.log"
+    env = {**os.environ, "RUN_INSPECTOR_LOG": str(log), "PYTHONPATH": str(ROOT)}
+    done = subprocess.run([sys.executable, "-m", "inspector", "--db", str(db), "call", "--stdio", COMMAND,
+                           "token_digest", "--json"], capture_output=True, text=True, timeout=60, cwd=ROOT, env=env)
+    assert answer(done) == digest(TOKEN)  # the process was started with the token itself
+    said = [done.stdout, done.stderr]
+    assert json.loads(done.stdout)["server"] == json.loads(done.stdout)["command"] == SHOWN
+    for words in (["runs", "list"], ["runs", "list", "--json"], ["runs", "show", "1"], ["runs", "show", "1", "--json"],
+                  ["servers"], ["servers", "--json"]):
+        shown = cli_here("--db", str(db), *words)
+        assert shown.returncode == 0, shown.stderr
+        said += [shown.stdout, shown.stderr]
+    assert "--token …" in said[2] and f"stdio:{SHOWN}" in said[4]
+    assert [server["url"] for server in json.loads(said[-2])["servers"]] == [f"stdio:{SHOWN}"]
+    assert [text for text in said if TOKEN in text] == []
+    assert rows_holding(db, TOKEN) == [] and TOKEN.encode() not in db.read_bytes()
+    assert not log.exists() or TOKEN not in log.read_text(encoding="utf-8")
+    # The command line as typed (`call --stdio` took it so) finds its runs: named as they are.
+    found = cli_here("--db", str(db), "runs", "list", "--server", COMMAND, "--json")
+    assert found.returncode == 0 and [run["id"] for run in json.loads(found.stdout)["runs"]] == [1], found.stderr
+    assert TOKEN not in found.stdout + found.stderr
+
+
+def test_a_configured_command_servers_configuration_alone_keeps_the_token(tmp_path: Path) -> None:
+    db = tmp_path / "runs.db"
+    saved = cli_here("--db", str(db), "servers", "set", "tokened", "--command", COMMAND)
+    assert saved.returncode == 0 and TOKEN not in saved.stdout + saved.stderr, saved.stderr
+    assert answer(cli_here("--db", str(db), "call", "tokened", "token_digest", "--json")) == digest(TOKEN)
+    listed = json.loads(cli_here("--db", str(db), "servers", "--json").stdout)["servers"]
+    assert [(server["name"], server["url"]) for server in listed] == [("tokened", f"stdio:{SHOWN}")]
+    runs = json.loads(cli_here("--db", str(db), "runs", "list", "--json").stdout)["runs"]
+    assert [run["server"] for run in runs] == [f"stdio:{SHOWN}"]
+    assert rows_holding(db, TOKEN) == [("servers", "command")]  # to start it; no run's row, no key, no health
+    # The same command given with --stdio is the configured server: one server, one health.
+    assert answer(cli_here("--db", str(db), "call", "--stdio", COMMAND, "token_digest", "--json")) == digest(TOKEN)
+    assert {run["server"] for run in json.loads(cli_here("--db", str(db), "runs", "list", "--json").stdout)["runs"]} \
+        == {f"stdio:{SHOWN}"}
+    assert rows_holding(db, TOKEN) == [("servers", "command")]
+
+
+def test_exported_and_imported_again_it_is_the_same_server_and_a_strangers_token_is_left_out(tmp_path: Path) -> None:
+    db = tmp_path / "runs.db"
+    answer(cli_here("--db", str(db), "call", "--stdio", COMMAND, "token_digest", "--json"))
+    for kind in ("json", "otlp"):
+        written = tmp_path / f"runs.{kind}"
+        assert cli_here("--db", str(db), "export", "--all", "--format", "otlp" if kind == "otlp" else "trace", "-o",
+                        str(written)).returncode == 0
+        assert TOKEN not in written.read_text(encoding="utf-8")
+        elsewhere = str(tmp_path / f"from-{kind}.db")
+        assert cli_here("--db", elsewhere, "import", str(written)).returncode == 0
+        back = json.loads(cli_here("--db", elsewhere, "runs", "list", "--json").stdout)["runs"]
+        assert [run["server"] for run in back] == [f"stdio:{SHOWN}"]
+    # A stranger's file naming a command with its token (or an older export's [REDACTED]) is kept as ours is.
+    runs = [{"uid": f"s{number}", "title": "t", "source": "imported", "server": server, "status": "ok",
+             "started_at": "2023-11-14T22:13:28.000000Z", "finished_at": "2023-11-14T22:13:29.000000Z", "steps": []}
+            for number, server in enumerate([f"stdio:{COMMAND}", f"stdio:{SHOWN[:-1]}[REDACTED]"])]
+    (tmp_path / "stranger.json").write_text(json.dumps({"format": "run-inspector-trace", "version": 1, "runs": runs}),
+                                            encoding="utf-8")
+    assert cli_here("--db", str(db), "import", str(tmp_path / "stranger.json")).returncode == 0
+    listed = json.loads(cli_here("--db", str(db), "runs", "list", "--json").stdout)["runs"]
+    assert {run["server"] for run in listed} == {f"stdio:{SHOWN}"} and len(listed) == 3
+    assert rows_holding(db, TOKEN) == []
+
+
+def test_a_server_configured_under_its_whole_command_line_stays_one_server_until_saved_again(tmp_path: Path) -> None:
+    """Configured before (its key ``stdio:… --token T``), its runs went under ``stdio:… --token …``: two servers,
+    the name lost for the new runs, its health split. Saved again, it is named without T; what `servers set` says
+    of the command it replaces leaves T out."""
+    from inspector.agent.server_commands import setting_of
+    from inspector.mcp.server_command import parse_command_line
+    from inspector.store import RunStore, ServerRegistry
+
+    db, earlier = tmp_path / "runs.db", f"stdio:{shlex.join(shlex.split(COMMAND))}"
+    with RunStore.open(db) as store:
+        ServerRegistry(store.db).save_server(earlier, name="tokened", transport="stdio",
+                                             command=setting_of(parse_command_line(COMMAND)))
+    assert answer(cli_here("--db", str(db), "call", "tokened", "token_digest", "--json")) == digest(TOKEN)
+    runs = json.loads(cli_here("--db", str(db), "runs", "list", "--json").stdout)["runs"]
+    assert [run["server"] for run in runs] == [earlier]
+    listed = json.loads(cli_here("--db", str(db), "servers", "--json").stdout)["servers"]
+    assert [(server["name"], server["url"], server["ok"]) for server in listed] == [("tokened", earlier, 1)]
+    again = cli_here("--db", str(db), "servers", "set", "tokened", "--command", COMMAND)
+    assert again.returncode == 0 and "--token …" in again.stdout and TOKEN not in again.stdout + again.stderr
+    listed = json.loads(cli_here("--db", str(db), "servers", "--json").stdout)["servers"]
+    assert [(server["name"], server["url"]) for server in listed] == [("tokened", f"stdio:{SHOWN}")]

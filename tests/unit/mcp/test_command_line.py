@@ -1,0 +1,41 @@
+"""What names a command server (inspector/mcp/command_line.py): its words quoted as a shell needs them, the
+credentials among them as "…", as the export removes them; the words that are none kept as they are."""
+
+from __future__ import annotations
+
+import pytest
+
+from inspector.mcp import ServerEndpoint
+from inspector.mcp.command_line import shown_typed_command_line, without_credentials
+from inspector.mcp.server_command import parse_command_line
+from inspector.traces.redact import redact_text
+
+
+@pytest.mark.parametrize(("typed", "shown"), [
+    ("srv --token T1x", "srv --token …"), ("srv --token=T1x", "srv --token=…"),
+    ("srv --api-key K1x --port 8080", "srv --api-key … --port 8080"), ("srv --access-key K1x", "srv --access-key …"),
+    ("srv --password 'a b c'", "srv --password …"), ("env API_KEY=K1x srv", "env API_KEY=… srv"),
+    ("curl -u bob:pw1x h", "curl -u … h"), ("srv -ubob:pw1x", "srv -u…"), ("srv --user=bob:pw1x", "srv --user=…"),
+    ("srv --url http://bob:pw1x@h/mcp", "srv --url http://h/mcp"), ("srv --url=https://h/mcp?key=K1x", "srv '--url=https://h/mcp?'…"),
+    ("srv --token [REDACTED]", "srv --token …"), ("srv --token …", "srv --token …"),
+    ("srv --header 'Authorization: Bearer T1x'", "srv --header 'Authorization: '…"),
+    ("srv -H 'X-Api-Key:K1x'", "srv -H 'X-Api-Key: '…"),
+])
+def test_a_credential_among_the_words_is_shown_as_a_mark(typed: str, shown: str) -> None:
+    assert shown_typed_command_line(typed) == shown
+    assert "1x" not in shown and redact_text(shown) == shown  # an export finds nothing more in it
+
+
+@pytest.mark.parametrize("typed", ["npx -y @modelcontextprotocol/server-everything stdio", "srv --max-tokens 100",
+                                   "srv --token --verbose", "srv -u bob", "srv --monkey z", "srv -p 8080",
+                                   "uvx pkg@latest --k=a?b", "srv 'two words'",
+                                   "srv --header 'Accept: application/json'"])
+def test_other_words_are_kept(typed: str) -> None:
+    assert without_credentials(typed) == typed
+
+
+def test_the_command_runs_with_its_words_and_is_named_without_them() -> None:
+    endpoint = ServerEndpoint.for_command(parse_command_line("srv --token T1x", env={"API_KEY": "K1x"}))
+    assert endpoint.command is not None and endpoint.command.argv == ["srv", "--token", "T1x"]
+    assert endpoint.url == endpoint.key == "stdio:srv --token …" and endpoint.label == "API_KEY=… srv --token …"
+    assert ServerEndpoint.for_command(parse_command_line("srv --token T2y")).key == endpoint.key
