@@ -230,7 +230,7 @@ class TimelinePane(QWidget):
     def wanted_width(self) -> int:
         """The pane's width that leaves its Details column room for :data:`REASON_CHARS` characters beside the
         other columns as wide as they are; the source column too where the pane is then wide enough to show it
-        (below that it gives way first)."""
+        (below that it gives way first); at least its heading's row's (:meth:`_heading_row_width`)."""
         header, details, source = self.view.horizontalHeader(), COLUMNS.index("details"), COLUMNS.index("source")
         others = sum(header.sectionSize(column) for column in range(header.count())
                      if column not in (details, source) and not header.isSectionHidden(column))
@@ -239,7 +239,17 @@ class TimelinePane(QWidget):
         wanted = (others + self.view.fontMetrics().averageCharWidth() * REASON_CHARS + bar
                   + 2 * self.view.frameWidth() + margins.left() + margins.right())
         with_source = wanted + header.sectionSize(source)
-        return with_source if with_source >= SOURCE_COLUMN_FROM_PX * max(font_scale(self.view), 1.0) else wanted
+        wanted = with_source if with_source >= SOURCE_COLUMN_FROM_PX * max(font_scale(self.view), 1.0) else wanted
+        return max(wanted, self._heading_row_width())
+
+    def _heading_row_width(self) -> int:
+        """The pane's width that holds the heading's least beside the plumbing toggle saying "Show plumbing" (where
+        it shows): the columns fitted to the run's words (narrower) left the toggle saying "Plumbing" at 1,280 px."""
+        if not self.plumbing_toggle.isVisibleTo(self):
+            return 0
+        margins = self.layout().contentsMargins()
+        return (margins.left() + margins.right() + self.heading.least_width() + self._heading_row.spacing()
+                + self.tree_controls.long_width())
 
     def least_width_alone(self) -> int:
         """The pane's least width alone in the tab: Find's field with the room of "Find…"."""
