@@ -26,6 +26,7 @@ from .language import on_language_changed, switch_language, translated, translat
 from .play_tab import PlayTab
 from .receiving import ReceiverSwitch
 from .runs.note_keys import NoteKeys
+from .servers_splitter import ServersSplitter
 from .settings import AppSettings
 from .status_line import StatusLine, saying, status_label
 from .team import TeamBackend
@@ -319,14 +320,8 @@ class MainWindow(QMainWindow):
 
 
 def main_splitter(servers: QWidget, tabs: QWidget) -> QSplitter:
-    """The servers beside the tabs, the tabs taking the width the window gains."""
-    splitter = QSplitter(Qt.Orientation.Horizontal)
-    splitter.setObjectName("splitter-main")
-    splitter.addWidget(servers)
-    splitter.addWidget(tabs)
-    splitter.setStretchFactor(1, 1)
-    splitter.setSizes([230, 970])
-    return splitter
+    """The servers beside the tabs, the tabs taking the width the window gains (:class:`.ServersSplitter`)."""
+    return ServersSplitter(servers, tabs)
 
 
 def available(window: QMainWindow) -> QRect | None:

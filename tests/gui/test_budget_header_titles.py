@@ -17,6 +17,7 @@ def test_the_bar_names_the_operation_whole_where_it_fits_and_says_the_rest_in_it
     from inspector.gui.language import switch_language
 
     window = make_window((demo_server.url, "Demo server"), budget_s=2.5)
+    window.main.setSizes([230, 970])  # the Servers panel kept at 230 px (else it takes a sixth of the window)
     switch_language("de")
     try:
         choose(window, "hang")

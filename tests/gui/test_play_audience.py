@@ -128,6 +128,7 @@ def test_a_scenario_file_with_a_mistake_says_so_and_plays_once_corrected(qtbot, 
 
     window = make_window()
     window.resize(1024, 768)  # a small screen: the status below wraps to three lines
+    window.main.setSizes([230, 794])  # beside a Servers panel that kept 230 px (it takes a sixth where it follows)
     room = window.play.room
     window.tabs.setCurrentWidget(room)
     mine = {"scenario": 1, "name": "mine", "description": "Echo once.", "prompt": "p",

@@ -47,13 +47,14 @@ def test_seven_tab_names_show_whole_beside_the_timeline_at_the_default_size(qtbo
 
 
 def test_a_detail_whose_names_do_not_fit_beside_the_timeline_goes_under_it_and_back(qtbot, make_window) -> None:
-    """German at a window 1,160 px wide (the tab 922 px): five tabs fit beside the timeline, seven do
-    not (the timeline's least and the seven names need about 930 px): they go under it, whole."""
+    """German at a window 1,116 px wide (the Servers panel a sixth of it, the tab 922 px): five tabs fit beside the
+    timeline, seven do not (the timeline's least and the seven names need about 930 px): they go under it, whole."""
     with mixed_run_step_four(qtbot, make_window, "de") as window:
         tab = window.runs_tab
-        window.resize(1160, 760)
-        qtbot.waitUntil(lambda: window.width() == 1160)
+        window.resize(1116, 760)
+        qtbot.waitUntil(lambda: window.width() == 1116)
         qtbot.wait(50)
+        assert tab.width() == 922, tab.width()
         assert tab.lower.orientation() == Qt.Orientation.Horizontal and cut_names(tab.detail) == []
         show_every_tab_of_a_command_servers_step(qtbot, tab.detail)
         assert tab.lower.orientation() == Qt.Orientation.Vertical

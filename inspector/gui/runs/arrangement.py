@@ -96,6 +96,8 @@ def arrange_panes(split: QSplitter, lower: QSplitter, width: int, list_rows_px: 
         least = max(DETAIL_LEAST_PX, lower.widget(1).minimumSizeHint().width())
         wants = max(round(TIMELINE_WANTS_PX * max(font_scale(lower), 1.0)),
                     getattr(lower.widget(0), "wanted_width", lambda: 0)())
+        # The handle's room is taken first (the splitter shared its shortfall out: the timeline was 2 px short).
+        total -= lower.handleWidth()
         detail = max(least, min(total - wants, total * 2 // 5))
     else:
         total = max(lower.height(), 100)

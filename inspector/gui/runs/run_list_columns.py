@@ -1,8 +1,9 @@
 """The Runs list's column widths: each column as wide as its heading and its usual words in the current language
 (German words are longer); the title takes the room the others leave, never less than :data:`TITLE_FLOOR_PX`. In
 a narrow window the others give way in turn: the status's reason first (a cell then says its failure's kind alone,
-or its word: :mod:`.outcome_cell`), then the duration's room beyond the durations listed, then the server's beyond
-a usual server's name (the demo entry's: "Demo-Server" stays whole at 1,024 px in German too)."""
+whose room the column keeps for the runs listed, or its word: :mod:`.outcome_cell`), then the duration's room
+beyond the durations listed, then the server's beyond a usual server's name (the demo entry's: "Demo-Server" stays
+whole at 1,024 px in German too)."""
 
 from __future__ import annotations
 
@@ -101,21 +102,30 @@ class RunListColumns(QObject):
                                       for state, reason in (("queued", ""), ("sent", ""), ("sent", "in part"),
                                                             ("failed", ""))]},
             sortable=True, icons=(STATUS,))
-        self._title_room.set_floors({
-            STATUS: column_width(view, STATUS, RUN_WIDTHS[STATUS], words, sortable=True, icon=True),
-            DURATION: self._duration_floor(), SERVER: server_floor(view)})
+        self._title_room.set_floors({STATUS: self._status_floor(), DURATION: self._duration_floor(),
+                                     SERVER: server_floor(view)})
 
     def fit_listed(self) -> None:
         """The Status column as wide as the reasons listed now say them, where the title has the room
         (:data:`TITLE_KEPT_PX`), and the Duration column's floor the longest run listed's; each read again only
         when they are other reasons, or another longest run."""
         reasons = self.model.reason_texts()
+        floors = {}
         if reasons != self._fitted_reasons:
             self._fitted_reasons = reasons
             fit_column(self.view, STATUS, RUN_WIDTHS[STATUS], status_words() + reasons, sortable=True, icon=True)
+            floors[STATUS] = self._status_floor()
         before = self._longest[1]
         if self._longest_listed() != before:
-            self._title_room.set_floors({DURATION: self._duration_floor()})
+            floors[DURATION] = self._duration_floor()
+        if floors:
+            self._title_room.set_floors(floors)
+
+    def _status_floor(self) -> int:
+        """The Status column's least width: its heading, its words, and the reasons of the runs listed in their fewest
+        words ("Zeitüberschreitung" beside the failed icon; narrower, the cell said "fehlgeschlagen" alone)."""
+        return column_width(self.view, STATUS, RUN_WIDTHS[STATUS], status_words() + self.model.short_reasons(),
+                            sortable=True, icon=True)
 
     def _longest_listed(self) -> float | None:
         """How long the longest run whose record the list read took (seconds; ``None``: none read)."""

@@ -261,6 +261,13 @@ class RunListModel(NamedColumnsModel):
         said = {(held.runs[run_id].status, reason) for run_id, reason in held.reasons.items() if run_id in held.runs}
         return sorted({status_with_recovery(outcome_word(status), reason) for status, reason in said})
 
+    def short_reasons(self) -> list[str]:
+        """The loaded failed runs' reasons in their fewest words ("timed out"; each once), in the current language:
+        what the Status column keeps room for before it says "failed" alone."""
+        held = self.records.held
+        return sorted({short for run_id, reason in held.reasons.items() if run_id in held.runs
+                       and (short := short_reason(held.runs[run_id].status, reason))})
+
     # -- Qt's model interface -----------------------------------------------------------------
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> object:

@@ -143,7 +143,6 @@ class StepDetail(QWidget):
         buttons = QHBoxLayout()
         buttons.setContentsMargins(0, 0, 0, 0)
         buttons.addWidget(self.look_up_task)
-        buttons.addWidget(self.note_button)
         buttons.addStretch(1)
         buttons.addWidget(self.copy_result)
         buttons.addWidget(self.copy_payload)
@@ -151,10 +150,12 @@ class StepDetail(QWidget):
         # Tight: beside the timeline at the default size the detail has about 270 px of height.
         layout.setContentsMargins(4, 0, 4, 4)
         layout.setSpacing(3)
-        # Replay beside the step's name: the buttons' row under the tabs has no room to spare.
+        # Note… and Replay beside the step's name: the buttons' row under the tabs has no room to spare (with
+        # Note… there, it was the detail's least width in German, 20 px more than its tabs' names need).
         heading = QHBoxLayout()
         heading.setContentsMargins(0, 0, 0, 0)
         heading.addWidget(self.heading, 1)
+        heading.addWidget(self.note_button, 0, Qt.AlignmentFlag.AlignTop)
         heading.addWidget(self.replay, 0, Qt.AlignmentFlag.AlignTop)
         layout.addLayout(heading)
         layout.addWidget(self.note)

@@ -120,11 +120,15 @@ class TimelineCells:
         if column == "source":
             return cell_text(step_source(step.kind, step.service), 40)
         if column == "kind":
+            self.model.column_words.note_kind(step.kind)
             return cell_text(kind_word(step.kind), 40)
         if column == "round":
             return formatting.format_number(step.round) if self.model.has_rounds else formatting.UNKNOWN
         if column == "duration":
-            return _("unfinished") if step.unfinished else format_duration(step.duration_ms / 1000)
+            seconds = None if step.unfinished else step.duration_ms / 1000
+            said = _("unfinished") if seconds is None else format_duration(seconds)
+            self.model.column_words.note_duration(seconds, said)
+            return said
         if column == "outcome":
             return self._outcome(step)
         return cell_text(cell_details(step))

@@ -34,6 +34,7 @@ from inspector.store.ending_legs import ending_legs
 from ..language import on_language_changed
 from ..widgets.outcomes import outcome_icon, text_colour
 from ..widgets.zone_marks import ZoneMarks
+from .column_words import ColumnWords
 from .outcome_cell import FailureRole
 from .refused_reads import READ_ERRORS, ReadRefusals
 from .said_outcomes import SaidOutcomes
@@ -134,6 +135,8 @@ class TimelineModel(RunShape, SpanTreeRows, NamedColumnsModel):
         self.zone_marks = ZoneMarks(self)
         #: The run's outcome texts longer than an outcome's word (the Outcome column widens to them).
         self.said_outcomes = SaidOutcomes(self)
+        #: The kinds and durations of the steps said (the Kind and Duration columns are fitted to their words).
+        self.column_words = ColumnWords(self)
         self._count = 0
         self._pages: OrderedDict[int, list[TimelineRow]] = OrderedDict()
         #: The legs of the cached pages' failed steps, read with their page (never while a cell is painted).
@@ -178,6 +181,7 @@ class TimelineModel(RunShape, SpanTreeRows, NamedColumnsModel):
             else set()
         if run is None or self.run_id != run.id:
             self.said_outcomes.forget()
+            self.column_words.forget()
             self.refusals.again()
         self.run_id = run.id if run is not None else None
         self.run = run

@@ -38,7 +38,6 @@ from .find_in_run import FindInRun
 from .layout_arrival import LayoutArrival
 from .notes import NoteLabel
 from .outcome_cell import OutcomeCellDelegate
-from .runs_model import format_duration
 from .time_axis import TimeAxisHeader
 from .timeline_cells import format_time, step_source
 from .timeline_heading import TimelineHeading
@@ -58,7 +57,7 @@ from .waterfall import WaterfallDelegate
 STEP_OUTCOMES = ("ok", "failed", "cancelled", "")
 #: The columns' least widths; :meth:`TimelinePane.fit_columns` widens them for longer words (German).
 TIMELINE_WIDTHS = (94, 46, 44, 40, 60, 96, 160, 100)
-TIME_COLUMN = COLUMNS.index("time")
+TIME_COLUMN, KIND_COLUMN, DURATION_COLUMN = COLUMNS.index("time"), COLUMNS.index("kind"), COLUMNS.index("duration")
 #: How much wider than for its usual words the Outcome column grows for "failed: timed out" at most:
 #: where the whole words need more (German's "fehlgeschlagen: Zeitüberschreitung"), its cells say the
 #: kind of failure alone and the details keep their room, at any width of the window.
@@ -121,6 +120,7 @@ class TimelinePane(QWidget):
         # View › Zoom: the columns grow with their words, and the source column gives way sooner.
         FontFollower(self.view, lambda: (self.fit_columns(), self.fit_source_column(self.width())))
         self.model.said_outcomes.changed.connect(self.fit_outcome_column)
+        self.model.column_words.grew.connect(self.fit_said_columns)
         self.arrival = LayoutArrival(self)  # a long run's span tree laid out on the reader thread shows
         self.model.not_laid_out.connect(lambda: self.describe(self.model.run))
         self.describe(None)  # what to do while no run is chosen
@@ -193,14 +193,23 @@ class TimelinePane(QWidget):
         fit_columns(self.view, least, {
             TIME_COLUMN: self._time_samples(),
             COLUMNS.index("source"): [step_source("tool"), step_source("model")],
-            COLUMNS.index("kind"): [kind.value for kind in StepKind if len(kind.value) <= 8],
-            COLUMNS.index("duration"): [_("unfinished"), format_duration(3599)],
+            **self._said_samples(),
         })
         self.fit_outcome_column()
 
     def _time_samples(self) -> list[str]:
         dated = self._dated_fitted = self.model.dated
         return self.model.zone_marks.samples(lambda at: format_time(at, UTC, dated))
+
+    def _said_samples(self) -> dict[int, list[str]]:
+        words = self.model.column_words
+        return {KIND_COLUMN: words.kinds(), DURATION_COLUMN: words.durations()}
+
+    def fit_said_columns(self) -> None:
+        """The Kind and Duration columns as wide as the words their cells said for the run shown, in the language
+        of the moment."""
+        for column, samples in self._said_samples().items():
+            fit_column(self.view, column, TIMELINE_WIDTHS[column], samples)
 
     def fit_outcome_column(self) -> None:
         """The Outcome column as wide as its words in the run shown ("failed: timed out" is longer than
@@ -221,7 +230,7 @@ class TimelinePane(QWidget):
     def wanted_width(self) -> int:
         """The pane's width that leaves its Details column room for :data:`REASON_CHARS` characters beside the
         other columns as wide as they are; the source column too where the pane is then wide enough to show it
-        (below that it gives way first)."""
+        (below that it gives way first); at least its heading's row's (:meth:`_heading_row_width`)."""
         header, details, source = self.view.horizontalHeader(), COLUMNS.index("details"), COLUMNS.index("source")
         others = sum(header.sectionSize(column) for column in range(header.count())
                      if column not in (details, source) and not header.isSectionHidden(column))
@@ -230,7 +239,17 @@ class TimelinePane(QWidget):
         wanted = (others + self.view.fontMetrics().averageCharWidth() * REASON_CHARS + bar
                   + 2 * self.view.frameWidth() + margins.left() + margins.right())
         with_source = wanted + header.sectionSize(source)
-        return with_source if with_source >= SOURCE_COLUMN_FROM_PX * max(font_scale(self.view), 1.0) else wanted
+        wanted = with_source if with_source >= SOURCE_COLUMN_FROM_PX * max(font_scale(self.view), 1.0) else wanted
+        return max(wanted, self._heading_row_width())
+
+    def _heading_row_width(self) -> int:
+        """The pane's width that holds the heading's least beside the plumbing toggle saying "Show plumbing" (where
+        it shows): the columns fitted to the run's words (narrower) left the toggle saying "Plumbing" at 1,280 px."""
+        if not self.plumbing_toggle.isVisibleTo(self):
+            return 0
+        margins = self.layout().contentsMargins()
+        return (margins.left() + margins.right() + self.heading.least_width() + self._heading_row.spacing()
+                + self.tree_controls.long_width())
 
     def least_width_alone(self) -> int:
         """The pane's least width alone in the tab: Find's field with the room of "Find…"."""

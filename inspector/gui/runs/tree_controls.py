@@ -78,12 +78,16 @@ class SpanTreeControls(QObject):
             self.hidden_notes = count
             self._name_toggle()
 
+    def long_width(self) -> int:
+        """The toggle's width saying "Show plumbing" (and the notes it hides)."""
+        toggle = self.plumbing_toggle
+        box = toggle.sizeHint().width() - toggle.fontMetrics().horizontalAdvance(toggle.text())
+        return box + toggle.fontMetrics().horizontalAdvance(self._long_text())
+
     def fit_toggle(self, room: int) -> None:
         """"Show plumbing" where ``room`` px hold it, else "Plumbing": the heading beside it keeps its
         counts whole (in German they were cut at 1,280 px: "… (7 Infrastruktur-Spans ausgeblen…")."""
-        toggle = self.plumbing_toggle
-        box = toggle.sizeHint().width() - toggle.fontMetrics().horizontalAdvance(toggle.text())
-        short = box + toggle.fontMetrics().horizontalAdvance(self._long_text()) > room
+        short = self.long_width() > room
         if short != self._toggle_short:
             self._toggle_short = short
             self._name_toggle()

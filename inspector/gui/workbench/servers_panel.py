@@ -116,6 +116,14 @@ class ServersPanel(QWidget):
     def retranslate(self) -> None:
         self._show_health(self.current())
 
+    def wanted_width(self) -> int:
+        """The panel's width that shows the selected server's name whole, or its address with only its middle
+        shortened ("https://host/…/mcp"): where the window follows its width, the panel is no narrower."""
+        if not self.name_line.isVisibleTo(self):
+            return 0
+        margins = self.layout().contentsMargins()
+        return self.name_line.least_width() + margins.left() + margins.right() + 2 * self.below.frameWidth()
+
     def _show_health(self, record: ServerRecord | None) -> None:
         self.name_line.setVisible(record is not None)
         if record is None:

@@ -1,0 +1,63 @@
+"""The window's main splitter: the Servers panel beside the tabs. The panel is a sixth of the window's width, between
+its least and :data:`SERVERS_MOST_PX` (more where the selected server's address needs it to read "https://host/…/mcp"),
+following the window until its width is set otherwise (a drag, a layout restored, a program's ``setSizes``): at
+1,024 px it kept 230 px, and the Runs list cut a scenario run's server ("Demo-Server …") and said "fehlgeschlagen"
+for "Zeitüberschreitung"."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from PySide6.QtCore import QByteArray, Qt
+from PySide6.QtGui import QResizeEvent
+from PySide6.QtWidgets import QSplitter, QWidget
+
+#: The Servers panel's width in a wide window; narrower ones give it their share (:data:`SERVERS_SHARE`).
+SERVERS_MOST_PX = 230
+SERVERS_SHARE = 1 / 6
+
+
+class ServersSplitter(QSplitter):
+    """``servers`` beside ``tabs``, the tabs taking the width the window gains; the servers' width follows the
+    window's (:data:`SERVERS_SHARE`, at most :data:`SERVERS_MOST_PX`) until it is set otherwise."""
+
+    def __init__(self, servers: QWidget, tabs: QWidget) -> None:
+        super().__init__(Qt.Orientation.Horizontal)
+        self.setObjectName("splitter-main")
+        self.addWidget(servers)
+        self.addWidget(tabs)
+        self.setStretchFactor(1, 1)
+        super().setSizes([SERVERS_MOST_PX, 970])
+        #: Whether the servers' width follows the window's (until it is dragged, restored or set).
+        self.following = True
+        self.splitterMoved.connect(self._stop_following)
+
+    def _stop_following(self) -> None:
+        self.following = False
+
+    def setSizes(self, sizes: Sequence[int]) -> None:  # noqa: N802 - Qt's name
+        self.following = False
+        super().setSizes(sizes)
+
+    def restoreState(self, state: QByteArray | bytes) -> bool:  # noqa: N802 - Qt's name
+        restored = super().restoreState(state)
+        self.following = self.following and not restored
+        return restored
+
+    def servers_width(self, width: int) -> int:
+        """The Servers panel's width in a splitter ``width`` wide: its share, or what it wants to show the
+        selected server's address with only its middle shortened (at most :data:`SERVERS_MOST_PX`), never less
+        than its least."""
+        panel = self.widget(0)
+        wanted = max(round(width * SERVERS_SHARE), getattr(panel, "wanted_width", lambda: 0)())
+        return max(panel.minimumSizeHint().width(), min(SERVERS_MOST_PX, wanted))
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt's name
+        super().resizeEvent(event)
+        width = event.size().width()
+        wanted = self.servers_width(width)
+        if self.following and wanted != self.sizes()[0]:
+            super().setSizes([wanted, width - wanted - self.handleWidth()])
+
+
+__all__ = ["SERVERS_MOST_PX", "SERVERS_SHARE", "ServersSplitter"]
