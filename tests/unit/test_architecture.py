@@ -43,8 +43,10 @@ ALLOWED = {
 # reads the JSON text a span's attribute holds with lone surrogates replaced as a server's answer is, and hides an
 # address's password in an export where every other use reads it. The importer keeps the server a stranger's file
 # names as a run made here keeps its own (no password, no query). A step's details in the user's language cut
-# after the sentence of ours a tool's error is stored behind, which the protocol layer writes (mcp.results).
-ALLOWED_MODULES = {"store": {"inspector.mcp.signin.model"},
+# after the sentence of ours a tool's error is stored behind, which the protocol layer writes (mcp.results). The
+# schema step that gives the steps imported before a plumbing rule the marks a fresh import gives asks the importer's
+# own rule (traces.plumbing_mark), loaded for that upgrade alone.
+ALLOWED_MODULES = {"store": {"inspector.mcp.signin.model", "inspector.traces.plumbing_mark"},
                    "i18n": {"inspector.mcp.results"},
                    "traces": {"inspector.mcp.results", "inspector.mcp.text", "inspector.mcp.user_info"},
                    "transfer": {"inspector.mcp.address_query"}}
