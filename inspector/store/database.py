@@ -94,7 +94,7 @@ def open_database(path: str | os.PathLike[str], lock_wait_s: float = LOCK_WAIT_S
     match_companions(path)
     log_damage = _kept_log(path)
     conn: sqlite3.Connection | None = None
-    unchanging = False
+    unchanging = upgrading = False
     try:
         # Autocommit mode: every transaction is opened and closed explicitly.
         conn = sqlite3.connect(str(path), timeout=lock_wait_s, check_same_thread=False, isolation_level=None)
@@ -139,17 +139,30 @@ def open_database(path: str | os.PathLike[str], lock_wait_s: float = LOCK_WAIT_S
         set_lock_wait(conn, lock_wait_s)
         # Fewer checkpoints (each one syncs): the write-ahead log may grow to about 40 MB.
         conn.execute("PRAGMA wal_autocheckpoint=10000")
+        upgrading = True
         _migrate(conn, version)
     except sqlite3.DatabaseError as exc:
         conn.close()
         if is_read_only(exc):  # an older database, to be upgraded, in a file that can only be read
             raise read_only(path, exc) from None
-        raise store_fault(path, exc) or StoreError(Message(N_("The run database {path} could not be opened: "
-                                                              "{reason}."), {"path": path, "reason": exc})) from None
+        raise store_fault(path, exc) or (upgrading and _not_upgraded(path, version, exc)) or StoreError(Message(N_(
+            "The run database {path} could not be opened: {reason}."), {"path": path, "reason": exc})) from None
     except BaseException:  # a Ctrl-C or SIGTERM: the upgrade under way rolled back, the file left as it was
         conn.close()
         raise
     return Database(conn, log_damage, path)
+
+
+def _not_upgraded(path: Path, version: int, error: sqlite3.DatabaseError) -> StoreError | None:
+    """The sentence for an upgrade that failed (``None``: a new database, made here); its transaction rolled back,
+    the file is as it was."""
+    if not 0 < version < SCHEMA_VERSION:
+        return None
+    return StoreError(Message(N_(
+        "The run database {path} could not be upgraded from schema {version} to {supported} ({reason}). The upgrade "
+        "was undone: the database was left as it was, and the Run Inspector that wrote it still opens it. Choose "
+        "another file with --db or RUN_INSPECTOR_DB to go on."),
+        {"path": path, "version": version, "supported": SCHEMA_VERSION, "reason": error}))
 
 
 def open_database_read_only(path: str | os.PathLike[str]) -> Database:
@@ -223,21 +236,27 @@ def _foreign(version: int, tables: set[str]) -> bool:
 
 
 def _migrate(conn: sqlite3.Connection, version: int) -> None:
-    for number in range(version, SCHEMA_VERSION):
-        # Each migration and its version bump commit together, or not at all.
-        conn.execute("BEGIN IMMEDIATE")
-        try:
-            current = conn.execute("PRAGMA user_version").fetchone()[0]
-            if current > number:  # another process migrated meanwhile
-                conn.execute("ROLLBACK")
-                continue
+    """Upgrade the database from ``version`` to :data:`SCHEMA_VERSION`: every migration and the version bump in one
+    transaction, so that a failure leaves the database as it was."""
+    if version >= SCHEMA_VERSION:
+        return
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        current = conn.execute("PRAGMA user_version").fetchone()[0]
+        if current >= SCHEMA_VERSION:  # another process upgraded it meanwhile
+            conn.execute("ROLLBACK")
+            return
+        for number in range(current, SCHEMA_VERSION):
             for statement in MIGRATIONS[number]:
-                conn.execute(statement)
-            conn.execute(f"PRAGMA user_version = {number + 1}")
-            conn.execute("COMMIT")
-        except BaseException:
-            rollback(conn)
-            raise
+                if callable(statement):
+                    statement(conn)
+                else:
+                    conn.execute(statement)
+        conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        conn.execute("COMMIT")
+    except BaseException:
+        rollback(conn)
+        raise
 
 
 def pid_alive(pid: int | None) -> bool:

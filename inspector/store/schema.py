@@ -6,8 +6,14 @@ Never edit a released migration: append a new one. A database whose version is n
 
 from __future__ import annotations
 
-#: One migration is a sequence of statements, run in one transaction with its version bump.
-Migration = tuple[str, ...]
+import sqlite3
+from collections.abc import Callable
+
+from .plumbing_upgrade import mark_plumbing_steps
+
+#: One migration is a sequence of statements (SQL, or a function given the connection), run in the upgrade's one
+#: transaction with its version bump.
+Migration = tuple[str | Callable[[sqlite3.Connection], None], ...]
 
 
 def _statements(script: str) -> Migration:
@@ -182,8 +188,13 @@ _V13_PLUMBING_STEPS = _statements("""
             AND (CASE WHEN json_valid(payload) THEN json_extract(payload, '$.raw.otlp.plumbing') END) IS 1;
 """)
 
+# The plumbing marks of the steps imported before plumbing traces were marked (a session's set-up, a notification
+# outside a request): the importer's rule asked of each request step's kept span (inspector/store/plumbing_upgrade.py),
+# so that an older database lists the runs a fresh import of its traces would.
+_V14_PLUMBING_MARKS: Migration = (mark_plumbing_steps,)
+
 MIGRATIONS: tuple[Migration, ...] = (_V1_INITIAL, _V2_OWNER_ORIGIN_TIMELINE, _V3_TOOL_ERRORS, _V4_SERVER_ROOTS,
                                      _V5_SERVER_TRANSPORTS, _V6_SERVER_ERAS, _V7_SERVER_SIGNIN, _V8_RUN_NOTES,
                                      _V9_LEG_EXCHANGES, _V10_OUTBOX, _V11_REPLAYS, _V12_STEP_NOTES,
-                                     _V13_PLUMBING_STEPS)
+                                     _V13_PLUMBING_STEPS, _V14_PLUMBING_MARKS)
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -20,7 +20,7 @@ from .conventions import Meaning, shown_name, understand
 from .format import Path, RunHeader, TraceStep, read_note, read_payload
 from .otlp import RUN_NOTE, STATUS_ERROR, STEP_NOTE, UNFINISHED_NOTE, Span, stored_time_of
 from .outcomes import CANCELLED, FAILED, OK, UNRECORDED, Ending, ending
-from .session_plumbing import is_session_plumbing
+from .plumbing_mark import marks_plumbing
 from .span_parts import NO_RESOURCE, NO_SCOPE, Resource, Scope, exception_of
 
 __all__ = ["ForeignTrace", "Side", "Wrapped", "call_payload", "foreign_kind", "foreign_step", "may_wrap",
@@ -78,8 +78,7 @@ def read_side(span: Span, resource: Resource = NO_RESOURCE, scope: Scope = NO_SC
         raw["convention"] = meaning.convention
     if meaning.side:
         raw["side"] = meaning.side
-    if meaning.plumbing or is_session_plumbing(span.parent_id, span.attributes, scope.name, meaning.convention,
-                                               meaning.method):
+    if marks_plumbing(meaning, span.parent_id, span.attributes, scope.name):
         raw["plumbing"] = True
     finished = span.end_ns is not None
     if not finished:

@@ -45,8 +45,9 @@ ALLOWED = {
 # names as a run made here keeps its own (no password, no query). The export removes the credential an option names
 # (--token T) as a command server's name leaves it out (mcp.secret_names: one rule of such names). A step's details
 # in the user's language cut after the sentence of ours a tool's error is stored behind, which the protocol layer
-# writes (mcp.results).
-ALLOWED_MODULES = {"store": {"inspector.mcp.signin.model"},
+# writes (mcp.results). The schema step that gives the steps imported before a plumbing rule the marks a fresh
+# import gives asks the importer's own rule (traces.plumbing_mark), loaded for that upgrade alone.
+ALLOWED_MODULES = {"store": {"inspector.mcp.signin.model", "inspector.traces.plumbing_mark"},
                    "i18n": {"inspector.mcp.results"},
                    "traces": {"inspector.mcp.results", "inspector.mcp.text", "inspector.mcp.user_info",
                               "inspector.mcp.secret_names"},
