@@ -4,9 +4,13 @@ word in the current language (German words are longer), never narrower than a le
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtWidgets import QHeaderView, QTableView
+
+if TYPE_CHECKING:
+    from .said_outcomes import SaidOutcomes
 
 #: Room beside a word for an outcome's icon and the cell's padding.
 ICON_ROOM_PX = 30
@@ -62,6 +66,15 @@ def column_width(view: QTableView, column: int, least: int, samples: Sequence[st
     return max([least, view.horizontalHeader().fontMetrics().horizontalAdvance(heading)
                 + (SORT_ARROW_PX if sortable else PADDING_PX)]
                + [view.fontMetrics().horizontalAdvance(word) + room for word in samples])
+
+
+def outcome_column_width(view: QTableView, column: int, least: int, said: SaidOutcomes, growth: float) -> int:
+    """An Outcome column's width: as wide as its words in the run shown ("failed: timed out" is longer than
+    "failed") up to ``growth`` times what its usual words need, else as wide as their kinds of failure alone
+    ("timed out", which its cells then say)."""
+    usual = column_width(view, column, least, said.usual(), icon=True)
+    width = column_width(view, column, least, said.whole(), icon=True)
+    return column_width(view, column, least, said.least(), icon=True) if width > usual * growth else width
 
 
 _ROOMY = "roomyColumn"
@@ -131,4 +144,5 @@ class RoomyColumn(QObject):
             self._fitting = False
 
 
-__all__ = ["ROW_PX", "RoomyColumn", "column_width", "compact_rows", "fit_column", "fit_columns", "view_chrome"]
+__all__ = ["ROW_PX", "RoomyColumn", "column_width", "compact_rows", "fit_column", "fit_columns", "outcome_column_width",
+           "view_chrome"]

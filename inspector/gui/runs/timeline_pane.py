@@ -33,7 +33,7 @@ from ..widgets.keep_in_view import KeepCurrentInView, top_row_whole
 from ..widgets.outcomes import outcome_icon, outcome_word
 from ..widgets.paged_table import PagedTableView
 from ..widgets.tab_stops import one_tab_stop
-from .columns import column_width, compact_rows, fit_column, fit_columns, view_chrome
+from .columns import compact_rows, fit_column, fit_columns, outcome_column_width, view_chrome
 from .find_in_run import FindInRun
 from .layout_arrival import LayoutArrival
 from .notes import NoteLabel
@@ -212,15 +212,9 @@ class TimelinePane(QWidget):
             fit_column(self.view, column, TIMELINE_WIDTHS[column], samples)
 
     def fit_outcome_column(self) -> None:
-        """The Outcome column as wide as its words in the run shown ("failed: timed out" is longer than
-        "failed") up to :data:`WHOLE_OUTCOME_GROWTH`, else as wide as their kinds of failure alone ("timed
-        out", which its cells then say); the other columns keep their widths."""
-        said, least = self.model.said_outcomes, TIMELINE_WIDTHS[OUTCOME_COLUMN]
-        usual = column_width(self.view, OUTCOME_COLUMN, least, said.usual(), icon=True)
-        width = column_width(self.view, OUTCOME_COLUMN, least, said.whole(), icon=True)
-        if width > usual * WHOLE_OUTCOME_GROWTH:
-            width = column_width(self.view, OUTCOME_COLUMN, least, said.least(), icon=True)
-        self.view.setColumnWidth(OUTCOME_COLUMN, width)
+        """The Outcome column as wide as its words in the run shown (:func:`.columns.outcome_column_width`)."""
+        self.view.setColumnWidth(OUTCOME_COLUMN, outcome_column_width(
+            self.view, OUTCOME_COLUMN, TIMELINE_WIDTHS[OUTCOME_COLUMN], self.model.said_outcomes, WHOLE_OUTCOME_GROWTH))
 
     def stand_alone(self, alone: bool) -> None:
         """The detail under the timeline (``alone``: the pane has the tab's whole width) or beside it:
