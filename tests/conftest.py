@@ -29,7 +29,9 @@ use_offscreen_screen(os.environ, "1920x1080")
 os.environ["PYTHON_KEYRING_BACKEND"] = "keyring.backends.fail.Keyring"
 os.environ.pop(FILE_ENV, None)
 # The user's own folders as the run found them, by the environment before any isolation: every test (and
-# the session at its end) must leave them so (_real_folders_untouched).
+# the session at its end) must leave them so (_real_folders_untouched). Watched rather than hidden: HOME
+# pointed elsewhere would not stop a process started without it (Python then takes the account's home
+# folder from the password database), and would cost the tools the tests start their caches there.
 REAL_FOLDERS = RealFolders.of(os.environ)
 
 
