@@ -33,23 +33,27 @@ SCRATCH_DIR = BENCH_DIR / "latest"
 RESULTS_DIR = RECORDED_DIR if os.environ.get(RECORD_ENV) == "1" else SCRATCH_DIR
 
 
-def _private_database() -> None:
-    """Every benchmark (and every process it starts) stores runs in a temporary database, never the
-    user's: set before anything opens one, removed when the benchmark ends."""
+if str(REPO_ROOT) not in sys.path:  # the scripts run standalone: make `inspector`/`tests` importable
+    sys.path.insert(0, str(REPO_ROOT))
+
+
+def _private_folders() -> None:
+    """Every benchmark (and every process it starts) keeps its files in a temporary folder, as the tests
+    do: its run database, window settings and log, never the user's, and no keyring; set before anything
+    opens one, removed when the benchmark ends. (The database and data folder only: a benchmark's
+    internal error went to the user's log, its window's settings to the user's config folder.)"""
     import atexit
     import shutil
     import tempfile
 
+    from tests.support.isolation import isolating_variables
+
     folder = tempfile.mkdtemp(prefix="run-inspector-bench-")
     atexit.register(shutil.rmtree, folder, ignore_errors=True)
-    os.environ["RUN_INSPECTOR_DB"] = str(Path(folder) / "runs.db")
-    os.environ["XDG_DATA_HOME"] = folder
+    os.environ.update(isolating_variables(Path(folder)))
 
 
-_private_database()
-
-if str(REPO_ROOT) not in sys.path:  # the scripts run standalone: make `inspector`/`tests` importable
-    sys.path.insert(0, str(REPO_ROOT))
+_private_folders()
 
 
 # -- environment, statistics, output ------------------------------------------------------------

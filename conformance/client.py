@@ -152,15 +152,18 @@ def fill_context(line: list[str], context: dict, folder: Path, env: dict[str, st
 
 def signin_environment(folder: Path) -> dict[str, str]:
     """The environment of the command lines: this process's, with ``BROWSER`` following the
-    redirect, a keyring of this scenario run's own (a file in ``folder``) and without the
-    suite's context (what a user types is all the command line gets)."""
+    redirect, a keyring, database, settings and log of this scenario run's own (in ``folder``: the
+    user's run database and log were used) and without the suite's context (what a user types is
+    all the command line gets)."""
     env = {name: value for name, value in os.environ.items() if name != "MCP_CONFORMANCE_CONTEXT"}
     env["BROWSER"] = f"{shlex.quote(sys.executable)} {shlex.quote(str(FOLLOW_REDIRECT))} %s"
     try:
         from tests.support.file_keyring import BACKEND_NAME, FILE_ENV
+        from tests.support.isolation import isolating_variables
     except ImportError:  # a checkout without the test support: sign-ins last one command line
         env["PYTHON_KEYRING_BACKEND"] = "keyring.backends.null.Keyring"
     else:
+        env.update(isolating_variables(folder))
         env["PYTHON_KEYRING_BACKEND"] = BACKEND_NAME
         env[FILE_ENV] = str(folder / "keyring.json")
     return env

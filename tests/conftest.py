@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, settings
 
 from tests.support.file_keyring import BACKEND_NAME, FILE_ENV, FileKeyring
 from tests.support.isolation import isolate
+from tests.support.real_folders import RealFolders, escaped
 from tests.support.screens import use_offscreen_screen
 
 # Property tests check properties, not speed: on 2 shared cores running the GUI tests beside them, one
@@ -27,6 +28,11 @@ use_offscreen_screen(os.environ, "1920x1080")
 # for its backend while it is collected), and again for each test below.
 os.environ["PYTHON_KEYRING_BACKEND"] = "keyring.backends.fail.Keyring"
 os.environ.pop(FILE_ENV, None)
+# The user's own folders as the run found them, by the environment before any isolation: every test (and
+# the session at its end) must leave them so (_real_folders_untouched). Watched rather than hidden: HOME
+# pointed elsewhere would not stop a process started without it (Python then takes the account's home
+# folder from the password database), and would cost the tools the tests start their caches there.
+REAL_FOLDERS = RealFolders.of(os.environ)
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -37,6 +43,17 @@ def _isolated_session(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None
     with pytest.MonkeyPatch.context() as patch:
         isolate(patch, tmp_path_factory.mktemp("session-data"), english=False)
         yield
+    if changes := REAL_FOLDERS.changes():  # after the last test: what a module's or the session's fixture did
+        pytest.fail(escaped(changes), pytrace=False)
+
+
+@pytest.fixture(autouse=True)
+def _real_folders_untouched() -> Iterator[None]:
+    """The test (and every process it started) wrote nothing into the user's own database, settings, log or
+    keyring folders; else it fails, naming what it wrote. Checked after the test's other fixtures ended."""
+    yield
+    if changes := REAL_FOLDERS.changes():
+        pytest.fail(escaped(changes), pytrace=False)
 
 
 @pytest.fixture(autouse=True)

@@ -20,6 +20,7 @@ from tests.support.asgi_server import serve_asgi
 from tests.support.auth_config import PRE_REGISTERED_ID, PRE_REGISTERED_SECRET, AuthConfig, pre_registered
 from tests.support.auth_server import serve_auth_server
 from tests.support.fake_chat_model import FakeChatModel, tool_then_report
+from tests.support.isolation import clean_environment
 from tests.support.otlp_collector import running_collector
 from tests.support.trace_backends import fixture_trace, fixture_trace_ids, trace_backend
 
@@ -49,7 +50,7 @@ CHILD = textwrap.dedent("""
 def late_stopped(stop: str, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     """``run-inspector ARGS`` in a child process that raises ``stop`` as its database closes after the answer."""
     return subprocess.run([sys.executable, "-c", CHILD.format(signal=stop), *args], cwd=ROOT, capture_output=True,
-                          text=True, timeout=60, env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin", **(env or {})})
+                          text=True, timeout=60, env=clean_environment(env or {}))
 
 
 @pytest.mark.parametrize("stop", ["SIGINT", "SIGTERM"])
@@ -169,12 +170,12 @@ def stopped_at(stop: str, at: str, *args: str, env: dict[str, str] | None = None
     child = CHILD_AT.format(signal=stop, target=target, after=after)
     return subprocess.run([sys.executable, "-c", child, *args], cwd=ROOT,
                           capture_output=True, text=True, timeout=60,
-                          env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin", **(env or {})})
+                          env=clean_environment(env or {}))
 
 
 def command(*args: str) -> str:
     done = subprocess.run([sys.executable, "-m", "inspector", *args], cwd=ROOT, capture_output=True, text=True,
-                          timeout=60, env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+                          timeout=60, env=clean_environment())
     assert done.returncode == 0, done.stderr
     return done.stdout
 

@@ -17,6 +17,7 @@ import pytest
 from tests.integration.test_cli_late_stop import ROOT, stopped_at
 from tests.support.auth_server import serve_auth_server
 from tests.support.file_keyring import BACKEND_NAME, FILE_ENV
+from tests.support.isolation import clean_environment
 
 FOLLOW = ROOT / "tests" / "support" / "follow_redirect.py"
 pytestmark = pytest.mark.timeout(90)
@@ -39,7 +40,7 @@ def test_a_stop_signal_as_the_signin_shuts_down_its_tokens_kept_changes_nothing(
         assert json.loads(done.stdout)["signed_in"] is True and "Cancelled" not in done.stderr
         then = subprocess.run([sys.executable, "-m", "inspector", "tools", auth.mcp_url, "--no-store"], cwd=ROOT,
                               capture_output=True, text=True, timeout=60,
-                              env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin", **keyring, "BROWSER": "false"})
+                              env=clean_environment(keyring, {"BROWSER": "false"}))
     assert then.returncode == 0, then.stderr
     assert "asks for a sign-in" not in then.stderr
 
@@ -56,7 +57,7 @@ def test_a_stop_signal_while_the_signin_waits_for_the_browser_ends_it_with_a_sen
     with serve_auth_server() as auth:
         signing = subprocess.Popen([sys.executable, "-m", "inspector", "signin", auth.mcp_url], cwd=ROOT,
                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                   env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin", **keyring, "BROWSER": "true"})
+                                   env=clean_environment(keyring, {"BROWSER": "true"}))
         try:
             heard = []
             for line in signing.stderr:  # type: ignore[union-attr]

@@ -86,6 +86,9 @@ def test_the_command_lines_get_a_browser_that_follows_the_redirect_and_a_keyring
 
     assert env["PYTHON_KEYRING_BACKEND"] == BACKEND_NAME
     assert Path(env[FILE_ENV]).parent == tmp_path
+    # So do their database, settings and log: never the user's (they were, outside the tests).
+    assert all(Path(env[name]).is_relative_to(tmp_path) for name in ("RUN_INSPECTOR_DB", "RUN_INSPECTOR_LOG",
+                                                                    "RUN_INSPECTOR_SETTINGS", "XDG_STATE_HOME"))
     assert env["BROWSER"].endswith("follow_redirect.py %s")
 
 

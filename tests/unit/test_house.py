@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -41,24 +42,35 @@ def test_make_bench_records_only_when_asked() -> None:
     assert any("run_all.py --record" in line for line in make_dry_run("bench-record"))
 
 
-def _benchmark_settings(record: bool) -> tuple[Path, Path]:
-    env = {**os.environ, "RUN_INSPECTOR_DB": "/home/someone/.local/share/run-inspector/runs.db"}
+#: What a benchmark's processes keep their files by: the user's own before it starts.
+USERS = {"RUN_INSPECTOR_DB": "/home/someone/.local/share/run-inspector/runs.db",
+         "RUN_INSPECTOR_LOG": "/home/someone/.local/state/run-inspector/log/run-inspector.log",
+         "RUN_INSPECTOR_SETTINGS": "/home/someone/.config/run-inspector/Run Inspector.ini",
+         "XDG_CONFIG_HOME": "/home/someone/.config", "XDG_STATE_HOME": "/home/someone/.local/state"}
+
+
+def _benchmark_settings(record: bool) -> tuple[Path, dict[str, str]]:
+    env = {**os.environ, **USERS}
     env.pop("BENCH_RECORD", None)
     if record:
         env["BENCH_RECORD"] = "1"
-    code = ("import os, sys; sys.path.insert(0, 'benchmarks'); import _common; "
-            "print(_common.RESULTS_DIR); print(os.environ['RUN_INSPECTOR_DB'])")
+    code = ("import json, os, sys; sys.path.insert(0, 'benchmarks'); import _common; print(_common.RESULTS_DIR); "
+            f"print(json.dumps({{name: os.environ[name] for name in {[*USERS, 'PYTHON_KEYRING_BACKEND']}}}))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, env=env, timeout=60)
     assert done.returncode == 0, done.stderr
-    results, db = done.stdout.splitlines()
-    return Path(results), Path(db)
+    results, variables = done.stdout.splitlines()
+    return Path(results), json.loads(variables)
 
 
 def test_benchmarks_write_untracked_results_and_a_temporary_database() -> None:
-    results, db = _benchmark_settings(record=False)
+    results, variables = _benchmark_settings(record=False)
     assert results == ROOT / "benchmarks" / "latest"
     ignored = subprocess.run(["git", "check-ignore", "-q", str(results / "run_all.json")], cwd=ROOT)
     assert ignored.returncode == 0, "benchmark results of an ordinary run must not be tracked"
-    assert "someone" not in str(db) and not db.exists()  # removed again when the benchmark ended
+    db = Path(variables.pop("RUN_INSPECTOR_DB"))
+    assert not db.exists() and not db.parent.exists()  # removed again when the benchmark ended
+    # Its settings and log too (an internal error went to the user's log), and it has no keyring.
+    assert variables.pop("PYTHON_KEYRING_BACKEND") == "keyring.backends.fail.Keyring"
+    assert all(Path(path).is_relative_to(db.parent) for path in variables.values()), variables
     recorded, _ = _benchmark_settings(record=True)
     assert recorded == ROOT / "benchmarks" / "results"

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from inspector.appinfo import APP_ID, APP_NAME, COMMAND, ICON_SIZES, icon_png, icon_svg, version
+from tests.support.isolation import clean_environment
 
 ROOT = Path(__file__).resolve().parents[2]
 DESKTOP = ROOT / "packaging" / f"{APP_ID}.desktop"
@@ -99,9 +100,8 @@ def test_the_package_data_globs_carry_every_icon_into_the_wheel() -> None:
 def test_the_committed_pngs_are_the_svg_rendered_now() -> None:
     import sys
 
-    done = subprocess.run([sys.executable, str(ROOT / "tools" / "render_icons.py"), "--check"],
-                          capture_output=True, text=True, timeout=120, env={"QT_QPA_PLATFORM": "offscreen",
-                                                                           "PATH": "/usr/bin:/bin"})
+    done = subprocess.run([sys.executable, str(ROOT / "tools" / "render_icons.py"), "--check"], capture_output=True,
+                          text=True, timeout=120, env=clean_environment({"QT_QPA_PLATFORM": "offscreen"}))
     assert done.returncode == 0, done.stdout + done.stderr
 
 
@@ -112,7 +112,7 @@ def test_the_version_comes_from_the_installed_metadata() -> None:
 def make(target: str, data: Path, *extra: str) -> None:
     if shutil.which("make") is None:
         pytest.fail("make is needed: install-desktop and uninstall-desktop are make targets")
-    env = {"PATH": "/usr/bin:/bin", "HOME": str(data.parent / "home"), "XDG_DATA_HOME": str(data)}
+    env = clean_environment({"HOME": str(data.parent / "home"), "XDG_DATA_HOME": str(data)})
     done = subprocess.run(["make", "--no-print-directory", target, *extra], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stdout + done.stderr

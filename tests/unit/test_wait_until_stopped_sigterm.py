@@ -10,6 +10,8 @@ import sys
 import textwrap
 from pathlib import Path
 
+from tests.support.isolation import clean_environment
+
 ROOT = Path(__file__).resolve().parents[2]
 
 CHILD = textwrap.dedent("""
@@ -30,5 +32,5 @@ CHILD = textwrap.dedent("""
 
 def test_sigterm_while_the_stop_events_lock_is_held_stops_the_wait() -> None:
     done = subprocess.run([sys.executable, "-c", CHILD], cwd=ROOT, capture_output=True, text=True, timeout=30,
-                          env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+                          env=clean_environment())
     assert (done.returncode, done.stdout.strip()) == (0, "stopped"), done.stderr
