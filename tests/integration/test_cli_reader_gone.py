@@ -218,3 +218,24 @@ def test_a_watch_whose_reader_went_away_ends_unsubscribed(demo_url: str, tmp_pat
     titles = [run["title"] for run in json.loads(cli_here("runs", "list", "--json", "--db", db).stdout)["runs"]]
     assert titles == ["resources/unsubscribe demo://clock", "resources/subscribe demo://clock"]
 
+
+
+def test_a_proxy_whose_reader_went_away_goes_on_forwarding_and_recording(demo_url: str, tmp_path: Path) -> None:
+    """`proxy … | head -1`: the proxy ended, 141, at the line of the first run it recorded; the agent's next call
+    found nothing listening."""
+    db = tmp_path / "runs.db"
+    process = subprocess.Popen([sys.executable, "-m", "inspector", "proxy", "--to", demo_url, "--db", str(db),
+                                "--listen", "127.0.0.1:0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               cwd=ROOT)
+    try:
+        url = process.stdout.readline().split(" at ", 1)[1].split(" and ", 1)[0]
+        process.stdout.close()
+        calls = [cli_here("call", url, "echo", "--args", json.dumps({"text": text}), "--era", "handshake",
+                          "--no-store") for text in ("one", "two")]
+    finally:
+        process.send_signal(signal.SIGINT)
+        _, stderr = process.communicate(timeout=60)
+    assert [call.returncode for call in calls] == [0, 0], calls
+    assert (process.returncode, stderr) == (0, "")
+    titles = [run["title"] for run in json.loads(cli_here("runs", "list", "--json", "--db", str(db)).stdout)["runs"]]
+    assert titles.count("tools/call echo · proxy") == 2
