@@ -2,7 +2,8 @@
 
 What is left to print goes nowhere, and nothing is said about it on stderr: the reader stopped on
 purpose. The exit status stays honest for a script with ``set -o pipefail``. A command whose output is
-its work (``runs list``, ``runs show``, ``servers``, ``compare``, ``--version``: it only prints) ends as
+its work (``runs list``, ``runs show``, ``servers``, ``compare``, ``--help``, ``--version``: it only prints,
+whether much or little: a short output's reader is found gone when it is flushed) ends as
 ``cat`` or ``git log`` does when the reader goes, with 141 (128 + SIGPIPE), since that work was not all
 delivered. Every other command's outcome is not its output (an operation, an agent run; an import, whose
 runs are committed; an export, whose file is written or whose push is done; a note, a server, a sign-in
