@@ -30,9 +30,14 @@ def main(argv: list[str] | None = None) -> int:
     if argv[:1] == ["--version"]:
         # Answered before the parser loads (Babel, argparse's words): a packager's check must be instant.
         from .ending import wants_json
+        from .reader_gone import EXIT_READER_GONE, quiet_stdout
         from .version_option import print_version
 
-        print_version(wants_json(argv))
+        try:
+            print_version(wants_json(argv))
+        except BrokenPipeError:  # `--version | head -c 1`: its only output, cut short, as cat's would be
+            quiet_stdout()
+            return EXIT_READER_GONE
         return 0
     try:
         from .app import run_command

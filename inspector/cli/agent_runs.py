@@ -37,7 +37,6 @@ from .ending import emit_json
 from .live_text import LiveText
 from .operations import STOP_SIGNALS, EarlyInterrupt, parse_budget_option
 from .progress import LiveProgressLine, live_progress_line
-from .reader_gone import report_of_decided_outcome
 from .secrets import known_secrets
 
 #: Where the chat model's API key is read from unless --api-key-env names another variable.
@@ -252,8 +251,7 @@ def _play(agent: AgentRun, ended: EarlyInterrupt) -> AgentOutcome:
 
 
 def _report(store: Any, run_id: int | None, outcome: AgentOutcome, as_json: bool) -> int:
-    with report_of_decided_outcome():  # `agent … | head`: still the run's status
-        _print_report(store, run_id, outcome, as_json)
+    _print_report(store, run_id, outcome, as_json)
     if outcome.status == "cancelled":
         return EXIT_CANCELLED
     return EXIT_OK if outcome.status == "ok" else EXIT_FAILED

@@ -113,7 +113,7 @@ def run_command(argv: list[str]) -> int:
         command = _command_module(args.command)
         loaded()
         with stops_given_back():  # a command whose work is done holds them (stopping.work_done)
-            return command.run(args)
+            return _run_to_its_reader(command, args)
     except CommandError as exc:
         from .typed_secrets import masked
 
@@ -142,7 +142,7 @@ def run_command(argv: list[str]) -> int:
                                 "such as LANG=C that does not read UTF-8), so it cannot be stored. Use a UTF-8 "
                                 "locale (e.g. LANG=C.UTF-8)."))
         return end_with_error("bad_input", str(unreadable), EXIT_USAGE, as_json, translate(unreadable))
-    except BrokenPipeError:  # `runs show ... | head`: its output cut short by the reader, as cat's would be
+    except BrokenPipeError:  # `runs show ... | head`: its output (its work) cut short by the reader, as cat's would be
         from .reader_gone import EXIT_READER_GONE, quiet_stdout
 
         quiet_stdout()
@@ -250,6 +250,20 @@ def _refuse_empty_db(args: argparse.Namespace) -> None:
     if "" in (args.window_db, getattr(args, "group_db", None), getattr(args, "db", None)):
         raise UsageError(Message(N_("--db was given an empty path (in a script, a variable that is not set?): name "
                                     "the run database, or leave --db out to use the default one.")))
+
+
+def _run_to_its_reader(command: ModuleType, args: argparse.Namespace) -> int:
+    """Run ``command``, its output's reader going away as reader_gone says: a command whose output is its work
+    is cut short (its status 141, from run_command), any other goes on and ends with its own status."""
+    from .reader_gone import outcome_not_output, output_is_the_work
+
+    sub_command = getattr(args, "runs_command", None) or getattr(args, "servers_command", None)
+    if output_is_the_work(args.command, sub_command):
+        status = command.run(args)
+        sys.stdout.flush()  # written in blocks: a reader gone is found here when the output was short
+        return status
+    with outcome_not_output():
+        return command.run(args)
 
 
 def _lend_window_db(args: argparse.Namespace) -> None:

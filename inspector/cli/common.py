@@ -189,6 +189,15 @@ class Parser(argparse.ArgumentParser):
             raise UsageError(unknown_command(self.prog, str(value), choices))
         super()._check_value(action, value)
 
+    def _print_message(self, message: str, file: Any = None) -> None:
+        """Help and usage on standard output as argparse prints them, except that a reader that went away ends the
+        command as any that only prints (reader_gone: 141), not as a help read whole (argparse says nothing)."""
+        if message and (file is None or file is sys.stdout):
+            sys.stdout.write(message)
+            sys.stdout.flush()
+            return
+        super()._print_message(message, file)
+
     def error(self, message: str) -> NoReturn:
         if self._parsing:  # argparse's refusal made as it parses ("ambiguous option"): English in --json too
             raise argparse.ArgumentError(None, message)

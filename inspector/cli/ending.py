@@ -12,6 +12,7 @@ import os
 import sys
 from typing import Any
 
+from .reader_gone import said_whatever_the_reader
 from .safe_text import one_line
 
 EXIT_OK = 0
@@ -104,7 +105,7 @@ def end_with_error(kind: str, message: str, status: int, as_json: bool, shown: s
     inside it cannot colour the terminal, forge a line or turn text around."""
     print(f"run-inspector: {one_line(message if shown is None else shown)}", file=sys.stderr)
     if as_json and not _json_emitted:
-        emit_json({"error": {"kind": kind, "message": message}})
+        said_whatever_the_reader(emit_json, {"error": {"kind": kind, "message": message}})
     return status
 
 
@@ -112,6 +113,6 @@ def end_cancelled(argv: list[str], as_json: bool | None = None) -> int:
     """A Ctrl-C outside an operation (while loading, parsing, or reading the database)."""
     as_json = wants_json(argv) if as_json is None else as_json
     if as_json and not _json_emitted:
-        emit_json({"error": {"kind": "cancelled",
-                             "message": "Cancelled (Ctrl-C) before the command had done its work."}})
+        cancelled = "Cancelled (Ctrl-C) before the command had done its work."
+        said_whatever_the_reader(emit_json, {"error": {"kind": "cancelled", "message": cancelled}})
     return EXIT_CANCELLED

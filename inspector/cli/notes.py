@@ -16,7 +16,6 @@ from inspector.store.notes import step_id_of, step_note, write_run_note, write_s
 
 from .common import EXIT_OK, BadInputError, UsageError
 from .ending import emit_json
-from .reader_gone import report_of_decided_outcome
 from .run_choice import resolve_run
 from .stopping import done_once_stored
 
@@ -48,8 +47,7 @@ def write_note(store: RunStore, args: argparse.Namespace) -> int:
                                                                                                      text)
     except StoreError as exc:
         raise BadInputError(exc.sentence if isinstance(exc.sentence, Message) else str(exc)) from None
-    with report_of_decided_outcome():  # `runs note … | head`: the note is saved, still 0
-        _say_written(args, note, before)
+    _say_written(args, note, before)
     return EXIT_OK
 
 

@@ -66,7 +66,6 @@ from .keyring_refusals import NotingKeeper
 from .outcome_said import error_line, report_outcome
 from .parser import OFFERING_COMMANDS, OFFERING_METHODS, OPERATIONS
 from .progress import live_progress_line
-from .reader_gone import report_of_decided_outcome
 from .results import (
     answer_block_lines,
     bounded_content,
@@ -368,11 +367,10 @@ async def _operate_and_report(args: argparse.Namespace, client: McpClient, serve
         report["budget_requested_s"] = reading.requested  # raised to the floor; stderr said so once
     _add_budget_left(report, recorder)
     _add_unlisted_tool(report, client, server)
-    with report_of_decided_outcome():  # `call … | head`: still the call's status
-        print_report(report, args.json, record.error, excluded=getattr(record.result, "excluded", None),
-                     finished_legs=recorder.legs, server_said=shown_label(server))
-        if "listed_tools" in report and not args.json and (unoffered := unoffered_line(client.handler)) is not None:
-            print(one_line(unoffered))
+    print_report(report, args.json, record.error, excluded=getattr(record.result, "excluded", None),
+                 finished_legs=recorder.legs, server_said=shown_label(server))
+    if "listed_tools" in report and not args.json and (unoffered := unoffered_line(client.handler)) is not None:
+        print(one_line(unoffered))
     if fate is not None and fate.problem is not None:
         print(_("run-inspector: {sentence}").format(sentence=translate(fate.problem)), file=sys.stderr)
     if record.error is not None and record.error.is_cancellation:

@@ -23,7 +23,6 @@ from inspector.store.outbox import Outbox
 
 from .common import EXIT_FAILED, EXIT_OK, BadInputError, CancelledCommand, UsageError, open_existing_store
 from .ending import emit_json
-from .reader_gone import report_of_decided_outcome
 from .run_choice import resolve_run
 from .stopping import Terminated, stoppable_until_stored
 
@@ -113,8 +112,7 @@ def _state(entry: Any) -> dict[str, Any]:
 def _report(args: argparse.Namespace, endpoint: str, queued: int, report: DrainReport,
             runs: list[dict[str, Any]]) -> int:
     status = EXIT_OK if not report.waiting and not report.failed else EXIT_FAILED
-    with report_of_decided_outcome():  # `export --otlp-endpoint … | head`: still the push's status
-        _say_pushed(args, endpoint, queued, report, runs)
+    _say_pushed(args, endpoint, queued, report, runs)
     return status
 
 

@@ -4,11 +4,12 @@ The command holds a listening session with the server (:class:`~inspector.mcp.li
 ServerListener`, as the window does), subscribes on it (an operation with its budget, stored as a
 run: ``resources/subscribe`` in the handshake era, the ``subscriptions/listen`` request in the
 stateless era) and prints every ``notifications/resources/updated`` for the URI with the time it
-arrived. It ends after ``--count N`` updates, after ``--for SECONDS``, or at Ctrl-C (SIGINT) or
-SIGTERM; in the handshake era it then unsubscribes (an operation and a run of its own) and ends
-the session. Exit status: 0 when it ended so (Ctrl-C included: it is how a watch is ended), 1
-when the subscription failed or the session was lost, 130 for a Ctrl-C during the subscribe
-itself (cancelled). ``--json``: one JSON object a line (docs/cli-json.md).
+arrived. It ends after ``--count N`` updates, after ``--for SECONDS``, at Ctrl-C (SIGINT) or
+SIGTERM, or when the reader of its output goes away (``| head -1``); in the handshake era it then
+unsubscribes (an operation and a run of its own) and ends the session. Exit status: 0 when it ended
+so (Ctrl-C included: it is how a watch is ended; a reader gone too), 1 when the subscription failed
+or the session was lost, 130 for a Ctrl-C during the subscribe itself (cancelled). ``--json``: one
+JSON object a line (docs/cli-json.md).
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from inspector.mcp.standalone import ServerNotification
 
 from .common import EXIT_CANCELLED, EXIT_FAILED, EXIT_OK, UsageError, database_path
 from .ending import json_text, mark_json_emitted
+from .reader_gone import reader_went_away
 from .safe_text import one_line
 
 #: Unsubscribing when the watch ends gets at most this budget (the user is waiting for the prompt).
@@ -128,9 +130,11 @@ async def watch(args: argparse.Namespace, server: ServerEndpoint, budget: float 
                                         _start_run, _finish_run, build_report, _add_budget_left)
         subscribing = False
         _say_operation(args, report, record, print_report)
+        if reader_went_away():  # `resources subscribe … | head -1`: no one reads the updates, the watch ends
+            state.end("reader_gone")
         if record.status != "ok":
             return EXIT_CANCELLED if record.error is not None and record.error.is_cancellation else EXIT_FAILED
-        if not args.json:
+        if not args.json and not state.ending.is_set():
             print(one_line(_("Waiting for updates of {uri} (Ctrl-C ends).").format(uri=uri)), file=sys.stderr)
         updates = await _print_updates(args, state, count, for_s, listening)
         if not listener.stateless and state.reason != "session_lost":
@@ -226,6 +230,8 @@ async def _print_updates(args: argparse.Namespace, state: _Watch, count: int | N
         else:
             print(one_line(_("{time}  updated  {uri}").format(time=format_time(update.at), uri=update.uri)))
             sys.stdout.flush()
+        if reader_went_away():
+            state.end("reader_gone")
         if count is not None and printed >= count:
             state.end("count")
     return printed
@@ -237,7 +243,8 @@ def _say_end(args: argparse.Namespace, state: _Watch, updates: int) -> None:
         return
     words = {"count": _("the count was reached"), "for": _("the time given (--for) is over"),
              "interrupted": _("interrupted (Ctrl-C)"), "terminated": _("terminated"),
-             "session_lost": _("the listening session ended")}
+             "session_lost": _("the listening session ended"),
+             "reader_gone": _("the reader of its output went away")}
     print(one_line(ngettext("Ended after {count} update: {reason}.", "Ended after {count} updates: {reason}.",
                             updates).format(
         count=format_number(updates), reason=words.get(state.reason, state.reason))), file=sys.stderr)

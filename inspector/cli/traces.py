@@ -40,7 +40,6 @@ from .common import (
 from .ending import emit_json
 from .export_target import keep_existing
 from .plumbing_hidden import imported_line
-from .reader_gone import report_of_decided_outcome
 from .run_choice import resolve_run
 from .safe_text import one_line
 from .stopping import Terminated, stoppable_until_stored, work_done
@@ -105,8 +104,7 @@ def _export(args: argparse.Namespace) -> int:
             _clear_progress()
             raise CommandError(exc) from None
     _clear_progress()
-    with report_of_decided_outcome():  # `export … | head`: the file is written, still 0
-        _say_exported(args, report, bool(run_ids))
+    _say_exported(args, report, bool(run_ids))
     return EXIT_OK
 
 
@@ -159,8 +157,7 @@ def _import(args: argparse.Namespace) -> int:
             forget_database(db, made or [])  # a refused (or cancelled) file leaves no database behind either
         raise refused from None
     _clear_progress()
-    with report_of_decided_outcome():  # `import … | head`: the runs are stored (committed), still 0
-        _say_imported(args, imported, present, telling, plumbing)
+    _say_imported(args, imported, present, telling, plumbing)
     return EXIT_OK
 
 

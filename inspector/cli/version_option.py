@@ -18,7 +18,7 @@ class VersionAction(argparse.Action):
     def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
                  option_string: str | None = None) -> None:
         print_version(bool(getattr(parser, "json_wanted", False)))
-        parser.exit()
+        parser.exit()  # (print_version flushed: a reader gone is found before)
 
 
 def print_version(as_json: bool) -> None:
@@ -30,4 +30,4 @@ def print_version(as_json: bool) -> None:
 
         emit_json(version_fields())
     else:
-        print(version_line())
+        print(version_line(), flush=True)  # a reader gone is found here, as the only output's

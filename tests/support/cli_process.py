@@ -78,6 +78,24 @@ def _read_back(stream: io.TextIOWrapper) -> str:
     return io.TextIOWrapper(io.BytesIO(written), encoding=locale.getpreferredencoding(False)).read()
 
 
+def without_reader(*args: str, buffered: bool = False,
+                   env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """``run-inspector ARGS`` in a process of its own writing into a pipe whose reader has gone before anything is
+    written. ``buffered``: its standard output written in blocks, as a user's is (PYTHONUNBUFFERED left out of its
+    environment: a short output then fails only when the command flushes it); else as each write comes."""
+    environment = {name: value for name, value in {**os.environ, **(env or {})}.items()
+                   if name != "PYTHONUNBUFFERED"}
+    if not buffered:
+        environment["PYTHONUNBUFFERED"] = "1"
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        return subprocess.run([sys.executable, "-m", "inspector", *args], stdout=write_end, stderr=subprocess.PIPE,
+                              stdin=subprocess.DEVNULL, text=True, timeout=60, cwd=ROOT, env=environment)
+    finally:
+        os.close(write_end)
+
+
 def start_cli(*args: str, language: str = "en") -> subprocess.Popen[bytes]:
     """Start ``run-inspector --lang LANGUAGE ARGS`` and leave it running (to be stopped by a signal)."""
     return subprocess.Popen([sys.executable, "-m", "inspector", "--lang", language, *args], stdout=subprocess.PIPE,
