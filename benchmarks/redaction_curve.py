@@ -40,6 +40,8 @@ SHAPES = {
     "Basic ": "basic", "ab: x\r": "header lines", "&a=": "URL parameters", "--ab ": "--option value",
     "<a b": "XML elements", '["ab", "': "name/value pairs", '"name":"ab","value":\'': "name/value pairs",
     "-----BEGIN A ": "private keys", "a": "plain text",
+    "--password=a,": "--option=value", '"--token=a,': "--option=value (quoted)", ', "--api-key", "': "argv in text",
+    "'http://a:b ": "address with a spaced password", "http://a:b@c?@": "address tail",
 }
 
 CHILD = r"""

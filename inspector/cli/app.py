@@ -115,8 +115,13 @@ def run_command(argv: list[str]) -> int:
         with stops_given_back():  # a command whose work is done holds them (stopping.work_done)
             return _run_to_its_reader(command, args)
     except CommandError as exc:
+        from .abbreviations import read_as
         from .typed_secrets import masked
 
+        if isinstance(exc, UsageError) and (notes := read_as(exc, args)):
+            from inspector.store.keyring_words import Sentences
+
+            exc = UsageError(Sentences((exc.sentence, *notes)))
         return end_with_error(exc.kind, masked(str(exc), typed), exc.exit_status, as_json, masked(exc.shown(), typed))
     except EOFError:  # Ctrl-D at a prompt we did not expect to end
         ended = Message(N_("The input ended (Ctrl-D) before an answer was given; nothing was done."))

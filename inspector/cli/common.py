@@ -118,17 +118,32 @@ class Parser(argparse.ArgumentParser):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("formatter_class", WholeWordsHelp)
         super().__init__(*args, **kwargs)
+        self._abbreviated: dict[str, str] = {}  # an option given by its beginning: {option: the word typed}
 
     def parse_known_args(self, args: Any = None, namespace: Any = None) -> Any:
         if not self._parsing_intermixed:  # the words given, not those left for the positionals (intermixed)
             self._given = list(args) if isinstance(args, list | tuple) else []  # what _check_value may quote
         if not self.intermixed or self._parsing_intermixed:
-            return super().parse_known_args(args, namespace)
-        self._parsing_intermixed = True  # parse_known_intermixed_args calls back in here, twice
-        try:
-            return self.parse_known_intermixed_args(args, namespace)
-        finally:
-            self._parsing_intermixed = False
+            parsed = super().parse_known_args(args, namespace)
+        else:
+            self._parsing_intermixed = True  # parse_known_intermixed_args calls back in here, twice
+            try:
+                parsed = self.parse_known_intermixed_args(args, namespace)
+            finally:
+                self._parsing_intermixed = False
+        if self._abbreviated:  # an option given by its beginning: a refusal naming it says so (cli/abbreviations.py)
+            from .abbreviations import keep_noted
+
+            keep_noted(parsed[0], self._abbreviated)
+        return parsed
+
+    def _parse_optional(self, arg_string: str) -> Any:
+        found = super()._parse_optional(arg_string)
+        if found is not None and arg_string.startswith("--"):
+            from .abbreviations import note_abbreviation
+
+            note_abbreviation(self._abbreviated, arg_string, found)
+        return found
 
     def _parse_known_args(self, arg_strings: list[str], namespace: Any, *more: Any) -> Any:
         self._parsing += 1

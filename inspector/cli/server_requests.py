@@ -13,6 +13,7 @@ from inspector.mcp.roots import RootNotUsable, parse_root
 from inspector.mcp.sampling_limits import SamplingLimits, limit_reached
 from inspector.mcp.server_requests import Elicitor, Root
 
+from .abbreviations import naming
 from .common import UsageError, safe
 from .progress import LiveProgressLine
 from .secrets import known_secrets
@@ -73,13 +74,16 @@ def _sampler(args: argparse.Namespace):  # -> Sampler | None
     url, model = getattr(args, "sampling_model_url", None), getattr(args, "sampling_model", None)
     if not getattr(args, "allow_sampling", None):
         if url or model:
-            raise UsageError(Message(N_("--sampling-model-url and --sampling-model take effect only with "
-                                        "--allow-sampling.")))
+            raise naming(UsageError(Message(N_("--sampling-model-url and --sampling-model take effect only with "
+                                               "--allow-sampling."))), "--sampling-model-url", "--sampling-model")
         if getattr(args, "sampling_max_tokens", None) is not None:
-            raise UsageError(Message(N_("--sampling-max-tokens takes effect only with --allow-sampling.")))
+            raise naming(UsageError(Message(N_("--sampling-max-tokens takes effect only with --allow-sampling."))),
+                         "--sampling-max-tokens")
         return None
     if not url or not model:
-        raise UsageError(Message(N_("--allow-sampling needs a model: give --sampling-model-url and --sampling-model.")))
+        # `ping export --all`: --all is read as --allow-sampling, which the refusal says (cli/abbreviations.py).
+        raise naming(UsageError(Message(N_("--allow-sampling needs a model: give --sampling-model-url and "
+                                           "--sampling-model."))), "--allow-sampling")
     from inspector.agent.chat_model import OpenAIChatModel
     from inspector.agent.sampling import ChatModelSampler
 

@@ -2,8 +2,9 @@
 quoted as a shell needs them, the credentials among them as ``…``, as an export removes them
 (``inspector.traces.redact``): the value of an option named like one (``--token T``, ``--api-key=K``), of a variable
 named like one (``API_KEY=K``), of a header line named like one (``Authorization: Bearer T``), a ``user:password``
-given to ``-u``, ``--user`` or ``--proxy-user``, and an address's password, query and fragment. The program is
-started with its words as given (a configured server's configuration keeps them); what names it never holds them."""
+given to ``-u``, ``--user`` or ``--proxy-user``, and an address's password (with a host that may be a piece of it),
+query and fragment. The program is started with its words as given (a configured server's configuration keeps
+them); what names it never holds them."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from collections.abc import Sequence
 
 from .address_query import address_to_quote
 from .secret_names import is_secret_key, names_a_key
+from .user_info import address_shown, spaced_user_info
 
 #: What stands for a credential in a command line (as ``API_KEY=…`` names a variable of its environment).
 MASK = "…"
@@ -74,7 +76,11 @@ def _hidden(word: str, previous: str) -> str:
     if (header := _HEADER.fullmatch(word)) is not None and names_a_key(header.group(1)):
         return f"{header.group(1)}: {MASK}"  # --header "Authorization: Bearer T", -H "X-Api-Key: K"
     if "://" in word:
-        return address_to_quote(word)
+        # Kept and exported: a password holding a space or a quote is hidden too, and a host that may be a piece of the
+        # password (its tail's: se@c/ret@host, @PWb?@host) with it.
+        if (spaced := spaced_user_info(word)) is not None:
+            word = word[:spaced[0]] + word[spaced[1] + 1:]
+        return address_to_quote(address_shown(word, host_in_tail=True))
     return word
 
 

@@ -38,7 +38,8 @@ def _user_info(stop: str, tails: bool = True) -> str:
     first one ends it): linear in the text (each ``:`` of ``a:a:a:…`` was tried as the one that ends it). Without
     ``tails`` its tails are never read (``None``), for a reader that finds them itself."""
     end = rf"/?#{stop}"
-    tail = rf"[^={stop}]*[^/={stop}]@" if tails else "(?!)"
+    # A tail's "@" follows no "/" (host/@user begins a path segment), but may follow the "?" or "#" it begins with.
+    tail = rf"(?:[^={stop}]*[^/={stop}]|(?<=[?#]))@" if tails else "(?!)"
     return (rf"(?:(?P<password>[^{end}:]*:[^{end}]*@)(?P<host>[^{end}]*)(?P<tail>[/?#]{tail})?"
             rf"|(?P<name>[^{end}]+@)"
             rf"|(?P<typed>{_typed(stop)})(?P<typed_tail>{tail})?)")
@@ -60,6 +61,30 @@ USER_INFO_BEFORE_TAIL = re.compile(_SCHEME_IN_TEXT + _user_info(r"\s\"'<>", tail
 USER_INFO_WITH_DELIMITER = re.compile("^" + _typed(r"\s"))
 #: A name, ``:`` and a password up to its ``@`` at the start of a word (``bob:pw@host/mcp``).
 TYPED_USER_INFO = re.compile(r"^[^\s/?#@:]*:[^\s/?#]*@")
+
+#: An address that begins a word quoted whole or a whole string (also as an option's value: ``--url=http://…``), up to
+#: its password's first character: a user name, ``:`` and no port (``http://host:8080 …`` holds none).
+_SPACED_START = re.compile(r"(?i)(?:-{0,2}[a-z][a-z0-9_.-]{0,63}=)?[a-z][a-z0-9+.-]*+://[^\s/?#@:\"']{0,256}+:"
+                           r"(?!\d*(?:[/?#\s]|$))")
+_SPACE_OR_QUOTE = re.compile(r"""[\s"']""")
+
+
+def spaced_user_info(word: str) -> tuple[int, int] | None:
+    """Where the user info of the address ``word`` begins with starts (after ``://``) and ends (its ``@``), when its
+    password holds a space or a quote (``http://bob:a b@host/mcp``, a stdio server's argument: a word of text ends
+    there, and the readings above find no user info); ``None`` for any other ``word``. The password runs to the first
+    ``@`` after that space or quote, on the same line, within 256 characters; an ``@`` before it ends the user info as
+    the readings above have it."""
+    start = _SPACED_START.match(word)
+    if start is None:
+        return None
+    space = _SPACE_OR_QUOTE.search(word, start.end())
+    if space is None or "@" in word[start.end():space.start()]:
+        return None
+    at = word.find("@", space.end(), start.end() + 256)  # a password of 256 characters at most
+    if at < 0 or "\n" in word[space.start():at]:
+        return None
+    return word.index("://") + 3, at
 
 
 class Address(NamedTuple):
@@ -144,4 +169,4 @@ def second_server(url: str) -> tuple[str, str] | None:
 
 __all__ = ["USER_INFO_BEFORE_TAIL", "USER_INFO_IN_TEXT", "USER_INFO_WITH_DELIMITER",
            "TYPED_USER_INFO", "Address", "address_shown", "authority_end", "hide_user_info", "read_address",
-           "second_server", "without_user_info"]
+           "second_server", "spaced_user_info", "without_user_info"]

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import re
 
-from inspector.mcp.user_info import USER_INFO_BEFORE_TAIL
+from inspector.mcp.user_info import USER_INFO_BEFORE_TAIL, spaced_user_info
+
+from .command_line_secrets import QUOTED_REST
 
 # A word (up to a space, quote or angle bracket, which no address spells) holding an "@", read from its start
 # only (each place in a long word without one would read to its end again).
@@ -30,6 +32,37 @@ def hide_user_infos(text: str, mark: str) -> str:
         start, last_at = word.start(), text.rfind("@", word.start(), word.end())
         parts += (text[done:start], _hide_in_word(text[start:last_at + 1], mark))
         done = last_at + 1
+    return "".join((*parts, text[done:])) if parts else text
+
+
+# A word quoted whole that begins with an address ("http://bob:a b@host/mcp" of a stdio server's argument).
+_QUOTED_ADDRESS = re.compile(r"""(['"])(?=(?:-{0,2}[A-Za-z][A-Za-z0-9_.-]{0,63}=)?[A-Za-z][A-Za-z0-9+.-]*+://)""")
+
+
+def hide_spaced_user_info(word: str, mark: str) -> str | None:
+    """``word`` (a whole string, or a word's text between its quotes) with the user info of the address it begins
+    with as ``mark`` when its password holds a space or a quote (:func:`~inspector.mcp.user_info.spaced_user_info`);
+    ``None`` for any other ``word``."""
+    found = spaced_user_info(word)
+    return None if found is None else f"{word[:found[0]]}{mark}{word[found[1]:]}"
+
+
+def hide_quoted_addresses(text: str, mark: str) -> str:
+    """``text`` with the user info of each address that begins a word quoted whole and whose password holds a space
+    or a quote as ``mark`` (:func:`hide_spaced_user_info`; ``"http://bob:a b@host/mcp"``, shlex.join's
+    ``'http://bob:a'"'"'b@host/mcp'``)."""
+    parts: list[str] = []
+    done = 0
+    for found in _QUOTED_ADDRESS.finditer(text):
+        if found.start() < done:
+            continue
+        rest = QUOTED_REST[found.group(1)].match(text, found.end())
+        if rest is None:
+            continue
+        shown = hide_spaced_user_info(text[found.end():rest.end() - 1], mark)
+        if shown is not None:
+            parts += (text[done:found.end()], shown)
+            done = rest.end() - 1
     return "".join((*parts, text[done:])) if parts else text
 
 
@@ -71,8 +104,10 @@ class _Tails:
             word = self._word
             stop = word.find("=", start)
             self._from, self._to = start, len(word) if stop < 0 else stop
-            at = word.rfind("@", start + 1, self._to)
+            at = word.rfind("@", start, self._to)
             while at > 0 and word[at - 1] == "/":
-                at = word.rfind("@", start + 1, at)
+                at = word.rfind("@", start, at)
             self._last_at = at
-        return self._last_at + 1 if self._last_at >= start + 1 else None
+        # Its "@" may follow the "?" or "#" it begins with right away (a password "@PWb?" of "bob:@PWb?@host").
+        right_after = self._last_at == start and self._word[start - 1:start] in ("?", "#")
+        return self._last_at + 1 if self._last_at > start or right_after else None

@@ -24,7 +24,7 @@ _PASSWORD_END = re.compile(r"""[\s"'\\]""")
 # own quote as 'a'"'"'b', pieces glued), or in double quotes; each piece at most 256 characters.
 _SINGLE_QUOTED_REST = r"""[^'\n]{0,256}'(?:"'"'[^'\n]{0,256}')*"""
 _DOUBLE_QUOTED_REST = r'(?:[^"\\\n]|\\.){0,256}"'
-_QUOTED_REST = {"'": re.compile(_SINGLE_QUOTED_REST), '"': re.compile(_DOUBLE_QUOTED_REST)}
+QUOTED_REST = {"'": re.compile(_SINGLE_QUOTED_REST), '"': re.compile(_DOUBLE_QUOTED_REST)}
 # A word quoted whole that begins with a name and "=" or ":" ('--password=a;b', "API_KEY=a b", 'X-Api-Key: a b'),
 # where a space or the text's start is before it (looked at apart: a pattern beginning with that look is slower).
 _QUOTED_ASSIGNMENT = re.compile(r"""(?P<quote>['"])(?P<name>[A-Za-z0-9_.-]{2,64}+)(?:=|:[ \t]*)""")
@@ -33,6 +33,27 @@ _QUOTED_ASSIGNMENT = re.compile(r"""(?P<quote>['"])(?P<name>[A-Za-z0-9_.-]{2,64}
 _QUOTED_AFTER_OPTION = re.compile(rf"""(?P<option>--[A-Za-z][A-Za-z0-9_-]{{1,40}}+|-u)[ \t]+"""
                                   rf"""(?P<word>'{_SINGLE_QUOTED_REST}|"{_DOUBLE_QUOTED_REST})(?!\S)""")
 _USER_OPTIONS = frozenset({"-u", "--user", "--proxy-user"})
+# What may stand before a word's opening quote besides a space: a list's or an object's punctuation (["API_KEY=a b"]).
+_BEFORE_A_WORD = frozenset("[(,{:=")
+# The value of "--password=…" as a command line spells it: to the next space (a comma or ";" is part of it), quote
+# or \" (where a JSON text's string holding the command line ends). In a word quoted whole ("--password=a b" in a JSON
+# list, '--password=a b' in a Python one, \"…\" in JSON text inside a JSON string) to that quote, at most 256
+# characters (one left open is not looked for to the end of a long line).
+_OPTION_VALUE = re.compile(r"""(?:[^\s"'\\]|\\[^\s"'])+""")
+_QUOTED_OPTION_VALUE = {'"': re.compile(r'(?:[^"\\\n]|\\.){1,256}(?=")'), "'": re.compile(r"[^'\n]{1,256}(?=')"),
+                        '\\"': re.compile(r'(?:[^\\\n]|\\[^"\n]){1,256}(?=\\")')}
+
+
+def option_value(text: str, name_start: int, value_start: int) -> re.Match[str] | None:
+    """The value of a command line's ``--name=value`` whose name begins at ``name_start`` (its ``--``) and value at
+    ``value_start``: to the quote the word began with (``"--password=a,b c"``), else to a space or quote."""
+    for quote in ('\\"', '"', "'"):
+        if text.startswith(quote, name_start - len(quote)):
+            found = _QUOTED_OPTION_VALUE[quote].match(text, value_start)
+            if found is not None:
+                return found
+            break
+    return _OPTION_VALUE.match(text, value_start)
 
 
 def hide_database_passwords(text: str, mark: str) -> str:
@@ -92,9 +113,10 @@ def hide_quoted_values(text: str, mark: str, names_a_secret: Callable[[str], boo
     done = 0
     for found in _QUOTED_ASSIGNMENT.finditer(text):
         start = found.start()
-        if start < done or (start and not text[start - 1].isspace()) or not names_a_secret(found["name"]):
+        if start < done or (start and not (text[start - 1].isspace() or text[start - 1] in _BEFORE_A_WORD)) or (
+                not names_a_secret(found["name"])):
             continue
-        rest = _QUOTED_REST[found["quote"]].match(text, found.end())
+        rest = QUOTED_REST[found["quote"]].match(text, found.end())
         if rest is None:
             continue
         closing = rest.end() - 1  # the word's closing quote

@@ -21,8 +21,9 @@ from typing import Any
 from inspector.mcp.secret_names import KEY_NAME as _KEY_NAME
 from inspector.mcp.secret_names import is_secret_key, names_a_key
 
-from .address_secrets import hide_user_infos
-from .command_line_secrets import hide_database_passwords, hide_quoted_values, hide_user_passwords
+from .address_secrets import hide_quoted_addresses, hide_spaced_user_info, hide_user_infos
+from .argv_secrets import argv_secrets
+from .command_line_secrets import hide_database_passwords, hide_quoted_values, hide_user_passwords, option_value
 from .token_shapes import TOKEN_PREFIXES, hide_token_shapes
 
 REDACTED = "[REDACTED]"
@@ -68,6 +69,9 @@ _XML_ELEMENT = re.compile(r"<([A-Za-z_][\w.:-]{0,63})(\s[^<>]*)?>([^<]*)</\1\s*>
 # and {"name": "X-Api-Key", "value": "..."}, the name right before the value.
 _TEXT_PAIR = re.compile(r"""\[\s*(?P<q>\\?["'])(?P<name>[A-Za-z0-9_.-]{2,64})(?P=q)\s*,\s*"""
                         r"""(?P<vq>\\?["'])(?P<value>(?:(?!(?P=vq)).)*)(?P=vq)""")
+# An option and its value further on in the text of a list of a command's words: ["srv", "--api-key", "K"].
+_TEXT_ARGV_OPTION = re.compile(r""",\s*(?P<q>\\?["'])(?P<name>--?[A-Za-z][A-Za-z0-9_.-]{1,63})(?P=q)\s*,\s*"""
+                               r"""(?P=q)(?P<value>(?:(?!(?P=q))[^\n]){1,256})(?P=q)""")
 _TEXT_NAME_VALUE = re.compile(r"""(?P<q>\\?["'])(?i:name|key|header|field)(?P=q)\s*[:=]\s*(?P=q)"""
                               r"""(?P<name>[A-Za-z0-9_.-]{2,64})(?P=q)\s*,\s*(?P=q)(?i:value|values|val)(?P=q)"""
                               r"""\s*[:=]\s*(?P=q)(?P<value>(?:(?!(?P=q)).)*)(?P=q)""")
@@ -127,9 +131,13 @@ def redact(value: Any) -> Any:
             # name holds no colon: ["Authorization: Bearer x", "next line"] is lines of text (a
             # server's stderr), each redacted as text, not a name and its value.
             pair = 2 <= len(item) <= 3 and type(item[0]) is str and ":" not in item[0] and is_secret_key(item[0])
+            # A command's words (["--api-key", "K"], "args" of a client's configuration), read as a command line.
+            words = argv_secrets(item, REDACTED)
             for index, child in enumerate(item):
                 if pair and index and not _harmless(child):
                     items[index] = REDACTED
+                elif index in words:
+                    items[index] = words[index]
                 else:
                     items[index] = _scalar(child, items, index, pending)
         else:
@@ -176,6 +184,11 @@ def redact_text(text: str) -> str:
     if "=" in text or "%3" in text:
         text = _URL_PARAMETER.sub(_url_parameter, text)
     if "://" in text and "@" in text:
+        # An address whose password holds a space or a quote: a whole string (a word of a command's list), or a word
+        # quoted whole (a stdio server's argument); elsewhere a word ends at either.
+        text = hide_spaced_user_info(text, REDACTED) or text
+        if "'" in text or '"' in text:
+            text = hide_quoted_addresses(text, REDACTED)
         text = hide_user_infos(text, REDACTED)
     if "-u" in text:
         text = hide_user_passwords(text, REDACTED)
@@ -188,6 +201,8 @@ def redact_text(text: str) -> str:
     if "'" in text or '"' in text:
         if "[" in text:
             text = _TEXT_PAIR.sub(_text_pair, text)
+        if "," in text and "-" in text:
+            text = _TEXT_ARGV_OPTION.sub(_text_argv_option, text)
         if ":" in text or "=" in text:
             text = _TEXT_NAME_VALUE.sub(_text_pair, text)
     if any(prefix in text for prefix in TOKEN_PREFIXES):
@@ -234,6 +249,14 @@ def _text_pair(match: re.Match[str]) -> str:
     return match.group(0)[:start - whole] + REDACTED + match.group(0)[end - whole:]
 
 
+def _text_argv_option(match: re.Match[str]) -> str:
+    value = match.group("value")
+    if not names_a_key(match.group("name")) or value == REDACTED or value.startswith("-"):
+        return match.group(0)
+    start, end = match.span("value")
+    return match.string[match.start():start] + REDACTED + match.string[end:match.end()]
+
+
 def _secret_option(match: re.Match[str]) -> str:
     # "…" is how a command server's name shows a credential (--token …, inspector.mcp.command_line): no value.
     if not names_a_key(match.group(1)) or match.group(3) in (REDACTED, "…"):
@@ -272,7 +295,11 @@ def _redact_assignments(text: str) -> str:
         key_option = name.startswith("--") and _KEY_NAME.search(name) is not None  # --access-key=abc
         if not (is_secret_key(name) or bare_key or key_option):
             continue
-        found = _ASSIGNED_VALUE.match(text, match.end())
+        # A command line's option ("--password=a,b"): its value runs to a space, not to a comma as in prose.
+        option = (name.startswith("-") and not match.group("q") and "=" in match.group("sep")
+                  and text[match.end():match.end() + 1] not in "\"'")
+        found = (option_value(text, match.start(), match.end()) if option else None) or _ASSIGNED_VALUE.match(
+            text, match.end())
         if found is None:
             continue  # no value: "token=" at the end, "key: 'unclosed"
         value = found.group()

@@ -18,7 +18,7 @@ import pytest
 
 from inspector.mcp import user_info
 from inspector.traces.address_secrets import hide_user_infos
-from inspector.traces.command_line_secrets import hide_database_passwords, hide_user_passwords
+from inspector.traces.command_line_secrets import hide_database_passwords, hide_user_passwords, option_value
 from inspector.traces.redact import redact, redact_text
 from inspector.traces.token_shapes import hide_token_shapes
 
@@ -29,7 +29,7 @@ MEGABYTE = 1_000_000
 SLOW_SECONDS = 5.0
 
 # The assignments pass as it was (every name's value read in a lookahead), the reference its
-# replacement must agree with.
+# replacement must agree with; a command line's option's value read to a space as since (option_value).
 _ASSIGNMENT_BEFORE = re.compile(
     r"""(?P<q>\\?["']|)(?P<name>[A-Za-z0-9_.-]{2,64})(?P=q)(?P<sep>[ \t]*[:=][ \t]*)"""
     r"""(?=(?P<value>\[REDACTED\]|\\"(?:[^"\\]|\\[^"])*\\"|"(?:[^"\\\n]|\\.)*(?:"|(?=\n|\Z))|'[^'\n]*'"""
@@ -68,11 +68,15 @@ def assignments_before(text: str) -> str:
         key_option = name.startswith("--") and m._KEY_NAME.search(name) is not None
         if match.start() < done or not (m.is_secret_key(name) or bare_key or key_option):
             continue
-        value = match.group("value")
+        # A command line's option ("--password=a,b"): its value runs to a space (option_value), not to a comma.
+        option = (name.startswith("-") and not match.group("q") and "=" in match.group("sep")
+                  and text[match.end():match.end() + 1] not in "\"'")
+        found = option_value(text, match.start(), match.end()) if option else None
+        value = match.group("value") if found is None else found.group()
         quote = "\\\"" if value.startswith("\\\"") else (value[0] if value[0] in "\"'" else "")
         if value[len(quote):len(value) - len(quote)] in (m.REDACTED, "null", "true", "false", "", "…"):
             continue
-        start, end = match.span("value")
+        start, end = match.span("value") if found is None else found.span()
         parts.append(text[done:start])
         parts.append(f"{quote}{m.REDACTED}{quote}")
         done = end

@@ -1,0 +1,33 @@
+"""Credentials in a list of a command's words (``{"args": ["--api-key", "K"]}``: an MCP client's configuration, a
+stdio server's argv in a span attribute), read as a command server's name reads its command line
+(:func:`inspector.mcp.command_line.hidden_words`: the word after an option named like a credential, a
+``user:password`` after ``-u``, the whole value of one word ``--password=…`` or ``API_KEY=…``, spaces, commas and
+quotes included), and a password glued to ``-p`` after a MySQL command. An address is left to the text's rules,
+which keep its query's other parameters."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from inspector.mcp.command_line import MASK, hidden_words
+
+_DATABASE_COMMANDS = frozenset({"mysql", "mysqldump", "mariadb", "mysqladmin"})
+
+
+def argv_secrets(words: Sequence[object], mark: str) -> dict[int, str]:
+    """What each word of ``words`` (a list of strings; ``{}`` for any other list) that holds a credential becomes, by
+    its index: ``mark`` for a value, ``--password=mark``, ``-pmark`` after a MySQL command."""
+    if not words or any(type(word) is not str for word in words):
+        return {}
+    argv: Sequence[str] = words  # type: ignore[assignment]
+    shown: dict[int, str] = {}
+    for index, (word, hidden) in enumerate(zip(argv, hidden_words(argv), strict=True)):
+        if hidden != word and "://" not in word and word != mark:
+            shown[index] = hidden.removesuffix(MASK) + mark
+    database = False
+    for index, word in enumerate(argv):
+        if word.rpartition("/")[2].lower() in _DATABASE_COMMANDS:
+            database = True
+        elif database and word.startswith("-p") and len(word) > 2 and word[2:] != mark:
+            shown[index] = f"-p{mark}"
+    return shown
