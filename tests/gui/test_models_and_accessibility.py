@@ -127,7 +127,7 @@ def test_every_control_of_the_window_has_an_accessible_name(qtbot, make_window, 
     probe = QLineEdit(window.centralWidget())
     probe.setObjectName("probe")
     probe.show()
-    assert _unnamed(window) == ["QLineEdit 'probe' in QSplitter"]  # the walk does see the controls
+    assert _unnamed(window) == ["QLineEdit 'probe' in ServersSplitter"]  # the walk does see the controls
 
 
 # -- what a screen reader hears (AT-SPI on Linux: Qt's accessible interfaces, as the bridge reads them) --

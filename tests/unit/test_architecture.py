@@ -46,11 +46,12 @@ ALLOWED = {
 # (--token T) as a command server's name leaves it out (mcp.secret_names: one rule of such names). A step's details
 # in the user's language cut after the sentence of ours a tool's error is stored behind, which the protocol layer
 # writes (mcp.results). The schema step that gives the steps imported before a plumbing rule the marks a fresh
-# import gives asks the importer's own rule (traces.plumbing_mark), loaded for that upgrade alone.
+# import gives asks the importer's own rule (traces.plumbing_mark), loaded for that upgrade alone. The export reads
+# a list of a command's arguments in a span as a command server's name reads its command line (mcp.command_line).
 ALLOWED_MODULES = {"store": {"inspector.mcp.signin.model", "inspector.traces.plumbing_mark"},
                    "i18n": {"inspector.mcp.results"},
                    "traces": {"inspector.mcp.results", "inspector.mcp.text", "inspector.mcp.user_info",
-                              "inspector.mcp.secret_names"},
+                              "inspector.mcp.secret_names", "inspector.mcp.command_line"},
                    "transfer": {"inspector.mcp.address_query"}}
 QT_MODULES = ("PySide6", "shiboken6", "PyQt5", "PyQt6")
 
