@@ -21,8 +21,9 @@ _REDACTED = "[REDACTED]"
 _USER_OPTIONS = ("-u", "--user", "--proxy-user")
 #: ``NAME=value`` (a variable, ``--option=value``): the name and the value.
 _ASSIGNED = re.compile(r"(-{0,2}[A-Za-z_][A-Za-z0-9_.-]*)=(.+)", re.S)
-#: A header line given as one word (``--header "Authorization: Bearer T"``): its name and value.
-_HEADER = re.compile(r"([A-Za-z][A-Za-z0-9_-]*):[ \t]*(\S.*)", re.S)
+#: A header line given as one word (``--header "Authorization: Bearer T"``, or glued to its option: ``-HX-Api-Key:K``):
+#: the option, the name and the value.
+_HEADER = re.compile(r"(-[A-Za-z])?([A-Za-z][A-Za-z0-9_-]*):[ \t]*(\S.*)", re.S)
 
 
 def hidden_words(argv: Sequence[str]) -> list[str]:
@@ -68,14 +69,27 @@ def _hidden(word: str, previous: str) -> str:
         return MASK if previous in _USER_OPTIONS else "-u" + MASK  # curl -u bob:pw, -ubob:pw
     if (assigned := _ASSIGNED.fullmatch(word)) is not None and "://" not in assigned.group(1):
         name, value = assigned.groups()
-        secret = names_a_key(name[2:]) if name.startswith("--") else is_secret_key(name)
-        if secret or (name in _USER_OPTIONS and ":" in value):
+        if name in _USER_OPTIONS and ":" in value:
             return f"{name}={MASK}"
-    if (header := _HEADER.fullmatch(word)) is not None and names_a_key(header.group(1)):
-        return f"{header.group(1)}: {MASK}"  # --header "Authorization: Bearer T", -H "X-Api-Key: K"
+        if (hidden := _hidden_value(value)) is not None:  # --header=X-Api-Key:K, --env=API_KEY=K
+            return f"{name}={hidden}"
+    if (hidden := _hidden_value(word)) is not None:
+        return hidden
     if "://" in word:
         return address_to_quote(word)
     return word
+
+
+def _hidden_value(word: str) -> str | None:
+    """``word`` with its credential as :data:`MASK` when it is a variable or option named like one (``API_KEY=K``,
+    ``--token=T``) or a header line (``Authorization: Bearer T``, ``-HX-Api-Key:K``); ``None`` for any other."""
+    if (assigned := _ASSIGNED.fullmatch(word)) is not None and "://" not in assigned.group(1):
+        name = assigned.group(1)
+        if names_a_key(name[2:]) if name.startswith("--") else is_secret_key(name):
+            return f"{name}={MASK}"
+    if (header := _HEADER.fullmatch(word)) is not None and names_a_key(header.group(2)):
+        return f"{header.group(1) or ''}{header.group(2)}: {MASK}"  # -H "Authorization: Bearer T", -HX-Api-Key:K
+    return None
 
 
 def _quoted(word: str) -> str:

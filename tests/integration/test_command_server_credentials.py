@@ -132,3 +132,16 @@ def test_a_server_configured_under_its_whole_command_line_stays_one_server_until
     assert again.returncode == 0 and "--token …" in again.stdout and TOKEN not in again.stdout + again.stderr
     listed = json.loads(cli_here("--db", str(db), "servers", "--json").stdout)["servers"]
     assert [(server["name"], server["url"]) for server in listed] == [("tokened", f"stdio:{SHOWN}")]
+
+
+def test_a_header_or_variable_given_after_an_options_equals_sign_names_no_run(tmp_path: Path) -> None:
+    """``--header=X-Api-Key:K`` and ``--env=API_KEY=K`` (a header line or a variable as an option's value after its
+    "="): the export removed K, but the server's name kept it, in each run's row, `runs list` and `servers`."""
+    db, key, other = tmp_path / "runs.db", "key-H4j5K6-header-secret", "key-V7w8X9-variable-secret"
+    typed = f"{COMMAND} --header=X-Api-Key:{key} --env=API_KEY={other}"
+    assert answer(cli_here("--db", str(db), "call", "--stdio", typed, "token_digest", "--json")) == digest(TOKEN)
+    said = [cli_here("--db", str(db), *words).stdout for words in (["runs", "list", "--json"], ["servers", "--json"])]
+    server = f"stdio:{SHOWN} '--header=X-Api-Key: '… --env=API_KEY=…"
+    assert [run["server"] for run in json.loads(said[0])["runs"]] == [server]
+    assert [text for text in said if key in text or other in text] == []
+    assert rows_holding(db, key) == [] and rows_holding(db, other) == []
