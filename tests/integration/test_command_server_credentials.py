@@ -145,3 +145,20 @@ def test_a_header_or_variable_given_after_an_options_equals_sign_names_no_run(tm
     assert [run["server"] for run in json.loads(said[0])["runs"]] == [server]
     assert [text for text in said if key in text or other in text] == []
     assert rows_holding(db, key) == [] and rows_holding(db, other) == []
+
+
+def test_the_servers_list_and_an_imports_plan_show_a_configured_command_without_its_token(tmp_path: Path) -> None:
+    """`servers` showed a configured command's line whole below its name (``--token T``), and `servers import`
+    its plan so, while its name said ``--token …`` and a variable's value was never shown."""
+    db, config = tmp_path / "runs.db", tmp_path / "client.json"
+    saved = cli_here("--db", str(db), "servers", "set", "tokened", "--command", COMMAND)
+    assert saved.returncode == 0, saved.stderr
+    listed = cli_here("--db", str(db), "servers")
+    assert listed.returncode == 0 and "--token …" in listed.stdout and TOKEN not in listed.stdout + listed.stderr
+    program, *args = shlex.split(COMMAND.replace(TOKEN, TOKEN + "-other"))
+    config.write_text(json.dumps({"mcpServers": {"other": {"command": program, "args": args}}}), encoding="utf-8")
+    imported = cli_here("--db", str(tmp_path / "elsewhere.db"), "servers", "import", str(config), "--yes")
+    assert imported.returncode == 0 and "other" in imported.stdout, imported.stderr
+    assert TOKEN not in imported.stdout + imported.stderr
+    assert answer(cli_here("--db", str(tmp_path / "elsewhere.db"), "call", "other", "token_digest", "--json")) \
+        == digest(TOKEN + "-other")  # started with its token
