@@ -15,7 +15,7 @@ from inspector.i18n import N_, _, ngettext
 from inspector.i18n.entry_names import said_name
 from inspector.i18n.messages import Message
 from inspector.mcp.address_query import address_to_keep
-from inspector.store import RunStore, ServerRecord, ServerRegistry, ServerSettings
+from inspector.store import CommandSetting, RunStore, ServerRecord, ServerRegistry, ServerSettings
 from inspector.store.signin_settings import SignInSetup, StoredSignIn
 
 from .common import EXIT_OK, BadInputError, UsageError, database_path, open_existing_store, open_store
@@ -214,6 +214,7 @@ def _configure_command(store: RunStore, args: argparse.Namespace) -> int:
     keeper = NotingKeeper(held)
     registry = ServerRegistry(store.db, keeper)
     key = ServerEndpoint.for_command(command, name=name).key
+    _refuse_other_credentials(registry, key, name, setting_of(command))
     replaced = replaced_servers(registry, name, key)
     era = getattr(args, "era", None)
     if era is None and replaced:  # a new command under the same name keeps the era chosen for the name
@@ -234,6 +235,24 @@ def _configure_command(store: RunStore, args: argparse.Namespace) -> int:
             "Give them with --env on each call (at a terminal you will be asked for them).",
             len(secret)).format(names=", ".join(secret)), file=sys.stderr)
     return EXIT_OK
+
+
+def _refuse_other_credentials(registry: ServerRegistry, key: str, name: str, setting: CommandSetting) -> None:
+    """Refuse a command that is the server another name configures with other credentials (``--token T2`` where it
+    has ``--token T``: one key, ``stdio:cmd --token …``): saved, it would replace that server, its name and its
+    credentials, as an address with another password is refused."""
+    from inspector.mcp.server import STDIO_KEY_PREFIX
+
+    other = registry.get(key)
+    if (other is None or other.command is None or other.name in (None, name)
+            or (other.command.program, other.command.args) == (setting.program, setting.args)):
+        return
+    raise UsageError(Message(N_("{other} is configured with this command, its credentials aside ({command}), and a "
+                                "server is configured once. To give {other} these credentials, write: servers set "
+                                "{other} --command \"…\"; to name it {name}, remove {other} first (servers remove "
+                                "{other})."),
+                             {"other": one_line(other.name), "name": one_line(name),
+                              "command": one_line(key.removeprefix(STDIO_KEY_PREFIX))}))
 
 
 def replaced_servers(registry: ServerRegistry, name: str, key: str) -> list[ServerRecord]:

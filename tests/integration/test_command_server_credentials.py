@@ -162,3 +162,27 @@ def test_the_servers_list_and_an_imports_plan_show_a_configured_command_without_
     assert TOKEN not in imported.stdout + imported.stderr
     assert answer(cli_here("--db", str(tmp_path / "elsewhere.db"), "call", "other", "token_digest", "--json")) \
         == digest(TOKEN + "-other")  # started with its token
+
+
+def test_the_same_command_with_another_token_under_another_name_does_not_replace_the_first(tmp_path: Path) -> None:
+    """Both are one server (``stdio:… --token …``): `servers set work --command "… --token T2"` said "Saved work."
+    and replaced ``personal`` whole, its name and token gone (an address with another password is refused so)."""
+    db = tmp_path / "runs.db"
+    assert cli_here("--db", str(db), "servers", "set", "personal", "--command", COMMAND).returncode == 0
+    other = cli_here("--db", str(db), "servers", "set", "work", "--command", COMMAND.replace(TOKEN, "tok-other-9"))
+    assert other.returncode == 2, other.stdout + other.stderr
+    said = " ".join(other.stderr.split())
+    assert "personal" in said and "servers remove personal" in said and "--token …" in said, said
+    assert TOKEN not in said and "tok-other-9" not in said
+    listed = json.loads(cli_here("--db", str(db), "servers", "--json").stdout)["servers"]
+    assert [(server["name"], server["url"]) for server in listed] == [("personal", f"stdio:{SHOWN}")]
+    assert answer(cli_here("--db", str(db), "call", "personal", "token_digest", "--json")) == digest(TOKEN)
+    # Its own name again with the other token replaces its command, as before; the same command under a new name
+    # renames it, as before.
+    assert cli_here("--db", str(db), "servers", "set", "personal", "--command",
+                    COMMAND.replace(TOKEN, "tok-other-9")).returncode == 0
+    assert answer(cli_here("--db", str(db), "call", "personal", "token_digest", "--json")) == digest("tok-other-9")
+    renamed = cli_here("--db", str(db), "servers", "set", "work", "--command", COMMAND.replace(TOKEN, "tok-other-9"))
+    assert renamed.returncode == 0, renamed.stderr
+    listed = json.loads(cli_here("--db", str(db), "servers", "--json").stdout)["servers"]
+    assert [server["name"] for server in listed] == ["work"]
