@@ -184,6 +184,7 @@ def _configure_command(store: RunStore, args: argparse.Namespace) -> int:
     from inspector.mcp import ServerEndpoint
     from inspector.mcp.server_command import InvalidCommandError, parse_command_line
     from inspector.store import is_secret_variable
+    from inspector.store.server_keys import move_runs_and_health
 
     from .keyring_refusals import NotingKeeper
     from .operations import parse_budget_option
@@ -221,6 +222,8 @@ def _configure_command(store: RunStore, args: argparse.Namespace) -> int:
         era = replaced[0].era
     with saved_whole(store, held, keeper, key, one_line(name)):
         for old in replaced:
+            if address_to_keep(old.url) == key:  # configured before its credentials were left out of its key
+                move_runs_and_health(store.db.conn, old.url, key)
             registry.remove_server(old.url)
         registry.save_server(key, name=name, budget_s=reading.seconds if reading else None, roots=_roots(args),
                              command=setting_of(command), era=era)

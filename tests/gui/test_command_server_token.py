@@ -8,6 +8,7 @@ the real window and dialog offscreen, a real SQLite file."""
 
 from __future__ import annotations
 
+import shlex
 import sqlite3
 import sys
 
@@ -58,3 +59,32 @@ def test_a_command_line_token_is_kept_only_in_the_servers_configuration(make_win
         assert TOKEN in conn.execute("SELECT command FROM servers WHERE url = ?", (record.url,)).fetchone()[0]
     # Nowhere else: no run's row, no step's payload (its command line), no health.
     assert rows_holding(resolve_db_path(), TOKEN) == [("servers", "command")]
+
+
+def test_a_server_configured_under_its_whole_command_line_takes_its_runs_when_saved_again(make_window, qtbot) -> None:
+    """Configured before its key left T out (``stdio:… --token T``), saved again by the dialog it is keyed
+    ``stdio:… --token …``; its runs and health stayed under the key holding T: two servers in the Runs list (the
+    earlier one shown with T), T in each of their rows."""
+    from inspector.agent.server_commands import setting_of
+    from inspector.mcp.server_command import parse_command_line
+    from inspector.store import RunStore, ServerRegistry
+    from tests.integration.test_command_server_credentials import answer
+    from tests.support.cli_process import cli_here
+
+    line = f"{sys.executable} -m tests.support.token_stdio_server --token {TOKEN}"
+    db, earlier = resolve_db_path(), f"stdio:{shlex.join(shlex.split(line))}"
+    with RunStore.open(db) as store:
+        ServerRegistry(store.db).save_server(earlier, name="tokened", transport="stdio",
+                                             command=setting_of(parse_command_line(line)))
+    assert answer(cli_here("--db", str(db), "call", "tokened", "token_digest", "--json")) == digest(TOKEN)
+    window = make_window(wait_tools=False)
+    [record] = [record for record in window.admin.registry.all() if record.transport == "stdio"]
+    assert record.url == earlier
+    answer_dialog(window, lambda dialog: None)
+    window.admin.edit_server(record)
+    [record] = [record for record in window.admin.registry.all() if record.transport == "stdio"]
+    assert (record.name, record.url, record.ok_count) == (
+        "tokened", f"stdio:{sys.executable} -m tests.support.token_stdio_server --token …", 1)
+    with sqlite3.connect(db) as conn:
+        assert {row[0] for row in conn.execute("SELECT server FROM runs")} == {record.url}
+    assert rows_holding(db, TOKEN) == [("servers", "command")]

@@ -131,7 +131,15 @@ def test_a_server_configured_under_its_whole_command_line_stays_one_server_until
     again = cli_here("--db", str(db), "servers", "set", "tokened", "--command", COMMAND)
     assert again.returncode == 0 and "--token …" in again.stdout and TOKEN not in again.stdout + again.stderr
     listed = json.loads(cli_here("--db", str(db), "servers", "--json").stdout)["servers"]
-    assert [(server["name"], server["url"]) for server in listed] == [("tokened", f"stdio:{SHOWN}")]
+    assert [(server["name"], server["url"], server["ok"]) for server in listed] == [("tokened", f"stdio:{SHOWN}", 1)]
+    # Its runs and health go with it: they stayed under the key holding T (two servers in `runs list` and the
+    # window, the earlier one shown with T, its health lost), T in each of their rows.
+    answer(cli_here("--db", str(db), "call", "tokened", "token_digest", "--json"))
+    runs = json.loads(cli_here("--db", str(db), "runs", "list", "--json").stdout)["runs"]
+    assert [run["server"] for run in runs] == [f"stdio:{SHOWN}"] * 2
+    assert [server["ok"] for server in json.loads(cli_here("--db", str(db), "servers", "--json").stdout)["servers"]] \
+        == [2]
+    assert rows_holding(db, TOKEN) == [("servers", "command")]
 
 
 def test_a_header_or_variable_given_after_an_options_equals_sign_names_no_run(tmp_path: Path) -> None:

@@ -217,7 +217,9 @@ class ServerAdmin(QObject):
 
         A command server's process stops when its settings change (the next operation starts it
         anew); ``kept_env`` names secret variables whose kept value (under ``replaces``) stays."""
+        from inspector.mcp.address_query import address_to_keep
         from inspector.store.secrets import is_secret_header
+        from inspector.store.server_keys import move_runs_and_health
         from inspector.store.servers import QUERY_ACCOUNT
 
         if command is not None:
@@ -232,6 +234,8 @@ class ServerAdmin(QObject):
             moved = self.registry.settings(replaces)
             if signin is None or command is not None:  # else its secret moves to the new address
                 forget_signin(self, replaces)
+            if command is not None and address_to_keep(replaces) == url:  # keyed before its credentials were left out
+                move_runs_and_health(self.store.db.conn, replaces, url)
             self.registry.remove_server(replaces)  # its secrets leave the keyring (saved anew below)
             self.consoles.forget(replaces)
         if command is not None:
