@@ -2,8 +2,9 @@
 quoted as a shell needs them, the credentials among them as ``…``, as an export removes them
 (``inspector.traces.redact``): the value of an option named like one (``--token T``, ``--api-key=K``), of a variable
 named like one (``API_KEY=K``), of a header line named like one (``Authorization: Bearer T``), a ``user:password``
-given to ``-u``, ``--user`` or ``--proxy-user``, and an address's password, query and fragment. The program is
-started with its words as given (a configured server's configuration keeps them); what names it never holds them."""
+given to ``-u``, ``--user`` or ``--proxy-user``, an address's password, query and fragment, and a credential known by
+its shape (``sk-…``, ``ghp_…``). The program is started with its words as given (a configured server's configuration
+keeps them); what names it never holds them."""
 
 from __future__ import annotations
 
@@ -77,7 +78,15 @@ def _hidden(word: str, previous: str) -> str:
         return hidden
     if "://" in word:
         return address_to_quote(word)
-    return word
+    return _without_token_shapes(word)
+
+
+def _without_token_shapes(word: str) -> str:
+    """``word`` with each credential known by its shape (``sk-…``, ``ghp_…``) as :data:`MASK`, as the export removes
+    them (a token given alone, or after an option not named like one: ``--pat ghp_…``)."""
+    from inspector.traces.token_shapes import TOKEN_PREFIXES, hide_token_shapes  # the export's rule, not a copy
+
+    return hide_token_shapes(word, MASK) if any(prefix in word for prefix in TOKEN_PREFIXES) else word
 
 
 def _hidden_value(word: str) -> str | None:

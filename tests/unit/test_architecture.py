@@ -46,12 +46,14 @@ ALLOWED = {
 # (--token T) as a command server's name leaves it out (mcp.secret_names: one rule of such names). A step's details
 # in the user's language cut after the sentence of ours a tool's error is stored behind, which the protocol layer
 # writes (mcp.results). The schema step that gives the steps imported before a plumbing rule the marks a fresh
-# import gives asks the importer's own rule (traces.plumbing_mark), loaded for that upgrade alone.
+# import gives asks the importer's own rule (traces.plumbing_mark), loaded for that upgrade alone. A command server's
+# name leaves out a credential known by its shape (sk-…) as the export does (traces.token_shapes: one rule).
 ALLOWED_MODULES = {"store": {"inspector.mcp.signin.model", "inspector.traces.plumbing_mark"},
                    "i18n": {"inspector.mcp.results"},
                    "traces": {"inspector.mcp.results", "inspector.mcp.text", "inspector.mcp.user_info",
                               "inspector.mcp.secret_names"},
-                   "transfer": {"inspector.mcp.address_query"}}
+                   "transfer": {"inspector.mcp.address_query"},
+                   "mcp": {"inspector.traces.token_shapes"}}
 QT_MODULES = ("PySide6", "shiboken6", "PyQt5", "PyQt6")
 
 

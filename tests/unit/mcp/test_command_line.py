@@ -26,6 +26,10 @@ from inspector.traces.redact import redact_text
     ("srv '--header=Authorization: Bearer T1x'", "srv '--header=Authorization: '…"),
     ("srv --env=API_KEY=K1x", "srv --env=API_KEY=…"), ("docker run -e=TOKEN=T1x img", "docker run -e=TOKEN=… img"),
     ("srv -HX-Api-Key:K1x", "srv '-HX-Api-Key: '…"),
+    # A credential known by its shape, wherever it stands (the export removed it): a key given alone, or after an
+    # option not named like one.
+    ("srv sk-proj-abcdefghij0123456789K1x", "srv …"), ("srv --pat ghp_abcdefghij0123456789K1x", "srv --pat …"),
+    ("srv --pat=ghp_abcdefghij0123456789K1x", "srv --pat=…"),
 ])
 def test_a_credential_among_the_words_is_shown_as_a_mark(typed: str, shown: str) -> None:
     assert shown_typed_command_line(typed) == shown
@@ -36,7 +40,8 @@ def test_a_credential_among_the_words_is_shown_as_a_mark(typed: str, shown: str)
                                    "srv --token --verbose", "srv -u bob", "srv --monkey z", "srv -p 8080",
                                    "uvx pkg@latest --k=a?b", "srv 'two words'",
                                    "srv --header 'Accept: application/json'", "srv --header=Accept:text/plain",
-                                   "srv --define=max_tokens=100", "srv -HAccept:text/plain"])
+                                   "srv --define=max_tokens=100", "srv -HAccept:text/plain", "srv --sk-mode ghp",
+                                   "srv task-sk-1"])
 def test_other_words_are_kept(typed: str) -> None:
     assert without_credentials(typed) == typed
 
