@@ -245,10 +245,10 @@ def _refuse_other_credentials(registry: ServerRegistry, key: str, name: str, set
     has ``--token T``: one key, ``stdio:cmd --token …``): saved, it would replace that server, its name and its
     credentials, as an address with another password is refused."""
     from inspector.mcp.server import STDIO_KEY_PREFIX
+    from inspector.store.server_keys import configured_otherwise
 
-    other = registry.get(key)
-    if (other is None or other.command is None or other.name in (None, name)
-            or (other.command.program, other.command.args) == (setting.program, setting.args)):
+    other = configured_otherwise(registry, key, name, [setting.program, *setting.args])
+    if other is None or other.name is None:
         return
     raise UsageError(Message(N_("{other} is configured with this command, its credentials aside ({command}), and a "
                                 "server is configured once. To give {other} these credentials, write: servers set "

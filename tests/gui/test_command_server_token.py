@@ -88,3 +88,42 @@ def test_a_server_configured_under_its_whole_command_line_takes_its_runs_when_sa
     with sqlite3.connect(db) as conn:
         assert {row[0] for row in conn.execute("SELECT server FROM runs")} == {record.url}
     assert rows_holding(db, TOKEN) == [("servers", "command")]
+
+
+def test_the_dialog_refuses_the_command_another_server_has_with_other_credentials(make_window, qtbot) -> None:
+    """Added with another token under another name it is the same server (one key, ``… --token …``): saved, it
+    replaced the first, its name and its token gone. The dialog says which server has it and stays open."""
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication
+
+    from inspector.gui.dialogs.server_dialog import ServerDialog
+
+    window = make_window(wait_tools=False)
+    line = f"{sys.executable} -m tests.support.token_stdio_server --token {TOKEN}"
+    seen: list[str] = []
+
+    def fill(dialog: ServerDialog) -> None:
+        dialog.as_command.setChecked(True)
+        dialog.name.setText("personal")
+        dialog.command.line.setText(line)
+
+    def other() -> None:
+        dialog = QApplication.activeModalWidget()
+        if not isinstance(dialog, ServerDialog):
+            QTimer.singleShot(20, other)
+            return
+        dialog.as_command.setChecked(True)
+        dialog.name.setText("work")
+        dialog.command.line.setText(line.replace(TOKEN, "tok-other-dialog-9"))
+        dialog.accept()  # refused: the dialog stays open, saying why
+        seen.append(dialog.command.line_error.text() if dialog.isVisible() else "")
+        if dialog.isVisible():
+            dialog.reject()
+
+    answer_dialog(window, fill)
+    window.admin.add_server()
+    QTimer.singleShot(20, other)
+    window.admin.add_server()
+    assert len(seen) == 1 and "personal" in seen[0] and "tok-other" not in seen[0] and TOKEN not in seen[0], seen
+    [record] = [record for record in window.admin.registry.all() if record.transport == "stdio"]
+    assert record.name == "personal" and record.command is not None and TOKEN in record.command.args

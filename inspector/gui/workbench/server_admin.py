@@ -30,7 +30,7 @@ from .console import ConsoleBook
 from .engine import OperationsEngine
 from .health_reader import latencies
 from .operation_task import OperationTask
-from .server_commands import command_fields, save_command
+from .server_commands import command_fields, save_command, taken_by_other
 from .server_endpoints import ServerEndpoints
 from .server_health import ServerHealth
 from .server_secrets import ServerSecrets
@@ -193,7 +193,8 @@ class ServerAdmin(QObject):
                               era=record.era if record else "auto",
                               signin=dialog_setup(self, record.url) if record and not command else None,
                               signin_in_keyring=in_keyring(self),
-                              query=query, **command)
+                              query=query, taken=taken_by_other(self.endpoints, record.url if record else None),
+                              **command)
         self.dialog = dialog  # tests answer it while it is open
         if dialog.exec() != ServerDialog.DialogCode.Accepted or dialog.result_settings is None:
             return
