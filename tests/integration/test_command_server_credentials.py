@@ -196,3 +196,25 @@ def test_the_same_command_with_another_token_under_another_name_does_not_replace
     assert renamed.returncode == 0, renamed.stderr
     listed = json.loads(cli_here("--db", str(db), "servers", "--json").stdout)["servers"]
     assert [server["name"] for server in listed] == ["work"]
+
+
+def test_servers_import_of_a_server_configured_under_its_whole_command_line_names_it_without_t(tmp_path: Path) -> None:
+    """`servers import` of a client's file naming that server: its plan said "replaces the configured server of that
+    name: stdio:… --token T", and the runs and health stayed under that key."""
+    from inspector.agent.server_commands import setting_of
+    from inspector.mcp.server_command import parse_command_line
+    from inspector.store import RunStore, ServerRegistry
+
+    db, config, earlier = tmp_path / "runs.db", tmp_path / "client.json", f"stdio:{shlex.join(shlex.split(COMMAND))}"
+    with RunStore.open(db) as store:
+        ServerRegistry(store.db).save_server(earlier, name="tokened", transport="stdio",
+                                             command=setting_of(parse_command_line(COMMAND)))
+    assert answer(cli_here("--db", str(db), "call", "tokened", "token_digest", "--json")) == digest(TOKEN)
+    program, *args = shlex.split(COMMAND)
+    config.write_text(json.dumps({"mcpServers": {"tokened": {"command": program, "args": args}}}), encoding="utf-8")
+    imported = cli_here("--db", str(db), "servers", "import", str(config), "--yes")
+    assert imported.returncode == 0 and "--token …" in imported.stdout, imported.stdout + imported.stderr
+    assert TOKEN not in imported.stdout + imported.stderr
+    listed = json.loads(cli_here("--db", str(db), "servers", "--json").stdout)["servers"]
+    assert [(server["name"], server["url"], server["ok"]) for server in listed] == [("tokened", f"stdio:{SHOWN}", 1)]
+    assert rows_holding(db, TOKEN) == [("servers", "command")]
