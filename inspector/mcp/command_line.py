@@ -22,6 +22,8 @@ _REDACTED = "[REDACTED]"
 _USER_OPTIONS = ("-u", "--user", "--proxy-user")
 #: ``NAME=value`` (a variable, ``--option=value``): the name and the value.
 _ASSIGNED = re.compile(r"(-{0,2}[A-Za-z_][A-Za-z0-9_.-]*)=(.+)", re.S)
+#: A credential after its scheme (``Bearer T``, ``Basic dXNl…``), as a header's value is given alone.
+_SCHEME_VALUE = re.compile(r"(?i)(bearer|basic)[ \t]+\S.*", re.S)
 #: A header line given as one word (``--header "Authorization: Bearer T"``, or glued to its option: ``-HX-Api-Key:K``):
 #: the option, the name and the value.
 _HEADER = re.compile(r"(-[A-Za-z])?([A-Za-z][A-Za-z0-9_-]*):[ \t]*(\S.*)", re.S)
@@ -91,13 +93,16 @@ def _without_token_shapes(word: str) -> str:
 
 def _hidden_value(word: str) -> str | None:
     """``word`` with its credential as :data:`MASK` when it is a variable or option named like one (``API_KEY=K``,
-    ``--token=T``) or a header line (``Authorization: Bearer T``, ``-HX-Api-Key:K``); ``None`` for any other."""
+    ``--token=T``), a header line (``Authorization: Bearer T``, ``-HX-Api-Key:K``) or a header's value after its
+    scheme (``Bearer T``); ``None`` for any other."""
     if (assigned := _ASSIGNED.fullmatch(word)) is not None and "://" not in assigned.group(1):
         name = assigned.group(1)
         if names_a_key(name[2:]) if name.startswith("--") else is_secret_key(name):
             return f"{name}={MASK}"
     if (header := _HEADER.fullmatch(word)) is not None and names_a_key(header.group(2)):
         return f"{header.group(1) or ''}{header.group(2)}: {MASK}"  # -H "Authorization: Bearer T", -HX-Api-Key:K
+    if (scheme := _SCHEME_VALUE.fullmatch(word)) is not None:
+        return f"{scheme.group(1)} {MASK}"  # mcp-proxy --headers Authorization "Bearer T"
     return None
 
 

@@ -144,17 +144,20 @@ def test_a_server_configured_under_its_whole_command_line_stays_one_server_until
 
 def test_a_header_or_variable_given_after_an_options_equals_sign_names_no_run(tmp_path: Path) -> None:
     """``--header=X-Api-Key:K`` and ``--env=API_KEY=K`` (a header line or a variable as an option's value after its
-    "="), and a key known by its shape (``--pat ghp_…``): the export removed K, but the server's name kept it, in
-    each run's row, `runs list` and `servers`."""
+    "="), a key known by its shape (``--pat ghp_…``) and a header's value after its scheme (``Bearer T``): the
+    export removed K, but the server's name kept it, in each run's row, `runs list` and `servers`."""
     db, key, other = tmp_path / "runs.db", "key-H4j5K6-header-secret", "key-V7w8X9-variable-secret"
     shaped = "ghp_R2s3T4u5V6w7X8y9Z0a1B2c3D4e5F6g7H8i9"
-    typed = f"{COMMAND} --header=X-Api-Key:{key} --env=API_KEY={other} --pat {shaped}"
+    bearer = "bearer-J1k2L3-after-its-scheme"
+    typed = f"{COMMAND} --header=X-Api-Key:{key} --env=API_KEY={other} --pat {shaped} --headers Authorization " \
+            f"'Bearer {bearer}'"
     assert answer(cli_here("--db", str(db), "call", "--stdio", typed, "token_digest", "--json")) == digest(TOKEN)
     said = [cli_here("--db", str(db), *words).stdout for words in (["runs", "list", "--json"], ["servers", "--json"])]
-    server = f"stdio:{SHOWN} '--header=X-Api-Key: '… --env=API_KEY=… --pat …"
+    server = f"stdio:{SHOWN} '--header=X-Api-Key: '… --env=API_KEY=… --pat … --headers Authorization 'Bearer '…"
     assert [run["server"] for run in json.loads(said[0])["runs"]] == [server]
-    assert [text for text in said if key in text or other in text or shaped in text] == []
-    assert rows_holding(db, key) == rows_holding(db, other) == rows_holding(db, shaped) == []
+    assert [text for text in said if key in text or other in text or shaped in text or bearer in text] == []
+    assert rows_holding(db, key) == rows_holding(db, other) == rows_holding(db, shaped) == rows_holding(db, bearer) \
+        == []
 
 
 def test_the_servers_list_and_an_imports_plan_show_a_configured_command_without_its_token(tmp_path: Path) -> None:

@@ -30,6 +30,11 @@ from inspector.traces.redact import redact_text
     # option not named like one.
     ("srv sk-proj-abcdefghij0123456789K1x", "srv …"), ("srv --pat ghp_abcdefghij0123456789K1x", "srv --pat …"),
     ("srv --pat=ghp_abcdefghij0123456789K1x", "srv --pat=…"),
+    # A credential after its scheme, as a header's value is given alone (mcp-proxy --headers NAME VALUE).
+    ("mcp-proxy --headers Authorization 'Bearer T1x' http://h/sse",
+     "mcp-proxy --headers Authorization 'Bearer '… http://h/sse"),
+    ("srv --auth-header 'Basic dXNlcjpwYXNzK1x'", "srv --auth-header 'Basic '…"),
+    ("srv '--h=bearer T1x'", "srv '--h=bearer '…"),
 ])
 def test_a_credential_among_the_words_is_shown_as_a_mark(typed: str, shown: str) -> None:
     assert shown_typed_command_line(typed) == shown
@@ -41,7 +46,7 @@ def test_a_credential_among_the_words_is_shown_as_a_mark(typed: str, shown: str)
                                    "uvx pkg@latest --k=a?b", "srv 'two words'",
                                    "srv --header 'Accept: application/json'", "srv --header=Accept:text/plain",
                                    "srv --define=max_tokens=100", "srv -HAccept:text/plain", "srv --sk-mode ghp",
-                                   "srv task-sk-1"])
+                                   "srv task-sk-1", "srv --mode bearer", "srv Basic"])
 def test_other_words_are_kept(typed: str) -> None:
     assert without_credentials(typed) == typed
 
