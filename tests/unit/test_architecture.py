@@ -47,8 +47,11 @@ ALLOWED = {
 # in the user's language cut after the sentence of ours a tool's error is stored behind, which the protocol layer
 # writes (mcp.results). The schema step that gives the steps imported before a plumbing rule the marks a fresh
 # import gives asks the importer's own rule (traces.plumbing_mark), loaded for that upgrade alone. A command server's
-# name leaves out a credential known by its shape (sk-…) as the export does (traces.token_shapes: one rule).
-ALLOWED_MODULES = {"store": {"inspector.mcp.signin.model", "inspector.traces.plumbing_mark"},
+# name leaves out a credential known by its shape (sk-…) as the export does (traces.token_shapes: one rule). The
+# schema step that names a command server's older runs without its credentials asks the rule an import keeps a
+# server's key by (mcp.address_query), loaded for that upgrade alone.
+ALLOWED_MODULES = {"store": {"inspector.mcp.signin.model", "inspector.traces.plumbing_mark",
+                             "inspector.mcp.address_query"},
                    "i18n": {"inspector.mcp.results"},
                    "traces": {"inspector.mcp.results", "inspector.mcp.text", "inspector.mcp.user_info",
                               "inspector.mcp.secret_names"},
