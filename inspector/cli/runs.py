@@ -232,7 +232,11 @@ def _stored_address(given: str) -> str:
     from urllib.parse import urlsplit
 
     from inspector.mcp import public_url
+    from inspector.mcp.address_query import address_to_keep
+    from inspector.mcp.user_info import second_server
 
+    if second_server(given) is not None:  # `call` refuses it; an imported run keeps the host after the password
+        return address_to_keep(given)
     try:
         parts = urlsplit(given)
         return public_url(given) if parts.query or parts.fragment or "@" in parts.netloc else given

@@ -53,7 +53,14 @@ class Planned:
                 "command": self.shown if entry.command is not None else None,
                 # The address as kept (without the user name, password and query the file's may carry).
                 "url": self.shown if entry.url is not None else None,
-                "asks_for": list(entry.asks_for), "effect": self.effect, "replaces": self.replaces}
+                "asks_for": list(entry.asks_for), "effect": self.effect, "replaces": self.replaced_shown()}
+
+    def replaced_shown(self) -> list[str]:
+        """The keys of the servers it replaces as they may be shown (a command keyed before its credentials were
+        left out of its key without them: ``stdio:cmd --token …``)."""
+        from inspector.mcp.address_query import address_to_keep
+
+        return [address_to_keep(url) for url in self.replaces]
 
 
 def import_servers(args: argparse.Namespace) -> int:
@@ -178,7 +185,7 @@ def _print_preview(path: str, config: ServerConfig, plan: list[Planned]) -> None
                 names=", ".join(entry.asks_for))))
         if planned.effect == "updates":
             print("      " + _("updates the server configured so"))
-        for old in planned.replaces:
+        for old in planned.replaced_shown():
             print(one_line("      " + _("replaces the configured server of that name: {server}").format(server=old)))
     if config.skipped:
         print(ngettext("Skipped {count} entry:", "Skipped {count} entries:", len(config.skipped)).format(
@@ -208,8 +215,10 @@ def _add(plan: list[Planned], db_option: str | None, path: str) -> tuple[list[st
     its answer."""
     from inspector.agent.server_commands import setting_of
     from inspector.mcp.address_credentials import AUTHORIZATION
+    from inspector.mcp.address_query import address_to_keep
     from inspector.store import EnvSetting, ServerRegistry, is_secret_variable
     from inspector.store.secrets import is_secret_header
+    from inspector.store.server_keys import move_runs_and_health
 
     from .keyring_refusals import NotingKeeper, not_imported_error, removal_refused
     from .server_saving import HeldKeeper, changed_whole
@@ -230,6 +239,8 @@ def _add(plan: list[Planned], db_option: str | None, path: str) -> tuple[list[st
         for planned, asked in zip(plan, answers, strict=True):
             entry = planned.entry
             for old in planned.replaces:
+                if address_to_keep(old) == planned.key:  # configured before its credentials were left out of its key
+                    move_runs_and_health(store.db.conn, old, planned.key)
                 registry.remove_server(old)
             if entry.command is not None:
                 command = entry.command

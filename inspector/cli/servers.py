@@ -15,7 +15,7 @@ from inspector.i18n import N_, _, ngettext
 from inspector.i18n.entry_names import said_name
 from inspector.i18n.messages import Message
 from inspector.mcp.address_query import address_to_keep
-from inspector.store import RunStore, ServerRecord, ServerRegistry, ServerSettings
+from inspector.store import CommandSetting, RunStore, ServerRecord, ServerRegistry, ServerSettings
 from inspector.store.signin_settings import SignInSetup, StoredSignIn
 
 from .common import EXIT_OK, BadInputError, UsageError, database_path, open_existing_store, open_store
@@ -184,6 +184,7 @@ def _configure_command(store: RunStore, args: argparse.Namespace) -> int:
     from inspector.mcp import ServerEndpoint
     from inspector.mcp.server_command import InvalidCommandError, parse_command_line
     from inspector.store import is_secret_variable
+    from inspector.store.server_keys import move_runs_and_health
 
     from .keyring_refusals import NotingKeeper
     from .operations import parse_budget_option
@@ -214,12 +215,15 @@ def _configure_command(store: RunStore, args: argparse.Namespace) -> int:
     keeper = NotingKeeper(held)
     registry = ServerRegistry(store.db, keeper)
     key = ServerEndpoint.for_command(command, name=name).key
+    _refuse_other_credentials(registry, key, name, setting_of(command))
     replaced = replaced_servers(registry, name, key)
     era = getattr(args, "era", None)
     if era is None and replaced:  # a new command under the same name keeps the era chosen for the name
         era = replaced[0].era
     with saved_whole(store, held, keeper, key, one_line(name)):
         for old in replaced:
+            if address_to_keep(old.url) == key:  # configured before its credentials were left out of its key
+                move_runs_and_health(store.db.conn, old.url, key)
             registry.remove_server(old.url)
         registry.save_server(key, name=name, budget_s=reading.seconds if reading else None, roots=_roots(args),
                              command=setting_of(command), era=era)
@@ -234,6 +238,24 @@ def _configure_command(store: RunStore, args: argparse.Namespace) -> int:
             "Give them with --env on each call (at a terminal you will be asked for them).",
             len(secret)).format(names=", ".join(secret)), file=sys.stderr)
     return EXIT_OK
+
+
+def _refuse_other_credentials(registry: ServerRegistry, key: str, name: str, setting: CommandSetting) -> None:
+    """Refuse a command that is the server another name configures with other credentials (``--token T2`` where it
+    has ``--token T``: one key, ``stdio:cmd --token …``): saved, it would replace that server, its name and its
+    credentials, as an address with another password is refused."""
+    from inspector.mcp.server import STDIO_KEY_PREFIX
+    from inspector.store.server_keys import configured_otherwise
+
+    other = configured_otherwise(registry, key, name, [setting.program, *setting.args])
+    if other is None or other.name is None:
+        return
+    raise UsageError(Message(N_("{other} is configured with this command, its credentials aside ({command}), and a "
+                                "server is configured once. To give {other} these credentials, write: servers set "
+                                "{other} --command \"…\"; to name it {name}, remove {other} first (servers remove "
+                                "{other})."),
+                             {"other": one_line(other.name), "name": one_line(name),
+                              "command": one_line(key.removeprefix(STDIO_KEY_PREFIX))}))
 
 
 def replaced_servers(registry: ServerRegistry, name: str, key: str) -> list[ServerRecord]:

@@ -8,7 +8,6 @@ and the lines below it wrap too (never cut: an address cut short is not one to c
 
 from __future__ import annotations
 
-import shlex
 from collections.abc import Iterator, Sequence
 
 from inspector.i18n import _
@@ -129,9 +128,12 @@ def _wrapped(text: str, indent: str, columns: int) -> Iterator[str]:
 
 
 def command_shown(command: CommandSetting) -> str:
-    """A configured command as a line: variables by name only, then the program and its arguments."""
+    """A configured command as a line: variables by name only, then the program and its arguments, the credentials
+    among them as ``…`` (``--token …``, as the server's name shows them)."""
+    from inspector.mcp.command_line import shown_command_line
+
     words = [f"{variable.name}=…" for variable in sorted(command.env, key=lambda variable: variable.name)]
-    line = " ".join([*words, shlex.join([command.program, *command.args])])
+    line = " ".join([*words, shown_command_line([command.program, *command.args])])
     if command.cwd:
         return _("{command} (in {folder})").format(command=line, folder=command.cwd)
     return line

@@ -2,9 +2,9 @@
 quoted as a shell needs them, the credentials among them as ``…``, as an export removes them
 (``inspector.traces.redact``): the value of an option named like one (``--token T``, ``--api-key=K``), of a variable
 named like one (``API_KEY=K``), of a header line named like one (``Authorization: Bearer T``), a ``user:password``
-given to ``-u``, ``--user`` or ``--proxy-user``, and an address's password (with a host that may be a piece of it),
-query and fragment. The program is started with its words as given (a configured server's configuration keeps
-them); what names it never holds them."""
+given to ``-u``, ``--user`` or ``--proxy-user``, an address's password (with a host that may be a piece of it),
+query and fragment, and a credential known by its shape (``sk-…``, ``ghp_…``). The program is started with its words
+as given (a configured server's configuration keeps them); what names it never holds them."""
 
 from __future__ import annotations
 
@@ -23,8 +23,11 @@ _REDACTED = "[REDACTED]"
 _USER_OPTIONS = ("-u", "--user", "--proxy-user")
 #: ``NAME=value`` (a variable, ``--option=value``): the name and the value.
 _ASSIGNED = re.compile(r"(-{0,2}[A-Za-z_][A-Za-z0-9_.-]*)=(.+)", re.S)
-#: A header line given as one word (``--header "Authorization: Bearer T"``): its name and value.
-_HEADER = re.compile(r"([A-Za-z][A-Za-z0-9_-]*):[ \t]*(\S.*)", re.S)
+#: A credential after its scheme (``Bearer T``, ``Basic dXNl…``), as a header's value is given alone.
+_SCHEME_VALUE = re.compile(r"(?i)(bearer|basic)[ \t]+\S.*", re.S)
+#: A header line given as one word (``--header "Authorization: Bearer T"``, or glued to its option: ``-HX-Api-Key:K``):
+#: the option, the name and the value.
+_HEADER = re.compile(r"(-[A-Za-z])?([A-Za-z][A-Za-z0-9_-]*):[ \t]*(\S.*)", re.S)
 
 
 def hidden_words(argv: Sequence[str]) -> list[str]:
@@ -70,18 +73,42 @@ def _hidden(word: str, previous: str) -> str:
         return MASK if previous in _USER_OPTIONS else "-u" + MASK  # curl -u bob:pw, -ubob:pw
     if (assigned := _ASSIGNED.fullmatch(word)) is not None and "://" not in assigned.group(1):
         name, value = assigned.groups()
-        secret = names_a_key(name[2:]) if name.startswith("--") else is_secret_key(name)
-        if secret or (name in _USER_OPTIONS and ":" in value):
+        if name in _USER_OPTIONS and ":" in value:
             return f"{name}={MASK}"
-    if (header := _HEADER.fullmatch(word)) is not None and names_a_key(header.group(1)):
-        return f"{header.group(1)}: {MASK}"  # --header "Authorization: Bearer T", -H "X-Api-Key: K"
+        if (hidden := _hidden_value(value)) is not None:  # --header=X-Api-Key:K, --env=API_KEY=K
+            return f"{name}={hidden}"
+    if (hidden := _hidden_value(word)) is not None:
+        return hidden
     if "://" in word:
         # Kept and exported: a password holding a space or a quote is hidden too, and a host that may be a piece of the
         # password (its tail's: se@c/ret@host, @PWb?@host) with it.
         if (spaced := spaced_user_info(word)) is not None:
             word = word[:spaced[0]] + word[spaced[1] + 1:]
         return address_to_quote(address_shown(word, host_in_tail=True))
-    return word
+    return _without_token_shapes(word)
+
+
+def _without_token_shapes(word: str) -> str:
+    """``word`` with each credential known by its shape (``sk-…``, ``ghp_…``) as :data:`MASK`, as the export removes
+    them (a token given alone, or after an option not named like one: ``--pat ghp_…``)."""
+    from inspector.traces.token_shapes import TOKEN_PREFIXES, hide_token_shapes  # the export's rule, not a copy
+
+    return hide_token_shapes(word, MASK) if any(prefix in word for prefix in TOKEN_PREFIXES) else word
+
+
+def _hidden_value(word: str) -> str | None:
+    """``word`` with its credential as :data:`MASK` when it is a variable or option named like one (``API_KEY=K``,
+    ``--token=T``), a header line (``Authorization: Bearer T``, ``-HX-Api-Key:K``) or a header's value after its
+    scheme (``Bearer T``); ``None`` for any other."""
+    if (assigned := _ASSIGNED.fullmatch(word)) is not None and "://" not in assigned.group(1):
+        name = assigned.group(1)
+        if names_a_key(name[2:]) if name.startswith("--") else is_secret_key(name):
+            return f"{name}={MASK}"
+    if (header := _HEADER.fullmatch(word)) is not None and names_a_key(header.group(2)):
+        return f"{header.group(1) or ''}{header.group(2)}: {MASK}"  # -H "Authorization: Bearer T", -HX-Api-Key:K
+    if (scheme := _SCHEME_VALUE.fullmatch(word)) is not None:
+        return f"{scheme.group(1)} {MASK}"  # mcp-proxy --headers Authorization "Bearer T"
+    return None
 
 
 def _quoted(word: str) -> str:

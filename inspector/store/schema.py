@@ -9,6 +9,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable
 
+from .command_key_upgrade import name_command_servers_anew
 from .plumbing_upgrade import mark_plumbing_steps
 
 #: One migration is a sequence of statements (SQL, or a function given the connection), run in the upgrade's one
@@ -193,8 +194,13 @@ _V13_PLUMBING_STEPS = _statements("""
 # so that an older database lists the runs a fresh import of its traces would.
 _V14_PLUMBING_MARKS: Migration = (mark_plumbing_steps,)
 
+# The runs and health of a command server stored under a key holding its credentials (stdio:cmd --token T), as
+# `call --stdio` stored them before its key left them out: under the key it has now (stdio:cmd --token …);
+# a configured server's stay until it is saved again (inspector/store/command_key_upgrade.py).
+_V15_COMMAND_KEYS: Migration = (name_command_servers_anew,)
+
 MIGRATIONS: tuple[Migration, ...] = (_V1_INITIAL, _V2_OWNER_ORIGIN_TIMELINE, _V3_TOOL_ERRORS, _V4_SERVER_ROOTS,
                                      _V5_SERVER_TRANSPORTS, _V6_SERVER_ERAS, _V7_SERVER_SIGNIN, _V8_RUN_NOTES,
                                      _V9_LEG_EXCHANGES, _V10_OUTBOX, _V11_REPLAYS, _V12_STEP_NOTES,
-                                     _V13_PLUMBING_STEPS, _V14_PLUMBING_MARKS)
+                                     _V13_PLUMBING_STEPS, _V14_PLUMBING_MARKS, _V15_COMMAND_KEYS)
 SCHEMA_VERSION = len(MIGRATIONS)

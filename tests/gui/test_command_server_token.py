@@ -8,6 +8,7 @@ the real window and dialog offscreen, a real SQLite file."""
 
 from __future__ import annotations
 
+import shlex
 import sqlite3
 import sys
 
@@ -58,3 +59,71 @@ def test_a_command_line_token_is_kept_only_in_the_servers_configuration(make_win
         assert TOKEN in conn.execute("SELECT command FROM servers WHERE url = ?", (record.url,)).fetchone()[0]
     # Nowhere else: no run's row, no step's payload (its command line), no health.
     assert rows_holding(resolve_db_path(), TOKEN) == [("servers", "command")]
+
+
+def test_a_server_configured_under_its_whole_command_line_takes_its_runs_when_saved_again(make_window, qtbot) -> None:
+    """Configured before its key left T out (``stdio:… --token T``), saved again by the dialog it is keyed
+    ``stdio:… --token …``; its runs and health stayed under the key holding T: two servers in the Runs list (the
+    earlier one shown with T), T in each of their rows."""
+    from inspector.agent.server_commands import setting_of
+    from inspector.mcp.server_command import parse_command_line
+    from inspector.store import RunStore, ServerRegistry
+    from tests.integration.test_command_server_credentials import answer
+    from tests.support.cli_process import cli_here
+
+    line = f"{sys.executable} -m tests.support.token_stdio_server --token {TOKEN}"
+    db, earlier = resolve_db_path(), f"stdio:{shlex.join(shlex.split(line))}"
+    with RunStore.open(db) as store:
+        ServerRegistry(store.db).save_server(earlier, name="tokened", transport="stdio",
+                                             command=setting_of(parse_command_line(line)))
+    assert answer(cli_here("--db", str(db), "call", "tokened", "token_digest", "--json")) == digest(TOKEN)
+    window = make_window(wait_tools=False)
+    [record] = [record for record in window.admin.registry.all() if record.transport == "stdio"]
+    assert record.url == earlier
+    answer_dialog(window, lambda dialog: None)
+    window.admin.edit_server(record)
+    [record] = [record for record in window.admin.registry.all() if record.transport == "stdio"]
+    assert (record.name, record.url, record.ok_count) == (
+        "tokened", f"stdio:{sys.executable} -m tests.support.token_stdio_server --token …", 1)
+    with sqlite3.connect(db) as conn:
+        assert {row[0] for row in conn.execute("SELECT server FROM runs")} == {record.url}
+    assert rows_holding(db, TOKEN) == [("servers", "command")]
+
+
+def test_the_dialog_refuses_the_command_another_server_has_with_other_credentials(make_window, qtbot) -> None:
+    """Added with another token under another name it is the same server (one key, ``… --token …``): saved, it
+    replaced the first, its name and its token gone. The dialog says which server has it and stays open."""
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication
+
+    from inspector.gui.dialogs.server_dialog import ServerDialog
+
+    window = make_window(wait_tools=False)
+    line = f"{sys.executable} -m tests.support.token_stdio_server --token {TOKEN}"
+    seen: list[str] = []
+
+    def fill(dialog: ServerDialog) -> None:
+        dialog.as_command.setChecked(True)
+        dialog.name.setText("personal")
+        dialog.command.line.setText(line)
+
+    def other() -> None:
+        dialog = QApplication.activeModalWidget()
+        if not isinstance(dialog, ServerDialog):
+            QTimer.singleShot(20, other)
+            return
+        dialog.as_command.setChecked(True)
+        dialog.name.setText("work")
+        dialog.command.line.setText(line.replace(TOKEN, "tok-other-dialog-9"))
+        dialog.accept()  # refused: the dialog stays open, saying why
+        seen.append(dialog.command.line_error.text() if dialog.isVisible() else "")
+        if dialog.isVisible():
+            dialog.reject()
+
+    answer_dialog(window, fill)
+    window.admin.add_server()
+    QTimer.singleShot(20, other)
+    window.admin.add_server()
+    assert len(seen) == 1 and "personal" in seen[0] and "tok-other" not in seen[0] and TOKEN not in seen[0], seen
+    [record] = [record for record in window.admin.registry.all() if record.transport == "stdio"]
+    assert record.name == "personal" and record.command is not None and TOKEN in record.command.args

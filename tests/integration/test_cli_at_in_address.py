@@ -125,6 +125,21 @@ def test_an_imported_server_keeps_the_host_rfc_3986_reads_and_a_name_whole(tmp_p
         assert "u:p" not in text and "bob:" not in text and "pw@" not in text
 
 
+def test_runs_list_finds_an_imported_run_by_the_address_its_file_names(tmp_path: Path) -> None:
+    """`runs list --server` with the address naming two servers that a file names found none of its runs (it looked
+    for the host and path RFC 3986 reads, ``http://127.0.0.1:9/r/et@example.org/mcp``, where the import kept the
+    host after the password) and said that address, the password's piece ``r/et`` in it."""
+    addresses = ["http://bob:s@e@127.0.0.1:9/r/et@example.org/mcp", "http://u:p@h/x@y", "http://bob:pw@h.example/mcp"]
+    db, listed = import_servers(tmp_path, addresses)
+    for address, run in zip(addresses, sorted(listed, key=lambda run: run["uid"]), strict=True):
+        found = cli_here("--db", db, "runs", "list", "--server", address, "--json")
+        assert found.returncode == 0 and [run["id"] for run in json.loads(found.stdout)["runs"]] == [run["id"]], \
+            found.stdout + found.stderr
+    missed = cli_here("--db", db, "runs", "list", "--server", "http://bob:s@e@127.0.0.1:9/r/et@elsewhere.org/mcp")
+    assert missed.returncode == 0 and "http://elsewhere.org/mcp" in missed.stdout, missed.stdout + missed.stderr
+    assert "r/et" not in missed.stdout + missed.stderr
+
+
 def test_a_collectors_address_is_read_as_the_servers_are(tmp_path: Path) -> None:
     """`export --otlp-endpoint`: an "@" in the path went the old way too (the runs were sent to example.org, with
     ``Basic alice:pw@127.0.0.1:P/users/me``); an address naming two servers is refused before anything is sent,

@@ -131,4 +131,93 @@ def test_a_server_configured_under_its_whole_command_line_stays_one_server_until
     again = cli_here("--db", str(db), "servers", "set", "tokened", "--command", COMMAND)
     assert again.returncode == 0 and "--token …" in again.stdout and TOKEN not in again.stdout + again.stderr
     listed = json.loads(cli_here("--db", str(db), "servers", "--json").stdout)["servers"]
-    assert [(server["name"], server["url"]) for server in listed] == [("tokened", f"stdio:{SHOWN}")]
+    assert [(server["name"], server["url"], server["ok"]) for server in listed] == [("tokened", f"stdio:{SHOWN}", 1)]
+    # Its runs and health go with it: they stayed under the key holding T (two servers in `runs list` and the
+    # window, the earlier one shown with T, its health lost), T in each of their rows.
+    answer(cli_here("--db", str(db), "call", "tokened", "token_digest", "--json"))
+    runs = json.loads(cli_here("--db", str(db), "runs", "list", "--json").stdout)["runs"]
+    assert [run["server"] for run in runs] == [f"stdio:{SHOWN}"] * 2
+    assert [server["ok"] for server in json.loads(cli_here("--db", str(db), "servers", "--json").stdout)["servers"]] \
+        == [2]
+    assert rows_holding(db, TOKEN) == [("servers", "command")]
+
+
+def test_a_header_or_variable_given_after_an_options_equals_sign_names_no_run(tmp_path: Path) -> None:
+    """``--header=X-Api-Key:K`` and ``--env=API_KEY=K`` (a header line or a variable as an option's value after its
+    "="), a key known by its shape (``--pat ghp_…``) and a header's value after its scheme (``Bearer T``): the
+    export removed K, but the server's name kept it, in each run's row, `runs list` and `servers`."""
+    db, key, other = tmp_path / "runs.db", "key-H4j5K6-header-secret", "key-V7w8X9-variable-secret"
+    shaped = "ghp_R2s3T4u5V6w7X8y9Z0a1B2c3D4e5F6g7H8i9"
+    bearer = "bearer-J1k2L3-after-its-scheme"
+    typed = f"{COMMAND} --header=X-Api-Key:{key} --env=API_KEY={other} --pat {shaped} --headers Authorization " \
+            f"'Bearer {bearer}'"
+    assert answer(cli_here("--db", str(db), "call", "--stdio", typed, "token_digest", "--json")) == digest(TOKEN)
+    said = [cli_here("--db", str(db), *words).stdout for words in (["runs", "list", "--json"], ["servers", "--json"])]
+    server = f"stdio:{SHOWN} '--header=X-Api-Key: '… --env=API_KEY=… --pat … --headers Authorization 'Bearer '…"
+    assert [run["server"] for run in json.loads(said[0])["runs"]] == [server]
+    assert [text for text in said if key in text or other in text or shaped in text or bearer in text] == []
+    assert rows_holding(db, key) == rows_holding(db, other) == rows_holding(db, shaped) == rows_holding(db, bearer) \
+        == []
+
+
+def test_the_servers_list_and_an_imports_plan_show_a_configured_command_without_its_token(tmp_path: Path) -> None:
+    """`servers` showed a configured command's line whole below its name (``--token T``), and `servers import`
+    its plan so, while its name said ``--token …`` and a variable's value was never shown."""
+    db, config = tmp_path / "runs.db", tmp_path / "client.json"
+    saved = cli_here("--db", str(db), "servers", "set", "tokened", "--command", COMMAND)
+    assert saved.returncode == 0, saved.stderr
+    listed = cli_here("--db", str(db), "servers")
+    assert listed.returncode == 0 and "--token …" in listed.stdout and TOKEN not in listed.stdout + listed.stderr
+    program, *args = shlex.split(COMMAND.replace(TOKEN, TOKEN + "-other"))
+    config.write_text(json.dumps({"mcpServers": {"other": {"command": program, "args": args}}}), encoding="utf-8")
+    imported = cli_here("--db", str(tmp_path / "elsewhere.db"), "servers", "import", str(config), "--yes")
+    assert imported.returncode == 0 and "other" in imported.stdout, imported.stderr
+    assert TOKEN not in imported.stdout + imported.stderr
+    assert answer(cli_here("--db", str(tmp_path / "elsewhere.db"), "call", "other", "token_digest", "--json")) \
+        == digest(TOKEN + "-other")  # started with its token
+
+
+def test_the_same_command_with_another_token_under_another_name_does_not_replace_the_first(tmp_path: Path) -> None:
+    """Both are one server (``stdio:… --token …``): `servers set work --command "… --token T2"` said "Saved work."
+    and replaced ``personal`` whole, its name and token gone (an address with another password is refused so)."""
+    db = tmp_path / "runs.db"
+    assert cli_here("--db", str(db), "servers", "set", "personal", "--command", COMMAND).returncode == 0
+    other = cli_here("--db", str(db), "servers", "set", "work", "--command", COMMAND.replace(TOKEN, "tok-other-9"))
+    assert other.returncode == 2, other.stdout + other.stderr
+    said = " ".join(other.stderr.split())
+    assert "personal" in said and "servers remove personal" in said and "--token …" in said, said
+    assert TOKEN not in said and "tok-other-9" not in said
+    listed = json.loads(cli_here("--db", str(db), "servers", "--json").stdout)["servers"]
+    assert [(server["name"], server["url"]) for server in listed] == [("personal", f"stdio:{SHOWN}")]
+    assert answer(cli_here("--db", str(db), "call", "personal", "token_digest", "--json")) == digest(TOKEN)
+    # Its own name again with the other token replaces its command, as before; the same command under a new name
+    # renames it, as before.
+    assert cli_here("--db", str(db), "servers", "set", "personal", "--command",
+                    COMMAND.replace(TOKEN, "tok-other-9")).returncode == 0
+    assert answer(cli_here("--db", str(db), "call", "personal", "token_digest", "--json")) == digest("tok-other-9")
+    renamed = cli_here("--db", str(db), "servers", "set", "work", "--command", COMMAND.replace(TOKEN, "tok-other-9"))
+    assert renamed.returncode == 0, renamed.stderr
+    listed = json.loads(cli_here("--db", str(db), "servers", "--json").stdout)["servers"]
+    assert [server["name"] for server in listed] == ["work"]
+
+
+def test_servers_import_of_a_server_configured_under_its_whole_command_line_names_it_without_t(tmp_path: Path) -> None:
+    """`servers import` of a client's file naming that server: its plan said "replaces the configured server of that
+    name: stdio:… --token T", and the runs and health stayed under that key."""
+    from inspector.agent.server_commands import setting_of
+    from inspector.mcp.server_command import parse_command_line
+    from inspector.store import RunStore, ServerRegistry
+
+    db, config, earlier = tmp_path / "runs.db", tmp_path / "client.json", f"stdio:{shlex.join(shlex.split(COMMAND))}"
+    with RunStore.open(db) as store:
+        ServerRegistry(store.db).save_server(earlier, name="tokened", transport="stdio",
+                                             command=setting_of(parse_command_line(COMMAND)))
+    assert answer(cli_here("--db", str(db), "call", "tokened", "token_digest", "--json")) == digest(TOKEN)
+    program, *args = shlex.split(COMMAND)
+    config.write_text(json.dumps({"mcpServers": {"tokened": {"command": program, "args": args}}}), encoding="utf-8")
+    imported = cli_here("--db", str(db), "servers", "import", str(config), "--yes")
+    assert imported.returncode == 0 and "--token …" in imported.stdout, imported.stdout + imported.stderr
+    assert TOKEN not in imported.stdout + imported.stderr
+    listed = json.loads(cli_here("--db", str(db), "servers", "--json").stdout)["servers"]
+    assert [(server["name"], server["url"], server["ok"]) for server in listed] == [("tokened", f"stdio:{SHOWN}", 1)]
+    assert rows_holding(db, TOKEN) == [("servers", "command")]

@@ -47,12 +47,18 @@ ALLOWED = {
 # in the user's language cut after the sentence of ours a tool's error is stored behind, which the protocol layer
 # writes (mcp.results). The schema step that gives the steps imported before a plumbing rule the marks a fresh
 # import gives asks the importer's own rule (traces.plumbing_mark), loaded for that upgrade alone. The export reads
-# a list of a command's arguments in a span as a command server's name reads its command line (mcp.command_line).
-ALLOWED_MODULES = {"store": {"inspector.mcp.signin.model", "inspector.traces.plumbing_mark"},
+# a list of a command's arguments in a span as a command server's name reads its command line (mcp.command_line);
+# a command server's name leaves out a credential known by its shape (sk-…) as the export does (traces.token_shapes:
+# one rule, loaded when a word holds such a prefix). The schema step that names a command server's older runs
+# without its credentials asks the rule an import keeps a server's key by (mcp.address_query), loaded for that
+# upgrade alone.
+ALLOWED_MODULES = {"store": {"inspector.mcp.signin.model", "inspector.traces.plumbing_mark",
+                             "inspector.mcp.address_query"},
                    "i18n": {"inspector.mcp.results"},
                    "traces": {"inspector.mcp.results", "inspector.mcp.text", "inspector.mcp.user_info",
                               "inspector.mcp.secret_names", "inspector.mcp.command_line"},
-                   "transfer": {"inspector.mcp.address_query"}}
+                   "transfer": {"inspector.mcp.address_query"},
+                   "mcp": {"inspector.traces.token_shapes"}}
 QT_MODULES = ("PySide6", "shiboken6", "PyQt5", "PyQt6")
 
 

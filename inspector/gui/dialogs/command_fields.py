@@ -195,6 +195,10 @@ class CommandFields(QObject):
         return CommandChoice(ServerCommand(command.program, command.args, command.env, command.cwd,
                                            secret_env=frozenset(secret)), kept)
 
+    def say_line_problem(self, text: str) -> None:
+        """Say ``text`` under the command line (what the dialog found wrong with the command)."""
+        self._show(self.line_error, text)
+
     def _show(self, label: QLabel, text: str) -> None:
         label.setText(text)
         label.show()

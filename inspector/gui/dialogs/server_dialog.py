@@ -95,8 +95,11 @@ class ServerDialog(QDialog):
                  transport: str = "http", command_line: str = "", cwd: str | None = None,
                  env: list[tuple[str, str, bool, bool]] | None = None, era: str = "auto",
                  signin: SignInSetup | None = None, signin_in_keyring: bool | None = None,
-                 query: str | None = None) -> None:
+                 query: str | None = None,
+                 taken: Callable[[str, str | None, ServerCommand], str | None] | None = None) -> None:
         super().__init__(parent)
+        #: What says the server another name configures under a command's key (its credentials aside), if any.
+        self._taken = taken
         editing = bool(url or command_line)
         translated(self, "setWindowTitle", lambda: _("Edit server") if editing else _("Add server"))
         self.result_settings: ServerSettings | None = None
@@ -325,6 +328,11 @@ class ServerDialog(QDialog):
         if choice is None or budget.problem is not None or roots is None:
             return None
         key = ServerEndpoint.for_command(choice.command).key
+        problem = self._taken(key, self.name.text().strip() or None, choice.command) if self._taken else None
+        if problem is not None:  # saved, it would replace that server whole
+            self.command.say_line_problem(problem)
+            self.grow()
+            return None
         return ServerSettings(key, self.name.text().strip() or None, budget.given, roots=roots, transport="stdio",
                               command=choice.command, kept_env=choice.kept, era=self.era.era)
 

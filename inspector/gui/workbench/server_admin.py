@@ -30,7 +30,7 @@ from .console import ConsoleBook
 from .engine import OperationsEngine
 from .health_reader import latencies
 from .operation_task import OperationTask
-from .server_commands import command_fields, save_command
+from .server_commands import command_fields, save_command, taken_by_other
 from .server_endpoints import ServerEndpoints
 from .server_health import ServerHealth
 from .server_secrets import ServerSecrets
@@ -193,7 +193,8 @@ class ServerAdmin(QObject):
                               era=record.era if record else "auto",
                               signin=dialog_setup(self, record.url) if record and not command else None,
                               signin_in_keyring=in_keyring(self),
-                              query=query, **command)
+                              query=query, taken=taken_by_other(self.endpoints, record.url if record else None),
+                              **command)
         self.dialog = dialog  # tests answer it while it is open
         if dialog.exec() != ServerDialog.DialogCode.Accepted or dialog.result_settings is None:
             return
@@ -217,7 +218,9 @@ class ServerAdmin(QObject):
 
         A command server's process stops when its settings change (the next operation starts it
         anew); ``kept_env`` names secret variables whose kept value (under ``replaces``) stays."""
+        from inspector.mcp.address_query import address_to_keep
         from inspector.store.secrets import is_secret_header
+        from inspector.store.server_keys import move_runs_and_health
         from inspector.store.servers import QUERY_ACCOUNT
 
         if command is not None:
@@ -232,6 +235,8 @@ class ServerAdmin(QObject):
             moved = self.registry.settings(replaces)
             if signin is None or command is not None:  # else its secret moves to the new address
                 forget_signin(self, replaces)
+            if command is not None and address_to_keep(replaces) == url:  # keyed before its credentials were left out
+                move_runs_and_health(self.store.db.conn, replaces, url)
             self.registry.remove_server(replaces)  # its secrets leave the keyring (saved anew below)
             self.consoles.forget(replaces)
         if command is not None:

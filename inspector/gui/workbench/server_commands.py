@@ -7,6 +7,7 @@ this session's secrets (never in the database); the dialog never gets it back in
 from __future__ import annotations
 
 import shlex
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from inspector.mcp import InvalidServerError, ServerEndpoint
@@ -58,6 +59,24 @@ def command_fields(endpoints: ServerEndpoints, record: ServerRecord) -> dict[str
     return {"command_line": shlex.join([setting.program, *setting.args]), "cwd": setting.cwd, "env": env}
 
 
+def taken_by_other(endpoints: ServerEndpoints, editing: str | None) -> Callable[[str, str | None, ServerCommand],
+                                                                                str | None]:
+    """What the dialog asks of a command (its key, the name given): the sentence naming the server another name
+    configures with it, its credentials aside (one key: saved, it would replace that server whole); ``None`` for
+    none. ``editing``: the key of the server the dialog edits."""
+    from inspector.i18n import _
+    from inspector.store.server_keys import configured_otherwise
+
+    def taken(key: str, name: str | None, command: ServerCommand) -> str | None:
+        other = configured_otherwise(endpoints.registry, key, name, command.argv, editing)
+        if other is None:
+            return None
+        return _("{other} is configured with this command, its credentials aside, and a server is configured "
+                 "once: edit {other} to give it these credentials, or remove it first.").format(other=other.name)
+
+    return taken
+
+
 def save_command(endpoints: ServerEndpoints, key: str, command: ServerCommand, replaces: str | None,
                  kept: set[str]) -> ServerCommand:
     """``command`` with the kept secret values (of ``replaces``) put back, and its secret values
@@ -74,4 +93,4 @@ def save_command(endpoints: ServerEndpoints, key: str, command: ServerCommand, r
     return ServerCommand(command.program, command.args, env, command.cwd, secret_env=command.secret_env)
 
 
-__all__ = ["command_endpoint", "command_fields", "save_command"]
+__all__ = ["command_endpoint", "command_fields", "save_command", "taken_by_other"]

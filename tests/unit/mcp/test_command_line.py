@@ -20,6 +20,21 @@ from inspector.traces.redact import redact_text
     ("srv --token [REDACTED]", "srv --token …"), ("srv --token …", "srv --token …"),
     ("srv --header 'Authorization: Bearer T1x'", "srv --header 'Authorization: '…"),
     ("srv -H 'X-Api-Key:K1x'", "srv -H 'X-Api-Key: '…"),
+    # A header line or a variable given as an option's value after "=", or glued to a short option: the export
+    # removed them, the name kept them (in each run's row).
+    ("srv --header=X-Api-Key:K1x", "srv '--header=X-Api-Key: '…"),
+    ("srv '--header=Authorization: Bearer T1x'", "srv '--header=Authorization: '…"),
+    ("srv --env=API_KEY=K1x", "srv --env=API_KEY=…"), ("docker run -e=TOKEN=T1x img", "docker run -e=TOKEN=… img"),
+    ("srv -HX-Api-Key:K1x", "srv '-HX-Api-Key: '…"),
+    # A credential known by its shape, wherever it stands (the export removed it): a key given alone, or after an
+    # option not named like one.
+    ("srv sk-proj-abcdefghij0123456789K1x", "srv …"), ("srv --pat ghp_abcdefghij0123456789K1x", "srv --pat …"),
+    ("srv --pat=ghp_abcdefghij0123456789K1x", "srv --pat=…"),
+    # A credential after its scheme, as a header's value is given alone (mcp-proxy --headers NAME VALUE).
+    ("mcp-proxy --headers Authorization 'Bearer T1x' http://h/sse",
+     "mcp-proxy --headers Authorization 'Bearer '… http://h/sse"),
+    ("srv --auth-header 'Basic dXNlcjpwYXNzK1x'", "srv --auth-header 'Basic '…"),
+    ("srv '--h=bearer T1x'", "srv '--h=bearer '…"),
 ])
 def test_a_credential_among_the_words_is_shown_as_a_mark(typed: str, shown: str) -> None:
     assert shown_typed_command_line(typed) == shown
@@ -29,7 +44,9 @@ def test_a_credential_among_the_words_is_shown_as_a_mark(typed: str, shown: str)
 @pytest.mark.parametrize("typed", ["npx -y @modelcontextprotocol/server-everything stdio", "srv --max-tokens 100",
                                    "srv --token --verbose", "srv -u bob", "srv --monkey z", "srv -p 8080",
                                    "uvx pkg@latest --k=a?b", "srv 'two words'",
-                                   "srv --header 'Accept: application/json'"])
+                                   "srv --header 'Accept: application/json'", "srv --header=Accept:text/plain",
+                                   "srv --define=max_tokens=100", "srv -HAccept:text/plain", "srv --sk-mode ghp",
+                                   "srv task-sk-1", "srv --mode bearer", "srv Basic"])
 def test_other_words_are_kept(typed: str) -> None:
     assert without_credentials(typed) == typed
 

@@ -1,0 +1,37 @@
+"""A command server's key, which leaves its credentials out (``stdio:cmd --token …``): one configured server per key.
+
+A configured server saved anew under another key that names the same server: its runs and its health go with it.
+
+A command server configured before its credentials were left out of its key (``stdio:cmd --token T``) keeps that key
+until it is saved again, and is then keyed ``stdio:cmd --token …``; its runs and health stayed under the key holding
+T: two servers in `runs list` and the window (the earlier one shown with T, its name lost) and T in each run's row.
+The same command with other credentials under another name is that server: saved, it would replace it whole.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Sequence
+
+from .servers import ServerRecord, ServerRegistry
+
+__all__ = ["configured_otherwise", "move_runs_and_health"]
+
+
+def configured_otherwise(registry: ServerRegistry, key: str, name: str | None, argv: Sequence[str],
+                         editing: str | None = None) -> ServerRecord | None:
+    """The command server another name configures under ``key`` with other words than ``argv`` (its credentials
+    aside, ``--token T`` where ``argv`` has ``--token T2``), which saving ``argv`` under ``name`` would replace;
+    ``None`` when there is none (the server ``editing``, its key before an edit, is no other)."""
+    other = registry.get(key)
+    if (other is None or other.command is None or other.url == editing or other.name in (None, name)
+            or [other.command.program, *other.command.args] == list(argv)):
+        return None
+    return other
+
+
+def move_runs_and_health(conn: sqlite3.Connection, old: str, new: str) -> None:
+    """Put the runs and the health stored under the server key ``old`` under ``new`` (a health ``new`` has already
+    is kept; ``old``'s goes with the server). Run in the transaction that saves the server anew."""
+    conn.execute("UPDATE runs SET server = ? WHERE server = ?", (new, old))
+    conn.execute("UPDATE OR IGNORE server_health SET url = ? WHERE url = ?", (new, old))

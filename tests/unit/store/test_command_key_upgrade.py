@@ -1,0 +1,71 @@
+"""Schema 15: the runs and health a command server's key held its credentials in (``stdio:cmd --token T``, as
+`call --stdio` stored them before its key left them out) are put under the key it has now (``stdio:cmd --token …``).
+They stayed under T: `runs list`, the window's Server column, `servers` and a step's sentence naming the server
+showed T, the same command run since was another server. A configured server's key stays (its secrets in the
+keyring are kept beside it) until it is saved again. Real SQLite files: a database brought to schema 14, then rows
+as the older code wrote them."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+from inspector.store import RunStore
+
+OLD, NEW = "stdio:srv --token T0k-upgrade-secret", "stdio:srv --token …"
+CONFIGURED = "stdio:cfg --api-key K3y-configured-secret"
+
+
+def _older(path: Path) -> None:
+    """A database at schema 14 holding what the older code wrote."""
+    with RunStore.open(path):
+        pass
+    with sqlite3.connect(path) as conn:
+        for number, server in enumerate([OLD, OLD, NEW, CONFIGURED, "http://h/mcp"]):
+            conn.execute("INSERT INTO runs (uid, title, source, server, status, started_at) VALUES (?, 't', 'live', ?,"
+                         " 'ok', '2026-12-06T10:00:00.000000Z')", (f"u{number}", server))
+        said = f"The server {OLD.removeprefix('stdio:')} stopped answering during server/discover."
+        conn.execute("INSERT INTO steps (run_id, sequence, kind, round, duration_ms, payload)"
+                     " VALUES (1, 1, 'tool', 0, 1, ?)",
+                     (json.dumps({"kind": "tool", "toolResult": said}, separators=(",", ":")),))
+        conn.execute("INSERT INTO server_health (url, last_contact_at, last_latency_ms, ok_count, failed_count,"
+                     " cancelled_count, tool_error_count) VALUES (?, '2026-12-06T10:00:02.000000Z', 5, 2, 1, 0, 1)",
+                     (OLD,))
+        conn.execute("INSERT INTO server_health (url, last_contact_at, last_latency_ms, ok_count, failed_count,"
+                     " cancelled_count, tool_error_count) VALUES (?, '2026-12-06T10:00:01.000000Z', 9, 1, 0, 1, 0)",
+                     (NEW,))
+        conn.execute("INSERT INTO servers (url, name, transport, command) VALUES (?, 'cfg', 'stdio', ?)",
+                     (CONFIGURED, '{"program": "cfg", "args": ["--api-key", "K3y-configured-secret"]}'))
+        conn.execute("INSERT INTO server_health (url, ok_count) VALUES (?, 3)", (CONFIGURED,))
+        conn.execute("PRAGMA user_version = 14")
+
+
+def test_a_command_servers_runs_and_health_are_named_without_its_credentials(tmp_path: Path) -> None:
+    path = tmp_path / "older.db"
+    _older(path)
+    with RunStore.open(path) as store:
+        conn = store.db.conn
+        servers = [row[0] for row in conn.execute("SELECT server FROM runs ORDER BY id")]
+        [payload] = [row[0] for row in conn.execute("SELECT payload FROM steps")]
+        health = {row[0]: row[1:] for row in conn.execute(
+            "SELECT url, ok_count, failed_count, cancelled_count, tool_error_count, last_contact_at, last_latency_ms"
+            " FROM server_health")}
+    assert servers == [NEW, NEW, NEW, CONFIGURED, "http://h/mcp"]
+    assert json.loads(payload)["toolResult"] == "The server srv --token … stopped answering during server/discover."
+    # One server's health: the counts added, the later contact's time and latency.
+    assert health == {NEW: (3, 1, 1, 1, "2026-12-06T10:00:02.000000Z", 5.0), CONFIGURED: (3, 0, 0, 0, None, None)}
+    assert b"T0k-upgrade-secret" not in path.read_bytes()
+
+
+def test_opened_again_nothing_changes(tmp_path: Path) -> None:
+    path = tmp_path / "older.db"
+    _older(path)
+    with RunStore.open(path):
+        pass
+    with sqlite3.connect(path) as conn:
+        before = conn.execute("SELECT server FROM runs ORDER BY id").fetchall()
+    with RunStore.open(path):
+        pass
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("SELECT server FROM runs ORDER BY id").fetchall() == before
