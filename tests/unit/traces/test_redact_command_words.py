@@ -125,10 +125,10 @@ def test_no_word_of_a_commands_credential_reaches_an_export(tmp_path: Path, file
                                    "'http://a:b ", '"http://a:b c', "http://a:b@c?@", "x://a:@b#@"])
 def test_a_megabyte_of_a_commands_shapes_is_redacted_in_seconds(shape: str) -> None:
     text = (shape * (1_000_000 // len(shape) + 1))[:1_000_000]
-    started = time.perf_counter()
+    started = time.thread_time()
     redact_text(text)
-    assert time.perf_counter() - started < 5.0
+    assert time.thread_time() - started < 5.0
     words = [shape] * 100_000
-    started = time.perf_counter()
+    started = time.thread_time()
     redact(words)
     assert time.perf_counter() - started < 5.0
