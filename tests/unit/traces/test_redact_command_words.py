@@ -131,4 +131,4 @@ def test_a_megabyte_of_a_commands_shapes_is_redacted_in_seconds(shape: str) -> N
     words = [shape] * 100_000
     started = time.thread_time()
     redact(words)
-    assert time.perf_counter() - started < 5.0
+    assert time.thread_time() - started < 5.0
