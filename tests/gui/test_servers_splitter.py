@@ -4,12 +4,15 @@ server's address needs it, at once."""
 
 from __future__ import annotations
 
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QWidget
 
+from inspector.gui.language import switch_language
 from inspector.gui.servers_splitter import SERVERS_MOST_PX, SERVERS_SHARE, ServersSplitter
 from inspector.gui.workbench.servers_panel import ServersPanel
 from inspector.store import ServerRecord
+from tests.gui.test_screenshots import save
 
 
 def _splitter(qtbot) -> ServersSplitter:
@@ -102,15 +105,26 @@ def test_the_servers_panel_follows_the_selected_server_s_address_until_dragged(q
     assert splitter.sizes()[0] == 190
 
 
-def test_the_window_s_servers_panel_widens_for_a_server_added(qtbot, make_window) -> None:
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_the_window_s_servers_panel_widens_for_a_server_added(qtbot, make_window, language) -> None:
     """The window's own splitter and panel: a server with a long address added is read whole at once."""
     window = make_window((SHORT, ""), wait_tools=False)
-    window.resize(1024, 768)
-    qtbot.waitUntil(lambda: window.width() == 1024)
-    QApplication.processEvents()
-    share = max(round(window.main.width() * SERVERS_SHARE), window.servers.minimumSizeHint().width())
-    assert window.main.sizes()[0] == share
-    window.admin.registry.save_server(LONG)
-    window.admin.reload_servers(LONG)  # as the Add dialog's OK does
-    assert window.main.sizes()[0] == window.servers.wanted_width() > share
-    qtbot.waitUntil(lambda: window.servers.name_line.shown_text() == "https://mcp.example.invalid/…/mcp")
+    switch_language(language)
+    try:
+        window.resize(1024, 768)
+        qtbot.waitUntil(lambda: window.width() == 1024)
+        QApplication.processEvents()
+        share = max(round(window.main.width() * SERVERS_SHARE), window.servers.minimumSizeHint().width())
+        assert window.main.sizes()[0] == share
+        window.admin.registry.save_server(LONG)
+        window.admin.reload_servers(LONG)  # as the Add dialog's OK does
+        assert window.main.sizes()[0] == window.servers.wanted_width() > share
+        panel = window.servers
+        # Its tools asked for and refused (its health says so), the lines under the list settled: read whole.
+        qtbot.waitUntil(lambda: panel.current().failed_count == 1, timeout=20000)
+        qtbot.waitUntil(lambda: panel.name_line.shown_text() == "https://mcp.example.invalid/…/mcp"
+                        and not panel.below.verticalScrollBar().isVisible())
+        assert window.main.sizes()[0] == panel.wanted_width()
+        save(window, f"servers-panel-long-address-{language}")
+    finally:
+        switch_language("en")
