@@ -1,8 +1,10 @@
 """The window's main splitter: the Servers panel beside the tabs. The panel is a sixth of the window's width, between
 its least and :data:`SERVERS_MOST_PX` (more where the selected server's address needs it to read "https://host/…/mcp"),
-following the window until its width is set otherwise (a drag, a layout restored, a program's ``setSizes``): at
-1,024 px it kept 230 px, and the Runs list cut a scenario run's server ("Demo-Server …") and said "fehlgeschlagen"
-for "Zeitüberschreitung"."""
+following the window, and the panel where it says it wants another width (another server selected, one added or
+edited), until its width is set otherwise (a drag, a layout restored, a program's ``setSizes``): at 1,024 px it kept
+230 px, and the Runs list cut a scenario run's server ("Demo-Server …") and said "fehlgeschlagen" for
+"Zeitüberschreitung"; a server with a long address selected read "https://mcp.example.inv…" until the window was
+resized."""
 
 from __future__ import annotations
 
@@ -31,6 +33,9 @@ class ServersSplitter(QSplitter):
         #: Whether the servers' width follows the window's (until it is dragged, restored or set).
         self.following = True
         self.splitterMoved.connect(self._stop_following)
+        wants = getattr(servers, "wanted_width_changed", None)
+        if wants is not None:
+            wants.connect(self._follow_servers)
 
     def _stop_following(self) -> None:
         self.following = False
@@ -54,7 +59,14 @@ class ServersSplitter(QSplitter):
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt's name
         super().resizeEvent(event)
-        width = event.size().width()
+        self._fit(event.size().width())
+
+    def _follow_servers(self) -> None:
+        if self.isVisible():  # else its first resize fits it
+            self._fit(self.width())
+
+    def _fit(self, width: int) -> None:
+        """The servers' width in a splitter ``width`` wide (:meth:`servers_width`), where it follows."""
         wanted = self.servers_width(width)
         if self.following and wanted != self.sizes()[0]:
             super().setSizes([wanted, width - wanted - self.handleWidth()])

@@ -9,10 +9,15 @@ from __future__ import annotations
 import threading
 from datetime import timedelta
 
+import pytest
+
+from inspector.gui.language import switch_language
 from inspector.gui.runs.timeline_model import StepIdRole
 from inspector.gui.runs.tree_layout import AT_ONCE_STEPS
+from inspector.i18n.formatting import format_number
 from inspector.store import RunStore, resolve_db_path
 from tests.gui.test_runs_live_reads import _front
+from tests.gui.test_screenshots import save
 from tests.support.long_trace import joined_steps, server_span
 from tests.support.sample_runs import T0
 
@@ -23,18 +28,20 @@ def _step_at(tab, row: int) -> int:
     return tab.timeline.index(row, 0).data(StepIdRole)
 
 
-def _long_run_shown(qtbot, make_window, steps: int):
-    """The window with a running run of ours of ``steps`` steps (and a server's spans) shown in the Runs tab, its
-    span tree laid out on the reader thread: the tab, the run's id, its uid and its step count."""
+def _long_run_shown(qtbot, make_window, steps: int, plumbing: bool = False):
+    """The window with a running run of ours of ``steps`` steps (and a server's spans, ``plumbing``: its
+    instrumentation's own, hidden) shown in the Runs tab, its span tree laid out on the reader thread: the tab, the
+    run's id, its uid and its step count."""
     _window, tab = _front(qtbot, make_window)
     with RunStore.open(resolve_db_path()) as writer:
         run_id = writer.start_run("a long agent run", "live", "http://127.0.0.1:9/mcp", started_at=T0)
         uid = writer.get_run(run_id).uid
-        writer.append_steps(run_id, joined_steps(uid, 1, steps, T0))
+        writer.append_steps(run_id, joined_steps(uid, 1, steps, T0, plumbing=plumbing))
         counted = writer.count_steps(run_id)
     qtbot.waitUntil(lambda: tab.runs.row_of(run_id) is not None, timeout=WAIT_MS)
     assert tab.select_runs([run_id]) and tab.timeline.laying_out == counted
-    qtbot.waitUntil(lambda: not tab.timeline.laying_out and tab.timeline.rowCount() == counted, timeout=WAIT_MS)
+    shown = steps if plumbing else counted
+    qtbot.waitUntil(lambda: not tab.timeline.laying_out and tab.timeline.rowCount() == shown, timeout=WAIT_MS)
     return tab, run_id, uid, counted
 
 
@@ -130,3 +137,43 @@ def test_find_while_a_growing_run_is_laid_out_finds_its_new_steps_once_they_show
     # (a Find asked again meanwhile, by a live read of the grown run, answers on its reader thread)
     qtbot.waitUntil(lambda: pane.find_status.text() == "1 of 1", timeout=WAIT_MS)
     assert _step_at(tab, tab.timeline_view.currentIndex().row()) == added[6]
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_the_heading_of_a_growing_long_run_counts_the_rows_it_shows_until_they_are_laid_out_anew(
+        qtbot, make_window, language) -> None:
+    """While the grown run was laid out anew, the heading put the old rows beside the new count of its steps:
+    "5,100 of 6,222 steps shown (102 plumbing hidden)" (102 of them hidden, not 1,122). It says the rows shown and
+    the count they were laid out from until the new rows arrive, then theirs."""
+    tab, run_id, uid, steps = _long_run_shown(qtbot, make_window, AT_ONCE_STEPS + 100, plumbing=True)
+    pane = tab.timeline_pane
+    heading = {"en": "Run {id}: a long agent run — running; {shown} of {count} steps shown ({hidden} plumbing hidden)",
+               "de": "Lauf {id}: a long agent run — läuft; {shown} von {count} Schritten ({hidden} Infrastruktur-Spans "
+                     "ausgeblendet)"}[language]
+
+    def said(shown: int, count: int, hidden: int) -> str:
+        return heading.format(id=run_id, shown=format_number(shown), count=format_number(count),
+                              hidden=format_number(hidden))
+
+    held = threading.Event()
+    pane.model._layouts._asked.reads._store.db.conn.set_progress_handler(lambda: held.wait(WAIT_MS / 1000) and 0,
+                                                                        1_000)  # the layout reader's, held
+    switch_language(language)
+    try:
+        before = said(AT_ONCE_STEPS + 100, steps, steps - AT_ONCE_STEPS - 100)
+        assert pane.heading.text() == before
+        with RunStore.open(resolve_db_path()) as writer:  # another connection: the run's writer goes on
+            writer.append_steps(run_id, joined_steps(uid, steps + 1, 1_000, T0 + timedelta(seconds=10),
+                                                     plumbing=True))
+            grown = writer.count_steps(run_id)
+        qtbot.waitUntil(lambda: pane.model.relaying, timeout=WAIT_MS)  # the window read the growth: laid out anew
+        qtbot.wait(200)  # (and any read of the run after it)
+        assert tab.timeline.rowCount() == AT_ONCE_STEPS + 100  # the old rows meanwhile
+        assert pane.heading.text() == before  # was "5,100 of 6,222 steps shown (102 plumbing hidden)"
+        save(pane, f"timeline-relaid-heading-{language}")
+        held.set()
+        qtbot.waitUntil(lambda: tab.timeline.rowCount() == AT_ONCE_STEPS + 1_100, timeout=WAIT_MS)
+        assert pane.heading.text() == said(AT_ONCE_STEPS + 1_100, grown, grown - AT_ONCE_STEPS - 1_100)
+    finally:
+        held.set()
+        switch_language("en")

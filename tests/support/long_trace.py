@@ -58,24 +58,30 @@ def nested_run(store: RunStore, folder: Path, spans: int, trace: str = "7", name
     return run_id
 
 
-def joined_steps(uid: str, first: int, count: int, at: datetime, every: int = 50) -> list[tuple[RunStep, datetime]]:
+def joined_steps(uid: str, first: int, count: int, at: datetime, every: int = 50,
+                 plumbing: bool = False) -> list[tuple[RunStep, datetime]]:
     """The next ``count`` steps of a running run of ours (uid ``uid``, its next sequence ``first``): model steps
     ("thinking, step N", N their sequence) 1 ms apart from ``at``, and after every ``every``-th of them a server's
     span joined under it (its ``tools/call``, as a server that traced our request stores it; not counted in
-    ``count``), to append with :meth:`~inspector.store.RunStore.append_steps`."""
+    ``count``; ``plumbing``: marked as its instrumentation's own), to append with
+    :meth:`~inspector.store.RunStore.append_steps`."""
     steps: list[tuple[RunStep, datetime]] = []
     for offset in range(count):
         sequence, when = first + len(steps), at + timedelta(milliseconds=offset)
         steps.append((RunStep(kind=StepKind.LLM, round=sequence, duration_ms=0.5,
                               content=f"thinking, step {sequence}"), when))
         if offset % every == every - 1:
-            steps.append((server_span(uid, sequence, len(steps)), when + timedelta(microseconds=100)))
+            steps.append((server_span(uid, sequence, len(steps), plumbing), when + timedelta(microseconds=100)))
     return steps
 
 
-def server_span(uid: str, under: int, number: int) -> RunStep:
-    """A server's span joined under our step of sequence ``under`` (its span id made of ``number``)."""
-    span = {"spanId": f"{number + 1:016x}", "parentSpanId": step_span_id(uid, under), "name": "tools/call echo"}
+def server_span(uid: str, under: int, number: int, plumbing: bool = False) -> RunStep:
+    """A server's span joined under our step of sequence ``under`` (its span id made of ``number``; ``plumbing``:
+    marked as its instrumentation's own, hidden as the importer's plumbing is)."""
+    span: dict[str, object] = {"spanId": f"{number + 1:016x}", "parentSpanId": step_span_id(uid, under),
+                               "name": "tools/call echo"}
+    if plumbing:
+        span["plumbing"] = True
     return RunStep(kind=StepKind.TOOL, round=0, duration_ms=0.1, tool_name="echo", raw={"otlp": span})
 
 

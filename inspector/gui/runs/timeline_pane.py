@@ -329,7 +329,8 @@ class TimelinePane(QWidget):
 
     def describe(self, run: RunRecord | None, recount: bool = True, total: int | None = None) -> None:
         """The heading (and the note over empty rows) for ``run``; ``recount=False`` (a change of
-        language) reuses the count of the run's steps read last; ``total``: that count, read already."""
+        language) reuses the count of the run's steps read last; ``total``: that count, read already (a span tree's rows
+        are of the count it was read with: :attr:`.TimelineModel.tree_total`)."""
         shown = self.model.step_count
         self.view.horizontalHeader().viewport().update()  # the time axis: the run's length may have changed
         if self.model.dated != self._dated_fitted:  # a run over more than one day says its steps' dates
@@ -341,6 +342,8 @@ class TimelinePane(QWidget):
         self.note_button.setEnabled(run is not None)
         self.run_note.show_note(run.note if run is not None else "")
         filtered = self.step_filter() != StepFilter()
+        # The rows of a span tree are of the steps it was read with (a growing run's until it is laid out anew).
+        total = total if self.model.tree_total is None else self.model.tree_total
         # While a long run is laid out no row shows: the heading says its steps, not how many a filter shows.
         total = self.titled.show_run(run, filtered=filtered and not self.model.laying_out, recount=recount,
                                      total=total)

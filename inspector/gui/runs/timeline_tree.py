@@ -49,6 +49,13 @@ class SpanTreeRows:
         return self.tree.tree.plumbing_count if self.tree is not None else 0
 
     @property
+    def tree_total(self) -> int | None:
+        """How many steps the run had when its span tree shown was read (every one: plumbing, filtered), the count
+        its rows are of (``None``: no span tree shows). A running run that grew keeps the rows until it is laid out
+        anew: read again meanwhile, the run's count said "5,100 of 6,222 steps shown" with nothing filtered."""
+        return len(self.tree.tree) if self.tree is not None else None
+
+    @property
     def hidden_plumbing(self) -> int:
         """How many plumbing steps the filter matches that are hidden (Show plumbing unticked)."""
         return self.tree.hidden_plumbing if self.tree is not None else 0

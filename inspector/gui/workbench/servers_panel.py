@@ -40,6 +40,8 @@ class ServersPanel(QWidget):
     test_requested = Signal(object)
     #: Show the Console (stderr) of a command server.
     console_requested = Signal(object)
+    #: What :meth:`wanted_width` says may have changed (another server selected, or its name or address).
+    wanted_width_changed = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -129,10 +131,11 @@ class ServersPanel(QWidget):
         if record is None:
             self.health.setText(unbroken(_("No server selected. Add one with +.")))
             self.sparkline.set_values([])  # no latencies to draw: hidden (it drew a lone "—", or the last server's)
-            return
-        name = server_label(record)
-        self.name_line.set_text_shortening(name, *address_middle(name))
-        self.health.setText(health_text(record))
+        else:
+            name = server_label(record)
+            self.name_line.set_text_shortening(name, *address_middle(name))
+            self.health.setText(health_text(record))
+        self.wanted_width_changed.emit()
 
     def set_records(self, records: list[ServerRecord], select_url: str | None = None, *,
                     select_first: bool = True) -> None:
