@@ -342,11 +342,10 @@ class TimelinePane(QWidget):
         self.note_button.setEnabled(run is not None)
         self.run_note.show_note(run.note if run is not None else "")
         filtered = self.step_filter() != StepFilter()
-        # The rows of a span tree are of the steps it was read with (a growing run's until it is laid out anew).
-        total = total if self.model.tree_total is None else self.model.tree_total
-        # While a long run is laid out no row shows: the heading says its steps, not how many a filter shows.
+        # A span tree's rows are of the steps it was read with (a growing run's until it is laid out anew); while a
+        # long run is laid out no row shows: the heading says its steps, not how many a filter shows.
         total = self.titled.show_run(run, filtered=filtered and not self.model.laying_out, recount=recount,
-                                     total=total)
+                                     total=total if self.model.tree_total is None else self.model.tree_total)
         if run is None:
             self._say_empty(_("Select a run in the list above to see its steps here."))
             return
