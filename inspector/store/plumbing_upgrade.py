@@ -8,7 +8,7 @@ importing the file again does not change (its runs are there already): openlit.j
 where a fresh import lists 2.
 
 This step asks the importer's own rule of the span every request step keeps
-(:func:`inspector.traces.plumbing_mark.kept_span_is_plumbing`: the reading and the rule an import asks of a span, of
+(:func:`inspector.traces.plumbing_mark.missing_marks`: the reading and the rule an import asks of a span, of
 what the step kept of it; not a copy), and adds the mark where the rule gives it and the step has none: a ``true`` at
 the end of the span's object, written by SQLite's ``json_set`` as a note is (a payload is compact JSON, which it
 writes back byte for byte). Nothing else of a payload or of any other table changes, and it runs in the upgrade's
@@ -42,15 +42,15 @@ _BATCH = 2_000
 def mark_plumbing_steps(conn: sqlite3.Connection) -> None:
     """Mark plumbing, as an import now would, every request step's span (and its server side) the rule finds
     plumbing that has no mark: run inside the upgrade's transaction."""
-    from inspector.traces.plumbing_mark import kept_span_is_plumbing  # the importer's rule: loaded to upgrade only
+    from inspector.traces.plumbing_mark import missing_marks  # the importer's rule: loaded to upgrade only
 
     own: list[int] = []
     server: list[int] = []
     for step_id, otlp in _kept_spans(conn):
-        if "plumbing" not in otlp and kept_span_is_plumbing(otlp):
+        marks_own, marks_server = missing_marks(otlp)
+        if marks_own:
             own.append(step_id)
-        side = otlp.get("server")
-        if isinstance(side, Mapping) and "plumbing" not in side and kept_span_is_plumbing(side):
+        if marks_server:
             server.append(step_id)
     for path, step_ids in ((_OWN, own), (_SERVER, server)):
         for start in range(0, len(step_ids), _BATCH):

@@ -35,6 +35,7 @@ from .format import (
 from .json_stream import READ_CHUNK, ListShape, ObjectShape, Record, ValueParser, Walker
 from .kept_span import check_kept_spans
 from .otlp import STEP_SEQUENCE, read_attributes
+from .plumbing_mark import mark_kept_spans
 from .progress import ProgressMeter
 from .sniff import FileKind, check_format_field
 from .span_parts import NO_RESOURCE, NO_SCOPE, read_resource, read_scope
@@ -196,6 +197,11 @@ class _TraceReader:
         self._has_steps = True
 
     def _step(self, path: Path, value: Any, size: int) -> None:
+        if self._fields.get("source") == "imported" and type(value) is dict:
+            # A step an older version exported keeps the plumbing marks of its import: it gets those of a fresh
+            # one. Only a run imported (read from a trace) before its steps are read, as our exports write it;
+            # a run of ours (live, scenario) never.
+            mark_kept_spans(value.get("payload"))
         step = read_step_record(value, path)
         check_kept_spans(value["payload"].get("raw"), (*path, "payload", "raw"))
         self._sink.step(self._run, step, path, size)
