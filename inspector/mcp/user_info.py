@@ -79,7 +79,8 @@ def spaced_user_info(word: str) -> tuple[int, int] | None:
     if start is None:
         return None
     space = _SPACE_OR_QUOTE.search(word, start.end())
-    if space is None or "@" in word[start.end():space.start()]:
+    # Up to it, a path ("/") says the ":" began a port (http://localhost:PORT/mcp and mail help@acme.io).
+    if space is None or "@" in word[start.end():space.start()] or "/" in word[start.end():space.start()]:
         return None
     at = word.find("@", space.end(), start.end() + 256)  # a password of 256 characters at most
     if at < 0 or "\n" in word[space.start():at]:

@@ -11,13 +11,12 @@ schema property called ``password``, say) loses its value too.
 
 from __future__ import annotations
 
-import base64
-import binascii
 import re
 from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
+from inspector.mcp.address_credentials import is_basic_pair
 from inspector.mcp.secret_names import KEY_NAME as _KEY_NAME
 from inspector.mcp.secret_names import is_secret_key, names_a_key
 
@@ -319,10 +318,6 @@ def _redact_assignments(text: str) -> str:
 
 def _basic(match: re.Match[str]) -> str:
     # "Basic" is also an English word: only a base64 "user:password" pair is a credential.
-    try:
-        decoded = base64.b64decode(match.group(3), validate=True)
-    except (binascii.Error, ValueError):
-        return match.group(0)
-    if b":" not in decoded:
+    if not is_basic_pair(match.group(3)):
         return match.group(0)
     return f"{match.group(1)}{match.group(2)}{REDACTED}"
