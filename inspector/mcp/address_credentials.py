@@ -8,7 +8,6 @@ header the user marks so. Never next to one the user configured: which one to se
 from __future__ import annotations
 
 import base64
-import binascii
 from collections.abc import Iterable
 from urllib.parse import unquote, urlsplit
 
@@ -42,16 +41,6 @@ def basic_authorization(url: str) -> str | None:
     return "Basic " + base64.b64encode(pair).decode("ascii")
 
 
-def is_basic_pair(value: str) -> bool:
-    """True when ``value`` (the word after ``Basic``) is a ``user:password`` pair in base64, its padding perhaps left
-    out: "Basic" is also an English word ("Basic usage", "basic mode"), and only such a pair is a credential."""
-    try:
-        decoded = base64.b64decode(value + "=" * (-len(value) % 4), validate=True)
-    except (binascii.Error, ValueError):
-        return False
-    return b":" in decoded
-
-
 def has_authorization(names: Iterable[str]) -> bool:
     """True when one of the header ``names`` is ``Authorization`` (names are not case sensitive)."""
     return any(name.lower() == AUTHORIZATION.lower() for name in names)
@@ -68,5 +57,4 @@ def credentials_header(url: str, address: str, configured: Iterable[str] = ()) -
     return value
 
 
-__all__ = ["AUTHORIZATION", "CredentialsConflict", "basic_authorization", "credentials_header", "has_authorization",
-           "is_basic_pair"]
+__all__ = ["AUTHORIZATION", "CredentialsConflict", "basic_authorization", "credentials_header", "has_authorization"]

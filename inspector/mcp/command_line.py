@@ -12,7 +12,6 @@ import re
 import shlex
 from collections.abc import Sequence
 
-from .address_credentials import is_basic_pair
 from .address_query import address_to_quote
 from .secret_names import is_secret_key, names_a_key
 from .user_info import address_shown, spaced_user_info
@@ -98,6 +97,12 @@ def _without_token_shapes(word: str) -> str:
     return hide_token_shapes(word, MASK) if any(prefix in word for prefix in TOKEN_PREFIXES) else word
 
 
+def _is_basic_pair(value: str) -> bool:
+    from inspector.traces.token_shapes import is_basic_pair  # the export's rule, not a copy
+
+    return is_basic_pair(value)
+
+
 def _hidden_value(word: str) -> str | None:
     """``word`` with its credential as :data:`MASK` when it is a variable or option named like one (``API_KEY=K``,
     ``--token=T``), a header line (``Authorization: Bearer T``, ``-HX-Api-Key:K``) or a header's value after its
@@ -110,7 +115,7 @@ def _hidden_value(word: str) -> str | None:
         return f"{header.group(1) or ''}{header.group(2)}: {MASK}"  # -H "Authorization: Bearer T", -HX-Api-Key:K
     # "Basic" is also an English word ("Basic setup"): only a base64 "user:password" after it is a credential.
     if (scheme := _SCHEME_VALUE.fullmatch(word)) is not None and (
-            scheme.group(1).lower() == "bearer" or is_basic_pair(scheme.group(2))):
+            scheme.group(1).lower() == "bearer" or _is_basic_pair(scheme.group(2))):
         return f"{scheme.group(1)} {MASK}"  # mcp-proxy --headers Authorization "Bearer T"
     return None
 

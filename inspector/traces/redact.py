@@ -16,14 +16,13 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
-from inspector.mcp.address_credentials import is_basic_pair
 from inspector.mcp.secret_names import KEY_NAME as _KEY_NAME
 from inspector.mcp.secret_names import is_secret_key, names_a_key
 
 from .address_secrets import hide_quoted_addresses, hide_spaced_user_info, hide_user_infos
 from .argv_secrets import argv_secrets
 from .command_line_secrets import hide_database_passwords, hide_quoted_values, hide_user_passwords, option_value
-from .token_shapes import TOKEN_PREFIXES, hide_token_shapes
+from .token_shapes import TOKEN_PREFIXES, hide_token_shapes, is_basic_pair
 
 REDACTED = "[REDACTED]"
 """What a removed value is replaced with."""
