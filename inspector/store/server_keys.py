@@ -13,6 +13,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Sequence
 
+from .command_key_upgrade import move_health
 from .servers import ServerRecord, ServerRegistry
 
 __all__ = ["configured_otherwise", "move_runs_and_health"]
@@ -31,7 +32,8 @@ def configured_otherwise(registry: ServerRegistry, key: str, name: str | None, a
 
 
 def move_runs_and_health(conn: sqlite3.Connection, old: str, new: str) -> None:
-    """Put the runs and the health stored under the server key ``old`` under ``new`` (a health ``new`` has already
-    is kept; ``old``'s goes with the server). Run in the transaction that saves the server anew."""
+    """Put the runs and the health stored under the server key ``old`` under ``new`` (added to a health ``new`` has
+    already, as the schema 15 step adds them: its own was dropped). Run in the transaction that saves the server
+    anew."""
     conn.execute("UPDATE runs SET server = ? WHERE server = ?", (new, old))
-    conn.execute("UPDATE OR IGNORE server_health SET url = ? WHERE url = ?", (new, old))
+    move_health(conn, old, new)

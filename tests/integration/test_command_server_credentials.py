@@ -221,3 +221,26 @@ def test_servers_import_of_a_server_configured_under_its_whole_command_line_name
     listed = json.loads(cli_here("--db", str(db), "servers", "--json").stdout)["servers"]
     assert [(server["name"], server["url"], server["ok"]) for server in listed] == [("tokened", f"stdio:{SHOWN}", 1)]
     assert rows_holding(db, TOKEN) == [("servers", "command")]
+
+
+def test_saving_a_server_configured_under_its_whole_command_line_adds_its_health_to_the_new_keys(
+        tmp_path: Path) -> None:
+    """A server configured under the key holding T, called by its name, and its command called with `call --stdio`
+    (health under ``stdio:… --token …``): saved again, its own health was dropped (``ok`` 1, not 2), where the
+    schema 15 step adds such counts up."""
+    from inspector.agent.server_commands import setting_of
+    from inspector.mcp.server_command import parse_command_line
+    from inspector.store import RunStore, ServerRegistry
+
+    db, earlier = tmp_path / "runs.db", f"stdio:{shlex.join(shlex.split(COMMAND))}"
+    with RunStore.open(db) as store:
+        ServerRegistry(store.db).save_server(earlier, name="tokened", transport="stdio",
+                                             command=setting_of(parse_command_line(COMMAND)))
+    assert answer(cli_here("--db", str(db), "call", "tokened", "token_digest", "--json")) == digest(TOKEN)
+    assert answer(cli_here("--db", str(db), "call", "--stdio", COMMAND, "token_digest", "--json")) == digest(TOKEN)
+    assert cli_here("--db", str(db), "servers", "set", "tokened", "--command", COMMAND).returncode == 0
+    listed = json.loads(cli_here("--db", str(db), "servers", "--json").stdout)["servers"]
+    assert [(server["name"], server["url"], server["ok"]) for server in listed] == [("tokened", f"stdio:{SHOWN}", 2)]
+    runs = json.loads(cli_here("--db", str(db), "runs", "list", "--json").stdout)["runs"]
+    assert [run["server"] for run in runs] == [f"stdio:{SHOWN}"] * 2
+    assert rows_holding(db, TOKEN) == [("servers", "command")]
