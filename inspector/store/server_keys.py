@@ -24,11 +24,19 @@ def configured_otherwise(registry: ServerRegistry, key: str, name: str | None, a
     """The command server another name configures under ``key`` with other words than ``argv`` (its credentials
     aside, ``--token T`` where ``argv`` has ``--token T2``), which saving ``argv`` under ``name`` would replace;
     ``None`` when there is none (the server ``editing``, its key before an edit, is no other)."""
-    other = registry.get(key)
+    other = registry.get(key) or _keyed_with_credentials(registry, key)
     if (other is None or other.command is None or other.url == editing or other.name in (None, name)
             or [other.command.program, *other.command.args] == list(argv)):
         return None
     return other
+
+
+def _keyed_with_credentials(registry: ServerRegistry, key: str) -> ServerRecord | None:
+    """The command server configured under a key holding its credentials that is ``key`` once saved again."""
+    from inspector.mcp.address_query import address_to_keep  # the rule a key leaves credentials out by
+
+    return next((record for record in registry.all() if record.command is not None and record.url != key
+                 and address_to_keep(record.url) == key), None)
 
 
 def move_runs_and_health(conn: sqlite3.Connection, old: str, new: str) -> None:
