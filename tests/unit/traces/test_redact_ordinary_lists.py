@@ -5,8 +5,8 @@ again, and the credentials of those lists still hidden:
   command server's name did ("--title 'Basic setup'"): only a base64 "user:password" after "Basic" is one;
 * an item of prose holding a key known by its shape ("key is sk-… today") came out garbled: "key is … today[REDACTED]";
 * a whole string beginning with an address whose port is a placeholder, an e-mail address further on
-  ("http://localhost:PORT/mcp and mail help@acme.io") was exported as "http://[REDACTED]@acme.io": a path (a "/")
-  before the first space is no password's.
+  ("http://localhost:PORT/mcp and mail help@acme.io") was exported as "http://[REDACTED]@acme.io": a password with a "/"
+  before its space is one only when a host and a path follow its "@" (``http://bob:Pa/55 K3y@host/mcp`` hidden still).
 
 Checked in a run of a real store exported in both formats.
 """
@@ -91,3 +91,9 @@ def test_text_and_a_name_read_basic_by_one_rule() -> None:
     """A pair whose base64 padding was left out is one to the text's rule too (it was kept there, hidden in a name)."""
     assert redact_text(f"sent Basic {UNPADDED} then") == f"sent Basic {REDACTED} then"
     assert redact_text("Basic usage, basic mode") == "Basic usage, basic mode"
+
+
+def test_a_password_holding_a_slash_and_a_space_before_a_host_and_path_is_still_hidden() -> None:
+    address = "http://bob:Pa/55 K3y@host/mcp"
+    assert redact({"args": ["srv", address]}) == {"args": ["srv", f"http://{REDACTED}@host/mcp"]}
+    assert "K3y" not in (shown_typed_command_line(f"srv '{address}'") or "K3y")
