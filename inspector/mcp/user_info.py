@@ -67,6 +67,7 @@ TYPED_USER_INFO = re.compile(r"^[^\s/?#@:]*:[^\s/?#]*@")
 _SPACED_START = re.compile(r"(?i)(?:-{0,2}[a-z][a-z0-9_.-]{0,63}=)?[a-z][a-z0-9+.-]*+://[^\s/?#@:\"']{0,256}+:"
                            r"(?!\d*(?:[/?#\s]|$))")
 _SPACE_OR_QUOTE = re.compile(r"""[\s"']""")
+_HOST_AND_PATH = re.compile(r"[^\s/?#@]{1,256}/")
 
 
 def spaced_user_info(word: str) -> tuple[int, int] | None:
@@ -83,6 +84,10 @@ def spaced_user_info(word: str) -> tuple[int, int] | None:
         return None
     at = word.find("@", space.end(), start.end() + 256)  # a password of 256 characters at most
     if at < 0 or "\n" in word[space.start():at]:
+        return None
+    # A "/" before the space may say the ":" began a port and a path (http://localhost:PORT/mcp and mail
+    # help@acme.io): such a password is one when a host and a path follow its "@" (se/c ret@host/mcp).
+    if "/" in word[start.end():space.start()] and _HOST_AND_PATH.match(word, at + 1) is None:
         return None
     return word.index("://") + 3, at
 

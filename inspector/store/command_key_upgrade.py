@@ -17,7 +17,7 @@ import json
 import sqlite3
 from collections.abc import Callable
 
-__all__ = ["name_command_servers_anew"]
+__all__ = ["move_health", "name_command_servers_anew"]
 
 _UNCONFIGURED = " LIKE 'stdio:%' AND {column} NOT IN (SELECT url FROM servers)"
 #: A server's health: its counts (added up), then its last contact's time and latency and the era found and when.
@@ -49,11 +49,16 @@ def _name_anew(conn: sqlite3.Connection, address_to_keep: Callable[[str], str]) 
             conn.execute("UPDATE runs SET server = ? WHERE server = ?", (new, old))
     health = conn.execute("SELECT url FROM server_health WHERE url" + _UNCONFIGURED.format(column="url")).fetchall()
     for (old,) in health:
-        if (new := address_to_keep(old)) == old:
-            continue
-        if conn.execute("SELECT 1 FROM server_health WHERE url = ?", (new,)).fetchone() is None:
-            conn.execute("UPDATE server_health SET url = ? WHERE url = ?", (new, old))
-            continue
+        if (new := address_to_keep(old)) != old:
+            move_health(conn, old, new)
+
+
+def move_health(conn: sqlite3.Connection, old: str, new: str) -> None:
+    """Put the health of the server key ``old`` under ``new``, added to a health ``new`` has already."""
+    if conn.execute("SELECT 1 FROM server_health WHERE url = ?", (new,)).fetchone() is None:
+        conn.execute("UPDATE server_health SET url = ? WHERE url = ?", (new, old))
+        return
+    if conn.execute("SELECT 1 FROM server_health WHERE url = ?", (old,)).fetchone() is not None:
         _add_health(conn, old, new)
         conn.execute("DELETE FROM server_health WHERE url = ?", (old,))
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Sequence
 
+from .command_key_upgrade import move_health
 from .servers import ServerRecord, ServerRegistry
 
 __all__ = ["configured_otherwise", "move_runs_and_health"]
@@ -23,15 +24,24 @@ def configured_otherwise(registry: ServerRegistry, key: str, name: str | None, a
     """The command server another name configures under ``key`` with other words than ``argv`` (its credentials
     aside, ``--token T`` where ``argv`` has ``--token T2``), which saving ``argv`` under ``name`` would replace;
     ``None`` when there is none (the server ``editing``, its key before an edit, is no other)."""
-    other = registry.get(key)
+    other = registry.get(key) or _keyed_with_credentials(registry, key)
     if (other is None or other.command is None or other.url == editing or other.name in (None, name)
             or [other.command.program, *other.command.args] == list(argv)):
         return None
     return other
 
 
+def _keyed_with_credentials(registry: ServerRegistry, key: str) -> ServerRecord | None:
+    """The command server configured under a key holding its credentials that is ``key`` once saved again."""
+    from inspector.mcp.address_query import address_to_keep  # the rule a key leaves credentials out by
+
+    return next((record for record in registry.all() if record.command is not None and record.url != key
+                 and address_to_keep(record.url) == key), None)
+
+
 def move_runs_and_health(conn: sqlite3.Connection, old: str, new: str) -> None:
-    """Put the runs and the health stored under the server key ``old`` under ``new`` (a health ``new`` has already
-    is kept; ``old``'s goes with the server). Run in the transaction that saves the server anew."""
+    """Put the runs and the health stored under the server key ``old`` under ``new`` (added to a health ``new`` has
+    already, as the schema 15 step adds them: its own was dropped). Run in the transaction that saves the server
+    anew."""
     conn.execute("UPDATE runs SET server = ? WHERE server = ?", (new, old))
-    conn.execute("UPDATE OR IGNORE server_health SET url = ? WHERE url = ?", (new, old))
+    move_health(conn, old, new)

@@ -22,8 +22,11 @@ def argv_secrets(words: Sequence[object], mark: str) -> dict[int, str]:
     argv: Sequence[str] = words  # type: ignore[assignment]
     shown: dict[int, str] = {}
     for index, (word, hidden) in enumerate(zip(argv, hidden_words(argv), strict=True)):
-        if hidden != word and "://" not in word and word != mark:
-            shown[index] = hidden.removesuffix(MASK) + mark
+        kept = hidden.removesuffix(MASK)
+        # Only a credential at the word's end (--token=T, Authorization: T): one a word of prose holds ("key is
+        # sk-… today") is left to the text's rules, which hide it in its place.
+        if hidden != word and "://" not in word and word != mark and kept.count(MASK) == word.count(MASK):
+            shown[index] = kept + mark
     database = False
     for index, word in enumerate(argv):
         if word.rpartition("/")[2].lower() in _DATABASE_COMMANDS:

@@ -11,8 +11,6 @@ schema property called ``password``, say) loses its value too.
 
 from __future__ import annotations
 
-import base64
-import binascii
 import re
 from collections.abc import Mapping
 from functools import lru_cache
@@ -24,7 +22,7 @@ from inspector.mcp.secret_names import is_secret_key, names_a_key
 from .address_secrets import hide_quoted_addresses, hide_spaced_user_info, hide_user_infos
 from .argv_secrets import argv_secrets
 from .command_line_secrets import hide_database_passwords, hide_quoted_values, hide_user_passwords, option_value
-from .token_shapes import TOKEN_PREFIXES, hide_token_shapes
+from .token_shapes import TOKEN_PREFIXES, hide_token_shapes, is_basic_pair
 
 REDACTED = "[REDACTED]"
 """What a removed value is replaced with."""
@@ -319,10 +317,6 @@ def _redact_assignments(text: str) -> str:
 
 def _basic(match: re.Match[str]) -> str:
     # "Basic" is also an English word: only a base64 "user:password" pair is a credential.
-    try:
-        decoded = base64.b64decode(match.group(3), validate=True)
-    except (binascii.Error, ValueError):
-        return match.group(0)
-    if b":" not in decoded:
+    if not is_basic_pair(match.group(3)):
         return match.group(0)
     return f"{match.group(1)}{match.group(2)}{REDACTED}"

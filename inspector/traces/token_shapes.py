@@ -8,6 +8,8 @@ one pattern, each read the word again: 100,000 characters took 8 s, a megabyte m
 
 from __future__ import annotations
 
+import base64
+import binascii
 import re
 
 # A JSON web token; its word ends where its first part does.
@@ -73,3 +75,13 @@ def hide_token_shapes(text: str, mark: str) -> str:
         parts += (text[done:found.start()], mark)
         done = found.end()
     return "".join((*parts, text[done:])) if parts else text
+
+
+def is_basic_pair(value: str) -> bool:
+    """True when ``value`` (the word after ``Basic``) is a ``user:password`` pair in base64, its padding perhaps left
+    out: "Basic" is also an English word ("Basic usage", "basic mode"), and only such a pair is a credential."""
+    try:
+        decoded = base64.b64decode(value + "=" * (-len(value) % 4), validate=True)
+    except (binascii.Error, ValueError):
+        return False
+    return b":" in decoded

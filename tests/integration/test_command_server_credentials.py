@@ -221,3 +221,52 @@ def test_servers_import_of_a_server_configured_under_its_whole_command_line_name
     listed = json.loads(cli_here("--db", str(db), "servers", "--json").stdout)["servers"]
     assert [(server["name"], server["url"], server["ok"]) for server in listed] == [("tokened", f"stdio:{SHOWN}", 1)]
     assert rows_holding(db, TOKEN) == [("servers", "command")]
+
+
+def test_saving_a_server_configured_under_its_whole_command_line_adds_its_health_to_the_new_keys(
+        tmp_path: Path) -> None:
+    """A server configured under the key holding T, called by its name, and its command called with `call --stdio`
+    (health under ``stdio:… --token …``): saved again, its own health was dropped (``ok`` 1, not 2), where the
+    schema 15 step adds such counts up."""
+    from inspector.agent.server_commands import setting_of
+    from inspector.mcp.server_command import parse_command_line
+    from inspector.store import RunStore, ServerRegistry
+
+    db, earlier = tmp_path / "runs.db", f"stdio:{shlex.join(shlex.split(COMMAND))}"
+    with RunStore.open(db) as store:
+        ServerRegistry(store.db).save_server(earlier, name="tokened", transport="stdio",
+                                             command=setting_of(parse_command_line(COMMAND)))
+    assert answer(cli_here("--db", str(db), "call", "tokened", "token_digest", "--json")) == digest(TOKEN)
+    assert answer(cli_here("--db", str(db), "call", "--stdio", COMMAND, "token_digest", "--json")) == digest(TOKEN)
+    assert cli_here("--db", str(db), "servers", "set", "tokened", "--command", COMMAND).returncode == 0
+    listed = json.loads(cli_here("--db", str(db), "servers", "--json").stdout)["servers"]
+    assert [(server["name"], server["url"], server["ok"]) for server in listed] == [("tokened", f"stdio:{SHOWN}", 2)]
+    runs = json.loads(cli_here("--db", str(db), "runs", "list", "--json").stdout)["runs"]
+    assert [run["server"] for run in runs] == [f"stdio:{SHOWN}"] * 2
+    assert rows_holding(db, TOKEN) == [("servers", "command")]
+
+
+def test_the_same_command_with_another_token_is_refused_beside_a_server_configured_under_its_whole_command_line(
+        tmp_path: Path) -> None:
+    """A server configured before its key left T out (``stdio:… --token T``): `servers set work --command "…
+    --token T2"` saved a second server of the same key it gets when saved again (two servers for one; then saving
+    ``personal`` again was refused for ``work``), where it is refused beside one configured since."""
+    from inspector.agent.server_commands import setting_of
+    from inspector.mcp.server_command import parse_command_line
+    from inspector.store import RunStore, ServerRegistry
+
+    db, earlier = tmp_path / "runs.db", f"stdio:{shlex.join(shlex.split(COMMAND))}"
+    with RunStore.open(db) as store:
+        ServerRegistry(store.db).save_server(earlier, name="personal", transport="stdio",
+                                             command=setting_of(parse_command_line(COMMAND)))
+    other = cli_here("--db", str(db), "servers", "set", "work", "--command", COMMAND.replace(TOKEN, "tok-other-9"))
+    assert other.returncode == 2, other.stdout + other.stderr
+    said = " ".join(other.stderr.split())
+    assert "personal" in said and "servers remove personal" in said and TOKEN not in said, said
+    listed = json.loads(cli_here("--db", str(db), "servers", "--json").stdout)["servers"]
+    assert [server["name"] for server in listed] == ["personal"]
+    # Its own name with the other token replaces its command and key, as before.
+    assert cli_here("--db", str(db), "servers", "set", "personal", "--command",
+                    COMMAND.replace(TOKEN, "tok-other-9")).returncode == 0
+    listed = json.loads(cli_here("--db", str(db), "servers", "--json").stdout)["servers"]
+    assert [(server["name"], server["url"]) for server in listed] == [("personal", f"stdio:{SHOWN}")]
