@@ -22,11 +22,11 @@ from tests.support.stateless_server import StatelessServer, serve_stateless
 BUDGET_S = 10.0
 
 
-def call(client: McpClient, url: str) -> tuple[Any, OperationRecorder]:
+def call(client: McpClient, url: str, budget_s: float = BUDGET_S) -> tuple[Any, OperationRecorder]:
     async def go() -> tuple[Any, OperationRecorder]:
         recorder = OperationRecorder()
         try:
-            result: Any = await client.call_tool(ServerEndpoint(url), "echo", {"x": 1}, budget_s=BUDGET_S,
+            result: Any = await client.call_tool(ServerEndpoint(url), "echo", {"x": 1}, budget_s=budget_s,
                                                  observer=recorder, definition={"name": "echo", "inputSchema": {}})
         except McpTransportError as error:
             result = error
@@ -106,20 +106,9 @@ def test_a_remembered_handshake_server_whose_event_stream_spent_the_budget_fails
     app = Starlette(routes=[Route("/mcp", _event_stream_never_opened, methods=["POST", "GET", "DELETE"])])
     # Half a second from whole: the event stream's wait (what is left) ends before its leg's grant (whole seconds).
     budget_s = 2.5
-
-    async def go() -> tuple[Any, OperationRecorder]:
-        recorder = OperationRecorder()
-        try:
-            result: Any = await client.call_tool(ServerEndpoint(url), "echo", {}, budget_s=budget_s, observer=recorder,
-                                                 definition={"name": "echo", "inputSchema": {}})
-        except McpTransportError as error:
-            result = error
-        await client.drain()
-        return result, recorder
-
     with serve_asgi(app) as url:
         client.eras.remember(ServerEndpoint(url).key, "handshake")
-        result, recorder = asyncio.run(go())
+        result, recorder = call(client, url, budget_s)
     assert isinstance(result, McpTransportError)
     assert (result.kind, result.method, result.http_status) == (ErrorKind.HTTP_STATUS, "initialize", 404), result
     assert "no MCP server answers at this address" in str(result)
