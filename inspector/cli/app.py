@@ -262,7 +262,8 @@ def _run_to_its_reader(command: ModuleType, args: argparse.Namespace) -> int:
     is cut short (its status 141, from run_command), any other goes on and ends with its own status."""
     from .reader_gone import outcome_not_output, output_is_the_work
 
-    sub_command = getattr(args, "runs_command", None) or getattr(args, "servers_command", None)
+    sub_command = getattr(args, "runs_command", None) or getattr(args, "servers_command", None) \
+        or ("--list" if getattr(args, "list", False) else None)  # `scenario --list`: it plays nothing
     if output_is_the_work(args.command, sub_command):
         status = command.run(args)
         sys.stdout.flush()  # written in blocks: a reader gone is found here when the output was short

@@ -2,9 +2,9 @@
 
 What is left to print goes nowhere, and nothing is said about it on stderr: the reader stopped on
 purpose. The exit status stays honest for a script with ``set -o pipefail``. A command whose output is
-its work (``runs list``, ``runs show``, ``servers``, ``compare``, ``--help``, ``--version``: it only prints,
-whether much or little: a short output's reader is found gone when it is flushed) ends as
-``cat`` or ``git log`` does when the reader goes, with 141 (128 + SIGPIPE), since that work was not all
+its work (``runs list``, ``runs show``, ``servers``, ``compare``, ``scenario --list``, ``--help``,
+``--version``: it only prints, whether much or little: a short output's reader is found gone when it is
+flushed) ends as ``cat`` or ``git log`` does when the reader goes, with 141 (128 + SIGPIPE), since that work was not all
 delivered. Every other command's outcome is not its output (an operation, an agent run; an import, whose
 runs are committed; an export, whose file is written or whose push is done; a note, a server, a sign-in
 saved; a server that serves, a proxy or a receiver that records): within :func:`outcome_not_output` a
@@ -24,8 +24,10 @@ from typing import Any, TextIO
 #: The status of a command whose output was cut short by its reader: a shell's for a SIGPIPE.
 EXIT_READER_GONE = 141
 
-#: ``(command, sub-command)`` of the commands whose output is their work (``None``: the command alone).
-OUTPUT_IS_THE_WORK = frozenset({("runs", "list"), ("runs", "show"), ("servers", None), ("compare", None)})
+#: ``(command, sub-command)`` of the commands whose output is their work (``None``: the command alone; ``--list``:
+#: the option that makes it list what there is, and do nothing else).
+OUTPUT_IS_THE_WORK = frozenset({("runs", "list"), ("runs", "show"), ("servers", None), ("compare", None),
+                                ("scenario", "--list")})
 
 
 def quiet_stdout() -> None:

@@ -181,10 +181,14 @@ async def reprobed_after_no_stream(op: _Operation) -> bool:
     address either: a server remembered in the handshake era may speak only the stateless era now (one
     that sends no JSON-RPC error with the 404). Probed once, on what is left of the budget; True when it
     speaks the stateless era and ``op`` goes on in it. Whatever the probe finds, the memory is not kept
-    for a server that no longer answers in the era remembered."""
+    for a server that no longer answers in the era remembered. Not probed when the wait for the event
+    stream spent the budget: the 404 is the answer then, as where no era was remembered (not a probe
+    that could not be sent)."""
     if not op.recheck_era:
         return False
     _forget(op)
+    if op.deadline_remaining() <= 0:
+        return False
     return await _found_stateless(op)
 
 

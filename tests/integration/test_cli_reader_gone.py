@@ -69,6 +69,16 @@ def test_an_output_that_is_the_work_cut_short_by_its_reader_ends_as_cat_does(dem
 
 
 @BUFFERING
+@pytest.mark.parametrize("words", [("scenario", "--list"), ("scenario", "--list", "--json")])
+def test_the_list_of_scenarios_cut_short_by_its_reader_ends_as_cat_does(words: tuple[str, ...], buffered: bool,
+                                                                       tmp_path: Path) -> None:
+    """`scenario --list` plays nothing and stores nothing: its output is its work. It ended 0 as a scenario played
+    does, so `set -o pipefail` took a list cut short for one read whole."""
+    done = without_reader(*words, "--db", str(tmp_path / "runs.db"), buffered=buffered)
+    assert (done.returncode, done.stderr) == (141, "")
+
+
+@BUFFERING
 def test_a_refusal_whose_reader_went_away_ends_with_its_status_and_says_only_its_sentence(buffered: bool,
                                                                                          tmp_path: Path) -> None:
     """Its JSON object met the closed pipe: a traceback on stderr, and status 1 (unbuffered) or 120."""

@@ -22,11 +22,11 @@ from tests.support.stateless_server import StatelessServer, serve_stateless
 BUDGET_S = 10.0
 
 
-def call(client: McpClient, url: str) -> tuple[Any, OperationRecorder]:
+def call(client: McpClient, url: str, budget_s: float = BUDGET_S) -> tuple[Any, OperationRecorder]:
     async def go() -> tuple[Any, OperationRecorder]:
         recorder = OperationRecorder()
         try:
-            result: Any = await client.call_tool(ServerEndpoint(url), "echo", {"x": 1}, budget_s=BUDGET_S,
+            result: Any = await client.call_tool(ServerEndpoint(url), "echo", {"x": 1}, budget_s=budget_s,
                                                  observer=recorder, definition={"name": "echo", "inputSchema": {}})
         except McpTransportError as error:
             result = error
@@ -87,3 +87,32 @@ def test_an_address_remembered_in_the_handshake_era_where_nothing_answers_now_is
     assert "no MCP server answers at this address" in str(result)
     assert legs(recorder) == ["initialize", "connect", "server/discover"]
     assert client.eras.recall(ServerEndpoint(url).key) is None  # the next operation probes first
+
+
+async def _event_stream_never_opened(request: Request) -> Response:
+    """A POST refused with a bare 404; a GET held open without a word until the client leaves."""
+    if request.method != "GET":
+        return Response("Not Found", status_code=404, media_type="text/plain")
+    while not await request.is_disconnected():
+        await asyncio.sleep(0.05)
+    return Response(status_code=404)
+
+
+def test_a_remembered_handshake_server_whose_event_stream_spent_the_budget_fails_with_its_404() -> None:
+    """The wait for the older transport's event stream took what was left of the budget: the operation fails with
+    the 404 it got, as it does where no era is remembered, not with "server/discover was not sent: the budget was
+    used up by its earlier legs" (a probe it could no longer send, shown as a leg)."""
+    client = McpClient()
+    app = Starlette(routes=[Route("/mcp", _event_stream_never_opened, methods=["POST", "GET", "DELETE"])])
+    # Half a second from whole: the event stream's wait (what is left) ends before its leg's grant (whole seconds).
+    budget_s = 2.5
+    with serve_asgi(app) as url:
+        client.eras.remember(ServerEndpoint(url).key, "handshake")
+        result, recorder = call(client, url, budget_s)
+    assert isinstance(result, McpTransportError)
+    assert (result.kind, result.method, result.http_status) == (ErrorKind.HTTP_STATUS, "initialize", 404), result
+    assert "no MCP server answers at this address" in str(result)
+    assert legs(recorder) == ["initialize", "connect"]
+    assert client.eras.recall(ServerEndpoint(url).key) is None  # the next operation probes first
+    finished = recorder.finished
+    assert finished is not None and finished.elapsed_ms < (budget_s + 1) * 1000  # within the grant's second
