@@ -248,6 +248,10 @@ def test_a_call_with_no_recorded_outcome_says_so_in_the_comparison(qtbot, make_w
         assert cells(dialog.model, "differences").count(error_message) == 2
         said = dialog.summary.text()
         assert said.startswith(summary.format(run=traceloop)), said
+        dialog.resize(1100, 520)
+        dialog.show()
+        qtbot.waitExposed(dialog)
+        assert save(dialog, f"compare-unrecorded-alike-{language}").exists()
     finally:
         switch_language("en")
     done = cli_here("compare", str(sdk), str(traceloop), "--lang", language,
