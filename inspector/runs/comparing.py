@@ -256,6 +256,8 @@ def step_facts(payload: Mapping[str, Any], sequence: int, *, has_rounds: bool = 
         arguments, result, blocks = payload.get("toolArguments"), payload.get("toolResult"), _blocks(payload)
         # The tool's structured content is its result too (the text may say nothing of it).
         structured = payload.get("structuredContent", payload.get("structuredContentText"))
+        if result == "" and isinstance(payload.get("raw"), Mapping):
+            result = None  # a trace's call that kept no answer text (its importer keeps none empty): none recorded
     else:
         arguments, result = _asked_calls(payload), payload.get("content")
     result = result if isinstance(result, str) else None
@@ -313,9 +315,12 @@ def _unrecorded_arguments(first: StepFacts, second: StepFacts) -> bool:
 
 def _same_result(first: StepFacts, second: StepFacts) -> bool:
     """The same text, and the same structured content where both steps kept some: a step stored before
-    steps kept it (a run of an earlier version, or imported from its file) has none to disagree with."""
+    steps kept it (a run of an earlier version, or imported from its file) has none to disagree with; nor has a
+    tool call whose trace kept no answer text (the mcp SDK's spans keep none) another text."""
+    texts = (first.result_digest, second.result_digest)
     structures = (first.structure_digest, second.structure_digest)
-    return first.result_digest == second.result_digest and (None in structures or structures[0] == structures[1])
+    return ((texts[0] == texts[1] or (first.kind == StepKind.TOOL and None in texts))
+            and (None in structures or structures[0] == structures[1]))
 
 
 # -- the comparison --------------------------------------------------------------------------------

@@ -311,3 +311,15 @@ def test_each_pairing_of_outcomes_differs_only_in_what_both_recorded(first, seco
     summary = compare_steps([one], [other]).summary
     assert (summary.alike, summary.error_messages) == (int(not expected), int(failed_both))
     assert summary.results == int(expected == {Difference.RESULT})
+
+
+def test_a_traced_call_that_kept_no_answer_text_has_none_to_differ():
+    """The mcp SDK's spans keep no answer: its "lookup" (text "") said "another result" beside Traceloop's "Berlin:
+    21 °C, clear". A call made here that answered "" did answer so."""
+    traced = {"kind": "tool", "durationMs": 6, "toolName": "lookup", "toolResult": "", "toolOutcome": "ok",
+              "toolIsError": False, "raw": {"otlp": {"name": "MCP send tools/call lookup"}}}
+    answered = {**traced, "toolResult": "Berlin: 21 °C, clear", "raw": {"otlp": {"name": "lookup.tool"}}}
+    assert differences(step_facts(traced, 1), step_facts(answered, 1)) == frozenset()
+    assert differences(step_facts(answered, 1), step_facts(traced, 1)) == frozenset()
+    here = {key: value for key, value in traced.items() if key != "raw"}
+    assert differences(step_facts(here, 1), step_facts({**here, "toolResult": "x"}, 1)) == {Difference.RESULT}
