@@ -10,11 +10,14 @@ process of the checkout under test, times 7 times each (medians and worst):
 * *more*: the next page read as the view scrolls (``fetchMore``), its Status cells said;
 * *again*: 5,000 runs loaded (ten pages) read again, as a live read does while a run runs, their cells said;
 * *failed*: the first page with the "failed" filter (every row a failed run with a reason);
-* ``runs list --limit 500`` in the child (``inspector.cli.main``, output to a string).
+* ``runs list --limit 500`` in the child (``inspector.cli.main``, output to a string);
+* ``runs list --outcome cancelled`` in the child: the runs of one status, and the line under them naming the runs of
+  another status with a cancelled call.
 
 ``--code DIR`` runs another checkout's code (e.g. ``git archive main | tar -x -C /tmp/before``) against
-the same database: before/after. Target: a page read in at most 0.1 s (the list is read again while runs
-run, every second at most), and no query per run.
+a copy of the same database, imported by the first ``--code`` checkout when one is given (a newer checkout
+upgrades its own copy; an older one refuses a newer schema): before/after. Target: a page read in at most
+0.1 s (the list is read again while runs run, every second at most), and no query per run.
 
     .venv/bin/python benchmarks/run_list_page.py [--copies N] [--code DIR]
 """
@@ -25,6 +28,7 @@ import argparse
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -99,9 +103,9 @@ def failed():
     model.set_filter(RunFilter(statuses=("failed",)))
     return said(model, range(model.rowCount()))
 
-def listed():
+def listed(*more):
     with redirect_stdout(io.StringIO()) as out:
-        main(["runs", "list", "--limit", "500", "--db", sys.argv[1]])
+        main(["runs", "list", "--limit", "500", *more, "--db", sys.argv[1]])
     return out.getvalue()
 
 asked = []
@@ -112,7 +116,8 @@ shown = page()
 runs = store.db.conn.execute("SELECT COUNT(*) FROM runs").fetchone()[0]
 result = {"page": timed(page), "more": [more() for _ in range(7)], "again": [again() for _ in range(7)],
           "failed": timed(failed),
-          "runs list": timed(listed), "queries": len(asked), "runs": runs,
+          "runs list": timed(listed), "cancelled": timed(lambda: listed("--outcome", "cancelled")),
+          "queries": len(asked), "runs": runs,
           "with reason": sum("(" in text for text in shown), "sample": sorted(set(shown))[:4]}
 print(json.dumps(result))
 """
@@ -133,7 +138,9 @@ def write_copies(path: Path, copies: int) -> None:
 
 def measure(code: Path, db: Path) -> dict:
     env = {**os.environ, "PYTHONPATH": str(code)}
-    done = subprocess.run([sys.executable, "-c", TIME_PAGES, str(db)], cwd=code, env=env, capture_output=True,
+    own = db.with_name(f"{code.name}-{abs(hash(str(code)))}.db")  # each checkout upgrades a copy of its own
+    shutil.copyfile(db, own)
+    done = subprocess.run([sys.executable, "-c", TIME_PAGES, str(own)], cwd=code, env=env, capture_output=True,
                           text=True, check=True, timeout=1800)
     return json.loads(done.stdout.strip().splitlines()[-1])
 
@@ -147,12 +154,14 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as folder:
         trace, db = Path(folder) / "copies.jsonl", Path(folder) / "runs.db"
         write_copies(trace, args.copies)
-        subprocess.run([sys.executable, "-m", "inspector", "import", str(trace), "--db", str(db)], cwd=ROOT,
-                       check=True, capture_output=True, timeout=3600)
+        importer = args.code[0] if args.code else ROOT  # the oldest schema: the others upgrade their copies
+        subprocess.run([sys.executable, "-m", "inspector", "import", str(trace), "--db", str(db)], cwd=importer,
+                       env={**os.environ, "PYTHONPATH": str(importer)}, check=True, capture_output=True,
+                       timeout=3600)
         measured = {str(code): measure(code, db) for code in [ROOT, *args.code]}
     rows = []
     for code, found in measured.items():
-        for case in ("page", "more", "again", "failed", "runs list"):
+        for case in ("page", "more", "again", "failed", "runs list", "cancelled"):
             times = sorted(found[case])
             rows.append((f"{Path(code).name}: {case}", f"{times[len(times) // 2]:.3f} s", f"{times[-1]:.3f} s",
                          found["queries"], found["with reason"]))

@@ -115,6 +115,7 @@ def comparison_dict(first: RunRecord, second: RunRecord, comparison: RunComparis
                     "slower": {"count": summary.slower, "ms": round(summary.slower_ms, 2)},
                     "faster": {"count": summary.faster, "ms": round(summary.faster_ms, 2)},
                     "arguments": summary.arguments, "results": summary.results,
+                    "error_messages": summary.error_messages,
                     "content_blocks": summary.content_blocks,
                     "only_first": summary.only_first, "only_second": summary.only_second,
                     "outcome_changes": [{"first": one, "second": other, "count": count}

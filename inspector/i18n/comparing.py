@@ -62,7 +62,11 @@ def summary_line(summary: ComparisonSummary, first_id: int, second_id: int) -> s
     if both:
         parts.append(ngettext("{count} with another result and other content blocks",
                               "{count} with other results and content blocks", both).format(count=format_number(both)))
-    if results := summary.results - both:
+    if errors := summary.error_messages:
+        # Two calls that failed in both runs, whose error texts differ.
+        parts.append(ngettext("{count} with another error message", "{count} with other error messages",
+                              errors).format(count=format_number(errors)))
+    if results := summary.results - both - errors:
         parts.append(ngettext("{count} with another result", "{count} with other results",
                               results).format(count=format_number(results)))
     if blocks := summary.content_blocks - both:
@@ -108,7 +112,8 @@ def row_differences(row: AlignedRow, first_id: int, second_id: int) -> list[str]
     if Difference.ARGUMENTS in found:
         words.append(_("other arguments"))
     if Difference.RESULT in found:
-        words.append(_("another result"))
+        # A failed call's text is its error: two calls that failed differ in what their errors say.
+        words.append(_("another error message") if row.failed_both else _("another result"))
     if Difference.CONTENT_BLOCKS in found:
         # The same text, say, with a resource link to another address, or another picture.
         words.append(_("other content blocks"))

@@ -14,9 +14,12 @@ two steps that ended alike: a call the user cancelled after 0.8 s was not "faste
 timed out after 1.5 s), the arguments (a tool step's arguments; the tool calls a model's step asked
 for, without their call ids; a tool step whose trace recorded none, as the mcp SDK's spans record none, has
 none to differ: "other arguments" said of it sent a support engineer looking for a change that no one
-made), the result (a tool step's result text; a model's reply) and the content
+made), the result (a tool step's result text, a failed call's its error; a model's reply) and the content
 blocks (a tool step's blocks as stored: a resource link's address, an image's type and size and the
-picture kept of it; two answers of the same text whose links differ are not alike).
+picture kept of it; two answers of the same text whose links differ are not alike). The last two only
+between two steps that have an answer (:attr:`StepFacts.answered`): a cancelled call and one whose source
+recorded no outcome have none (two calls with no outcome recorded ended alike; only their durations may
+differ), and a call cancelled in one run and ok in the other is that outcome change, not "another result".
 
 **The summary** counts the pairs: alike (no difference), slower, faster, with other arguments, with
 another result, with other content blocks, and the outcome changes by their two outcomes. Each pair
@@ -102,6 +105,14 @@ class StepFacts:
         call whose source recorded none (its Outcome cell's "not recorded"), ``""`` for a step with none by nature."""
         return self.outcome or (UNRECORDED if self.kind == StepKind.TOOL else "")
 
+    @property
+    def answered(self) -> bool:
+        """Whether the step has an answer to compare: a tool call that ended ok or failed (a failed call's text is its
+        error), a step of another kind. A cancelled call and one whose source recorded no outcome have none: their
+        text is our sentence of why (\"You cancelled the operation after…\", \"no outcome recorded: the client stopped
+        waiting 10 ms before…\"), which differs with the moment and the source, not with what the tool said."""
+        return self.kind != StepKind.TOOL or self.outcome in ("ok", "failed")
+
 
 #: The differences a row is counted under in the summary, the first kinds it has: what follows from them (another
 #: result from other arguments, another duration from another answer) is not counted again, so that the summary's
@@ -131,6 +142,11 @@ class AlignedRow:
         return self.second.duration_ms - self.first.duration_ms
 
     @property
+    def failed_both(self) -> bool:
+        """Whether both steps are calls that failed (their texts are their errors)."""
+        return all(step is not None and step.outcome == "failed" for step in (self.first, self.second))
+
+    @property
     def counted_differences(self) -> frozenset[Difference]:
         """What the summary counts this row under, once: the first of its outcome change, its other arguments, its
         other result and content blocks, its duration (:data:`COUNTED_FIRST`)."""
@@ -157,6 +173,9 @@ class ComparisonSummary:
     #: Of ``results`` and ``content_blocks``, the pairs counted under both (another text is another text block
     #: too): said once, so that the summary's counts add up to the rows.
     results_with_blocks: int = 0
+    #: Of ``results`` (and not ``results_with_blocks``), the pairs of two failed calls: their text is their error,
+    #: said as "another error message", not "another result".
+    error_messages: int = 0
     #: (how the step ended in the first run, in the second: :attr:`StepFacts.ended`) -> how many pairs.
     outcome_changes: Mapping[tuple[str, str], int] = field(default_factory=dict)
 
@@ -237,6 +256,8 @@ def step_facts(payload: Mapping[str, Any], sequence: int, *, has_rounds: bool = 
         arguments, result, blocks = payload.get("toolArguments"), payload.get("toolResult"), _blocks(payload)
         # The tool's structured content is its result too (the text may say nothing of it).
         structured = payload.get("structuredContent", payload.get("structuredContentText"))
+        if result == "" and isinstance(payload.get("raw"), Mapping):
+            result = None  # a trace's call that kept no answer text (its importer keeps none empty): none recorded
     else:
         arguments, result = _asked_calls(payload), payload.get("content")
     result = result if isinstance(result, str) else None
@@ -277,10 +298,11 @@ def differences(first: StepFacts | None, second: StepFacts | None) -> frozenset[
             found.add(change)
     if first.arguments_digest != second.arguments_digest and not _unrecorded_arguments(first, second):
         found.add(Difference.ARGUMENTS)
-    if not _same_result(first, second):
-        found.add(Difference.RESULT)
-    if first.blocks_digest != second.blocks_digest:
-        found.add(Difference.CONTENT_BLOCKS)
+    if first.answered and second.answered:
+        if not _same_result(first, second):
+            found.add(Difference.RESULT)
+        if first.blocks_digest != second.blocks_digest:
+            found.add(Difference.CONTENT_BLOCKS)
     return frozenset(found)
 
 
@@ -293,9 +315,12 @@ def _unrecorded_arguments(first: StepFacts, second: StepFacts) -> bool:
 
 def _same_result(first: StepFacts, second: StepFacts) -> bool:
     """The same text, and the same structured content where both steps kept some: a step stored before
-    steps kept it (a run of an earlier version, or imported from its file) has none to disagree with."""
+    steps kept it (a run of an earlier version, or imported from its file) has none to disagree with; nor has a
+    tool call whose trace kept no answer text (the mcp SDK's spans keep none) another text."""
+    texts = (first.result_digest, second.result_digest)
     structures = (first.structure_digest, second.structure_digest)
-    return first.result_digest == second.result_digest and (None in structures or structures[0] == structures[1])
+    return ((texts[0] == texts[1] or (first.kind == StepKind.TOOL and None in texts))
+            and (None in structures or structures[0] == structures[1]))
 
 
 # -- the comparison --------------------------------------------------------------------------------
@@ -314,13 +339,14 @@ def summarize(rows: Sequence[AlignedRow]) -> ComparisonSummary:
     """The counts of the rows, each counted once (:attr:`AlignedRow.counted_differences`)."""
     counts = dict.fromkeys(Difference, 0)
     slower_ms = faster_ms = 0.0
-    alike = both = 0
+    alike = both = errors = 0
     changes: dict[tuple[str, str], int] = {}
     for row in rows:
         counted = row.counted_differences
         if not counted:
             alike += 1
         both += {Difference.RESULT, Difference.CONTENT_BLOCKS} <= counted
+        errors += counted == {Difference.RESULT} and row.failed_both
         for difference in counted:
             counts[difference] += 1
         if Difference.OUTCOME in counted:
@@ -335,6 +361,7 @@ def summarize(rows: Sequence[AlignedRow]) -> ComparisonSummary:
         faster_ms=faster_ms, arguments=counts[Difference.ARGUMENTS], results=counts[Difference.RESULT],
         content_blocks=counts[Difference.CONTENT_BLOCKS],
         only_first=counts[Difference.ONLY_FIRST], only_second=counts[Difference.ONLY_SECOND], results_with_blocks=both,
+        error_messages=errors,
         outcome_changes=dict(sorted(changes.items())))
 
 

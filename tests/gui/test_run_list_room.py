@@ -7,10 +7,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from PySide6.QtWidgets import QHeaderView
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QFontMetrics
+from PySide6.QtWidgets import QHeaderView, QStyleOptionViewItem
 
 from inspector.gui.runs.run_list import RunListPane
-from inspector.gui.runs.run_list_columns import TITLE_FLOOR_PX, server_floor
+from inspector.gui.runs.run_list_columns import TITLE_FLOOR_PX, TITLE_KEPT_PX, server_floor
 from inspector.gui.runs.runs_model import COLUMNS
 from inspector.store import RunStore
 
@@ -74,13 +76,17 @@ def test_a_narrow_list_takes_room_from_the_duration_and_the_server_first_then_sc
     assert widths(pane)[TITLE] == TITLE_FLOOR_PX
     assert widths(pane)[SERVER] == server_floor(pane.view)
     qtbot.waitUntil(lambda: pane.view.horizontalScrollBar().maximum() > 0, timeout=5000)
-    # Room for the title's floor only if the server gives up 20 px after the duration's room: it does, and
-    # nothing scrolls.
+    # Room for the title's floor only if the server gives up 20 px after the duration's room: it gives up all it
+    # can spare (a usual title wants more than the floor: at 1,024 px in German the title had its 120 px, cut to
+    # "invoke_agent sup…", beside a server column wider than its name), and nothing scrolls.
     resize_view_to(qtbot, pane, rest + listed + fitted_server - 20 + TITLE_FLOOR_PX)
-    assert widths(pane)[TITLE] == TITLE_FLOOR_PX
     assert widths(pane)[DURATION] == listed
-    assert widths(pane)[SERVER] == fitted_server - 20
+    assert widths(pane)[SERVER] == server_floor(pane.view)
+    assert widths(pane)[TITLE] == TITLE_FLOOR_PX + fitted_server - 20 - server_floor(pane.view) > TITLE_FLOOR_PX
     assert pane.view.horizontalScrollBar().maximum() == 0
+    # With room for a usual title, the server keeps its width.
+    resize_view_to(qtbot, pane, rest + listed + fitted_server + TITLE_KEPT_PX)
+    assert widths(pane)[SERVER] == fitted_server and widths(pane)[TITLE] == TITLE_KEPT_PX
     # Wide again: the server and the duration have their widths back, the title the rest.
     resize_view_to(qtbot, pane, rest + fitted_duration + fitted_server + 500)
     assert widths(pane)[SERVER] == fitted_server
@@ -107,3 +113,16 @@ def test_the_title_column_is_not_left_to_stretch_which_would_squeeze_it(pane) ->
     before = widths(pane)[TITLE]
     pane.fit_columns()
     assert widths(pane)[TITLE] == before
+
+
+def test_a_title_cut_short_keeps_both_its_ends_and_says_itself_whole_in_its_tooltip(qtbot, pane) -> None:
+    """Every run of one agent's operation begins "invoke_agent …": cut at its end, the titles read alike."""
+    resize_view_to(qtbot, pane, 300)
+    view, index = pane.view, pane.model.index(0, TITLE)
+    option = QStyleOptionViewItem()
+    view.itemDelegateForColumn(TITLE).initStyleOption(option, index)
+    assert option.textElideMode == Qt.TextElideMode.ElideMiddle
+    title = index.data(Qt.ItemDataRole.DisplayRole)
+    assert title.startswith("invoke_agent") and title in index.data(Qt.ItemDataRole.ToolTipRole)
+    shown = QFontMetrics(option.font).elidedText(title, Qt.TextElideMode.ElideMiddle, widths(pane)[TITLE] - 8)
+    assert shown.startswith("invoke_") and shown.endswith("room") and "…" in shown

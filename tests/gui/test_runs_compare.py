@@ -224,10 +224,19 @@ def test_compare_hides_the_plumbing_as_the_timeline_does_and_shows_it_when_asked
         switch_language("en")
 
 
-@pytest.mark.parametrize(("language", "unrecorded"), [("en", "not recorded"), ("de", "nicht erfasst")])
-def test_a_call_with_no_recorded_outcome_says_so_in_the_comparison(qtbot, make_window, language, unrecorded) -> None:
+@pytest.mark.parametrize(("language", "unrecorded", "error_message", "summary"), [
+    ("en", "not recorded", "another error message", "2 steps alike, 1 faster in run {run} by 0.65 s, 2 with other "
+                                                    "error messages, 2 steps only in run "),
+    ("de", "nicht erfasst", "andere Fehlermeldung", "2 Schritte gleich, 1 in Lauf {run} um 0,65 s schneller, 2 mit "
+                                                    "anderen Fehlermeldungen, 2 Schritte nur in Lauf "),
+])
+def test_a_call_with_no_recorded_outcome_says_so_in_the_comparison(qtbot, make_window, language, unrecorded,
+                                                                   error_message, summary) -> None:
     """Both traces' last call has no recorded outcome: its cells say "not recorded" as the timeline
-    does, in the window and on the command line, never a bare duration or "-"."""
+    does, in the window and on the command line, never a bare duration or "-"; and the pair is alike (it
+    said "another result" from the importer's two sentences of why none was recorded). The two calls that
+    failed in both differ in their error messages; "lookup", whose answer the mcp SDK's trace does not keep, has
+    none to differ. The window and the command line say the same."""
     window, tab, sdk, traceloop = two_imported_traces(qtbot, make_window)
     switch_language(language)
     try:
@@ -236,12 +245,22 @@ def test_a_call_with_no_recorded_outcome_says_so_in_the_comparison(qtbot, make_w
         firsts, seconds = cells(dialog.model, "first"), cells(dialog.model, "second")
         last = max(row for row, step in enumerate(cells(dialog.model, "step")) if step.endswith(" slow"))
         assert firsts[last].startswith(f"{unrecorded} · ") and seconds[last].startswith(f"{unrecorded} · ")
+        assert (cells(dialog.model, "mark")[last], cells(dialog.model, "differences")[last]) == ("=", "")
+        assert cells(dialog.model, "differences").count(error_message) == 2
+        said = dialog.summary.text()
+        assert said.startswith(summary.format(run=traceloop)), said
+        dialog.resize(1100, 520)
+        dialog.show()
+        qtbot.waitExposed(dialog)
+        assert save(dialog, f"compare-unrecorded-alike-{language}").exists()
     finally:
         switch_language("en")
     done = cli_here("compare", str(sdk), str(traceloop), "--lang", language,
                     env={"RUN_INSPECTOR_DB": str(resolve_db_path())})
     (row,) = [line for line in done.stdout.splitlines() if line.count(unrecorded) == 2]
-    assert " slow " in row
+    assert " slow " in row and row.startswith("=") and row.rstrip().endswith(" s"), row
+    assert said in done.stdout.splitlines()
+    assert sum(line.rstrip().endswith(error_message) for line in done.stdout.splitlines()) == 2
 
 
 def test_a_failed_sides_outcome_and_duration_fit_their_column_in_german(qtbot, make_window, demo_server) -> None:
@@ -286,12 +305,12 @@ def test_a_failed_sides_outcome_and_duration_fit_their_column_in_german(qtbot, m
         assert cells(model, "first")[0] in cells(model, "first", Qt.ItemDataRole.ToolTipRole)[0]
         # Cancelled after 0.3 s is not "0,7 s schneller" than timed out after 1 s: the outcome
         # change alone, each side's cell saying its own duration.
-        assert cells(model, "differences") == ["fehlgeschlagen → abgebrochen und anderes Resultat"]
+        assert cells(model, "differences") == ["fehlgeschlagen → abgebrochen"]
         assert re.fullmatch(r"abgebrochen · \d+,\d+ s", cells(model, "second")[0])  # 0,3 s idle, more when loaded
         assert save(dialog, "compare-failed-beside-cancelled-de").exists()
     finally:
         switch_language("en")
-    assert cells(model, "differences") == ["failed → cancelled and another result"]
+    assert cells(model, "differences") == ["failed → cancelled"]
     assert "faster" not in dialog.summary.text()
     assert save(dialog, "compare-failed-beside-cancelled-en").exists()
 

@@ -111,7 +111,7 @@ def test_compare_readable_marks_each_row(played, capsys):
     assert slow.startswith("≠") and "ok → cancelled" in slow and "other arguments" in slow
     # Not "slower by 1.7 s": the user stopped it. Each run's column says its own duration.
     assert "slower" not in slow and "faster" not in slow
-    assert re.search(r"ok +0\.\d+ s +cancelled +\d\.\d s +ok → cancelled, other arguments", slow), slow
+    assert re.search(r"ok +0\.\d+ s +cancelled +\d\.\d s +ok → cancelled and other arguments$", slow), slow
     assert [line[0] for line in table[1:]] == ["=", table[2][0], "≠", "≠", "−", "−", "−"]
     assert table[-1].endswith(f"only in run {finished}")
 

@@ -3,7 +3,8 @@
 a narrow window the others give way in turn: the status's reason first (a cell then says its failure's kind alone,
 whose room the column keeps for the runs listed, or its word: :mod:`.outcome_cell`), then the duration's room
 beyond the durations listed, then the server's beyond a usual server's name (the demo entry's: "Demo-Server" stays
-whole at 1,024 px in German too)."""
+whole at 1,024 px in German too), as far as the title needs for a usual title (:data:`TITLE_KEPT_PX`). A title cut
+short is cut in its middle, its tooltip whole."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from inspector.runs import RUN_SOURCES
 from inspector.runs.replaying import OWN_DEMO_ORIGIN
 from inspector.store.outbox import OutboxEntry
 
+from ..widgets.middle_elided import MiddleElided
 from ..widgets.outcomes import outcome_word
 from .columns import RoomyColumn, column_width, fit_column, fit_columns
 from .outcome_cell import OutcomeCellDelegate
@@ -38,7 +40,8 @@ TITLE_FLOOR_PX = 120
 SERVER_FLOOR_PX = 84
 #: A failed run's status says why beside its word ("failed (2 of 4 tool calls failed)") where the title
 #: keeps this much room (a usual title whole); else the kind of its failure or the status word alone, its
-#: tooltip whole.
+#: tooltip whole. The duration's and the server's columns give way to their floors too before the title is
+#: narrower than this.
 TITLE_KEPT_PX = 240
 #: The widest duration of each length a duration's words have ("0.088 s", "9 min 59 s", "59 min 59 s", "9 h 59
 #: min", "23 h 59 min"), from the least duration that says it so: the Duration column keeps the room of those up
@@ -77,11 +80,15 @@ class RunListColumns(QObject):
         for column, width in enumerate(RUN_WIDTHS):
             view.setColumnWidth(column, width)
         # The status's reason gives way first (to its failure's kind or its word alone), then the duration's room
-        # beyond the durations listed, then the server's name.
-        self._title_room = RoomyColumn(view, COLUMNS.index("title"), TITLE_FLOOR_PX,
+        # beyond the durations listed, then the server's name, each as far as a usual title needs (at 1,024 px in
+        # German the title had its floor, "invoke_agent sup…", beside a server column wider than its name).
+        title = COLUMNS.index("title")
+        self._title_room = RoomyColumn(view, title, TITLE_FLOOR_PX,
                                        {STATUS: RUN_WIDTHS[STATUS], DURATION: RUN_WIDTHS[DURATION],
-                                        SERVER: SERVER_FLOOR_PX}, {STATUS: TITLE_KEPT_PX})
+                                        SERVER: SERVER_FLOOR_PX},
+                                       dict.fromkeys((STATUS, DURATION, SERVER), TITLE_KEPT_PX))
         view.setItemDelegateForColumn(STATUS, OutcomeCellDelegate(view))
+        view.setItemDelegateForColumn(title, MiddleElided(view))  # both ends of a title cut short; its tip whole
         #: The reasons the Status column was last widened to (in the language then).
         self._fitted_reasons: list[str] = []
         #: The longest run listed when the Duration column's floor was last set, and of which records.

@@ -10,16 +10,23 @@ It sizes its content itself rather than leaving that to ``QScrollArea.setWidgetR
 decides on the scroll bar at the width the viewport has at the moment, so a bar shown once (the window
 low for a moment while it opened) made the content's lines at the narrower width too high to fit, and
 the bar stayed, with the content left at the full width behind it, its words cut off on the right; or
-the content was given less than its lines' height, and they lay over each other."""
+the content was given less than its lines' height, and they lay over each other.
+
+The bar is decided once the layouts above have answered the height it asks for: decided at once, at the height
+it had while they had not (the window opening, a server selected and its lines another height), it showed for
+50 to 80 ms before the room came and it went again."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject, QSize, Qt, QTimer
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, QSize, Qt, QTimer
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QFrame, QScrollArea, QSizePolicy, QStyle, QWidget
 
 #: The least height it gives way to, in lines of its text: a button and a line of words.
 LEAST_LINES = 4
+#: How many rounds of the layouts' posted requests the bar's decision waits for at most (each level of layouts
+#: above answers in a round of its own).
+LAYOUT_ROUNDS = 8
 
 
 class FittedScroll(QScrollArea):
@@ -36,12 +43,13 @@ class FittedScroll(QScrollArea):
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
         self.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # no Tab stop without a name: its controls are the stops
         content.installEventFilter(self)  # its height changed (a new text, a hidden part): wish anew
+        self._deciding = False  # a decision on the bar is asked for, once the layouts above have answered
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
         if watched is self.widget():
             if event.type() == QEvent.Type.LayoutRequest:
                 self.updateGeometry()  # another text: another height wished,
-                QTimer.singleShot(0, self, self._fit)  # and fitted once the room is given (or stays what it was)
+                self._decide_later()  # and fitted once the room is given (or stays what it was)
             elif isinstance(event, QResizeEvent) and event.size().width() != event.oldSize().width():
                 self.updateGeometry()  # its lines wrap anew: another height wished
         return super().eventFilter(watched, event)
@@ -50,13 +58,34 @@ class FittedScroll(QScrollArea):
         super().resizeEvent(event)
         self._fit()
 
-    def _fit(self) -> None:
+    def _decide_later(self) -> None:
+        if not self._deciding:
+            self._deciding = True
+            QTimer.singleShot(0, self, self._fit_answered)
+
+    def _fit_answered(self) -> None:
+        """Fitted with the bar decided, once the layouts above have answered the height asked for: their posted
+        requests are handled first, a level of layouts a round, until this one's room stays what it is."""
+        self._deciding = False
+        for _round in range(LAYOUT_ROUNDS):
+            before = self.size()
+            QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
+            if self.size() == before:
+                break
+        self._fit(answered=True)
+
+    def _fit(self, *, answered: bool = False) -> None:
         """The content as wide as the room (less the scroll bar, where its lines need more height than the
-        room has) and as high as its lines at that width, at least the room's height."""
+        room has) and as high as its lines at that width, at least the room's height. Not ``answered`` (the room
+        just given, while the layouts above may still give more): no bar is shown yet, and it is decided once
+        they have answered."""
         content = self.widget()
         room = self.contentsRect()
         width, height = room.width(), room.height()
         bar = self.content_least_height(width) > height
+        if bar and not answered and not self.verticalScrollBar().isVisible():
+            bar = False  # the lines reach past the room until then (a moment), rather than a bar come and go
+            self._decide_later()
         if bar:
             width -= self.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent, None, self)
         self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOn if bar

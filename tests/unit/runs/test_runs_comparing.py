@@ -214,8 +214,9 @@ def test_the_differences_of_a_pair():
     assert differences(one, None) == {Difference.ONLY_FIRST}
     assert differences(None, one) == {Difference.ONLY_SECOND}
     other = tool(2, "echo", "cancelled", 2_300.0, arguments="b", result="s")
-    # Another outcome: not slower as well (a cancelled call was stopped, whatever its duration).
-    assert differences(one, other) == {Difference.OUTCOME, Difference.ARGUMENTS, Difference.RESULT}
+    # Another outcome: not slower as well (a cancelled call was stopped, whatever its duration), and no other
+    # result: a cancelled call has none, its text is our sentence of the cancel.
+    assert differences(one, other) == {Difference.OUTCOME, Difference.ARGUMENTS}
     assert differences(one, tool(2, "echo", "ok", 2_300.0, arguments="a", result="r")) == {Difference.SLOWER}
     with pytest.raises(ValueError):
         differences(None, None)
@@ -283,3 +284,42 @@ def test_facts_of_stored_payloads():
     assert (odd.kind, odd.round, odd.duration_ms, odd.outcome) == ("", None, 0.0, "")
     # A legacy step: its outcome from toolIsError, as the timeline reads it.
     assert step_facts({"kind": "tool", "round": 1, "durationMs": 1, "toolIsError": True}, 1).outcome == "failed"
+
+
+@pytest.mark.parametrize(("first", "second", "expected", "failed_both"), [
+    (("ok", "done"), ("ok", "done"), set(), False),
+    (("ok", "done"), ("ok", "other"), {Difference.RESULT}, False),
+    # Two calls that failed with other messages: their texts are their errors.
+    (("failed", "upstream 503"), ("failed", "upstream 504"), {Difference.RESULT}, True),
+    # Our own sentences of why there is no answer, which differ with the moment and the source.
+    (("cancelled", "You cancelled before it was sent."), ("cancelled", "You cancelled after it was sent."), set(),
+     False),
+    (("", "no outcome recorded: the span ended without a status"),
+     ("", "no outcome recorded: the client stopped waiting 10 ms before"), set(), False),
+    (("", "no outcome recorded: the span ended without a status"), ("ok", "done"), {Difference.OUTCOME}, False),
+    (("cancelled", "You cancelled it."), ("ok", "done"), {Difference.OUTCOME}, False),
+    (("failed", "upstream 503"), ("ok", "done"), {Difference.OUTCOME, Difference.RESULT}, False),
+])
+def test_each_pairing_of_outcomes_differs_only_in_what_both_recorded(first, second, expected, failed_both):
+    """Two calls with no outcome recorded (the mcp SDK's and Traceloop's "not recorded · 0.2 s") ended alike: only
+    their durations may differ, never "another result" from the importer's sentences of why none was recorded."""
+    one = tool(1, "slow", first[0], 200.0, arguments="a", result=first[1])
+    other = tool(1, "slow", second[0], 201.0, arguments="a", result=second[1])
+    assert differences(one, other) == expected
+    row = AlignedRow(one, other, differences(one, other))
+    assert row.failed_both is failed_both
+    summary = compare_steps([one], [other]).summary
+    assert (summary.alike, summary.error_messages) == (int(not expected), int(failed_both))
+    assert summary.results == int(expected == {Difference.RESULT})
+
+
+def test_a_traced_call_that_kept_no_answer_text_has_none_to_differ():
+    """The mcp SDK's spans keep no answer: its "lookup" (text "") said "another result" beside Traceloop's "Berlin:
+    21 °C, clear". A call made here that answered "" did answer so."""
+    traced = {"kind": "tool", "durationMs": 6, "toolName": "lookup", "toolResult": "", "toolOutcome": "ok",
+              "toolIsError": False, "raw": {"otlp": {"name": "MCP send tools/call lookup"}}}
+    answered = {**traced, "toolResult": "Berlin: 21 °C, clear", "raw": {"otlp": {"name": "lookup.tool"}}}
+    assert differences(step_facts(traced, 1), step_facts(answered, 1)) == frozenset()
+    assert differences(step_facts(answered, 1), step_facts(traced, 1)) == frozenset()
+    here = {key: value for key, value in traced.items() if key != "raw"}
+    assert differences(step_facts(here, 1), step_facts({**here, "toolResult": "x"}, 1)) == {Difference.RESULT}

@@ -6,7 +6,6 @@ question is answered from it: its condition is the rule's word for word, or SQLi
 from __future__ import annotations
 
 import re
-import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -14,7 +13,7 @@ import pytest
 
 from inspector.store import RunStore
 from inspector.store.plumbing_traces import NOT_PLUMBING_TRACE, PLUMBING_STEP, PLUMBING_TRACE
-from inspector.transfer.importing import import_trace
+from tests.support.older_schema import older_database
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "otel"
 
@@ -43,14 +42,7 @@ def test_the_question_is_answered_from_the_index(empty_store: RunStore) -> None:
 
 
 def test_a_database_of_version_12_gets_the_index_and_counts_as_before(tmp_path: Path) -> None:
-    path = tmp_path / "runs.db"
-    with RunStore.open(path) as store:
-        import_trace(store, FIXTURES / "openlit_mcp2.jsonl")
-    conn = sqlite3.connect(path)
-    conn.execute("DROP INDEX steps_plumbing")
-    conn.execute("PRAGMA user_version = 12")
-    conn.commit()
-    conn.close()
+    path = older_database(tmp_path / "runs.db", FIXTURES / "openlit_mcp2.jsonl", 12, ["steps_plumbing"])
     with RunStore.open(path) as store:
         assert store.db.conn.execute("SELECT COUNT(*) FROM sqlite_master WHERE name = 'steps_plumbing'").fetchone() \
             == (1,)

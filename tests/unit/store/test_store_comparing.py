@@ -58,7 +58,7 @@ def test_two_stored_runs_are_aligned_and_their_differences_marked(store: RunStor
         ((1, "fail"), (1, "fail"), ["slower"]),
         (None, (1, "fail"), ["only_second"]),
         ((2, "llm"), (2, "llm"), []),
-        ((2, "hang"), (2, "hang"), ["outcome", "result"]),  # cancelled → ok: not "slower" too
+        ((2, "hang"), (2, "hang"), ["outcome"]),  # cancelled → ok: not "slower" too, nor "another result"
         ((3, "llm"), None, ["only_first"]),
     ]
     summary = comparison.summary
