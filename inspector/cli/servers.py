@@ -388,14 +388,10 @@ def _servers(store: RunStore, as_json: bool, with_secrets: bool = False) -> int:
     servers = ServerRegistry(store.db).all()
     signins = StoredSignIn(store.db).all()
     if as_json:
-        from .servers_whole import listed_command, listed_key, said_secrets_listed
-
-        listed = [_listed(server, signins) for server in servers]
-        if not with_secrets:  # the command's credentials as "…", as the list and the server's name show them
-            for item, server in zip(listed, servers, strict=True):
-                item["url"], item["command"] = listed_key(server.url), listed_command(server.command)
-        emit_json({"servers": listed})
+        emit_json({"servers": [_listed(server, signins, with_secrets) for server in servers]})
         if with_secrets:
+            from .servers_whole import said_secrets_listed
+
             said_secrets_listed(servers)
         return EXIT_OK
     if not servers:
@@ -406,7 +402,13 @@ def _servers(store: RunStore, as_json: bool, with_secrets: bool = False) -> int:
     return EXIT_OK
 
 
-def _listed(server: ServerRecord, signins: dict[str, SignInSetup]) -> dict[str, object]:
-    """A server as ``--json`` lists it, with its sign-in settings (``null``: none; never a secret)."""
+def _listed(server: ServerRecord, signins: dict[str, SignInSetup], with_secrets: bool = False) -> dict[str, object]:
+    """A server as ``--json`` lists it, with its sign-in settings (``null``: none; never a secret); a command's
+    credentials as "…", as the list and the server's name show them, unless ``with_secrets``."""
+    from .servers_whole import listed_command, listed_key
+
     setup = signins.get(server.url)
-    return {**server.to_dict(), "signin": setup.to_dict() if setup is not None else None}
+    listed = {**server.to_dict(), "signin": setup.to_dict() if setup is not None else None}
+    if not with_secrets:
+        listed.update(url=listed_key(server.url), command=listed_command(server.command))
+    return listed

@@ -29,7 +29,9 @@ def called(db: Path, name: str) -> str:
 
 def test_servers_json_masks_a_commands_token_and_with_secrets_lists_it_whole(tmp_path: Path) -> None:
     db = tmp_path / "runs.db"
-    assert cli_here("--db", str(db), "servers", "set", "tokened", "--command", COMMAND).returncode == 0
+    saved = cli_here("--db", str(db), "servers", "--json", "set", "tokened", "--command", COMMAND)
+    assert saved.returncode == 0 and TOKEN not in saved.stdout + saved.stderr, saved.stdout
+    assert json.loads(saved.stdout)["saved"]["command"]["args"][-2:] == ["--token", "…"]
     listed = cli_here("--db", str(db), "servers", "--json")
     assert listed.returncode == 0 and TOKEN not in listed.stdout + listed.stderr
     [server] = json.loads(listed.stdout)["servers"]
