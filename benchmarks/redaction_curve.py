@@ -35,6 +35,7 @@ TAIL = (" ://@ bearer basic mysql -u -- </ [ ' \" = : %3 -----BEGIN eyJ sk- ghp_
 SHAPES = {
     "http://a:b@h/x=": "assignments", "ab=": "assignments", "?token=": "assignments", "http://a@": "assignments",
     "-": "assignments (names)", '\\"ab\\":': "assignments (quoted)", "token='x": "assignments (values)",
+    "token=a,": "assignments (commas)",
     "mysql ": "mysql -p", "-u.": "-u user:pw", "-u=": "-u user:pw", "a.b": "address scheme", "sk-": "address scheme",
     "x://a:b": "address user info", "x://a:b/@/": "address tail", "eyJ-": "token shapes", "Bearer ": "bearer",
     "Basic ": "basic", "ab: x\r": "header lines", "&a=": "URL parameters", "--ab ": "--option value",

@@ -275,11 +275,16 @@ def build_parser(argv: Sequence[str] | None = None) -> Parser:
 
     # Its usage and description say what it does given no action (the usage named only the actions).
     servers = commands.add_parser("servers", help=_("servers and their health; `servers set` configures one"),
-                                  usage=_("%(prog)s [--json] [--db PATH]\n       %(prog)s {set,remove,import} ..."),
+                                  usage=_("%(prog)s [--json [--with-secrets]] [--db PATH]\n"
+                                          "       %(prog)s {set,remove,import} ..."),
                                   description=_("Without an action: the configured servers, each with its transport, "
                                                 "era and health (last contact, latency, how many operations ended "
                                                 "with each outcome)."))
     _json_option(servers)
+    servers.add_argument("--with-secrets", action="store_true",
+                         help=_("with --json: each configured command as it starts, its credentials included (for a "
+                                "backup or another machine; keep the output as you keep a password); without it they "
+                                "are listed as …"))
     _db_option(servers)
     # Named by its choices, as `runs` is: a mistyped action said "argument servers_command: invalid choice".
     server_actions = servers.add_subparsers(dest="servers_command", parser_class=Parser, prog=servers.prog,

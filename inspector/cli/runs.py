@@ -188,7 +188,12 @@ def _server_url(store: RunStore, given: str) -> str:
     """``--server``: a URL or a command server's key (``stdio:...``) as given, or the key of the
     configured server with that name."""
     if "://" in given:
-        return _stored_address(given)
+        stored = _stored_address(given)
+        # An address with a password and a segment that begins with "@" (http://bob:pw@host/@user): a run made here
+        # went to host; an imported one keeps the host after that "@", which the one before may be a piece of the
+        # password (address_to_keep).
+        kept = _imported_address(given)
+        return kept if kept != stored and _names_runs(store, kept) and not _names_runs(store, stored) else stored
     if given.startswith(STDIO_KEY_PREFIX):  # its credentials as `runs list` shows them (``--token …``)
         if _names_runs(store, given):
             return given  # a run stored before command servers were named so
@@ -219,6 +224,13 @@ def _server_url(store: RunStore, given: str) -> str:
                                    "server: give a server's URL or a name that `servers` lists."),
                                 {"name": one_line(typed_to_quote(given if key is None else key.removeprefix(
                                     STDIO_KEY_PREFIX)))}))  # no password or query (an address), no --token T
+
+
+def _imported_address(given: str) -> str:
+    """``given`` as an imported run keeps its server (:func:`inspector.mcp.address_query.address_to_keep`)."""
+    from inspector.mcp.address_query import address_to_keep
+
+    return address_to_keep(given)
 
 
 def _names_runs(store: RunStore, server: str) -> bool:

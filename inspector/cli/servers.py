@@ -30,6 +30,13 @@ if TYPE_CHECKING:
 
 
 def run(args: argparse.Namespace) -> int:
+    if getattr(args, "with_secrets", False) and args.servers_command is not None:
+        raise UsageError(Message(N_("--with-secrets goes with the list alone (`servers --json --with-secrets`: the "
+                                    "configuration whole), not with servers {action}."),
+                                 {"action": args.servers_command}))
+    if getattr(args, "with_secrets", False) and not args.json:
+        raise UsageError(Message(N_("--with-secrets goes with --json: `servers --json --with-secrets` lists the "
+                                    "configuration whole, for a backup or another machine.")))
     if args.servers_command == "set":
         with open_store(args.db) as store:
             if args.command_line is not None:
@@ -60,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
         if args.servers_command == "remove":
             return _remove(store, args)
         with stoppable_reading():  # a SIGTERM while it reads or prints ends it as a Ctrl-C does
-            return _servers(store, args.json)
+            return _servers(store, args.json, getattr(args, "with_secrets", False))
 
 
 def _configure_address(store: RunStore, args: argparse.Namespace) -> int:
@@ -377,11 +384,15 @@ def _stopped_removing(terminated: bool) -> Message:
                    N_("Cancelled (Ctrl-C) before the command had done its work."))
 
 
-def _servers(store: RunStore, as_json: bool) -> int:
+def _servers(store: RunStore, as_json: bool, with_secrets: bool = False) -> int:
     servers = ServerRegistry(store.db).all()
     signins = StoredSignIn(store.db).all()
     if as_json:
-        emit_json({"servers": [_listed(server, signins) for server in servers]})
+        emit_json({"servers": [_listed(server, signins, with_secrets) for server in servers]})
+        if with_secrets:
+            from .servers_whole import said_secrets_listed
+
+            said_secrets_listed(servers)
         return EXIT_OK
     if not servers:
         print(_("No servers known yet."))
@@ -391,7 +402,13 @@ def _servers(store: RunStore, as_json: bool) -> int:
     return EXIT_OK
 
 
-def _listed(server: ServerRecord, signins: dict[str, SignInSetup]) -> dict[str, object]:
-    """A server as ``--json`` lists it, with its sign-in settings (``null``: none; never a secret)."""
+def _listed(server: ServerRecord, signins: dict[str, SignInSetup], with_secrets: bool = False) -> dict[str, object]:
+    """A server as ``--json`` lists it, with its sign-in settings (``null``: none; never a secret); a command's
+    credentials as "…", as the list and the server's name show them, unless ``with_secrets``."""
+    from .servers_whole import listed_command, listed_key
+
     setup = signins.get(server.url)
-    return {**server.to_dict(), "signin": setup.to_dict() if setup is not None else None}
+    listed = {**server.to_dict(), "signin": setup.to_dict() if setup is not None else None}
+    if not with_secrets:
+        listed.update(url=listed_key(server.url), command=listed_command(server.command))
+    return listed

@@ -102,8 +102,10 @@ def _shown(text: str) -> str:
         if is_secret_header(header.group(1)):
             return f"{text[:header.end()]} …"
     words = _WORDS.split(_variables_hidden(text))
-    quoted = "".join(f"{slip.group(0)}{typed_to_quote(word[slip.end():])}" if (slip := _SCHEME_SLIP.match(word))
-                     and "://" not in word else typed_to_quote(word) for word in words)
+    several = len([word for word in words if word.strip()]) > 1  # a command line: its addresses as its name has them
+    quoted = "".join(f"{slip.group(0)}{typed_to_quote(word[slip.end():], command_line=several)}"
+                     if (slip := _SCHEME_SLIP.match(word)) and "://" not in word
+                     else typed_to_quote(word, command_line=several) for word in words)
     from inspector.traces.redact import REDACTED, redact_text  # on a refusal's path only: a command need not load it
 
     return redact_text(quoted).replace(REDACTED, "…")

@@ -61,11 +61,15 @@ def without_query(text: str) -> str:
     return before + ("#" + after.partition("#")[2] if found and "#" in after else "")
 
 
-def address_to_quote(text: str) -> str:
+def address_to_quote(text: str, *, in_command_line: bool = False) -> str:
     """``text`` (an address as typed) as a sentence may repeat it: without a password before its host (nor what a
     password holding ``@`` and ``/`` as typed may take after it: :func:`.user_info.address_shown`) and with its
-    query marked ``?…`` and its fragment ``#…`` (a key or a token in any)."""
-    shown, mark, fragment = address_shown(text).partition("#")
+    query marked ``?…`` and its fragment ``#…`` (a key or a token in any). An address that is a word of a command line
+    (``in_command_line``, or ``text`` holds a space before it: ``cmd --url http://u:p@h/x@y/mcp``) is none the program
+    sends to: named as a command server's name names it, without a host that may be a piece of its password
+    (``http://y/mcp``)."""
+    in_command_line = in_command_line or _WORDS.search(text.partition("://")[0]) is not None
+    shown, mark, fragment = address_shown(text, host_in_tail=in_command_line).partition("#")
     if mark and fragment:  # a token may be there (OAuth's implicit flow: "#access_token=…")
         fragment = "…"
     if "?" not in shown:
@@ -103,12 +107,17 @@ def _typed_before_a_host(text: str) -> bool:
     return bool((typed := TYPED_USER_INFO.match(text)) and _HOST_AFTER_USER_INFO.match(text, typed.end()))
 
 
-def typed_to_quote(text: str) -> str:
+def typed_to_quote(text: str, *, command_line: bool = False) -> str:
     """``text`` (words as typed: an address, perhaps without its ``http://``, a name, a command line) as a
     sentence may repeat it: each word that is an address (``://``) or carries a password before a host or a query
-    as :func:`address_to_quote` gives it, the other words as they are (``bob@example.org``, ``pkg@latest``)."""
-    return "".join(address_to_quote(word) if "://" in word or (_TYPED_SECRET.search(word) and not _file_name(word))
-                   else word for word in _WORDS.split(text))
+    as :func:`address_to_quote` gives it (a word of a command line, ``text`` of several words or a word of
+    ``command_line``, as a command server's name gives it), the other words as they are (``bob@example.org``,
+    ``pkg@latest``)."""
+    words = _WORDS.split(text)
+    in_command_line = command_line or len([word for word in words if word.strip()]) > 1
+    return "".join(address_to_quote(word, in_command_line=in_command_line)
+                   if "://" in word or (_TYPED_SECRET.search(word) and not _file_name(word))
+                   else word for word in words)
 
 
 def _file_name(word: str) -> bool:

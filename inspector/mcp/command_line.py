@@ -3,7 +3,8 @@ quoted as a shell needs them, the credentials among them as ``…``, as an expor
 (``inspector.traces.redact``): the value of an option named like one (``--token T``, ``--api-key=K``), of a variable
 named like one (``API_KEY=K``), of a header line named like one (``Authorization: Bearer T``), a ``user:password``
 given to ``-u``, ``--user`` or ``--proxy-user``, an address's password (with a host that may be a piece of it),
-query and fragment, and a credential known by its shape (``sk-…``, ``ghp_…``). The program is started with its words
+query and fragment, a credential known by its shape (``sk-…``, ``ghp_…``) and a password glued to ``-p`` after
+a MySQL or MariaDB program (``mysql -pX``). The program is started with its words
 as given (a configured server's configuration keeps them); what names it never holds them."""
 
 from __future__ import annotations
@@ -31,9 +32,43 @@ _SCHEME_VALUE = re.compile(r"(?i)(bearer|basic)[ \t]+(\S+).*", re.S)
 _HEADER = re.compile(r"(-[A-Za-z])?([A-Za-z][A-Za-z0-9_-]*):[ \t]*(\S.*)", re.S)
 
 
+#: Programs whose ``-p`` takes the password glued to it (``mysql -pSECRET``; ``-p 3306`` of others is a port, and
+#: ``psql``'s ``-p`` is one).
+DATABASE_PROGRAMS = frozenset({"mysql", "mysqldump", "mysqladmin", "mysqlimport", "mysqlcheck", "mysqlshow",
+                               "mysqlslap", "mariadb", "mariadb-dump", "mariadb-admin", "mariadb-import",
+                               "mariadb-check", "mariadb-show", "mariadb-slap"})
+
+
 def hidden_words(argv: Sequence[str]) -> list[str]:
-    """``argv`` with each credential (see the module) as :data:`MASK`, or the word's part after its ``=``."""
-    return [_hidden(word, argv[index - 1] if index else "") for index, word in enumerate(argv)]
+    """``argv`` with each credential (see the module) as :data:`MASK`, or the word's part after its ``=``; a password
+    glued to ``-p`` after a MySQL or MariaDB program (``mysql -pX``, ``docker exec db mysql -pX``) as ``-p…``."""
+    shown = [_hidden(word, argv[index - 1] if index else "") for index, word in enumerate(argv)]
+    database = False
+    for index, word in enumerate(argv):
+        if is_database_program(word):
+            database = True
+        elif database and word.startswith("-p") and len(word) > 2 and word[2:] not in (MASK, _REDACTED):
+            shown[index] = "-p" + MASK
+    return shown
+
+
+def leaves_out_credentials(argv: Sequence[str]) -> bool:
+    """True when a credential of ``argv`` is the mark of one left out (``--token …``, ``API_KEY=…``, ``-u …``, an older
+    export's ``[REDACTED]``, ``…`` alone): a command line as a server's name or ``servers --json`` gives it, which
+    would start the program with the mark. A word ending so that holds no credential (``wait…``) is none."""
+    marked = [index for index, word in enumerate(argv) if word.endswith((MASK, _REDACTED))]
+    if any(argv[index] in (MASK, _REDACTED) for index in marked):
+        return True  # a word of its own (a key known by its shape: srv sk-… is named "srv …")
+    filled = list(argv)
+    for index in marked:  # as if the value were there (a user:password for -u): is it one the name hides?
+        filled[index] = filled[index].removesuffix(MASK).removesuffix(_REDACTED) + "X:X"
+    shown = hidden_words(filled)
+    return any(shown[index].endswith(MASK) and shown[index] != filled[index] for index in marked)
+
+
+def is_database_program(word: str) -> bool:
+    """True for a MySQL or MariaDB client named by ``word`` (a path too: ``/usr/bin/mysql``)."""
+    return word.rpartition("/")[2].lower().removesuffix(".exe") in DATABASE_PROGRAMS
 
 
 def shown_command_line(argv: Sequence[str]) -> str:
@@ -128,4 +163,5 @@ def _quoted(word: str) -> str:
     return shlex.quote(word)
 
 
-__all__ = ["MASK", "hidden_words", "shown_command_line", "shown_typed_command_line", "without_credentials"]
+__all__ = ["DATABASE_PROGRAMS", "MASK", "hidden_words", "is_database_program", "leaves_out_credentials",
+           "shown_command_line", "shown_typed_command_line", "without_credentials"]

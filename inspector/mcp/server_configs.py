@@ -1,7 +1,8 @@
 """Servers listed in other clients' configuration files: Claude Desktop, Cursor, VS Code, the MCP Inspector.
 
 Claude Desktop, Cursor and the official Inspector list servers under ``mcpServers``; VS Code under
-``servers`` (with ``type`` required and ``${input:…}`` placeholders for values it asks for). An
+``servers`` (with ``type`` required and ``${input:…}`` placeholders for values it asks for); ``servers --json``
+as a list under ``servers`` (:mod:`.listed_servers`). An
 entry is a command (``command``, ``args``, ``env``, ``cwd``) or an address (``url``, ``headers``).
 Reading never starts anything: it gives what would be added, and for each entry that cannot be
 added, why. The file may come from anyone: it is read bounded (size, nesting, counts), and a value
@@ -19,7 +20,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .command_line import leaves_out_credentials
 from .json_words import decoder_reason
+from .listed_servers import LISTED_FORMAT, listed_entries
 from .messages import N_, Message, Number, system_reason
 from .server import InvalidServerError, ServerEndpoint, public_url
 from .server_command import InvalidCommandError, ServerCommand
@@ -121,6 +124,8 @@ def parse_server_config(data: bytes, name: str = "the file") -> ServerConfig:
         entries, file_format = document["mcpServers"], "mcpServers"
     elif isinstance(document.get("servers"), dict):
         entries, file_format = document["servers"], "vscode"
+    elif isinstance(document.get("servers"), list):  # what `servers --json` lists
+        entries, file_format = listed_entries(document["servers"]), LISTED_FORMAT
     else:
         raise ServerConfigError(Message(N_("{file} holds no server list: expected a JSON object with "
                                            "'mcpServers' or 'servers'"), {"file": name}))
@@ -182,6 +187,10 @@ def _entry(name: str, entry: Any, *, vscode: bool) -> ConfiguredServer:
     args = entry.get("args", [])
     if not isinstance(args, list) or not all(isinstance(arg, str) for arg in args):
         raise _EntryError(Message(N_("'args' must be a list of texts")))
+    if leaves_out_credentials([program, *args]):  # it would start with "…" as its token
+        raise _EntryError(Message(N_("its command line holds '…' where a credential was left out (as `servers --json` "
+                                     "lists it), and would start with '…'; a server configured so keeps its own "
+                                     "(`servers --json --with-secrets` lists the configuration whole)")))
     env = _text_map(entry.get("env", {}), "env")
     cwd = entry.get("cwd")
     if cwd is not None:

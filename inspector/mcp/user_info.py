@@ -10,7 +10,11 @@ A password typed with ``@`` and then ``/``, ``?`` or ``#`` as they are (``http:/
 * its *tail*: what such a password may take after the host, from the ``/``, ``?`` or ``#`` up to the last ``@``
   before any ``=`` (a query's value may hold one: ``?mail=a@b``) that begins no path segment (``host/@user``). What
   shows an address hides the tail too (``http://c/…@host/mcp``), the host named as it is; what exports or keeps one
-  hides that host too (``http://host/mcp``): it may be a piece of the password.
+  (an export, a command line's word in a command server's name or a sentence) hides that host too
+  (``http://host/mcp``): it may be a piece of the password. What hides one also takes an ``@`` that begins a path
+  segment as a tail's (``http://bob:x@PWb/@host/mcp`` exported ``http://host/mcp``: the password may be ``x@PWb/``),
+  where an address with a password and such a segment (``https://bob:pw@h/@scope/mcp``) loses its host ``h`` too;
+  it is still sent as RFC 3986 reads it, credentials and all.
 * :func:`second_server`: an address with a password and a tail names two servers, and is not sent credentials,
   whichever segment after the host holds that ``@``: ``c/ret@host`` and ``c/r/et@host`` alike (how many ``/`` a
   password holds decides which). An address without a password has one reading (``http://h/users/me@example.org``
@@ -32,14 +36,16 @@ def _typed(stop: str) -> str:
     return rf"[^@\[:/?#{stop}]*:(?!\d*(?:[/?#{stop}]|$))[^@{stop}]*@"
 
 
-def _user_info(stop: str, tails: bool = True) -> str:
+def _user_info(stop: str, tails: bool = True, hiding: bool = False) -> str:
     """The pattern of the user info at the start of an address (after its ``scheme://``), none of its parts
     running over a character of ``stop``. Each part is matched one way only (a user name holds no ``:``, the
     first one ends it): linear in the text (each ``:`` of ``a:a:a:…`` was tried as the one that ends it). Without
-    ``tails`` its tails are never read (``None``), for a reader that finds them itself."""
+    ``tails`` its tails are never read (``None``), for a reader that finds them itself. ``hiding``: what hides an
+    address (an export, a kept name) takes a tail's "@" after a "/" too (``bob:x@PWb/@host``: the password may be
+    ``x@PWb/``)."""
     end = rf"/?#{stop}"
     # A tail's "@" follows no "/" (host/@user begins a path segment), but may follow the "?" or "#" it begins with.
-    tail = rf"(?:[^={stop}]*[^/={stop}]|(?<=[?#]))@" if tails else "(?!)"
+    tail = (rf"[^={stop}]*@" if hiding else rf"(?:[^={stop}]*[^/={stop}]|(?<=[?#]))@") if tails else "(?!)"
     return (rf"(?:(?P<password>[^{end}:]*:[^{end}]*@)(?P<host>[^{end}]*)(?P<tail>[/?#]{tail})?"
             rf"|(?P<name>[^{end}]+@)"
             rf"|(?P<typed>{_typed(stop)})(?P<typed_tail>{tail})?)")
@@ -47,6 +53,8 @@ def _user_info(stop: str, tails: bool = True) -> str:
 
 #: The user info at the start of an address's text after ``scheme://`` (or of one typed without it).
 _AT_START = re.compile(_user_info(r"\s"))
+#: The same as what hides a password reads it: a tail's "@" may follow a "/" (``host_in_tail``).
+_AT_START_HIDING = re.compile(_user_info(r"\s", hiding=True))
 #: An address's user info wherever a text spells it (``scheme://`` and a user name, password, host and tail), its
 #: parts ending at a quote or an angle bracket too (``"http://bob:pw@host"`` in JSON, ``<http://…>``). Its match
 #: begins where the scheme's word does (``lead``: ``x-`` of ``x-http://``, kept as it is), the scheme after the
@@ -154,7 +162,7 @@ def address_shown(text: str, mark: str = "", tail_mark: str = "…", *, host_in_
     all of it up to the tail's ``@`` as ``mark``: ``http://host/mcp``, :func:`hide_user_info`)."""
     scheme, found, rest = text.partition("://")
     head, rest = (f"{scheme}://", rest) if found else ("", text)
-    read = _AT_START.match(rest)
+    read = (_AT_START_HIDING if host_in_tail else _AT_START).match(rest)
     if read is None:
         return text
     return hide_user_info(read, head, mark, tail_mark, host_in_tail=host_in_tail) + rest[read.end():]

@@ -92,7 +92,7 @@ def _hide_in_word(word: str, mark: str) -> str:
 
 
 class _Tails:
-    """Where a tail from a place in a word ends (after the last "@" before the next "=" that follows no "/"), or
+    """Where a tail from a place in a word ends (after the last "@" before the next "="), or
     ``None``: one reading serves every place up to that "=" (inspector.mcp.user_info's tail, read once)."""
 
     def __init__(self, word: str) -> None:
@@ -104,10 +104,7 @@ class _Tails:
             word = self._word
             stop = word.find("=", start)
             self._from, self._to = start, len(word) if stop < 0 else stop
-            at = word.rfind("@", start, self._to)
-            while at > 0 and word[at - 1] == "/":
-                at = word.rfind("@", start, at)
-            self._last_at = at
-        # Its "@" may follow the "?" or "#" it begins with right away (a password "@PWb?" of "bob:@PWb?@host").
-        right_after = self._last_at == start and self._word[start - 1:start] in ("?", "#")
-        return self._last_at + 1 if self._last_at > start or right_after else None
+            self._last_at = word.rfind("@", start, self._to)
+        # Its "@" may follow the "/", "?" or "#" it begins with right away (a password "@PWb?" of "bob:@PWb?@host",
+        # "x@PWb/" of "bob:x@PWb/@host": an "@" beginning a path segment may end a password too).
+        return self._last_at + 1 if self._last_at >= start else None

@@ -20,7 +20,7 @@ from inspector.mcp.secret_names import KEY_NAME as _KEY_NAME
 from inspector.mcp.secret_names import is_secret_key, names_a_key
 
 from .address_secrets import hide_quoted_addresses, hide_spaced_user_info, hide_user_infos
-from .argv_secrets import argv_secrets
+from .argv_secrets import argv_secrets, command_args_secrets
 from .command_line_secrets import hide_database_passwords, hide_quoted_values, hide_user_passwords, option_value
 from .token_shapes import TOKEN_PREFIXES, hide_token_shapes, is_basic_pair
 
@@ -83,10 +83,14 @@ _PRIVATE_KEY = re.compile(r"-----BEGIN ([A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?)-----.*
 # JSON string); it is taken whole or not at all (possessive: a shorter name is never followed by a separator).
 _ASSIGNED_NAME = re.compile(r"""(?P<q>\\?["']|)(?P<name>[A-Za-z0-9_.-]{2,64}+)(?P=q)(?P<sep>[ \t]*[:=][ \t]*)""")
 # A double-quoted value whose closing quote is missing runs to the end of its line: a text cut short (a
-# tool's structured content kept as its JSON text, cut) may end inside it.
+# tool's structured content kept as its JSON text, cut) may end inside it. An unquoted value ends at a space, a quote,
+# ";", "&", "}" or "]", and at a comma that no more of a word follows (a space, a quote, punctuation: "PORT=80, HOST=x",
+# JSON's '"token":null,"id":1') or the next name and its "=" or ":" ("{token: a,b: 1}"): "API_KEY=a,b" is one value (a
+# list of keys, a password holding a comma).
 _ASSIGNED_VALUE = re.compile(
     r"""\[REDACTED\]|\\"(?:[^"\\]|\\[^"])*\\"|"(?:[^"\\\n]|\\.)*(?:"|(?=\n|\Z))|'[^'\n]*'"""
-    r"""|(?i:bearer|basic|token|digest|negotiate|bot|jwt)[ \t]+(?:\[REDACTED\]|[^\s"'\\,;&}\]]+)|[^\s"'\\,;&}\]]+""")
+    r"""|(?i:bearer|basic|token|digest|negotiate|bot|jwt)[ \t]+(?:\[REDACTED\]|[^\s"'\\,;&}\]]+)"""
+    r"""|(?:[^\s"'\\,;&}\]]|,(?=[^\s"'\\,;&}\]\[{:=])(?![A-Za-z0-9_.-]{1,64}+[ \t]{0,16}[:=]))+""")
 # A parameter of a URL's query or fragment, also percent-encoded inside another URL's parameter
 # ("?next=https%3A%2F%2Fh%2F%3Ftoken%3Dabc"), which the assignments above do not see: a credential by
 # its name, or by a name that is one only there (_URL_SECRET_NAMES).
@@ -115,7 +119,10 @@ def redact(value: Any) -> Any:
             copy: dict[str, Any] = {}
             parent[slot] = copy
             named_secret = _names_a_secret(item)
+            glued = _glued_to_program(item)
             for key, child in item.items():
+                if key == "args" and glued:
+                    child = [glued.get(index, word) for index, word in enumerate(child)]
                 # A key can spell a credential too (a map keyed by token); keys are short, cached.
                 shown = _redact_short(key) if type(key) is str else key
                 if (is_secret_key(key) or (named_secret and _is_value_field(key))) and not _harmless(child):
@@ -228,6 +235,13 @@ def _harmless(value: Any) -> bool:
 def _names_a_secret(item: Mapping[str, Any]) -> bool:
     return any(type(key) is str and key.lower() in _NAME_FIELDS and isinstance(value, str) and is_secret_key(value)
                for key, value in item.items())
+
+
+def _glued_to_program(item: Mapping[Any, Any]) -> dict[int, str]:
+    """The ``args`` of a command given beside its program (``{"command": "mysql", "args": ["-pX"]}``) that hold a
+    password glued to ``-p``, by index, as :data:`REDACTED` makes them."""
+    args = item.get("args")
+    return command_args_secrets(item.get("command"), args, REDACTED) if isinstance(args, list) else {}
 
 
 def _is_value_field(key: Any) -> bool:

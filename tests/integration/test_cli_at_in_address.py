@@ -102,10 +102,11 @@ def test_an_address_naming_two_servers_is_refused_naming_both_and_nothing_is_sen
 
 #: (the server a stranger's file names, what the run keeps of it)
 # An address that names two servers (a password, then an "@" in a segment after the host) keeps the host after that
-# "@": the one before it may be a piece of the password (h of p@h/x).
+# "@": the one before it may be a piece of the password (h of p@h/x), also where the "@" begins a segment (host of
+# bob:pw@host/@user, which the password may hold: pw@host/).
 SERVERS = [("http://u:p@h/x@y", "http://y"), ("svc:v2@prod", "svc:v2@prod"),
            ("http://bob:pw@127.0.0.1:9/users/me@example.org/mcp", "http://example.org/mcp"),
-           ("http://u:p@h/mcp?mail=a@b.org", "http://h/mcp"), ("http://bob:pw@host/@user", "http://host/@user"),
+           ("http://u:p@h/mcp?mail=a@b.org", "http://h/mcp"), ("http://bob:pw@host/@user", "http://user"),
            ("bob:pw@host/x@y", "y"), ("agent@v2", "agent@v2")]
 
 
@@ -129,7 +130,8 @@ def test_runs_list_finds_an_imported_run_by_the_address_its_file_names(tmp_path:
     """`runs list --server` with the address naming two servers that a file names found none of its runs (it looked
     for the host and path RFC 3986 reads, ``http://127.0.0.1:9/r/et@example.org/mcp``, where the import kept the
     host after the password) and said that address, the password's piece ``r/et`` in it."""
-    addresses = ["http://bob:s@e@127.0.0.1:9/r/et@example.org/mcp", "http://u:p@h/x@y", "http://bob:pw@h.example/mcp"]
+    addresses = ["http://bob:s@e@127.0.0.1:9/r/et@example.org/mcp", "http://u:p@h/x@y", "http://bob:pw@h.example/mcp",
+                 "http://bob:pw@h.example/@user/mcp"]
     db, listed = import_servers(tmp_path, addresses)
     for address, run in zip(addresses, sorted(listed, key=lambda run: run["uid"]), strict=True):
         found = cli_here("--db", db, "runs", "list", "--server", address, "--json")

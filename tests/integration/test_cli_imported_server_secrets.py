@@ -14,7 +14,7 @@ from tests.support.stranger_servers import import_servers
 SERVERS = [("http://bob:se@c/ret@host/mcp", "http://host/mcp"), ("http://bob:pw1x@[::1]:8080/mcp", "http://[::1]:8080/mcp"),
            ("http://bob:se%40cret@host/mcp", "http://host/mcp"), ("http://bob:a/b/c@host:81/p", "http://host:81/p"),
            ("https://u:pw2x@h/mcp?token=tq1x#access_token=tf1x", "https://h/mcp"), ("bob:pw3x@host/mcp", "host/mcp"),
-           ("http://[REDACTED]@host/mcp", "http://host/mcp"), ("http://bob:pw4x@host/@user", "http://host/@user"),
+           ("http://[REDACTED]@host/mcp", "http://host/mcp"), ("http://bob:pw4x@host/@user", "http://user"),
            ("support-agent", "support-agent")]
 SECRETS = ("se@c", "pw1x", "se%40cret", "a/b/c", "pw2x", "tq1x", "tf1x", "pw3x", "pw4x", "REDACTED")
 
@@ -28,4 +28,5 @@ def test_no_password_query_or_fragment_of_an_imported_server_is_said(tmp_path: P
     said.append((tmp_path / "out.json").read_text(encoding="utf-8"))
     for text in said:
         assert [secret for secret in SECRETS if secret in text] == []
-    assert "host/@user" in said[0] and "[::1]:8080/mcp" in said[0]
+    # An "@" that begins a segment after a password: the host before it may be a piece of the password (pw4x@host/).
+    assert " user " in said[0] and "host/@user" not in said[0] and "[::1]:8080/mcp" in said[0]

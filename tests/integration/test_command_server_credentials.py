@@ -126,8 +126,11 @@ def test_a_server_configured_under_its_whole_command_line_stays_one_server_until
     assert answer(cli_here("--db", str(db), "call", "tokened", "token_digest", "--json")) == digest(TOKEN)
     runs = json.loads(cli_here("--db", str(db), "runs", "list", "--json").stdout)["runs"]
     assert [run["server"] for run in runs] == [earlier]
-    listed = json.loads(cli_here("--db", str(db), "servers", "--json").stdout)["servers"]
+    # Its key stays until saved again (`servers --json` lists it as it is named now, --with-secrets as it is kept).
+    listed = json.loads(cli_here("--db", str(db), "servers", "--json", "--with-secrets").stdout)["servers"]
     assert [(server["name"], server["url"], server["ok"]) for server in listed] == [("tokened", earlier, 1)]
+    listed = json.loads(cli_here("--db", str(db), "servers", "--json").stdout)["servers"]
+    assert [(server["name"], server["url"]) for server in listed] == [("tokened", f"stdio:{SHOWN}")]
     again = cli_here("--db", str(db), "servers", "set", "tokened", "--command", COMMAND)
     assert again.returncode == 0 and "--token …" in again.stdout and TOKEN not in again.stdout + again.stderr
     listed = json.loads(cli_here("--db", str(db), "servers", "--json").stdout)["servers"]

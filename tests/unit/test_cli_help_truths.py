@@ -53,10 +53,12 @@ def test_a_configured_servers_budget_is_the_default_the_help_names(tmp_path) -> 
 
 
 @pytest.mark.parametrize(("language", "usage", "listed"), [
-    ("en", "usage: run-inspector servers [--json] [--db PATH]\n       run-inspector servers {set,remove,import} ...",
+    ("en", "usage: run-inspector servers [--json [--with-secrets]] [--db PATH]\n"
+           "       run-inspector servers {set,remove,import} ...",
      "Without an action: the configured servers, each with its transport, era and health (last contact, latency, how "
      "many operations ended with each outcome)."),
-    ("de", "Aufruf: run-inspector servers [--json] [--db PFAD]\n       run-inspector servers {set,remove,import} ...",
+    ("de", "Aufruf: run-inspector servers [--json [--with-secrets]] [--db PFAD]\n"
+           "       run-inspector servers {set,remove,import} ...",
      "Ohne Aktion: die eingerichteten Server, jeder mit seinem Transport, seiner Protokoll-Ära und seinem Zustand "
      "(letzter Kontakt, Latenz, wie viele Vorgänge mit welchem Ergebnis endeten).")])
 def test_servers_help_says_it_lists_the_servers_given_no_action(tmp_path, language, usage, listed) -> None:

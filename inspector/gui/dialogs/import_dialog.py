@@ -70,11 +70,13 @@ class ImportDialog(QDialog):
     COLUMNS = 5
 
     def __init__(self, config: ServerConfig, file_name: str, parent: QWidget | None = None,
-                 replaced: list[bool] | None = None) -> None:
+                 replaced: list[bool] | None = None, named: list[list[str]] | None = None) -> None:
         super().__init__(parent)
         self.config = config
         #: Per entry: is a server with the same address or command configured already (it is replaced)?
         self.replaced = replaced or [False] * len(config.servers)
+        #: Per entry: the configured servers of its name at another address or command (as shown), which it replaces.
+        self.named = named or [[] for _server in config.servers]
         translated(self, "setWindowTitle", lambda: _("Import servers"))
         self.result_choices: list[ImportChoice] = []
         header = QLabel()
@@ -153,6 +155,12 @@ class ImportDialog(QDialog):
         if self.replaced[row]:
             replaced.setToolTip(_("A server with this address or command is configured already: adding replaces "
                                   "its settings (its runs and health stay)."))
+        elif self.named[row]:
+            others = ", ".join(self.named[row])
+            replaced.setText(cell_text(_("replaces {server}").format(server=others), 120))
+            replaced.setToolTip(plain_tooltip(visible(_(
+                "A server of this name is configured at another address or with another command ({server}): adding "
+                "replaces it, as its name now names this one (its runs stay).").format(server=others)[:2000])))
         cells = (name, QTableWidgetItem(kind), QTableWidgetItem(cell_text(place, 300)),
                  QTableWidgetItem(cell_text(", ".join(names_of(server)), 200)), replaced)
         cells[2].setToolTip(plain_tooltip(visible(place[:2000])))

@@ -17,7 +17,7 @@ from inspector.i18n import _, ngettext
 from inspector.i18n.messages import translate
 from inspector.mcp import ServerEndpoint, public_url
 from inspector.mcp.address_credentials import AUTHORIZATION, CredentialsConflict, credentials_header
-from inspector.mcp.address_query import address_query
+from inspector.mcp.address_query import address_query, address_to_keep
 from inspector.mcp.server_command import ServerCommand
 from inspector.mcp.server_configs import ConfiguredServer, ServerConfigError, read_server_config
 
@@ -52,7 +52,8 @@ def preview(admin: ServerAdmin, path: Path, parent: QWidget) -> ImportDialog | N
         box.open()
         return None
     replaced = [admin.registry.settings(key_of(server)) is not None for server in config.servers]
-    dialog = ImportDialog(config, path.name, parent, replaced=replaced)
+    named = [[address_to_keep(url) for url in named_otherwise(admin, server)] for server in config.servers]
+    dialog = ImportDialog(config, path.name, parent, replaced=replaced, named=named)
     dialog.accepted.connect(lambda: add_choices(admin, dialog.result_choices))
     admin.import_dialog = dialog
     return dialog
@@ -65,19 +66,30 @@ def key_of(server: ConfiguredServer) -> str:
     return public_url(server.url or "")
 
 
+def named_otherwise(admin: ServerAdmin, server: ConfiguredServer) -> list[str]:
+    """The keys of the configured servers of ``server``'s name at another address or command: adding it replaces them,
+    as ``servers import`` does (a name names one server)."""
+    key = key_of(server)
+    return [record.url for record in admin.registry.all() if record.name == server.name and record.url != key]
+
+
 def add_choices(admin: ServerAdmin, choices: list[ImportChoice]) -> list[str]:
     """Save the chosen entries (values asked for are secrets; a user name and password in an address
-    become its secret Authorization header, never beside one); returns the keys added."""
+    become its secret Authorization header, never beside one), each in place of a configured server of its name at
+    another address or command; returns the keys added."""
     keys, said = [], []
     for choice in choices:
         server = choice.server
+        *others, replaces = named_otherwise(admin, server) or [None]
+        for other in others:  # more than one of that name (an older database): each goes
+            admin.forget_server(other)
         if server.command is not None:
             command = server.command
             env = {**command.env, **choice.asked}
             command = ServerCommand(command.program, command.args, env, command.cwd,
                                     secret_env=frozenset(command.secret_env | set(choice.asked)))
             key = ServerEndpoint.for_command(command).key
-            admin.save_server(key, server.name, None, {}, set(), command=command)
+            admin.save_server(key, server.name, None, {}, set(), command=command, replaces=replaces)
         else:
             key = public_url(server.url or "")
             headers = {**server.headers, **choice.asked}
@@ -98,7 +110,8 @@ def add_choices(admin: ServerAdmin, choices: list[ImportChoice]) -> list[str]:
             if query is not None:
                 said.append(_("The query in the address of {name} is kept as a secret and sent with every "
                               "call.").format(name=server.name))
-            admin.save_server(key, server.name, None, headers, secret, transport=server.transport, query=query)
+            admin.save_server(key, server.name, None, headers, secret, transport=server.transport, query=query,
+                              replaces=replaces)
         keys.append(key)
     if keys or said:
         admin.say(" ".join([ngettext("{count} server imported.", "{count} servers imported.", len(keys)).format(
@@ -106,4 +119,4 @@ def add_choices(admin: ServerAdmin, choices: list[ImportChoice]) -> list[str]:
     return keys
 
 
-__all__ = ["add_choices", "choose_file", "key_of", "preview"]
+__all__ = ["add_choices", "choose_file", "key_of", "named_otherwise", "preview"]

@@ -31,7 +31,9 @@ ADDRESSES = [
     ("http://bob:s3cr3t@[::1]:8080/mcp", "http://[::1]:8080/mcp", "http://[::1]:8080/mcp", "s3cr3t"),
     ("http://bob:s3@c/r3t@[::1]:8080/mcp", "http://c/…@[::1]:8080/mcp", "http://[::1]:8080/mcp", "s3@c/r3t"),
     ("http://bob:se%40c%2Fret@host/mcp", "http://host/mcp", "http://host/mcp", "se%40c%2Fret"),
-    ("http://bob:pw@host/@user", "http://host/@user", "http://host/@user", "pw"),  # a path segment that begins with "@"
+    # A path segment that begins with "@" after a password: the password may hold it (x@PWb/ of bob:x@PWb/@host), so
+    # the host before it is not exported or kept either, as for an "@" in a later segment (below).
+    ("http://bob:pw@host/@user", "http://host/@user", "http://user", "pw"),
     ("https://bob:pw@host/mcp?mail=a@b.org", "https://host/mcp?mail=a@b.org", "https://host/mcp?mail=a@b.org",
      "pw"),  # an "@" in a query's value
     ("http://bob:pw@host/users/me@example.org/mcp", "http://host/…@example.org/mcp", "http://example.org/mcp",

@@ -85,7 +85,7 @@ def test_vscode_entries_need_a_type_and_their_prompted_values_are_left_for_the_u
 
 @pytest.mark.parametrize(("data", "words"), [
     (b"\xff\xfe{", "not UTF-8"), (b"[" * 100_000 + b"]" * 100_000, "nested too deeply"),
-    (b'{"mcpServers": ', "not valid JSON"), (b"[]", "no server list"), (b'{"servers": []}', "no server list"),
+    (b'{"mcpServers": ', "not valid JSON"), (b"[]", "no server list"), (b'{"servers": "none"}', "no server list"),
     (config({"mcpServers": {f"s{n}": {"command": "x"} for n in range(501)}}), "501 servers"),
 ])
 def test_a_file_that_is_no_server_configuration_is_named(data: bytes, words: str) -> None:

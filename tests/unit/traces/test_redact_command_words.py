@@ -1,7 +1,8 @@
 """A command's credentials as an export found them still there, each hidden now, and what is not one kept:
 
 * a command line's option value runs to a space, not to a comma (``--password=Pa55,word9`` exported ``,word9``;
-  prose's ``password=a,b`` still ends at the comma; in a quoted word, to its quote);
+  prose's ``password=a,b`` runs over a comma within the word too, ``API_KEY=a, HOST=x`` ends at it; in a quoted word,
+  to its quote);
 * a list of a command's words is read as a command line (``{"args": ["srv", "--api-key", "K"]}`` kept K: only a
   list of two or three items was read as a name and its value), as a value and as JSON text;
 * an address's password ending in ``?`` or ``#`` right before its ``@`` (``http://bob:@PWb?@host/mcp`` exported
@@ -87,7 +88,10 @@ def test_ordinary_words_are_kept() -> None:
         assert redact_text(text) == text, text
     words = ["a,b", "--mode=fast", "bob@example.org", "-u", "bob", "--password", "--verbose", "wait…", "-p8080"]
     assert redact(words) == words
-    assert redact_text("password=Pa55,b and more") == f"password={REDACTED},b and more"  # prose: a comma ends it
+    # Prose: a comma ends a value where a space or the next name and its "=" follows it ("PORT=80, HOST=x"), not
+    # within a word ("API_KEY=a,b": a list of keys, a password holding a comma).
+    assert redact_text("password=Pa55,b and more") == f"password={REDACTED} and more"
+    assert redact_text("API_KEY=a, HOST=x") == f"API_KEY={REDACTED}, HOST=x"
 
 
 def test_a_password_ending_in_a_query_or_fragment_mark_names_two_servers() -> None:

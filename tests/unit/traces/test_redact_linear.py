@@ -29,11 +29,13 @@ MEGABYTE = 1_000_000
 SLOW_SECONDS = 5.0
 
 # The assignments pass as it was (every name's value read in a lookahead), the reference its
-# replacement must agree with; a command line's option's value read to a space as since (option_value).
+# replacement must agree with; a command line's option's value read to a space as since (option_value), a value
+# in prose over a comma that no space, comma or next name and "=" follows as since ("API_KEY=a,b").
 _ASSIGNMENT_BEFORE = re.compile(
     r"""(?P<q>\\?["']|)(?P<name>[A-Za-z0-9_.-]{2,64})(?P=q)(?P<sep>[ \t]*[:=][ \t]*)"""
     r"""(?=(?P<value>\[REDACTED\]|\\"(?:[^"\\]|\\[^"])*\\"|"(?:[^"\\\n]|\\.)*(?:"|(?=\n|\Z))|'[^'\n]*'"""
-    r"""|(?i:bearer|basic|token|digest|negotiate|bot|jwt)[ \t]+(?:\[REDACTED\]|[^\s"'\\,;&}\]]+)|[^\s"'\\,;&}\]]+))""")
+    r"""|(?i:bearer|basic|token|digest|negotiate|bot|jwt)[ \t]+(?:\[REDACTED\]|[^\s"'\\,;&}\]]+)"""
+    r"""|(?:[^\s"'\\,;&}\]]|,(?=[^\s"'\\,;&}\]\[{:=])(?![A-Za-z0-9_.-]{1,64}+[ \t]{0,16}[:=]))+))""")
 
 # The command-line passes as they were: single patterns, each reading the rest of the line or word
 # again from every "mysql" or "-u".
@@ -42,7 +44,8 @@ _USER_OPTION_BEFORE = re.compile(
 _MYSQL_PASSWORD_BEFORE = re.compile(r"(?i)(\b(?:mysql|mysqldump|mariadb|mysqladmin)\b[^\n]*?[ \t]-p)(\S+)")
 
 # The addresses' user info as it was read: from every word boundary, each to the next space.
-_USER_INFO_BEFORE = re.compile(r"(?i)\b(?P<head>[a-z][a-z0-9+.-]*://)" + user_info._user_info(r"\s\"'<>"))
+# (An "@" beginning a path segment ends a tail as what hides an address reads it: http://bob:x@PWb/@host.)
+_USER_INFO_BEFORE = re.compile(r"(?i)\b(?P<head>[a-z][a-z0-9+.-]*://)" + user_info._user_info(r"\s\"'<>", hiding=True))
 
 # The known token shapes as one pattern: a web token looked for again from every "eyJ" of a word.
 _KNOWN_TOKENS_BEFORE = re.compile(
@@ -121,7 +124,8 @@ def test_the_linear_assignments_pass_removes_exactly_what_the_old_one_removed() 
         assert redact_module._redact_assignments(text) == assignments_before(text), text
 
 
-@pytest.mark.parametrize("shape", ["http://a:b@h/x=", "?token=", "ab=", "http://a@", "-u=", "-", "token="])
+@pytest.mark.parametrize("shape", ["http://a:b@h/x=", "?token=", "ab=", "http://a@", "-u=", "-", "token=", "token=a,b",
+                                   ",b" + "c" * 70, ",b\t"])
 def test_a_megabyte_of_assignment_shapes_is_redacted_in_seconds(shape: str) -> None:
     assert seconds_for(redact_module._redact_assignments, megabyte_of(shape)) < SLOW_SECONDS
 

@@ -158,3 +158,27 @@ def otlp_doc(*spans: dict[str, Any], service: str = "agent-svc") -> dict[str, An
     """One OTLP TracesData object holding ``spans``."""
     return {"resourceSpans": [{"resource": {"attributes": [attr("service.name", service)]},
                                "scopeSpans": [{"scope": {"name": "their-lib"}, "spans": list(spans)}]}]}
+
+
+def exported_tool_arguments(tmp_path: Path, file_format: str, arguments: list[dict[str, Any]],
+                            note: str | None = None) -> str:
+    """The text of an export (``trace`` or ``otlp``) of one run of a real store with a tool step for each of
+    ``arguments`` (its text the result too, when it has one), and the run's ``note``."""
+    from inspector.store.notes import write_run_note
+    from inspector.transfer.exporting import export
+
+    store = RunStore.open(tmp_path / "runs.db")
+    try:
+        run = store.start_run("planted", "live", "stdio:srv", started_at=T0)
+        trace = RunTrace()
+        for given in arguments:
+            result = ToolResult.text(str(given.get("text", "ok")))
+            store.append_step(run, trace.record_tool_result(1, "tool", given, result, 1.0), T0)
+        store.finish_run(run, "ok", T0)
+        if note is not None:
+            write_run_note(store, run, note)
+        path = tmp_path / f"out.{file_format}.json"
+        export(store, None, None, path, format=file_format)
+    finally:
+        store.close()
+    return path.read_text(encoding="utf-8")
