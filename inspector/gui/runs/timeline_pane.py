@@ -79,6 +79,7 @@ class TimelinePane(QWidget):
     step_changed = Signal(object)
     said = Signal(str)  # a sentence for the tab's status line (where Find's matches are hidden)
     restated = Signal(str, str)  # that sentence taken back or said anew (FindInRun.restated)
+    columns_fitted = Signal()  # the columns were fitted to the run's words: :meth:`wanted_width` may be another
 
     def __init__(self, store: RunStore, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -210,11 +211,13 @@ class TimelinePane(QWidget):
         of the moment."""
         for column, samples in self._said_samples().items():
             fit_column(self.view, column, TIMELINE_WIDTHS[column], samples)
+        self.columns_fitted.emit()
 
     def fit_outcome_column(self) -> None:
         """The Outcome column as wide as its words in the run shown (:func:`.columns.outcome_column_width`)."""
         self.view.setColumnWidth(OUTCOME_COLUMN, outcome_column_width(
             self.view, OUTCOME_COLUMN, TIMELINE_WIDTHS[OUTCOME_COLUMN], self.model.said_outcomes, WHOLE_OUTCOME_GROWTH))
+        self.columns_fitted.emit()
 
     def stand_alone(self, alone: bool) -> None:
         """The detail under the timeline (``alone``: the pane has the tab's whole width) or beside it:
