@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 #: Cell texts kept (a few screens of rows); the oldest go all at once when there are more.
 TEXTS_KEPT = 4000
 #: The columns fitted to the words their cells say for the run shown (:mod:`.column_words`, :mod:`.said_outcomes`).
-FITTED_COLUMNS = ("kind", "duration", "outcome")
+FITTED_COLUMNS = ("source", "kind", "duration", "outcome")
 #: Where the texts keep a step's kind of failure alone (:meth:`TimelineCells.failure`).
 _FAILURE = "failure"
 
@@ -128,7 +128,10 @@ class TimelineCells:
             self.model.zone_marks.note(step.started_at)
             return format_time(step.started_at, dated=self.model.dated)
         if column == "source":
-            return cell_text(step_source(step.kind, step.service), 40)
+            said = cell_text(step_source(step.kind, step.service), 40)
+            if step.service:
+                self.model.column_words.note_service(said)
+            return said
         if column == "kind":
             self.model.column_words.note_kind(step.kind)
             return cell_text(kind_word(step.kind), 40)
