@@ -39,14 +39,15 @@ def test_the_servers_panel_follows_the_window_until_it_is_set_otherwise(qtbot) -
     assert _resized(qtbot, splitter, 1600) == SERVERS_MOST_PX
     assert _resized(qtbot, splitter, 840) == 150  # never below its least
     assert _resized(qtbot, splitter, 1200) == 200
-    state = splitter.saveState()
+    assert splitter.saveState().isEmpty()  # following: nothing for the next launch to restore
     splitter.moveSplitter(260, 1)  # a drag
     assert splitter.sizes()[0] == 260 and not splitter.following
     assert _resized(qtbot, splitter, 1024) == 260
+    state = splitter.saveState()
 
     restored = _splitter(qtbot)
     assert restored.restoreState(state) and not restored.following  # the last session's layout
-    assert _resized(qtbot, restored, 1600) == 200
+    assert _resized(qtbot, restored, 1600) == 260
 
     set_so = _splitter(qtbot)
     set_so.setSizes([240, 960])
@@ -128,3 +129,31 @@ def test_the_window_s_servers_panel_widens_for_a_server_added(qtbot, make_window
         save(window, f"servers-panel-long-address-{language}")
     finally:
         switch_language("en")
+
+
+def test_the_servers_panel_follows_the_window_again_at_the_next_launch_unless_dragged(qtbot, make_window) -> None:
+    """The window saves its splitters' layout when it closes, and the next launch restores it: the Servers panel's
+    width, never dragged, was saved too, and from the second launch on it followed neither the window nor the
+    selected server's address (a window first opened at 1,920 px kept 230 px of a 1,024 px one)."""
+    first = make_window(wait_tools=False)
+    first.resize(1920, 1000)
+    qtbot.waitUntil(lambda: first.width() == 1920)
+    QApplication.processEvents()
+    assert first.main.sizes()[0] == SERVERS_MOST_PX
+    first.close()  # its layout saved
+
+    again = make_window(wait_tools=False)
+    again.resize(1024, 768)
+    qtbot.waitUntil(lambda: again.width() == 1024)
+    QApplication.processEvents()
+    assert again.main.following
+    assert again.main.sizes()[0] == max(round(again.main.width() * SERVERS_SHARE),
+                                        again.servers.minimumSizeHint().width())  # was 230
+    again.main.moveSplitter(260, 1)  # a drag: the user decides, and the next launch keeps it
+    again.close()
+
+    dragged = make_window(wait_tools=False)
+    dragged.resize(1280, 800)
+    qtbot.waitUntil(lambda: dragged.width() == 1280)
+    QApplication.processEvents()
+    assert not dragged.main.following and dragged.main.sizes()[0] == 260

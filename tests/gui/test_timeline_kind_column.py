@@ -18,9 +18,14 @@ from inspector.gui.runs.timeline_model import COLUMNS
 from inspector.gui.runs.timeline_pane import TimelinePane
 from inspector.runs import Leg, RunStep, RunTrace, StepKind, ToolResult
 from inspector.store import RunStore
+from inspector.transfer.importing import import_trace
+from tests.gui.test_run_list_narrow_columns import painted
+from tests.gui.test_screenshots import save
 from tests.support.sample_runs import T0
 
 KIND, DURATION, DETAILS = COLUMNS.index("kind"), COLUMNS.index("duration"), COLUMNS.index("details")
+SOURCE = COLUMNS.index("source")
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "otel"
 #: The kinds' words and the longest duration each run says, in each language.
 SAID = {"en": {"scenario": (("model", "tool"), "0.040 s"), "context": (("model", "dropped"), "59 min 59 s")},
         "de": {"scenario": (("Modell", "Tool"), "0,040 s"), "context": (("Modell", "verworfen"), "59 min 59 s")}}
@@ -85,3 +90,28 @@ def test_the_kind_and_duration_columns_fit_the_run_shown_in_the_language_shown(q
             assert view.columnWidth(DURATION) >= metrics.horizontalAdvance(longest) + PADDING_PX
             if name == "scenario":
                 assert view.columnWidth(DURATION) < metrics.horizontalAdvance("59 min 59 s") + PADDING_PX
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_the_source_column_says_a_traces_service_whole(qtbot, tmp_path: Path, language) -> None:
+    """A trace's steps say the service they came from in the Source column: it was fitted to "MCP client" and "agent"
+    alone, and "support-agent" read "support-a…" at every width that shows the column (1,920 px: the details beside
+    it had 300 px to spare)."""
+    store = RunStore.open(tmp_path / "runs.db")
+    try:
+        (run_id,) = import_trace(store, FIXTURES / "pydantic_ai.jsonl").run_ids
+        switch_language(language)
+        pane = TimelinePane(store)
+        qtbot.addWidget(pane)
+        pane.resize(1000, 400)
+        pane.show()
+        qtbot.waitExposed(pane)
+        _shown(qtbot, pane, store.get_run(run_id))
+        view = pane.view
+        assert not view.isColumnHidden(SOURCE)
+        assert {painted(view, row, SOURCE) for row in range(6)} == {("support-agent", True)}
+        assert view.horizontalScrollBar().maximum() == 0
+        save(pane, f"timeline-source-service-{language}")
+    finally:
+        switch_language("en")
+        store.close()

@@ -31,12 +31,12 @@ def _platform_folders() -> list[Path]:
 
 
 def user_places(environ: Mapping[str, str]) -> list[Path]:
-    """Where the user's files are by ``environ`` and where a process started without it finds them (no XDG_*,
-    no HOME: the account's home folder); the files RUN_INSPECTOR_* name in ``environ`` too. A folder inside
-    another one (Linux's log folder in the state folder) is listed with it."""
+    """Where the user's files are by ``environ`` and where a process started without it finds them (no XDG_*:
+    under ``environ``'s HOME; no HOME either: the account's home folder); the files RUN_INSPECTOR_* name in
+    ``environ`` too. A folder inside another one (Linux's log folder in the state folder) is listed with it."""
     places: list[Path] = []
-    home = pwd.getpwuid(os.getuid()).pw_dir
-    for seen in (dict(environ), {"HOME": home}):
+    homes = [environ.get("HOME", "").strip(), pwd.getpwuid(os.getuid()).pw_dir]
+    for seen in (dict(environ), *({"HOME": home} for home in dict.fromkeys(homes) if home)):
         with patch.dict(os.environ, seen, clear=True):
             places += _platform_folders()
     for name in NAMED_FILES:
@@ -48,18 +48,23 @@ def user_places(environ: Mapping[str, str]) -> list[Path]:
 
 
 def _listing(place: Path) -> Listing | None:
-    """``place``'s files (one file, or a folder's, all the way down); None when there is nothing."""
+    """``place``'s files (one file, or a folder's, all the way down); None when there is nothing. Links are
+    followed (each folder walked once): a write through a link to a file or a folder elsewhere is one into the
+    user's files all the same."""
     if place.is_file():
         status = place.stat()
         return {"": (status.st_size, status.st_mtime_ns)}
     if not place.is_dir():
         return None
     found: Listing = {}
-    for folder, _, names in os.walk(place):
+    walked: set[str] = set()
+    for folder, folders, names in os.walk(place, followlinks=True):
+        walked.add(os.path.realpath(folder))
+        folders[:] = [name for name in folders if os.path.realpath(os.path.join(folder, name)) not in walked]
         for name in names:
             path = Path(folder) / name
             try:
-                status = path.lstat()
+                status = path.stat() if path.exists() else path.lstat()  # a dangling link: the link's own
             except FileNotFoundError:  # gone while listed: the next look says so
                 continue
             found[str(path.relative_to(place))] = (status.st_size, status.st_mtime_ns)

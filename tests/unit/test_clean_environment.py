@@ -70,3 +70,36 @@ def test_the_watch_says_what_was_made_changed_and_removed_once(tmp_path: Path) -
     assert watched.changes() == [f"made {data / 'log' / 'run-inspector.log'}", f"removed {data / 'old.txt'}",
                                  f"changed {data / 'runs.db'}", f"made {conf}"]
     assert watched.changes() == []  # said once: the next test is not blamed for it
+
+
+def test_the_watch_sees_a_write_through_a_link_to_a_file_or_a_folder(tmp_path: Path) -> None:
+    """A user's database or log folder may be a link to another disk: what a test writes through the link is
+    written into the user's files all the same (the watch compared the links' own sizes and times)."""
+    elsewhere, data = tmp_path / "elsewhere", tmp_path / "data"
+    (elsewhere / "logs").mkdir(parents=True)
+    (elsewhere / "runs.db").write_text("kept")
+    (elsewhere / "logs" / "run-inspector.log").write_text("one line")
+    data.mkdir()
+    (data / "runs.db").symlink_to(elsewhere / "runs.db")
+    (data / "log").symlink_to(elsewhere / "logs")
+    (data / "here").symlink_to(data)  # a link to its own folder is walked once
+    (data / "gone").symlink_to(tmp_path / "absent")  # a dangling link is a file like another
+    watched = RealFolders([data])
+    assert watched.changes() == []
+    (data / "runs.db").write_text("kept, and more")
+    (data / "log" / "run-inspector.log").write_text("one line, and another")
+    (data / "log" / "run-inspector.log.1").write_text("rotated")
+    assert watched.changes() == [f"changed {data / 'log' / 'run-inspector.log'}",
+                                 f"made {data / 'log' / 'run-inspector.log.1'}", f"changed {data / 'runs.db'}"]
+
+
+def test_the_users_places_are_also_those_of_a_process_given_only_home(tmp_path: Path) -> None:
+    """The user's XDG_* named other folders and HOME is not the account's (a container, sudo -E): a process a
+    test starts with HOME alone (``env={"HOME": ...}``) keeps its files under that HOME, which was not watched."""
+    home = tmp_path / "home"
+    places = user_places({"HOME": str(home), "XDG_DATA_HOME": str(tmp_path / "data"),
+                          "XDG_CONFIG_HOME": str(tmp_path / "config"), "XDG_STATE_HOME": str(tmp_path / "state")})
+    for place in (home / ".local" / "share" / "run-inspector", home / ".config" / "run-inspector",
+                  home / ".local" / "state" / "run-inspector", home / ".config" / "QtProject.conf",
+                  tmp_path / "data" / "run-inspector"):
+        assert place in places, place

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, QSize, Qt
+from PySide6.QtCore import QObject, QSize, Qt, QTimer
 from PySide6.QtWidgets import QSplitter, QWidget
 
 from ..widgets.font_follower import FontFollower, font_scale
@@ -141,6 +141,12 @@ class PaneArrangement(QObject):
         for splitter in (self.split, self.lower):
             splitter.splitterMoved.connect(self._splitter_moved)
         run_list.room_changed.connect(self._list_room_changed)  # ten rows under the plumbing traces' line too
+        # The timeline's columns fitted to a run's words want another width for it (or, wider than the timeline,
+        # a sideways scroll bar's height): the detail gives or takes the difference then, once, not at the next
+        # step selected (the split moved as the keys walked a run).
+        self._wanted = (0, 0)
+        self._columns_settled = QTimer(self, singleShot=True, interval=0, timeout=self._timeline_wants)
+        timeline.columns_fitted.connect(self._columns_settled.start)
         # View › Zoom: bigger words may not fit beside each other (once the user dragged a splitter, they decide).
         FontFollower(tab, lambda: self.user_split or self.resized(tab.width()))
 
@@ -162,6 +168,15 @@ class PaneArrangement(QObject):
         if self.arranged and not self.user_split:
             self.arrange(self.tab.width(), force=True)
 
+    def _timeline_room(self) -> tuple[int, int]:
+        """The timeline's width wanted beside the detail, and its height for its least rows under the list."""
+        return self.timeline.wanted_width(), self.timeline.height_for_rows(STACKED_LEAST_ROWS)
+
+    def _timeline_wants(self) -> None:
+        """Arranged again where the timeline wants another room than it was arranged for."""
+        if self.arranged and not self.user_split and self._timeline_room() != self._wanted:
+            self.arrange(self.tab.width(), force=True)
+
     def _splitter_moved(self) -> None:
         if not self._arranging:
             self.user_split = True
@@ -171,6 +186,7 @@ class PaneArrangement(QObject):
         if self.lower.orientation() == orientation_for(width, self.lower) and self.arranged and not force:
             return
         self.arranged, self._arranging = True, True
+        self._wanted = self._timeline_room()
         # The list is as wide as the tab (its filters take as many lines as that width makes).
         listed = self.run_list.height_for_rows(width=width)
         least = (self.run_list.height_for_rows(STACKED_LEAST_ROWS, width),

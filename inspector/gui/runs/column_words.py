@@ -1,7 +1,8 @@
-"""What a timeline's Kind and Duration columns must fit: the words their cells said for the run shown, in the
+"""What a timeline's Kind, Duration and Source columns must fit: the words their cells said for the run shown, in the
 language of the moment ("Modell" and "Tool" for a scenario's run, "verworfen" or "zusammengestellt" where a run
-has such steps; "< 0,001 s" where no step took longer, "59 min 59 s" where one did), so that the columns neither
-cut a German word nor keep room for words the run does not have: the details get it."""
+has such steps; "< 0,001 s" where no step took longer, "59 min 59 s" where one did; the services a trace's steps
+came from, "support-agent" that read "support-a…"), so that the columns neither cut a word nor keep room for words
+the run does not have: the details get it."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import re
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from inspector.i18n import _
-from inspector.i18n.words import kind_word
+from inspector.i18n.words import kind_word, step_source_word
 
 from .runs_model import format_duration
 
@@ -27,6 +28,8 @@ class ColumnWords(QObject):
         super().__init__(parent)
         #: The kinds as stored ("llm", "tool"): said in the language of the moment by :meth:`kinds`.
         self._kinds: set[str] = set()
+        #: The services a trace's steps came from ("support-agent"; cut to :data:`~inspector.i18n.words.SERVICE_CHARS`).
+        self._services: set[str] = set()
         #: One duration (seconds; ``None``: unfinished) for each shape its words had ("0.000 s", "00 min 00 s"):
         #: a long run's steps have a few shapes, not a duration each.
         self._durations: dict[str, float | None] = {}
@@ -35,6 +38,12 @@ class ColumnWords(QObject):
         """Remember ``kind`` if it is a new one."""
         if kind not in self._kinds:
             self._kinds.add(kind)
+            self._grew()
+
+    def note_service(self, service: str) -> None:
+        """Remember the service a step's Source cell said (not its maker's word, in :meth:`sources` always)."""
+        if service not in self._services:
+            self._services.add(service)
             self._grew()
 
     def note_duration(self, seconds: float | None, said: str) -> None:
@@ -52,11 +61,16 @@ class ColumnWords(QObject):
         """Another run is shown: the columns are fitted to its own words once its cells are said (a run without
         steps leaves them as they were)."""
         self._kinds.clear()
+        self._services.clear()
         self._durations.clear()
 
     def kinds(self) -> list[str]:
         """The kinds said, in the current language."""
         return sorted(kind_word(kind) for kind in self._kinds)
+
+    def sources(self) -> list[str]:
+        """The Source column's words: the services said, and its makers' words in the current language."""
+        return [step_source_word("tool"), step_source_word("llm"), *sorted(self._services)]
 
     def durations(self) -> list[str]:
         """The durations said, in the current language (one of each shape)."""

@@ -23,12 +23,18 @@ class SaidOutcomes(QObject):
         super().__init__(parent)
         #: The whole texts ("failed: timed out") and their kinds of failure ("timed out").
         self.texts: dict[str, str] = {}
+        #: :meth:`usual` in the language of the moment (a page of rows read asks it for each of its steps).
+        self._usual: list[str] = []
         # Said again in the new language, at the next paint: the old ones no longer need room.
-        on_language_changed(self, self.texts.clear)
+        on_language_changed(self, self._language_changed)
+
+    def _language_changed(self) -> None:
+        self.texts.clear()
+        self._usual = []
 
     def note(self, text: str, failure: str = "") -> None:
         """Remember ``text`` (of kind of failure ``failure``) if the column's usual words do not include it."""
-        if text and text not in self.texts and text not in self.usual():
+        if text and text not in self.texts and text not in (self._usual or self.usual()):
             self.texts[text] = failure or text
             # Not while the view paints the cell: its column is fitted once the paint is done.
             QTimer.singleShot(0, self.changed.emit)
@@ -39,10 +45,11 @@ class SaidOutcomes(QObject):
             self.texts.clear()
             QTimer.singleShot(0, self.changed.emit)
 
-    @staticmethod
-    def usual() -> list[str]:
+    def usual(self) -> list[str]:
         """Every step's possible words without a kind of failure, in the current language."""
-        return [outcome_word(outcome) for outcome in ("cancelled", "failed", "ok")] + [step_outcome_word("tool", None)]
+        self._usual = [outcome_word(outcome) for outcome in ("cancelled", "failed", "ok")] + [
+            step_outcome_word("tool", None)]
+        return self._usual
 
     def whole(self) -> list[str]:
         """The texts the column fits where it has the room."""

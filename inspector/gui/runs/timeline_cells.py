@@ -23,6 +23,8 @@ if TYPE_CHECKING:
 
 #: Cell texts kept (a few screens of rows); the oldest go all at once when there are more.
 TEXTS_KEPT = 4000
+#: The columns fitted to the words their cells say for the run shown (:mod:`.column_words`, :mod:`.said_outcomes`).
+FITTED_COLUMNS = ("source", "kind", "duration", "outcome")
 #: Where the texts keep a step's kind of failure alone (:meth:`TimelineCells.failure`).
 _FAILURE = "failure"
 
@@ -86,6 +88,14 @@ class TimelineCells:
             text = self._texts[key] = self._text(step, column)
         return text
 
+    def say_fitted(self, rows: list[TimelineRow]) -> None:
+        """Say the cells of ``rows`` (a page just read) whose columns are fitted to the words they say (Kind,
+        Duration, Outcome): the columns are fitted to the page's words before its first paint, not as each row
+        scrolls into view (a timed-out call further down widened the Outcome column as the keys reached it)."""
+        for step in rows:
+            for column in FITTED_COLUMNS:
+                self.text(step, column)
+
     def tip(self, step: TimelineRow, column: str) -> str:
         # The kind and outcome columns are narrow ("tool_write" may be cut): a tooltip says it whole, and the
         # service of a step from a trace (the source column, which says it, hides in a narrow pane).
@@ -118,7 +128,10 @@ class TimelineCells:
             self.model.zone_marks.note(step.started_at)
             return format_time(step.started_at, dated=self.model.dated)
         if column == "source":
-            return cell_text(step_source(step.kind, step.service), 40)
+            said = cell_text(step_source(step.kind, step.service), 40)
+            if step.service:
+                self.model.column_words.note_service(said)
+            return said
         if column == "kind":
             self.model.column_words.note_kind(step.kind)
             return cell_text(kind_word(step.kind), 40)

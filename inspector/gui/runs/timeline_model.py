@@ -318,6 +318,7 @@ class TimelineModel(RunShape, SpanTreeRows, NamedColumnsModel):
             except READ_ERRORS as error:  # its rows stay empty (not read again at each paint), said once
                 page = []
                 self.refusals.refuse(error)
+            self.cells.say_fitted(page)  # its columns fitted to its words before it is painted
             self.pages_read += 1
             self.page_log.append(page_number)
             self._pages[page_number] = page

@@ -39,7 +39,7 @@ from .layout_arrival import LayoutArrival
 from .notes import NoteLabel
 from .outcome_cell import OutcomeCellDelegate
 from .time_axis import TimeAxisHeader
-from .timeline_cells import format_time, step_source
+from .timeline_cells import format_time
 from .timeline_heading import TimelineHeading
 from .timeline_model import (
     COLUMNS,
@@ -58,6 +58,7 @@ STEP_OUTCOMES = ("ok", "failed", "cancelled", "")
 #: The columns' least widths; :meth:`TimelinePane.fit_columns` widens them for longer words (German).
 TIMELINE_WIDTHS = (94, 46, 44, 40, 60, 96, 160, 100)
 TIME_COLUMN, KIND_COLUMN, DURATION_COLUMN = COLUMNS.index("time"), COLUMNS.index("kind"), COLUMNS.index("duration")
+SOURCE_COLUMN = COLUMNS.index("source")
 #: How much wider than for its usual words the Outcome column grows for "failed: timed out" at most:
 #: where the whole words need more (German's "fehlgeschlagen: Zeitüberschreitung"), its cells say the
 #: kind of failure alone and the details keep their room, at any width of the window.
@@ -79,6 +80,7 @@ class TimelinePane(QWidget):
     step_changed = Signal(object)
     said = Signal(str)  # a sentence for the tab's status line (where Find's matches are hidden)
     restated = Signal(str, str)  # that sentence taken back or said anew (FindInRun.restated)
+    columns_fitted = Signal()  # the columns were fitted to the run's words: :meth:`wanted_width` may be another
 
     def __init__(self, store: RunStore, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -192,7 +194,6 @@ class TimelinePane(QWidget):
                                                              * max(font_scale(self.view), 1.0))]
         fit_columns(self.view, least, {
             TIME_COLUMN: self._time_samples(),
-            COLUMNS.index("source"): [step_source("tool"), step_source("model")],
             **self._said_samples(),
         })
         self.fit_outcome_column()
@@ -203,18 +204,20 @@ class TimelinePane(QWidget):
 
     def _said_samples(self) -> dict[int, list[str]]:
         words = self.model.column_words
-        return {KIND_COLUMN: words.kinds(), DURATION_COLUMN: words.durations()}
+        return {KIND_COLUMN: words.kinds(), DURATION_COLUMN: words.durations(), SOURCE_COLUMN: words.sources()}
 
     def fit_said_columns(self) -> None:
         """The Kind and Duration columns as wide as the words their cells said for the run shown, in the language
         of the moment."""
         for column, samples in self._said_samples().items():
             fit_column(self.view, column, TIMELINE_WIDTHS[column], samples)
+        self.columns_fitted.emit()
 
     def fit_outcome_column(self) -> None:
         """The Outcome column as wide as its words in the run shown (:func:`.columns.outcome_column_width`)."""
         self.view.setColumnWidth(OUTCOME_COLUMN, outcome_column_width(
             self.view, OUTCOME_COLUMN, TIMELINE_WIDTHS[OUTCOME_COLUMN], self.model.said_outcomes, WHOLE_OUTCOME_GROWTH))
+        self.columns_fitted.emit()
 
     def stand_alone(self, alone: bool) -> None:
         """The detail under the timeline (``alone``: the pane has the tab's whole width) or beside it:
