@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QObject, Qt
-from PySide6.QtWidgets import QHeaderView, QTableView
+from PySide6.QtWidgets import QHeaderView, QLayout, QTableView
 
 if TYPE_CHECKING:
     from .said_outcomes import SaidOutcomes
@@ -38,6 +38,17 @@ def view_chrome(view: QTableView, width: int | None = None) -> int:
     sideways = view.horizontalHeader().length() > room
     bar = view.horizontalScrollBar().sizeHint().height() if sideways else 0
     return view.horizontalHeader().sizeHint().height() + 2 * view.frameWidth() + bar
+
+
+def rows_height(layout: QLayout, view: QTableView, rows: int) -> int:
+    """The height of a pane laid out by ``layout`` that shows ``rows`` whole rows of ``view`` (and a sliver of
+    the next) under what stands above them."""
+    margins = layout.contentsMargins()
+    above = [layout.itemAt(index) for index in range(layout.count())]
+    above = [item for item in above if item.widget() is not view and not item.isEmpty()]
+    row = view.verticalHeader().defaultSectionSize()
+    return (margins.top() + margins.bottom() + sum(item.sizeHint().height() for item in above)
+            + layout.spacing() * len(above) + view_chrome(view) + row * rows + row // 4)
 
 
 def fit_columns(view: QTableView, least: Sequence[int], samples: Mapping[int, Sequence[str]], *,

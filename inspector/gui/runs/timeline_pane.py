@@ -33,7 +33,7 @@ from ..widgets.keep_in_view import KeepCurrentInView, top_row_whole
 from ..widgets.outcomes import outcome_icon, outcome_word
 from ..widgets.paged_table import PagedTableView
 from ..widgets.tab_stops import one_tab_stop
-from .columns import compact_rows, fit_column, fit_columns, outcome_column_width, view_chrome
+from .columns import compact_rows, fit_column, fit_columns, outcome_column_width, rows_height
 from .find_in_run import FindInRun
 from .layout_arrival import LayoutArrival
 from .notes import NoteLabel
@@ -270,13 +270,7 @@ class TimelinePane(QWidget):
     def height_for_rows(self, rows: int) -> int:
         """The pane's height that shows ``rows`` whole steps (and a sliver of the next) under its
         heading, note and filters."""
-        layout = self.layout()
-        margins = layout.contentsMargins()
-        above = [layout.itemAt(index) for index in range(layout.count())]
-        above = [item for item in above if item.widget() is not self.view and not item.isEmpty()]
-        row = self.view.verticalHeader().defaultSectionSize()
-        return (margins.top() + margins.bottom() + sum(item.sizeHint().height() for item in above)
-                + layout.spacing() * len(above) + view_chrome(self.view) + row * rows + row // 4)
+        return rows_height(self.layout(), self.view, rows)
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802
         super().resizeEvent(event)
