@@ -12,13 +12,16 @@ from __future__ import annotations
 import re
 from typing import Any
 
-_HIGH = re.compile(rb"\\u[dD][89abAB]")
-"""The start of an escaped high surrogate (its two last hex digits are the parser's to check)."""
+_HEX = b"0123456789abcdefABCDEF"
 
-_HIGH_START = (b"\\", b"u", b"dD", b"89abAB")
-"""What each byte of :data:`_HIGH` may be."""
+_HIGH = re.compile(rb"\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F][0-9a-fA-F]{2})")
+"""An escaped high surrogate that no whole escaped low one follows: a pair (an emoji written with ``\\u``
+escapes) is passed over in the regular expression, not looked at one by one."""
 
-_LOW = (b"\\", b"u", b"dD", b"cdefCDEF", b"0123456789abcdefABCDEF", b"0123456789abcdefABCDEF")
+_HIGH_START = (b"\\", b"u", b"dD", b"89abAB", _HEX, _HEX)
+"""What each byte of an escaped high surrogate may be."""
+
+_LOW = (b"\\", b"u", b"dD", b"cdefCDEF", _HEX, _HEX)
 """What each byte of the escape that must follow a high one may be: a low surrogate, ``\\udc00`` to ``\\udfff``."""
 
 _BACKSLASH = ord("\\")
@@ -57,23 +60,22 @@ class SurrogateGuard:
     def _lone(self, data: bytes) -> int | None:
         """Where in ``data`` the byte is that shows an escaped high surrogate is alone, or None."""
         held = self._held
-        if not held and b"\\" not in data[-len(_HIGH_START) + 1:] and _HIGH.search(data) is None:  # most pieces
+        if not held and b"\\" not in data[-_ESCAPE + 1:] and _HIGH.search(data) is None:  # most pieces
             self._odd = self._odd and not data  # (it ends with no backslash)
             return None
         text = held + data if held else data
         base = len(held)
         for found in _HIGH.finditer(text):
-            start = found.start()
+            start, after = found.span()
             if _odd_before(text, start, self._odd):
                 continue  # "\\ud800": an escaped backslash, then letters
-            after = start + _ESCAPE
             for place in range(after, min(after + _ESCAPE, len(text))):
                 if text[place] not in _LOW[place - after]:
                     return max(place - base, 0)
             if len(text) < after + _ESCAPE:  # what follows may still be a low surrogate: wait for it
                 self._hold(text, start)
                 return None
-        for start in range(max(len(text) - len(_HIGH_START) + 1, 0), len(text)):  # a high one's start, cut?
+        for start in range(max(len(text) - _ESCAPE + 1, 0), len(text)):  # a high one's start, cut short?
             if all(byte in _HIGH_START[index] for index, byte in enumerate(text[start:])) \
                     and not _odd_before(text, start, self._odd):
                 self._hold(text, start)
