@@ -26,7 +26,7 @@ from inspector.mcp.messages import N_, Message, Number
 from inspector.mcp.secrets import url_secrets
 from inspector.runs.sentences import SaidError, Sentence
 
-from .chat_stream import StreamError, is_event_stream, read_stream
+from .chat_stream import NOT_UNPACKED, StreamError, is_event_stream, read_stream
 from .model import ModelError, ModelRequest, ModelTurn, TextListener, ToolCall
 
 DEFAULT_TIMEOUT_S = 300.0
@@ -110,6 +110,8 @@ class OpenAIChatModel:
                 if exc.quoted is not None:
                     raise ModelError(exc.about(self.label, excerpt=error_excerpt(exc.quoted, self.secrets))) from None
                 raise ModelError(exc.about(self.label)) from None
+            except httpx.DecodingError:  # reached: "could not be reached: DecodingError" said otherwise
+                raise ModelError(StreamError(NOT_UNPACKED).about(self.label)) from None
             except httpx.HTTPError as exc:
                 raise ModelError(Message(N_("The model at {model} could not be reached: {reason}. Check the model "
                                             "URL and that the model server runs."),

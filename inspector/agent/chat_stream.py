@@ -47,6 +47,10 @@ def _event_problem(template: str, number: int) -> StreamError:
     return StreamError(Message(template, {"number": number}))
 
 
+#: An answer whose bytes are not packed as its ``Content-Encoding`` says: it came, nothing broke off.
+NOT_UNPACKED = Message(N_("The model at {model} answered, but its answer cannot be unpacked as its Content-Encoding "
+                          "header says (the answer is damaged, or a proxy changed it)."))
+
 #: An error event (or an event with an ``error``): its body is quoted as ``{excerpt}``.
 _REPORTED_ERROR = Message(N_("The model at {model} reported an error while answering: {excerpt}"))
 
@@ -84,6 +88,8 @@ async def stream_events(response: httpx.Response, max_bytes: int) -> AsyncIterat
                 # Comments (":") and the other fields (id, retry) say nothing about the answer.
     except httpx.TimeoutException:
         raise
+    except httpx.DecodingError:
+        raise StreamError(NOT_UNPACKED) from None
     except httpx.HTTPError as exc:
         raise StreamError(Message(N_("The model at {model} stopped answering before its answer was complete (the "
                                      "connection broke: {reason})."), {"reason": _why_it_broke(exc)})) from None

@@ -169,6 +169,10 @@ def _fetch(url: str, trace_id: str, headers: Mapping[str, str], limit: int, time
     except httpx.TimeoutException:
         raise PullError(Message(N_("{url} did not answer in time. Nothing was imported."),
                                 {"url": _shown(url)})) from None
+    except httpx.DecodingError:  # it was reached: its answer is not packed as its Content-Encoding says
+        raise PullError(Message(N_("{url} answered, but its answer cannot be unpacked as its Content-Encoding "
+                                   "header says (the answer is damaged, or a proxy changed it). Nothing was "
+                                   "imported."), {"url": _shown(url)})) from None
     except httpx.HTTPError as error:
         reason = connection_reason(error) or (
             # httpx's own words ("Server disconnected without sending a response.") are English only.

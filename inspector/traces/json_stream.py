@@ -39,6 +39,7 @@ from .format import (
     said,
 )
 from .json_reasons import TOO_MANY_DIGITS, parser_reason
+from .lone_surrogates import SurrogateGuard
 
 READ_CHUNK = 256 * 1024
 """How many bytes are read from a file at a time."""
@@ -59,7 +60,8 @@ would take 4 GB (see :class:`QuietBytes`)."""
 JSON_ERRORS = (ijson.JSONError, UnicodeDecodeError)
 """What the parser raises for bytes that are not JSON. yajl checks UTF-8 itself, but the
 strings it hands on (an overlong sequence, an escaped lone low surrogate such as ``\\udc00``)
-are decoded by ijson, which raises :class:`UnicodeDecodeError` for those."""
+are decoded by ijson, which raises :class:`UnicodeDecodeError` for those; so does the
+:class:`~.lone_surrogates.SurrogateGuard` before it, for a lone high one."""
 
 _NOT_TEXT = said(N_("a string that is not valid UTF-8 text (an overlong sequence or an escaped lone surrogate)"))
 _ENDLESS_TOKEN = said(N_("more than {size} MB of the file without the end of a string, key or number: a string "
@@ -99,7 +101,7 @@ def event_parser(exact: bool = False) -> tuple[list[tuple[str, Any]], Any]:
         target: Any = _AppendTo(events)
     else:
         events = target = sendable_list()
-    coro = ijson.basic_parse_coro(target, use_float=not exact, multiple_values=True)
+    coro = SurrogateGuard(ijson.basic_parse_coro(target, use_float=not exact, multiple_values=True))
     return events, _DigitGuard(coro) if exact else coro
 
 

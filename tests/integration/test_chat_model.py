@@ -339,6 +339,24 @@ def test_a_stream_that_cannot_be_read_to_its_end_is_a_model_error_naming_what_ha
     assert SECRET not in shown
 
 
+@pytest.mark.parametrize("media", ["text/event-stream", "application/json"])
+def test_an_answer_not_packed_as_it_says_is_said_so_not_as_a_model_out_of_reach(media):
+    """Before: "could not be reached: DecodingError. Check the model URL and that the model server runs." (a JSON
+    answer), "stopped answering … (the connection broke: DecodingError)" (a stream): the model had answered."""
+    from starlette.applications import Starlette
+    from starlette.responses import Response
+    from starlette.routing import Route
+
+    body = (event(answer("hi")) if media == "text/event-stream" else json.dumps(answer("hi"))).encode()
+    unpacked = Starlette(routes=[Route("/v1/chat/completions", methods=["POST"], endpoint=lambda request: Response(
+        body, media_type=media, headers={"Content-Encoding": "gzip"}))])
+    with serve_asgi(unpacked, path="/v1") as model_url, pytest.raises(ModelError) as caught:
+        ask(OpenAIChatModel(model_url, "fake-model", api_key=SECRET), [])
+    assert str(caught.value) == (f"The model at {model_url}/chat/completions answered, but its answer cannot be "
+                                 "unpacked as its Content-Encoding header says (the answer is damaged, or a proxy "
+                                 "changed it).")
+
+
 def test_a_stream_larger_than_the_cap_is_refused(monkeypatch):
     from inspector.agent import chat_model
 

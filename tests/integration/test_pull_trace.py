@@ -3,6 +3,7 @@ query services on 127.0.0.1 that serve the recorded OTLP JSON of tests/fixtures/
 
 from __future__ import annotations
 
+import gzip
 import json
 from pathlib import Path
 
@@ -128,6 +129,18 @@ def test_a_redirect_is_not_followed(store: RunStore, tmp_path: Path) -> None:
 def test_a_huge_answer_is_not_read_to_the_end(store: RunStore, tmp_path: Path, declared: bool) -> None:
     huge = b'{"result": {"resourceSpans": [' + b" " * (3 * 1024 * 1024) + b"]}}"
     _refused(store, tmp_path, Route(body=huge, declare_length=declared), "larger than 1 MB", limit=1024 * 1024)
+
+
+@pytest.mark.parametrize(("packing", "pack"), [("gzip", bytes), ("deflate", gzip.compress),
+                                              ("gzip, gzip", gzip.compress)])
+def test_an_answer_not_packed_as_it_says_is_no_address_to_check(store: RunStore, tmp_path: Path, packing: str,
+                                                                pack) -> None:  # type: ignore[no-untyped-def]
+    # Before: "… cannot be reached: Error -3 while decompressing data: incorrect header check. Check the query
+    # address." (zlib's English, and the address was right).
+    answer = Route(body=pack(json.dumps({"result": fixture_trace(TRACE)}).encode()),
+                   headers={"Content-Encoding": packing})
+    _refused(store, tmp_path, answer, "answered, but its answer cannot be unpacked as its Content-Encoding header "
+                                      "says")
 
 
 def test_a_trace_id_that_is_none_asks_nothing(store: RunStore, tmp_path: Path) -> None:

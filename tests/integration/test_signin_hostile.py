@@ -68,6 +68,22 @@ def test_a_resource_metadata_document_larger_than_the_bound_is_refused():
     assert "larger than 256 KiB" in error.message
 
 
+@pytest.mark.parametrize("document", ["resource", "registration"])
+def test_a_document_not_packed_as_it_says_is_said_so_not_as_a_server_out_of_reach(document):
+    # Before: "… could not be reached (DecodingError)": the server had answered.
+    unpacked = Response(b'{"client_id": "c"}', status_code=201, media_type="application/json",
+                        headers={"Content-Encoding": "gzip"})
+    app = hostile(b"", registration=unpacked)  # no metadata: the server's origin registers at /register
+    if document == "resource":
+        app = hostile({})
+        app.router.routes[1] = Route("/.well-known/oauth-protected-resource/mcp", lambda request: Response(
+            b"{}", media_type="application/json", headers={"Content-Encoding": "gzip"}))
+    error = failed_at(app)
+    assert error.signin_step == (STEP_RESOURCE if document == "resource" else STEP_CLIENT)
+    assert "answered, but its answer cannot be unpacked as its Content-Encoding header says" in error.message
+    assert "DecodingError" not in error.message
+
+
 def test_a_deeply_nested_document_is_no_document_and_the_root_is_tried_next():
     error = failed_at(hostile(b"[" * 100_000 + b"]" * 100_000))
     # Neither the path-aware nor the root address gave a document: the server's origin is taken as

@@ -82,11 +82,16 @@ async def bounded_body(response: httpx.Response, url: str) -> bytes:
     """The body of ``response`` (from ``url``), read no further than :data:`MAX_DOCUMENT_BYTES`:
     a larger one is refused as :class:`SignInProblem`."""
     body = bytearray()
-    async for chunk in response.aiter_bytes():
-        body += chunk
-        if len(body) > MAX_DOCUMENT_BYTES:
-            raise SignInProblem(Message(N_("the document at {address} is larger than {size} KiB"),
-                                        {"address": shown(url), "size": MAX_DOCUMENT_BYTES // 1024}))
+    try:
+        async for chunk in response.aiter_bytes():
+            body += chunk
+            if len(body) > MAX_DOCUMENT_BYTES:
+                raise SignInProblem(Message(N_("the document at {address} is larger than {size} KiB"),
+                                            {"address": shown(url), "size": MAX_DOCUMENT_BYTES // 1024}))
+    except httpx.DecodingError:  # it was reached ("could not be reached (DecodingError)" before)
+        raise SignInProblem(Message(N_("{address} answered, but its answer cannot be unpacked as its "
+                                       "Content-Encoding header says (the answer is damaged, or a proxy changed it)"),
+                                    {"address": shown(url)})) from None
     return bytes(body)
 
 

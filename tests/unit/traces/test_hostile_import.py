@@ -62,6 +62,11 @@ CASES = {
     "escaped lone low surrogate in a key": ("KEY", b"k\\udfff"),
     "escaped lone low surrogate in a title": ("TITLE", b"\\udc00"),
     "escaped lone low surrogate in content": ("CONTENT", b"a\\udc00b"),
+    # yajl reads a lone high one as "?", and joins one with any escape after it (U+10041 here):
+    "escaped lone high surrogate in a key": ("KEY", b"k\\ud800"),
+    "escaped lone high surrogate in a title": ("TITLE", b"\\udbff"),
+    "escaped high surrogate before a letter's escape in content": ("CONTENT", b"a\\ud800\\u0041b"),
+    "escaped high surrogate before a pair in a uid": ("UID", b"\\uD800\\uD800\\uDC00"),
 }
 
 
@@ -76,9 +81,10 @@ def test_a_string_that_is_not_text_is_refused_naming_the_byte(store: RunStore, t
     assert "not valid UTF-8 text" in error.problem
 
 
-def test_a_json_lines_file_with_a_lone_surrogate_names_the_line(store: RunStore, tmp_path: Path) -> None:
+@pytest.mark.parametrize("lone", ["\\udc00", "\\ud800", "a\\uDBFF\\u00e9"])
+def test_a_json_lines_file_with_a_lone_surrogate_names_the_line(store: RunStore, tmp_path: Path, lone: str) -> None:
     good = json.dumps(otlp_doc(span()))
-    bad = json.dumps(otlp_doc(span(trace_id="1" * 32, name="NAME"))).replace("NAME", "\\udc00")
+    bad = json.dumps(otlp_doc(span(trace_id="1" * 32, name="NAME"))).replace("NAME", lone)
     path = tmp_path / "spans.jsonl"
     path.write_text(f"{good}\n{bad}\n")
     error = refused(store, path)
@@ -103,6 +109,15 @@ def test_a_valid_surrogate_pair_still_imports(store: RunStore, tmp_path: Path) -
     path = _trace_with(tmp_path, "CONTENT", b"smile \\ud83d\\ude00")
     report = import_trace(store, path)
     assert report.runs_imported == 1
+
+
+def test_an_escaped_backslash_before_the_letters_of_a_surrogate_is_text(store: RunStore, tmp_path: Path) -> None:
+    path = _trace_with(tmp_path, "CONTENT", b"C:\\\\ud800\\\\\\\\udc00")
+    import_trace(store, path)
+    run = store.find_run_by_uid("UID")
+    assert run is not None
+    (step,) = store.iter_steps(run.id)
+    assert step.payload["content"] == "C:\\ud800\\\\udc00"
 
 
 @pytest.mark.parametrize("moment", ["0001-01-01T00:00:00+14:00", "9999-12-31T23:59:59-14:00"])
