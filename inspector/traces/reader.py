@@ -326,8 +326,11 @@ class _OtlpReader:
                 self._scope_field((*where, key), value)
             elif key == "spans":
                 share = size // max(len(value), 1)  # the estimate: the span's share of the line
+                # What _span hands the sorter, looked up once for the spans of this scope.
+                take, resource, scope, line = self._sorter.span, self._in_resource, self._in_scope, self.line
+                service = resource.service
                 for span_index, span in enumerate(value):
-                    self._span((*where, key, span_index), span, share)
+                    take(span, (*where, key, span_index), service, line, share, resource, scope)
 
     def finish(self) -> None:
         """Report the foreign traces' runs; refuse steps whose run span never came."""

@@ -21,28 +21,29 @@ def _hashing_threads() -> list[str]:
     return [thread.name for thread in threading.enumerate() if thread.name == "import-hash"]
 
 
+def _read(source: Path) -> tuple[str, list[list[str]]]:
+    """The hash ``read_file`` gives, and the hashing threads alive at each report of progress while it read."""
+    seen: list[list[str]] = []
+    meter = ProgressMeter(lambda done, total: seen.append(_hashing_threads()), 10**12, 0)
+    kind = sniff(source)
+    # (the spans of a file repeated are the same spans again: left out, counted)
+    digest = read_file(source, kind, reader_for(kind, TracePlan(), checking=True), meter, source.stat().st_size)
+    return digest, seen
+
+
 def test_a_file_of_many_chunks_is_hashed_on_a_thread_while_it_is_read(tmp_path: Path) -> None:
     # The copies make a file of several read chunks; its hash is the hash of its bytes.
     lines = FIXTURE.read_bytes()
     source = tmp_path / "many.jsonl"
     source.write_bytes(lines * (3 * READ_CHUNK // len(lines) + 1))
-    seen: list[list[str]] = []
-    meter = ProgressMeter(lambda done, total: seen.append(_hashing_threads()), 10**12, 0)
-    plan = TracePlan()
-    kind = sniff(source)
-    # (the repeated spans are the same spans again: left out, counted)
-    digest = read_file(source, kind, reader_for(kind, plan, checking=True), meter, source.stat().st_size)
+    digest, seen = _read(source)
     assert digest == hashlib.sha256(source.read_bytes()).hexdigest()
     assert seen and all(names == ["import-hash"] for names in seen)  # hashing while the chunks were read
     assert _hashing_threads() == []  # and ended with the reading
 
 
-def test_a_file_of_one_chunk_is_hashed_where_it_is_read(tmp_path: Path) -> None:
-    seen: list[list[str]] = []
-    meter = ProgressMeter(lambda done, total: seen.append(_hashing_threads()), 10**12, 0)
-    plan = TracePlan()
-    kind = sniff(FIXTURE)
-    digest = read_file(FIXTURE, kind, reader_for(kind, plan, checking=True), meter, FIXTURE.stat().st_size)
+def test_a_file_of_one_chunk_is_hashed_where_it_is_read() -> None:
+    digest, seen = _read(FIXTURE)
     assert digest == hashlib.sha256(FIXTURE.read_bytes()).hexdigest()
     assert seen == [[]]
 
