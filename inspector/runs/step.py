@@ -663,7 +663,7 @@ def _stored_payload(payload: Any, built: frozenset[str] = frozenset()) -> Stored
     if head is None:
         return None
     step_kind, round_, duration = head
-    kind = step_kind.value
+    kind = step_kind._value_  # (as to_payload reads it: ``.value`` is a property written in Python)
     found: dict[str, Any] = {}
     for key, value in payload.items():
         field = _READ_BY_KEY.get(key)
@@ -680,17 +680,22 @@ def _stored_payload(payload: Any, built: frozenset[str] = frozenset()) -> Stored
         if value is _REFUSED:
             return None
         found[key] = value
-    checked = _Outcome(step_kind, found)
-    if checked.tool_outcome is not None:
-        checked.tool_outcome = _OUTCOMES_BY_VALUE[checked.tool_outcome]
-    try:
-        RunStep._check_outcome(checked)  # type: ignore[arg-type]
-    except InvalidStepError:
-        return None
+    if "toolOutcome" in found or "cancelledInFlight" in found:  # else there is nothing for the rule to refuse
+        checked = _Outcome(step_kind, found)
+        if checked.tool_outcome is not None:
+            checked.tool_outcome = _OUTCOMES_BY_VALUE[checked.tool_outcome]
+        try:
+            RunStep._check_outcome(checked)  # type: ignore[arg-type]
+        except InvalidStepError:
+            return None
     stored = {"kind": kind, "round": round_, "durationMs": stored_duration(duration)}
     # The payload's own fields (a few of the many a step may have) in the order to_payload writes them.
     for key in sorted(found, key=_WRITE_ORDER.__getitem__):
         value = found[key]
         if value is not None:
             stored[key] = value
-    return StoredPayload(kind, round_, duration, stored)
+    # Filled as the generated __init__ would, without its object.__setattr__ per field (an importer makes
+    # one per step of a file): the same object, still frozen.
+    checked_payload = _new(StoredPayload)
+    checked_payload.__dict__.update(kind=kind, round=round_, duration_ms=duration, payload=stored)
+    return checked_payload

@@ -122,7 +122,7 @@ def step_outcome(payload: Mapping[str, Any]) -> str:
     Reading the boolean first is what makes a row written before outcomes
     existed show "ok"/"failed" exactly as it always did.
     """
-    if not isinstance(payload, Mapping):
+    if type(payload) is not dict and not isinstance(payload, Mapping):  # (a dict: without the ABC's check)
         return TimelineEntry.OUTCOME_NONE
     is_error = payload.get("toolIsError")
     if not isinstance(is_error, bool):

@@ -251,12 +251,13 @@ def _mcp(name: str, kind: int | str, method: str, attributes: Mapping[str, Any])
                 _MCP_MEANINGS[(side, method)] = meaning
         return meaning
     tool = attributes.get("gen_ai.tool.name")
-    generic = _gen_ai(attributes)
+    arguments, result, blocks, is_error = None, None, None, False
+    if _is_gen_ai_tool(tool, attributes):  # (else the GenAI conventions say nothing of its arguments or result)
+        arguments, (result, blocks, is_error) = _gen_ai_call(attributes)
     tool = tool if isinstance(tool, str) else _tool_from_name(name, method)
-    if generic.arguments is not None or generic.result is not None:
+    if arguments is not None or result is not None:
         return Meaning(kind="tool", convention="mcp", side=side, method=method, tool=tool,
-                       arguments=generic.arguments, result=generic.result, blocks=generic.blocks,
-                       result_is_error=generic.result_is_error)
+                       arguments=arguments, result=result, blocks=blocks, result_is_error=is_error)
     meaning = _MCP_MEANINGS.get((side, method, tool))
     if meaning is None:
         meaning = Meaning(kind="tool", convention="mcp", side=side, method=method, tool=tool)
@@ -276,23 +277,38 @@ _MCP_MEANINGS_KEPT = 256
 _ADK_NOTHING = frozenset({"{}", '{"result": "<not specified>"}', "N/A"})
 
 
+_ADK_KEYS = {key: f"gcp.vertex.agent.{key}" for key in ("tool_call_args", "tool_response")}
+
+
 def _adk(attributes: Mapping[str, Any], key: str) -> Any:
     """``gcp.vertex.agent.KEY``, Google ADK's first schema's arguments or answer, unless it says nothing.
     A file may give it as an array or a key-value list too (read as a list or a dict, never a placeholder)."""
-    value = attributes.get(f"gcp.vertex.agent.{key}")
+    value = attributes.get(_ADK_KEYS[key])
     return None if isinstance(value, str) and value in _ADK_NOTHING else value
+
+
+def _gen_ai_call(attributes: Mapping[str, Any]) -> tuple[Any, tuple[str | None, ContentList | None, bool]]:
+    """A tool call's arguments (a dict or a list, else ``None``) and its result as :func:`_result` reads it,
+    by the GenAI conventions (or Google ADK's first schema)."""
+    arguments = parse_json_text(attributes.get("gen_ai.tool.call.arguments", _adk(attributes, "tool_call_args")))
+    given = attributes.get("gen_ai.tool.call.result", _adk(attributes, "tool_response"))
+    return (arguments if isinstance(arguments, (dict, list)) else None,
+            _result(given) if given is not None else (None, None, False))
+
+
+def _is_gen_ai_tool(tool: Any, attributes: Mapping[str, Any]) -> bool:
+    """A tool call to the GenAI conventions: a span naming its tool (``tool``: its ``gen_ai.tool.name``) or
+    its operation ``execute_tool``."""
+    return isinstance(tool, str) or attributes.get("gen_ai.operation.name") == "execute_tool"
 
 
 def _gen_ai(attributes: Mapping[str, Any]) -> Meaning:
     operation = attributes.get("gen_ai.operation.name")
-    arguments = parse_json_text(attributes.get("gen_ai.tool.call.arguments", _adk(attributes, "tool_call_args")))
-    given = attributes.get("gen_ai.tool.call.result", _adk(attributes, "tool_response"))
-    result, blocks, is_error = _result(given) if given is not None else (None, None, False)
     tool = attributes.get("gen_ai.tool.name")
-    if isinstance(tool, str) or operation == "execute_tool":
+    if _is_gen_ai_tool(tool, attributes):
+        arguments, (result, blocks, is_error) = _gen_ai_call(attributes)
         return Meaning(kind="tool", convention="gen_ai", tool=tool if isinstance(tool, str) else None,
-                       arguments=arguments if isinstance(arguments, (dict, list)) else None, result=result,
-                       blocks=blocks, result_is_error=is_error)
+                       arguments=arguments, result=result, blocks=blocks, result_is_error=is_error)
     model = attributes.get("gen_ai.request.model", attributes.get("gen_ai.response.model"))
     if isinstance(operation, str) and operation in _LLM_OPERATIONS or isinstance(model, str):
         return Meaning(kind="llm", convention="gen_ai", model=model if isinstance(model, str) else None,

@@ -354,7 +354,8 @@ def call_payload(client: Side, server: Side | None = None,
             result = wrapping
             raw["outcomeNote"] = _note(wrapping.notes[0])
     if server is not None:
-        raw["server"] = {key: value for key, value in server.raw.items() if key != "traceId"}
+        server_raw = raw["server"] = dict(server.raw)
+        server_raw.pop("traceId", None)  # the client's
         result, together, left = _call_ending(client, server)
         if together is not None:
             raw["outcomeNote"] = _note(together)  # the step's own: neither side's notes say it

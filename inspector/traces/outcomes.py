@@ -114,7 +114,8 @@ def ending(meaning: Meaning, status_code: int, status_message: str, attributes: 
     if isinstance(cancellation, str) and status_code != STATUS_ERROR:
         return Ending(CANCELLED, error=cancellation, notes=(
             Message(N_("cancelled ({name} {value})"), {"name": CANCELLATION, "value": cancellation}),))
-    if is_cancellation(error_type, exception) and not meaning.result_is_error:
+    # (most spans name no error type and no exception: nothing to look at for a cancellation then)
+    if (error_type or exception) and is_cancellation(error_type, exception) and not meaning.result_is_error:
         said = _exception_text(exception) or error_type
         return Ending(CANCELLED, error=said, notes=(Message(N_("cancelled: {error}"), {"error": said}),))
     if meaning.convention == "strands" and status_code != STATUS_ERROR and not error_type \

@@ -50,6 +50,11 @@ def quick_attributes(value: Any) -> dict[str, Any] | None:
         if type(key) is not str:
             return None
         held = item.get("value")
+        if type(held) is dict and len(held) == 1:
+            found = held.get("stringValue")
+            if type(found) is str:  # most attributes: read without the loop below
+                attributes[key] = found
+                continue
         if held is None:
             attributes[key] = None
             continue

@@ -19,6 +19,7 @@ from inspector.i18n import N_
 from inspector.runs import RunStep, RunTrace, StepKind, ToolOutcome, step_outcome
 
 from .fast_lines import MAX_LINE_BYTES, count_key, parse_line
+from .file_hash import FileHash
 from .format import (
     Path,
     RunHeader,
@@ -325,8 +326,11 @@ class _OtlpReader:
                 self._scope_field((*where, key), value)
             elif key == "spans":
                 share = size // max(len(value), 1)  # the estimate: the span's share of the line
+                # What _span hands the sorter, looked up once for the spans of this scope.
+                take, resource, scope, line = self._sorter.span, self._in_resource, self._in_scope, self.line
+                service = resource.service
                 for span_index, span in enumerate(value):
-                    self._span((*where, key, span_index), span, share)
+                    take(span, (*where, key, span_index), service, line, share, resource, scope)
 
     def finish(self) -> None:
         """Report the foreign traces' runs; refuse steps whose run span never came."""
@@ -391,14 +395,13 @@ def read_file(source: FilePath, kind: FileKind, reader: TraceReader, meter: Prog
 
     ``size`` is the file's size when the import began: a file that grows past it is refused, not read
     on (a file a program keeps appending to would be read for ever)."""
-    digest = hashlib.sha256()
     lines = kind.layout == "lines"
     parser = None if lines else ValueParser(Walker(reader.shape), kind.start, exact=kind.exact)
     # A whole line in the chunk may go the quick way (see fast_lines); a chunk ends at the end of a line
     # unless the line is longer than the quick way takes (that line is streamed).
     quick = getattr(reader, "quick_line", None) if lines else None
     line, line_start, offset = 1, kind.start, 0
-    with source.open("rb") as file:
+    with source.open("rb") as file, FileHash(size, READ_CHUNK) as digest:
         while chunk := file.read(READ_CHUNK if parser is None else parser.wants):
             if quick is not None and not chunk.endswith(b"\n"):
                 # The rest of the line the chunk cut, so that it too may go the quick way.
@@ -431,7 +434,8 @@ def read_file(source: FilePath, kind: FileKind, reader: TraceReader, meter: Prog
                     line, line_start, position = line + 1, offset + newline + 1, newline + 1
             offset += len(chunk)
             meter.advance(len(chunk))
+        file_hash = digest.hexdigest()
     if parser is not None:
         parser.close()
     reader.finish()
-    return digest.hexdigest()
+    return file_hash

@@ -149,6 +149,9 @@ def exception_of(events: list[dict[str, Any]], attributes: Mapping[str, Any]) ->
     for event in events:
         if event["name"] == "exception":
             return _exception_fields(event["attributes"])
+    if "exception.type" not in attributes and "exception.message" not in attributes \
+            and "exception.stacktrace" not in attributes:  # most spans (asked of every span: no dict made for them)
+        return None
     found = _exception_fields(attributes)
     return found or None
 

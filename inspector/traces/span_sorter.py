@@ -45,6 +45,8 @@ def _request_key(trace_id: str, side: Side) -> tuple[str, str, str] | None:
     return trace_id, side.meaning.method, str(request)
 
 
+_new = object.__new__
+
 #: ``raw`` of a foreign step holds the span's parsed JSON values and our own strings, numbers and notes.
 _BUILT = frozenset({"raw"})
 
@@ -222,8 +224,11 @@ class SpanSorter:
             if said is not None:
                 self.wrapped[(trace_id, parent)] = said
         checked = stored_payload(payload, _BUILT) if self.stored_payloads else None
-        step = TraceStep(client.sequence, stored_time_of(client.side.start_ns),
-                         checked if checked is not None else read_payload(payload, client.path))
+        # Filled as the generated __init__ would, without its object.__setattr__ per field (one step per
+        # call of a file): the same object, still frozen.
+        step = _new(TraceStep)
+        step.__dict__.update(sequence=client.sequence, started_at=stored_time_of(client.side.start_ns),
+                             step=checked if checked is not None else read_payload(payload, client.path))
         self.on_step(trace_id, step, client.path, client.size + (server.size if server is not None else 0))
         return parent if call_step else None
 

@@ -90,6 +90,11 @@ class SpillingTable(MutableMapping[Any, Any]):
         self._length = 0
         self._hot: dict[Any, Any] = {}
         self._dirty: dict[Any, None] = {}
+        # While the table is in memory, ``get`` and ``pop`` are its dict's own: a sorter asks them several
+        # times a span, and this class's methods in between cost a Python call each. The instance's names
+        # go when the table moves to disk (:meth:`_spill`), and the methods below answer from then on.
+        self.get = self._memory.get  # type: ignore[method-assign]
+        self.pop = self._memory.pop  # type: ignore[method-assign]
 
     @property
     def spilled(self) -> bool:
@@ -98,6 +103,7 @@ class SpillingTable(MutableMapping[Any, Any]):
 
     def _spill(self) -> None:
         memory, self._memory = self._memory, None
+        del self.get, self.pop  # the dict's (see __init__)
         self._conn, self._name = self._area._new_table()
         self._conn.executemany(f"INSERT INTO {self._name} VALUES (?, ?)",
                                ((_encode(k), pickle.dumps(v, protocol=pickle.HIGHEST_PROTOCOL))

@@ -255,3 +255,19 @@ def test_a_stored_note_with_plain_names_and_nested_notes_is_said_again() -> None
     for _ in range(10):
         deep = {"template": "{a}", "params": {"a": deep}, "text": "cut"}
     assert translate(note_message(deep)) == "cut"
+
+
+def test_an_mcp_tool_call_reads_genai_arguments_only_when_genai_calls_it_a_tool() -> None:
+    # The GenAI conventions give a call's arguments and result to a span they call a tool call (it names its tool,
+    # or its operation is execute_tool); an MCP tools/call span without either keeps its own reading (the tool from
+    # its name, no arguments), as it did when the GenAI reading was made whole for every such span.
+    from inspector.traces.conventions import understand
+
+    given = {"mcp.method.name": "tools/call", "gen_ai.tool.call.arguments": '{"q": 1}',
+             "gen_ai.tool.call.result": "found"}
+    alone = understand("tools/call lookup", 2, given)
+    assert (alone.tool, alone.arguments, alone.result) == ("lookup", None, None)
+    named = understand("tools/call lookup", 2, {**given, "gen_ai.tool.name": "search"})
+    assert (named.tool, named.arguments, named.result) == ("search", {"q": 1}, "found")
+    executed = understand("tools/call lookup", 2, {**given, "gen_ai.operation.name": "execute_tool"})
+    assert (executed.tool, executed.arguments, executed.result) == ("lookup", {"q": 1}, "found")
