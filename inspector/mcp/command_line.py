@@ -71,9 +71,16 @@ def is_database_program(word: str) -> bool:
     return word.rpartition("/")[2].lower().removesuffix(".exe") in DATABASE_PROGRAMS
 
 
+def shown_words(argv: Sequence[str]) -> list[str]:
+    """:func:`hidden_words`, and in a word of several (``'host=db password=P'``, ``sh -c 'srv --token T'``, JSON)
+    each credential the export finds in a text as :data:`MASK`, in its place: what names a command server never
+    shows what an export of its runs leaves out."""
+    return [_in_its_place(word) for word in hidden_words(argv)]
+
+
 def shown_command_line(argv: Sequence[str]) -> str:
     """``argv`` as a shell would need it typed, its credentials as ``…``: what names a command server."""
-    return " ".join(_quoted(word) for word in hidden_words(argv))
+    return " ".join(_quoted(word) for word in shown_words(argv))
 
 
 def shown_typed_command_line(text: str) -> str | None:
@@ -87,7 +94,7 @@ def without_credentials(text: str) -> str:
     """A command line as a file names it: as it is when no word of it is a credential (its quoting kept), else
     as :func:`shown_command_line` gives it (``cmd --token …``)."""
     words = _words(text)
-    return shown_command_line(words) if words and hidden_words(words) != words else text
+    return shown_command_line(words) if words and shown_words(words) != words else text
 
 
 def _words(text: str) -> list[str]:
@@ -132,6 +139,15 @@ def _without_token_shapes(word: str) -> str:
     return hide_token_shapes(word, MASK) if any(prefix in word for prefix in TOKEN_PREFIXES) else word
 
 
+def _in_its_place(word: str) -> str:
+    """``word`` with each credential the export's text rule finds in it as :data:`MASK` (the rule itself, not a
+    copy: loaded when a command server is named)."""
+    from inspector.traces.redact import REDACTED, redact_text
+
+    found = redact_text(word)
+    return word if found == word else found.replace(REDACTED, MASK)
+
+
 def _is_basic_pair(value: str) -> bool:
     from inspector.traces.token_shapes import is_basic_pair  # the export's rule, not a copy
 
@@ -164,4 +180,4 @@ def _quoted(word: str) -> str:
 
 
 __all__ = ["DATABASE_PROGRAMS", "MASK", "hidden_words", "is_database_program", "leaves_out_credentials",
-           "shown_command_line", "shown_typed_command_line", "without_credentials"]
+           "shown_command_line", "shown_typed_command_line", "shown_words", "without_credentials"]

@@ -273,3 +273,21 @@ def test_the_same_command_with_another_token_is_refused_beside_a_server_configur
                     COMMAND.replace(TOKEN, "tok-other-9")).returncode == 0
     listed = json.loads(cli_here("--db", str(db), "servers", "--json").stdout)["servers"]
     assert [(server["name"], server["url"]) for server in listed] == [("personal", f"stdio:{SHOWN}")]
+
+
+def test_a_credential_inside_a_word_of_several_names_no_run(tmp_path: Path) -> None:
+    """A connection string (``'host=db password=P'``) or a shell's command line (``sh -c '… --token T'``) is one
+    word: the export removed its credential in its place, but the server's name kept the word whole, in each run's
+    row, `runs list`, `runs show`, the window's Server column and `servers`."""
+    db, password = tmp_path / "runs.db", "pw-C1d2E3-connection-secret"
+    typed = f"{COMMAND} 'host=db user=bob password={password}'"
+    shelled = f"sh -c {shlex.quote(COMMAND.replace(TOKEN, 'tok-S4h5-shell-secret'))}"
+    assert answer(cli_here("--db", str(db), "call", "--stdio", typed, "token_digest", "--json")) == digest(TOKEN)
+    assert answer(cli_here("--db", str(db), "call", "--stdio", shelled, "token_digest", "--json")) \
+        == digest("tok-S4h5-shell-secret")
+    said = [cli_here("--db", str(db), *words).stdout for words in (
+        ["runs", "list"], ["runs", "list", "--json"], ["runs", "show", "1"], ["runs", "show", "2"], ["servers"])]
+    servers = [run["server"] for run in json.loads(said[1])["runs"]]
+    assert servers == [f"stdio:sh -c {shlex.quote(SHOWN[:-1])}…", f"stdio:{SHOWN} 'host=db user=bob password='…"]
+    assert [text for text in said if password in text or "tok-S4h5" in text] == []
+    assert rows_holding(db, password) == rows_holding(db, "tok-S4h5") == []

@@ -35,6 +35,14 @@ from inspector.traces.redact import redact_text
      "mcp-proxy --headers Authorization 'Bearer '… http://h/sse"),
     ("srv --auth-header 'Basic dXNlcjpwYXNzK1x'", "srv --auth-header 'Basic '…"),
     ("srv '--h=bearer T1x'", "srv '--h=bearer '…"),
+    # A credential inside a word of several (a connection string, a shell's command, JSON): the export removed it
+    # in its place, the name kept it (in each run's row, `runs list`, the window's Server column).
+    ("pg-mcp 'host=db user=bob password=pw1x'", "pg-mcp 'host=db user=bob password='…"),
+    ("mssql-mcp 'Server=db;User Id=bob;Password=pw1x;'", "mssql-mcp 'Server=db;User Id=bob;Password='…"),
+    ("mssql-mcp Server=db;Password=pw1x", "mssql-mcp 'Server=db;Password='…"),
+    ("sh -c 'srv --token T1x --port 8080'", "sh -c 'srv --token … --port 8080'"),
+    ("bash -c 'export API_TOKEN=T1x; srv'", "bash -c 'export API_TOKEN=…; srv'"),
+    ("srv --config '{\"api_key\": \"K1x\", \"port\": 8080}'", "srv --config '{\"api_key\": \"…\", \"port\": 8080}'"),
 ])
 def test_a_credential_among_the_words_is_shown_as_a_mark(typed: str, shown: str) -> None:
     assert shown_typed_command_line(typed) == shown
