@@ -25,8 +25,8 @@ _USER_OPTIONS = ("-u", "--user", "--proxy-user")
 #: ``NAME=value`` (a variable, ``--option=value``): the name and the value.
 _ASSIGNED = re.compile(r"(-{0,2}[A-Za-z_][A-Za-z0-9_.-]*)=(.+)", re.S)
 #: A credential after its scheme (``Bearer T``, ``Basic dXNl…``), as a header's value is given alone: the scheme, and
-#: the first word of the credential.
-_SCHEME_VALUE = re.compile(r"(?i)(bearer|basic)[ \t]+(\S+).*", re.S)
+#: the credential, one word ("Bearer token authentication is required" is prose, its credential hidden in its place).
+_SCHEME_VALUE = re.compile(r"(?i)(bearer|basic)[ \t]+\S+[ \t]*")
 #: A header line given as one word (``--header "Authorization: Bearer T"``, or glued to its option: ``-HX-Api-Key:K``):
 #: the option, the name and the value.
 _HEADER = re.compile(r"(-[A-Za-z])?([A-Za-z][A-Za-z0-9_-]*):[ \t]*(\S.*)", re.S)
@@ -148,12 +148,6 @@ def _in_its_place(word: str) -> str:
     return word if found == word else found.replace(REDACTED, MASK)
 
 
-def _is_basic_pair(value: str) -> bool:
-    from inspector.traces.token_shapes import is_basic_pair  # the export's rule, not a copy
-
-    return is_basic_pair(value)
-
-
 def _hidden_value(word: str) -> str | None:
     """``word`` with its credential as :data:`MASK` when it is a variable or option named like one (``API_KEY=K``,
     ``--token=T``), a header line (``Authorization: Bearer T``, ``-HX-Api-Key:K``) or a header's value after its
@@ -164,9 +158,9 @@ def _hidden_value(word: str) -> str | None:
             return f"{name}={MASK}"
     if (header := _HEADER.fullmatch(word)) is not None and names_a_key(header.group(2)):
         return f"{header.group(1) or ''}{header.group(2)}: {MASK}"  # -H "Authorization: Bearer T", -HX-Api-Key:K
-    # "Basic" is also an English word ("Basic setup"): only a base64 "user:password" after it is a credential.
-    if (scheme := _SCHEME_VALUE.fullmatch(word)) is not None and (
-            scheme.group(1).lower() == "bearer" or _is_basic_pair(scheme.group(2))):
+    # "Basic" and "Bearer" are also English words ("Basic setup", "Bearer token"): only what the export's text rule
+    # takes for a credential after them is one (a base64 "user:password" after "Basic").
+    if (scheme := _SCHEME_VALUE.fullmatch(word)) is not None and _in_its_place(word) != word:
         return f"{scheme.group(1)} {MASK}"  # mcp-proxy --headers Authorization "Bearer T"
     return None
 
