@@ -291,3 +291,27 @@ def test_a_credential_inside_a_word_of_several_names_no_run(tmp_path: Path) -> N
     assert servers == [f"stdio:sh -c {shlex.quote(SHOWN[:-1])}…", f"stdio:{SHOWN} 'host=db user=bob password='…"]
     assert [text for text in said if password in text or "tok-S4h5" in text] == []
     assert rows_holding(db, password) == rows_holding(db, "tok-S4h5") == []
+
+
+def test_a_server_configured_under_its_whole_command_line_saved_under_a_new_name_is_renamed(tmp_path: Path) -> None:
+    """The same command under a new name renames its server (as it did while both had one key); configured before
+    its key left T out (``stdio:… --token T``), it made a second server of the same command beside it instead, the
+    runs and health staying with the first."""
+    from inspector.agent.server_commands import setting_of
+    from inspector.mcp.server_command import parse_command_line
+    from inspector.store import RunStore, ServerRegistry
+
+    db, earlier = tmp_path / "runs.db", f"stdio:{shlex.join(shlex.split(COMMAND))}"
+    with RunStore.open(db) as store:
+        ServerRegistry(store.db).save_server(earlier, name="personal", transport="stdio",
+                                             command=setting_of(parse_command_line(COMMAND)))
+    assert answer(cli_here("--db", str(db), "call", "personal", "token_digest", "--json")) == digest(TOKEN)
+    renamed = cli_here("--db", str(db), "servers", "set", "work", "--command", COMMAND)
+    assert renamed.returncode == 0 and TOKEN not in renamed.stdout + renamed.stderr, renamed.stderr
+    assert renamed.stdout.strip() == "Saved work."  # a rename: no earlier command of that name replaced
+    listed = json.loads(cli_here("--db", str(db), "servers", "--json").stdout)["servers"]
+    assert [(server["name"], server["url"], server["ok"]) for server in listed] == [("work", f"stdio:{SHOWN}", 1)]
+    runs = json.loads(cli_here("--db", str(db), "runs", "list", "--json").stdout)["runs"]
+    assert [run["server"] for run in runs] == [f"stdio:{SHOWN}"]
+    assert answer(cli_here("--db", str(db), "call", "work", "token_digest", "--json")) == digest(TOKEN)
+    assert rows_holding(db, TOKEN) == [("servers", "command")]
