@@ -92,3 +92,18 @@ def test_the_rows_it_names_anew_leave_no_copy_of_the_token_where_sqlite_keeps_de
     finally:
         conn.close()
     assert b"T0k-upgrade-secret" not in path.read_bytes()
+
+
+def test_a_credential_inside_a_word_of_several_is_left_out_of_the_older_runs_key_too(tmp_path: Path) -> None:
+    """A connection string (one word) kept its password in the key after the upgrade, as in a new run's."""
+    path = tmp_path / "older.db"
+    with RunStore.open(path):
+        pass
+    with sqlite3.connect(path) as conn:
+        conn.execute("INSERT INTO runs (uid, title, source, server, status, started_at) VALUES ('u', 't', 'live', ?,"
+                     " 'ok', '2026-12-06T10:00:00.000000Z')", ("stdio:pg 'host=db password=Pw-in-a-word'",))
+        conn.execute("PRAGMA user_version = 14")
+    conn.close()
+    with RunStore.open(path) as store:
+        assert store.db.conn.execute("SELECT server FROM runs").fetchall() == [("stdio:pg 'host=db password='…",)]
+    assert b"Pw-in-a-word" not in path.read_bytes()
