@@ -127,3 +127,46 @@ def test_the_dialog_refuses_the_command_another_server_has_with_other_credential
     assert len(seen) == 1 and "personal" in seen[0] and "tok-other" not in seen[0] and TOKEN not in seen[0], seen
     [record] = [record for record in window.admin.registry.all() if record.transport == "stdio"]
     assert record.name == "personal" and record.command is not None and TOKEN in record.command.args
+
+
+def test_a_closed_dialogs_refusal_is_not_checked_again_on_a_switch_of_language(make_window, qtbot) -> None:
+    """The dialog that said "personal is configured with this command" stays (the window keeps its last dialog): a
+    switch of language checked its command again, asking the database, also once the window had shut down and its
+    database was closed ("Cannot operate on a closed database" in the next test of the run that switched)."""
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication
+
+    from inspector.gui.dialogs.server_dialog import ServerDialog
+    from inspector.gui.language import switch_language
+
+    window = make_window(wait_tools=False)
+    line = f"{sys.executable} -m tests.support.token_stdio_server --token {TOKEN}"
+
+    def fill(dialog: ServerDialog) -> None:
+        dialog.as_command.setChecked(True)
+        dialog.name.setText("personal")
+        dialog.command.line.setText(line)
+
+    def other() -> None:
+        dialog = QApplication.activeModalWidget()
+        if not isinstance(dialog, ServerDialog):
+            QTimer.singleShot(20, other)
+            return
+        dialog.as_command.setChecked(True)
+        dialog.name.setText("work")
+        dialog.command.line.setText(line.replace(TOKEN, "tok-other-dialog-9"))
+        dialog.accept()  # refused, saying why
+        dialog.reject()
+
+    answer_dialog(window, fill)
+    window.admin.add_server()
+    QTimer.singleShot(20, other)
+    window.admin.add_server()
+    refused = window.admin.dialog
+    assert refused is not None and refused.command.has_problems()
+    window.shut_down()
+    window.admin.store.close()  # as the application's end closes it
+    try:
+        switch_language("de")
+    finally:
+        switch_language("en")
