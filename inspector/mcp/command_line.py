@@ -62,7 +62,7 @@ def leaves_out_credentials(argv: Sequence[str]) -> bool:
     filled = list(argv)
     for index in marked:  # as if the value were there (a user:password for -u): is it one the name hides?
         filled[index] = filled[index].removesuffix(MASK).removesuffix(_REDACTED) + "X:X"
-    shown = hidden_words(filled)
+    shown = shown_words(filled)
     return any(shown[index].endswith(MASK) and shown[index] != filled[index] for index in marked)
 
 

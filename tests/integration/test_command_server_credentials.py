@@ -291,6 +291,12 @@ def test_a_credential_inside_a_word_of_several_names_no_run(tmp_path: Path) -> N
     assert servers == [f"stdio:sh -c {shlex.quote(SHOWN[:-1])}…", f"stdio:{SHOWN} 'host=db user=bob password='…"]
     assert [text for text in said if password in text or "tok-S4h5" in text] == []
     assert rows_holding(db, password) == rows_holding(db, "tok-S4h5") == []
+    # Configured, `servers --json` lists its words as its name shows them.
+    assert cli_here("--db", str(db), "servers", "set", "pg", "--command", typed).returncode == 0
+    listed = cli_here("--db", str(db), "servers", "--json")
+    assert listed.returncode == 0 and password not in listed.stdout + listed.stderr, listed.stdout
+    [command] = [server["command"] for server in json.loads(listed.stdout)["servers"] if server["name"] == "pg"]
+    assert command["args"][-1] == "host=db user=bob password=…"
 
 
 def test_a_server_configured_under_its_whole_command_line_saved_under_a_new_name_is_renamed(tmp_path: Path) -> None:

@@ -64,3 +64,15 @@ def test_the_command_runs_with_its_words_and_is_named_without_them() -> None:
     assert endpoint.command is not None and endpoint.command.argv == ["srv", "--token", "T1x"]
     assert endpoint.url == endpoint.key == "stdio:srv --token …" and endpoint.label == "API_KEY=… srv --token …"
     assert ServerEndpoint.for_command(parse_command_line("srv --token T2y")).key == endpoint.key
+
+
+@pytest.mark.parametrize(("argv", "marked"), [
+    (["pg-mcp", "host=db user=bob password=…"], True), (["sh", "-c", "srv --token …"], True),
+    (["pg-mcp", "host=db user=bob wait…"], False),
+])
+def test_a_credential_left_out_inside_a_word_of_several_is_seen(argv: list[str], marked: bool) -> None:
+    """`servers --json` lists ``'host=db password=…'`` so (as the name shows it): imported, the program would start
+    with "…" as the password."""
+    from inspector.mcp.command_line import leaves_out_credentials
+
+    assert leaves_out_credentials(argv) is marked
