@@ -191,7 +191,7 @@ def _configure_command(store: RunStore, args: argparse.Namespace) -> int:
     from inspector.mcp import ServerEndpoint
     from inspector.mcp.server_command import InvalidCommandError, parse_command_line
     from inspector.store import is_secret_variable
-    from inspector.store.server_keys import move_runs_and_health
+    from inspector.store.server_keys import keyed_before, move_runs_and_health
 
     from .keyring_refusals import NotingKeeper
     from .operations import parse_budget_option
@@ -224,17 +224,20 @@ def _configure_command(store: RunStore, args: argparse.Namespace) -> int:
     key = ServerEndpoint.for_command(command, name=name).key
     _refuse_other_credentials(registry, key, name, setting_of(command))
     replaced = replaced_servers(registry, name, key)
+    # This command under another name, keyed with its credentials: renamed, as while both had one key.
+    renamed = [earlier] if (earlier := keyed_before(registry, key, command.argv)) and earlier not in replaced else []
     era = getattr(args, "era", None)
-    if era is None and replaced:  # a new command under the same name keeps the era chosen for the name
-        era = replaced[0].era
+    if era is None and (replaced or renamed):  # a new command under the same name keeps the era chosen for the name
+        era = (replaced or renamed)[0].era
     with saved_whole(store, held, keeper, key, one_line(name)):
-        for old in replaced:
+        for old in (*replaced, *renamed):
             if address_to_keep(old.url) == key:  # configured before its credentials were left out of its key
                 move_runs_and_health(store.db.conn, old.url, key)
             registry.remove_server(old.url)
         registry.save_server(key, name=name, budget_s=reading.seconds if reading else None, roots=_roots(args),
                              command=setting_of(command), era=era)
-    _said_removals(removing, [(key, one_line(name)), *((old.url, one_line(name)) for old in replaced)], name)
+    _said_removals(removing, [(key, one_line(name)), *((old.url, one_line(old.name or name))
+                                                       for old in (*replaced, *renamed))], name)
     _saved(store, registry, key, args.json, name, [address_to_keep(old.url) for old in replaced])  # no --token T
     secret = [variable for variable in env if is_secret_variable(variable, marked)]
     if secret and not keeper.available:

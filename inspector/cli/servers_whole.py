@@ -14,12 +14,12 @@ from inspector.store import CommandSetting, ServerRecord
 def listed_command(command: CommandSetting | None) -> dict[str, object] | None:
     """``command`` as ``servers --json`` lists it: its program and arguments as its name gives them (``…`` for a
     credential), a secret variable by its name only (as ever)."""
-    from inspector.mcp.command_line import hidden_words
+    from inspector.mcp.command_line import shown_words
 
     if command is None:
         return None
     listed = command.to_dict()
-    program, *args = hidden_words([command.program, *command.args])
+    program, *args = shown_words([command.program, *command.args])
     return {**listed, "program": program, "args": args}
 
 

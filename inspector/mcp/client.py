@@ -158,7 +158,7 @@ class McpClient:
         async def work(op: _Operation) -> PingResult:
             # The stateless era has no ping: server/discover is the request every server answers (the
             # probe's, when this operation probed: asked once, its time is the ping's).
-            latency_ms = await op.discover() if op.session.stateless else None
+            latency_ms = await op.discover(timed=True) if op.session.stateless else None
             if latency_ms is None:
                 started = self.clock.now_ns()
                 await op.request("ping", {}, is_work=True)

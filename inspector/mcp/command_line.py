@@ -25,8 +25,8 @@ _USER_OPTIONS = ("-u", "--user", "--proxy-user")
 #: ``NAME=value`` (a variable, ``--option=value``): the name and the value.
 _ASSIGNED = re.compile(r"(-{0,2}[A-Za-z_][A-Za-z0-9_.-]*)=(.+)", re.S)
 #: A credential after its scheme (``Bearer T``, ``Basic dXNl…``), as a header's value is given alone: the scheme, and
-#: the first word of the credential.
-_SCHEME_VALUE = re.compile(r"(?i)(bearer|basic)[ \t]+(\S+).*", re.S)
+#: the credential, one word ("Bearer token authentication is required" is prose, its credential hidden in its place).
+_SCHEME_VALUE = re.compile(r"(?i)(bearer|basic)[ \t]+\S+[ \t]*")
 #: A header line given as one word (``--header "Authorization: Bearer T"``, or glued to its option: ``-HX-Api-Key:K``):
 #: the option, the name and the value.
 _HEADER = re.compile(r"(-[A-Za-z])?([A-Za-z][A-Za-z0-9_-]*):[ \t]*(\S.*)", re.S)
@@ -62,7 +62,7 @@ def leaves_out_credentials(argv: Sequence[str]) -> bool:
     filled = list(argv)
     for index in marked:  # as if the value were there (a user:password for -u): is it one the name hides?
         filled[index] = filled[index].removesuffix(MASK).removesuffix(_REDACTED) + "X:X"
-    shown = hidden_words(filled)
+    shown = shown_words(filled)
     return any(shown[index].endswith(MASK) and shown[index] != filled[index] for index in marked)
 
 
@@ -71,9 +71,16 @@ def is_database_program(word: str) -> bool:
     return word.rpartition("/")[2].lower().removesuffix(".exe") in DATABASE_PROGRAMS
 
 
+def shown_words(argv: Sequence[str]) -> list[str]:
+    """:func:`hidden_words`, and in a word of several (``'host=db password=P'``, ``sh -c 'srv --token T'``, JSON)
+    each credential the export finds in a text as :data:`MASK`, in its place: what names a command server never
+    shows what an export of its runs leaves out."""
+    return [_in_its_place(word) for word in hidden_words(argv)]
+
+
 def shown_command_line(argv: Sequence[str]) -> str:
     """``argv`` as a shell would need it typed, its credentials as ``…``: what names a command server."""
-    return " ".join(_quoted(word) for word in hidden_words(argv))
+    return " ".join(_quoted(word) for word in shown_words(argv))
 
 
 def shown_typed_command_line(text: str) -> str | None:
@@ -87,7 +94,7 @@ def without_credentials(text: str) -> str:
     """A command line as a file names it: as it is when no word of it is a credential (its quoting kept), else
     as :func:`shown_command_line` gives it (``cmd --token …``)."""
     words = _words(text)
-    return shown_command_line(words) if words and hidden_words(words) != words else text
+    return shown_command_line(words) if words and shown_words(words) != words else text
 
 
 def _words(text: str) -> list[str]:
@@ -132,10 +139,13 @@ def _without_token_shapes(word: str) -> str:
     return hide_token_shapes(word, MASK) if any(prefix in word for prefix in TOKEN_PREFIXES) else word
 
 
-def _is_basic_pair(value: str) -> bool:
-    from inspector.traces.token_shapes import is_basic_pair  # the export's rule, not a copy
+def _in_its_place(word: str) -> str:
+    """``word`` with each credential the export's text rule finds in it as :data:`MASK` (the rule itself, not a
+    copy: loaded when a command server is named)."""
+    from inspector.traces.redact import REDACTED, redact_text
 
-    return is_basic_pair(value)
+    found = redact_text(word)
+    return word if found == word else found.replace(REDACTED, MASK)
 
 
 def _hidden_value(word: str) -> str | None:
@@ -148,9 +158,9 @@ def _hidden_value(word: str) -> str | None:
             return f"{name}={MASK}"
     if (header := _HEADER.fullmatch(word)) is not None and names_a_key(header.group(2)):
         return f"{header.group(1) or ''}{header.group(2)}: {MASK}"  # -H "Authorization: Bearer T", -HX-Api-Key:K
-    # "Basic" is also an English word ("Basic setup"): only a base64 "user:password" after it is a credential.
-    if (scheme := _SCHEME_VALUE.fullmatch(word)) is not None and (
-            scheme.group(1).lower() == "bearer" or _is_basic_pair(scheme.group(2))):
+    # "Basic" and "Bearer" are also English words ("Basic setup", "Bearer token"): only what the export's text rule
+    # takes for a credential after them is one (a base64 "user:password" after "Basic").
+    if (scheme := _SCHEME_VALUE.fullmatch(word)) is not None and _in_its_place(word) != word:
         return f"{scheme.group(1)} {MASK}"  # mcp-proxy --headers Authorization "Bearer T"
     return None
 
@@ -164,4 +174,4 @@ def _quoted(word: str) -> str:
 
 
 __all__ = ["DATABASE_PROGRAMS", "MASK", "hidden_words", "is_database_program", "leaves_out_credentials",
-           "shown_command_line", "shown_typed_command_line", "without_credentials"]
+           "shown_command_line", "shown_typed_command_line", "shown_words", "without_credentials"]

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from .command_key_upgrade import move_health
 from .servers import ServerRecord, ServerRegistry
 
-__all__ = ["configured_otherwise", "move_runs_and_health"]
+__all__ = ["configured_otherwise", "keyed_before", "move_runs_and_health"]
 
 
 def configured_otherwise(registry: ServerRegistry, key: str, name: str | None, argv: Sequence[str],
@@ -27,6 +27,16 @@ def configured_otherwise(registry: ServerRegistry, key: str, name: str | None, a
     other = registry.get(key) or _keyed_with_credentials(registry, key)
     if (other is None or other.command is None or other.url == editing or other.name in (None, name)
             or [other.command.program, *other.command.args] == list(argv)):
+        return None
+    return other
+
+
+def keyed_before(registry: ServerRegistry, key: str, argv: Sequence[str]) -> ServerRecord | None:
+    """The command server configured with the words ``argv`` themselves under a key that held its credentials, which
+    is ``key`` once saved again: saving ``argv`` under another name renames it (its runs and health go with it), as
+    it did while both had one key; ``None`` for none."""
+    other = _keyed_with_credentials(registry, key)
+    if other is None or other.command is None or [other.command.program, *other.command.args] != list(argv):
         return None
     return other
 

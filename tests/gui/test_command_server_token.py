@@ -90,15 +90,14 @@ def test_a_server_configured_under_its_whole_command_line_takes_its_runs_when_sa
     assert rows_holding(db, TOKEN) == [("servers", "command")]
 
 
-def test_the_dialog_refuses_the_command_another_server_has_with_other_credentials(make_window, qtbot) -> None:
-    """Added with another token under another name it is the same server (one key, ``… --token …``): saved, it
-    replaced the first, its name and its token gone. The dialog says which server has it and stays open."""
+def _refused_as_personals(window) -> list[str]:
+    """Add ``personal`` with the command and ``TOKEN`` by the dialog, then ``work`` with it and another token: what
+    the dialog said under the command line, which stayed open (``""``: it closed), before it is cancelled."""
     from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QApplication
 
     from inspector.gui.dialogs.server_dialog import ServerDialog
 
-    window = make_window(wait_tools=False)
     line = f"{sys.executable} -m tests.support.token_stdio_server --token {TOKEN}"
     seen: list[str] = []
 
@@ -124,6 +123,32 @@ def test_the_dialog_refuses_the_command_another_server_has_with_other_credential
     window.admin.add_server()
     QTimer.singleShot(20, other)
     window.admin.add_server()
+    return seen
+
+
+def test_the_dialog_refuses_the_command_another_server_has_with_other_credentials(make_window, qtbot) -> None:
+    """Added with another token under another name it is the same server (one key, ``… --token …``): saved, it
+    replaced the first, its name and its token gone. The dialog says which server has it and stays open."""
+    window = make_window(wait_tools=False)
+    seen = _refused_as_personals(window)
     assert len(seen) == 1 and "personal" in seen[0] and "tok-other" not in seen[0] and TOKEN not in seen[0], seen
     [record] = [record for record in window.admin.registry.all() if record.transport == "stdio"]
     assert record.name == "personal" and record.command is not None and TOKEN in record.command.args
+
+
+def test_a_closed_dialogs_refusal_is_not_checked_again_on_a_switch_of_language(make_window, qtbot) -> None:
+    """The dialog that said "personal is configured with this command" stays (the window keeps its last dialog): a
+    switch of language checked its command again, asking the database, also once the window had shut down and its
+    database was closed ("Cannot operate on a closed database" in the next test of the run that switched)."""
+    from inspector.gui.language import switch_language
+
+    window = make_window(wait_tools=False)
+    assert len(_refused_as_personals(window)) == 1
+    refused = window.admin.dialog
+    assert refused is not None and refused.command.has_problems()
+    window.shut_down()
+    window.admin.store.close()  # as the application's end closes it
+    try:
+        switch_language("de")
+    finally:
+        switch_language("en")

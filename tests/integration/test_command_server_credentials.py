@@ -273,3 +273,51 @@ def test_the_same_command_with_another_token_is_refused_beside_a_server_configur
                     COMMAND.replace(TOKEN, "tok-other-9")).returncode == 0
     listed = json.loads(cli_here("--db", str(db), "servers", "--json").stdout)["servers"]
     assert [(server["name"], server["url"]) for server in listed] == [("personal", f"stdio:{SHOWN}")]
+
+
+def test_a_credential_inside_a_word_of_several_names_no_run(tmp_path: Path) -> None:
+    """A connection string (``'host=db password=P'``) or a shell's command line (``sh -c '… --token T'``) is one
+    word: the export removed its credential in its place, but the server's name kept the word whole, in each run's
+    row, `runs list`, `runs show`, the window's Server column and `servers`."""
+    db, password = tmp_path / "runs.db", "pw-C1d2E3-connection-secret"
+    typed = f"{COMMAND} 'host=db user=bob password={password}'"
+    shelled = f"sh -c {shlex.quote(COMMAND.replace(TOKEN, 'tok-S4h5-shell-secret'))}"
+    assert answer(cli_here("--db", str(db), "call", "--stdio", typed, "token_digest", "--json")) == digest(TOKEN)
+    assert answer(cli_here("--db", str(db), "call", "--stdio", shelled, "token_digest", "--json")) \
+        == digest("tok-S4h5-shell-secret")
+    said = [cli_here("--db", str(db), *words).stdout for words in (
+        ["runs", "list"], ["runs", "list", "--json"], ["runs", "show", "1"], ["runs", "show", "2"], ["servers"])]
+    servers = [run["server"] for run in json.loads(said[1])["runs"]]
+    assert servers == [f"stdio:sh -c {shlex.quote(SHOWN[:-1])}…", f"stdio:{SHOWN} 'host=db user=bob password='…"]
+    assert [text for text in said if password in text or "tok-S4h5" in text] == []
+    assert rows_holding(db, password) == rows_holding(db, "tok-S4h5") == []
+    # Configured, `servers --json` lists its words as its name shows them.
+    assert cli_here("--db", str(db), "servers", "set", "pg", "--command", typed).returncode == 0
+    listed = cli_here("--db", str(db), "servers", "--json")
+    assert listed.returncode == 0 and password not in listed.stdout + listed.stderr, listed.stdout
+    [command] = [server["command"] for server in json.loads(listed.stdout)["servers"] if server["name"] == "pg"]
+    assert command["args"][-1] == "host=db user=bob password=…"
+
+
+def test_a_server_configured_under_its_whole_command_line_saved_under_a_new_name_is_renamed(tmp_path: Path) -> None:
+    """The same command under a new name renames its server (as it did while both had one key); configured before
+    its key left T out (``stdio:… --token T``), it made a second server of the same command beside it instead, the
+    runs and health staying with the first."""
+    from inspector.agent.server_commands import setting_of
+    from inspector.mcp.server_command import parse_command_line
+    from inspector.store import RunStore, ServerRegistry
+
+    db, earlier = tmp_path / "runs.db", f"stdio:{shlex.join(shlex.split(COMMAND))}"
+    with RunStore.open(db) as store:
+        ServerRegistry(store.db).save_server(earlier, name="personal", transport="stdio",
+                                             command=setting_of(parse_command_line(COMMAND)))
+    assert answer(cli_here("--db", str(db), "call", "personal", "token_digest", "--json")) == digest(TOKEN)
+    renamed = cli_here("--db", str(db), "servers", "set", "work", "--command", COMMAND)
+    assert renamed.returncode == 0 and TOKEN not in renamed.stdout + renamed.stderr, renamed.stderr
+    assert renamed.stdout.strip() == "Saved work."  # a rename: no earlier command of that name replaced
+    listed = json.loads(cli_here("--db", str(db), "servers", "--json").stdout)["servers"]
+    assert [(server["name"], server["url"], server["ok"]) for server in listed] == [("work", f"stdio:{SHOWN}", 1)]
+    runs = json.loads(cli_here("--db", str(db), "runs", "list", "--json").stdout)["runs"]
+    assert [run["server"] for run in runs] == [f"stdio:{SHOWN}"]
+    assert answer(cli_here("--db", str(db), "call", "work", "token_digest", "--json")) == digest(TOKEN)
+    assert rows_holding(db, TOKEN) == [("servers", "command")]

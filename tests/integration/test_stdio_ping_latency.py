@@ -58,3 +58,15 @@ def test_the_command_lines_ping_with_the_era_remembered_times_a_request_too(tmp_
         legs = [(leg["method"], leg["elapsed_ms"]) for leg in report["legs"]]
         assert [method for method, _ in legs] == ["start", "server/discover", "server/discover"], legs
         assert report["era"] == "stateless" and report["ping_ms"] <= legs[2][1] + 1 < legs[1][1], (report, legs)
+
+
+def test_a_ping_in_the_stateless_era_given_times_a_request_of_the_running_program_too(tmp_path: Path) -> None:
+    """``--era stateless`` (or a server configured so) probes nothing: the ping's one ``server/discover`` was the
+    program's first request, and "answered server/discover in 1.7 s" was its start."""
+    command = f"{shlex.quote(sys.executable)} -m tests.support.stdio_server"
+    done = cli_here("ping", "--era", "stateless", "--stdio", command, "--json", "--db", str(tmp_path / "runs.db"))
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    legs = [(leg["method"], leg["elapsed_ms"]) for leg in report["legs"]]
+    assert [method for method, _ in legs] == ["start", "server/discover", "server/discover"], legs
+    assert report["era"] == "stateless" and report["ping_ms"] <= legs[2][1] + 1 < legs[1][1], (report, legs)

@@ -49,7 +49,9 @@ ALLOWED = {
 # import gives asks the importer's own rule (traces.plumbing_mark), loaded for that upgrade alone. The export reads
 # a list of a command's arguments in a span as a command server's name reads its command line (mcp.command_line);
 # a command server's name leaves out a credential known by its shape (sk-…) as the export does (traces.token_shapes:
-# one rule, loaded when a word holds such a prefix). The schema step that names a command server's older runs
+# one rule, loaded when a word holds such a prefix), and a credential inside a word of several ('host=db password=P',
+# sh -c 'srv --token T') as the export's text rule finds it (traces.redact, loaded when a command server is named).
+# The schema step that names a command server's older runs
 # without its credentials asks the rule an import keeps a server's key by (mcp.address_query), loaded for that
 # upgrade alone.
 ALLOWED_MODULES = {"store": {"inspector.mcp.signin.model", "inspector.traces.plumbing_mark",
@@ -58,7 +60,7 @@ ALLOWED_MODULES = {"store": {"inspector.mcp.signin.model", "inspector.traces.plu
                    "traces": {"inspector.mcp.results", "inspector.mcp.text", "inspector.mcp.user_info",
                               "inspector.mcp.secret_names", "inspector.mcp.command_line"},
                    "transfer": {"inspector.mcp.address_query"},
-                   "mcp": {"inspector.traces.token_shapes"}}
+                   "mcp": {"inspector.traces.token_shapes", "inspector.traces.redact"}}
 QT_MODULES = ("PySide6", "shiboken6", "PyQt5", "PyQt6")
 
 

@@ -100,6 +100,8 @@ class ServerDialog(QDialog):
         super().__init__(parent)
         #: What says the server another name configures under a command's key (its credentials aside), if any.
         self._taken = taken
+        self._finished = False  # accepted or rejected: a switch of language checks nothing again
+        self.finished.connect(self._on_finished)
         editing = bool(url or command_line)
         translated(self, "setWindowTitle", lambda: _("Edit server") if editing else _("Add server"))
         self.result_settings: ServerSettings | None = None
@@ -241,11 +243,17 @@ class ServerDialog(QDialog):
             fit_form(self)
 
     def _say_problems_again(self) -> None:
-        """After a switch of language, the problems shown are checked and said again in the new one."""
+        """After a switch of language, the problems shown are checked and said again in the new one (a finished
+        dialog's are not: it is not shown again, and checking a command asks the database, closed by then perhaps)."""
+        if self._finished:
+            return
         if any(not label.isHidden() for label in (self.url_error, self.budget_error, self.header_error,
                                                   self.roots_error)) or self.command.has_problems() \
                 or self.signin.has_problems():
             self.settings()
+
+    def _on_finished(self, _result: int) -> None:
+        self._finished = True
 
     def add_header(self, name: str = "", value: str = "", secret: bool = False) -> HeaderRow:
         row = HeaderRow(name, value, secret)

@@ -35,6 +35,14 @@ from inspector.traces.redact import redact_text
      "mcp-proxy --headers Authorization 'Bearer '… http://h/sse"),
     ("srv --auth-header 'Basic dXNlcjpwYXNzK1x'", "srv --auth-header 'Basic '…"),
     ("srv '--h=bearer T1x'", "srv '--h=bearer '…"),
+    # A credential inside a word of several (a connection string, a shell's command, JSON): the export removed it
+    # in its place, the name kept it (in each run's row, `runs list`, the window's Server column).
+    ("pg-mcp 'host=db user=bob password=pw1x'", "pg-mcp 'host=db user=bob password='…"),
+    ("mssql-mcp 'Server=db;User Id=bob;Password=pw1x;'", "mssql-mcp 'Server=db;User Id=bob;Password='…"),
+    ("mssql-mcp Server=db;Password=pw1x", "mssql-mcp 'Server=db;Password='…"),
+    ("sh -c 'srv --token T1x --port 8080'", "sh -c 'srv --token … --port 8080'"),
+    ("bash -c 'export API_TOKEN=T1x; srv'", "bash -c 'export API_TOKEN=…; srv'"),
+    ("srv --config '{\"api_key\": \"K1x\", \"port\": 8080}'", "srv --config '{\"api_key\": \"…\", \"port\": 8080}'"),
 ])
 def test_a_credential_among_the_words_is_shown_as_a_mark(typed: str, shown: str) -> None:
     assert shown_typed_command_line(typed) == shown
@@ -56,3 +64,15 @@ def test_the_command_runs_with_its_words_and_is_named_without_them() -> None:
     assert endpoint.command is not None and endpoint.command.argv == ["srv", "--token", "T1x"]
     assert endpoint.url == endpoint.key == "stdio:srv --token …" and endpoint.label == "API_KEY=… srv --token …"
     assert ServerEndpoint.for_command(parse_command_line("srv --token T2y")).key == endpoint.key
+
+
+@pytest.mark.parametrize(("argv", "marked"), [
+    (["pg-mcp", "host=db user=bob password=…"], True), (["sh", "-c", "srv --token …"], True),
+    (["pg-mcp", "host=db user=bob wait…"], False),
+])
+def test_a_credential_left_out_inside_a_word_of_several_is_seen(argv: list[str], marked: bool) -> None:
+    """`servers --json` lists ``'host=db password=…'`` so (as the name shows it): imported, the program would start
+    with "…" as the password."""
+    from inspector.mcp.command_line import leaves_out_credentials
+
+    assert leaves_out_credentials(argv) is marked

@@ -69,3 +69,41 @@ def test_opened_again_nothing_changes(tmp_path: Path) -> None:
         pass
     with sqlite3.connect(path) as conn:
         assert conn.execute("SELECT server FROM runs ORDER BY id").fetchall() == before
+
+
+def test_the_rows_it_names_anew_leave_no_copy_of_the_token_where_sqlite_keeps_deleted_bytes(tmp_path: Path) -> None:
+    """This machine's SQLite is built to overwrite what it deletes (``secure_delete`` on by default), so the file
+    read above has no copy of T whether the step turns it on or not; elsewhere (Python's own builds for macOS and
+    Windows) it is off, and a row's older bytes stay in the page. Here on a connection where it is off."""
+    from inspector.store.command_key_upgrade import name_command_servers_anew
+
+    path = tmp_path / "older.db"
+    _older(path)
+    conn = sqlite3.connect(path, isolation_level=None)
+    try:
+        conn.execute("PRAGMA secure_delete = OFF")
+        conn.execute("BEGIN IMMEDIATE")
+        name_command_servers_anew(conn)
+        conn.execute("COMMIT")
+        assert conn.execute("PRAGMA secure_delete").fetchone()[0] == 0  # the connection's own setting again
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        assert conn.execute("SELECT DISTINCT server FROM runs ORDER BY server").fetchall() == [
+            ("http://h/mcp",), (CONFIGURED,), (NEW,)]
+    finally:
+        conn.close()
+    assert b"T0k-upgrade-secret" not in path.read_bytes()
+
+
+def test_a_credential_inside_a_word_of_several_is_left_out_of_the_older_runs_key_too(tmp_path: Path) -> None:
+    """A connection string (one word) kept its password in the key after the upgrade, as in a new run's."""
+    path = tmp_path / "older.db"
+    with RunStore.open(path):
+        pass
+    with sqlite3.connect(path) as conn:
+        conn.execute("INSERT INTO runs (uid, title, source, server, status, started_at) VALUES ('u', 't', 'live', ?,"
+                     " 'ok', '2026-12-06T10:00:00.000000Z')", ("stdio:pg 'host=db password=Pw-in-a-word'",))
+        conn.execute("PRAGMA user_version = 14")
+    conn.close()
+    with RunStore.open(path) as store:
+        assert store.db.conn.execute("SELECT server FROM runs").fetchall() == [("stdio:pg 'host=db password='…",)]
+    assert b"Pw-in-a-word" not in path.read_bytes()

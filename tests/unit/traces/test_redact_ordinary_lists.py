@@ -4,6 +4,9 @@ again, and the credentials of those lists still hidden:
 * an item beginning with "Basic" and a word ("Basic usage", a heading in a tool's result) lost the word, as a
   command server's name did ("--title 'Basic setup'"): only a base64 "user:password" after "Basic" is one;
 * an item of prose holding a key known by its shape ("key is sk-… today") came out garbled: "key is … today[REDACTED]";
+* an item beginning with "Bearer" and prose ("Bearer token authentication is required", an enum's "Bearer token")
+  lost all after "Bearer", and a command server's name so: only a token after "Bearer" given alone is one, as
+  the text's rule reads it (``Bearer T``), and of an item of prose the text's rule hides it in its place;
 * a whole string beginning with an address whose port is a placeholder, an e-mail address further on
   ("http://localhost:PORT/mcp and mail help@acme.io") was exported as "http://[REDACTED]@acme.io": a password with a "/"
   before its space is one only when a host and a path follow its "@" (``http://bob:Pa/55 K3y@host/mcp`` hidden still).
@@ -32,6 +35,8 @@ ORDINARY_LISTS = [
     ["Basic usage", "Advanced usage"], ["Basic setup of the server", "Next steps"], ["basic mode", "x"],
     ["http://localhost:PORT/mcp and mail help@acme.io for access"],
     ["https://api.example.org:PORT/v1 - questions to ops@example.org", "b"],
+    # "Bearer" then prose, or a word that is no token (the text's rule keeps it): exported as "Bearer [REDACTED]".
+    ["Bearer token authentication is required for all endpoints", "x"], ["OAuth", "Bearer token", "Basic auth", "none"],
 ]
 
 
@@ -59,8 +64,12 @@ def test_a_commands_credentials_in_a_list_are_still_hidden(words: list[str], exp
 @pytest.mark.parametrize(("typed", "shown"), [
     ("srv --title 'Basic setup'", "srv --title 'Basic setup'"), ("srv 'basic mode'", "srv 'basic mode'"),
     (f"srv --with 'Basic {PAIR}'", "srv --with 'Basic '…"), (f"srv --with 'Basic {UNPADDED}'", "srv --with 'Basic '…"),
+    ("srv --title 'Bearer token'", "srv --title 'Bearer token'"),
+    ("srv --with 'Bearer T0k3n'", "srv --with 'Bearer '…"),
+    ("srv --title 'Bearer tokens expire: renew them' --auth-mode bearer",
+     "srv --title 'Bearer … expire: renew them' --auth-mode bearer"),
 ])
-def test_a_command_servers_name_keeps_basic_as_a_word(typed: str, shown: str) -> None:
+def test_a_command_servers_name_keeps_basic_and_bearer_as_words(typed: str, shown: str) -> None:
     assert shown_typed_command_line(typed) == shown
 
 
@@ -82,8 +91,9 @@ def test_an_export_keeps_the_prose_of_lists(tmp_path: Path, file_format: str) ->
         store.close()
     data = path.read_text(encoding="utf-8")
     for kept in ("Basic usage", "Basic setup of the server", "basic mode", "localhost:PORT/mcp and mail help",
-                 "key is [REDACTED] today"):
+                 "key is [REDACTED] today", "Bearer token authentication is required for all endpoints"):
         assert kept in data, kept
+    assert any(f"{quote}Bearer token{quote}" in data for quote in ('"', '\\"'))  # an enum's item
     assert "K3y" not in data and "[REDACTED]@" not in data
 
 
