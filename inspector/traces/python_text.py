@@ -25,9 +25,11 @@ _LETTERS = {"\\": "\\", "'": "'", '"': '"', "n": "\n", "r": "\r", "t": "\t", "a"
 
 
 #: A backslash that begins no escape the ``unicode_escape`` codec reads as a literal does without a word (an unknown
-#: escape, ``\N{…}``, one cut short, the end): such a text is read escape by escape. It may find one in an escaped
-#: backslash's second half (``\\q``): that text is read escape by escape too, the same text more slowly.
-_NOT_PLAIN = re.compile(r"\\(?![\\'\"abfnrtv\n0-7]|x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8})")
+#: escape, ``\N{…}``, one cut short, an octal one past ``\377``, the end): such a text is read escape by escape. It
+#: may find one in an escaped backslash's second half (``\\q``): that text is read escape by escape too, the same
+#: text more slowly.
+_NOT_PLAIN = re.compile(r"\\(?![\\'\"abfnrtv\n]|[0-3][0-7]{2}|[0-7]{1,2}(?![0-7])|x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}"
+                        r"|U[0-9a-fA-F]{8})")
 
 
 def python_string(literal: str) -> str | None:

@@ -11,7 +11,7 @@ import warnings
 from pathlib import Path
 from typing import Any
 
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from inspector.mcp.text import repair_string
@@ -71,6 +71,8 @@ def test_a_text_block_s_repr_reads_back_as_its_text_a_lone_surrogate_as_u_fffd(t
 _PIECES = ["\\", "n", "t", "x", "4", "1", "7", "N", "{", "}", "DEGREE SIGN", "u", "U", "0", "q", "€", "\n", "a", "d8"]
 
 
+@example("\\444")  # an octal escape past \\377: the unicode_escape codec warns (DeprecationWarning), Python reads it
+@example("\\4444\\18\\3777")
 @given(st.lists(st.sampled_from(_PIECES), max_size=24).map("".join))
 def test_a_literal_of_escapes_reads_as_python_reads_it(body: str) -> None:
     """Escapes of every kind, cut short, unknown, beside characters beyond Latin-1: as ``ast.literal_eval`` reads
