@@ -246,7 +246,7 @@ def run_ids(store: RunStore, where: RunFilter = RunFilter()) -> list[int]:
 # A step of the run whose note (the key "note" of its payload) holds the text: only the steps the
 # index steps_with_note holds are read (its condition, word for word, lets SQLite use it); a damaged
 # payload among them is passed over, not an error.
-_NOTED_STEP = ("SELECT 1 FROM steps WHERE steps.run_id = runs.id AND instr(steps.payload, '\"note\":') > 0"
+_NOTED_STEP = ("SELECT 1 FROM steps WHERE steps.run_id = runs.id AND steps.mentions_note = 1"
                " AND {holds}")
 _STEP_NOTE = "CASE WHEN json_valid(steps.payload) THEN json_extract(steps.payload, '$.note') END"
 

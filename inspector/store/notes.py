@@ -68,7 +68,7 @@ def step_note(store: RunStore, step_id: int) -> str:
 
 
 #: The steps of a run that have a note (the index steps_with_note's condition; a damaged payload has none).
-_NOTED_STEPS = ("SELECT id FROM steps WHERE run_id = ? AND instr(payload, '\"note\":') > 0"
+_NOTED_STEPS = ("SELECT id FROM steps WHERE run_id = ? AND mentions_note = 1"
                 " AND CASE WHEN json_valid(payload) THEN json_extract(payload, '$.note') END != ''")
 
 

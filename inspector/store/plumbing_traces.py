@@ -8,10 +8,11 @@ them out unless ``--all`` asks for them, and says how many it left out.
 
 A run is one when it was imported or received (``source = 'imported'``), has a step, and every step is a
 ``request`` whose payload marks it ``raw.otlp.plumbing``. The steps so marked are in the index ``steps_plumbing``
-(schema version 13, its condition :data:`PLUMBING_STEP` word for word, which lets SQLite use it): a run is one when
-it has such a step and as many of them as steps. An agent's run has none, and is answered by a look into the
-index, no payload read (25,000 runs of the fixtures' traces, 9,625 of them plumbing traces, counted in 0.09 s at a
-load of 8 on 2 cores; reading each run's first payload took 0.3-0.4 s).
+(schema version 13; since 17 it selects the request steps whose payload mentions plumbing by the column
+``mentions_plumbing``, :mod:`.payload_mentions`; its condition :data:`PLUMBING_STEP` word for word, which lets SQLite
+use it): a run is one when it has such a step and as many of them as steps. An agent's run has none, and is answered
+by a look into the index, no payload read (25,000 runs of the fixtures' traces, 9,625 of them plumbing traces,
+counted in 0.09 s at a load of 8 on 2 cores; reading each run's first payload took 0.3-0.4 s).
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ __all__ = ["NOT_PLUMBING_TRACE", "PLUMBING_STEP", "PLUMBING_TRACE", "plumbing_tr
 
 #: SQL true for a step (of the table ``steps``, its columns unqualified) that is plumbing: the condition of the
 #: index ``steps_plumbing``, word for word (a payload that is not JSON is no plumbing: kept, never hidden).
-PLUMBING_STEP = ("kind = 'request' AND instr(payload, '\"plumbing\"') > 0"
+PLUMBING_STEP = ("mentions_plumbing = 1"
                  " AND (CASE WHEN json_valid(payload) THEN json_extract(payload, '$.raw.otlp.plumbing') END) IS 1")
 
 #: SQL true for a run (the table ``runs``) that is a plumbing trace.

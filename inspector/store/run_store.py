@@ -24,6 +24,7 @@ from inspector.runs.times import from_stored_time, to_stored_time, utc_now
 from .database import LOCK_WAIT_S, Database, open_database, pid_alive, rollback
 from .errors import UnknownRunError
 from .faults import DatabaseGoneError, is_lock, is_read_only, set_lock_wait, store_fault
+from .payload_mentions import payload_mentions
 from .plumbing_traces import NOT_PLUMBING_TRACE, PLUMBING_TRACE
 
 SOURCES = RUN_SOURCES
@@ -67,8 +68,8 @@ def _finite_payload_text(payload: Any) -> str:
         return _payload_text(payload)
 
 
-_INSERT_STEP = ("INSERT INTO steps (run_id, sequence, kind, round, duration_ms, started_at, outcome, payload)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+_INSERT_STEP = ("INSERT INTO steps (run_id, sequence, kind, round, duration_ms, started_at, outcome, payload,"
+                " mentions_note, mentions_plumbing) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
 
 StepRow = tuple[str, int, float, str | None, str, tuple[tuple[Any, ...], ...]]
 """A step as the store writes it: kind, round, duration, outcome, the payload's JSON, its legs' values
@@ -324,7 +325,7 @@ class RunStore:
         """Insert inside an open transaction (for importers that write many steps at once)."""
         kind, round_, duration_ms, outcome, payload, legs = step_row(step)
         cursor = self._conn.execute(_INSERT_STEP, (run_id, sequence, kind, round_, duration_ms, started_at, outcome,
-                                                   payload))
+                                                   payload, *payload_mentions(kind, payload)))
         step_id = int(cursor.lastrowid)
         if legs:
             self._insert_legs(step_id, legs)
@@ -335,7 +336,8 @@ class RunStore:
         as :meth:`insert_step` would one by one (steps without legs in one statement)."""
         plain: list[tuple[Any, ...]] = []
         for run_id, sequence, started_at, (kind, round_, duration_ms, outcome, payload, legs) in rows:
-            values = (run_id, sequence, kind, round_, duration_ms, started_at, outcome, payload)
+            values = (run_id, sequence, kind, round_, duration_ms, started_at, outcome, payload,
+                      *payload_mentions(kind, payload))
             if not legs:
                 plain.append(values)
                 continue

@@ -10,6 +10,7 @@ import sqlite3
 from collections.abc import Callable
 
 from .command_key_upgrade import name_command_servers_anew
+from .payload_mentions import mention_in_columns
 from .plumbing_upgrade import mark_plumbing_steps
 
 #: One migration is a sequence of statements (SQL, or a function given the connection), run in the upgrade's one
@@ -210,9 +211,15 @@ _V16_STATUS_AND_CANCELS = _statements("""
             WHERE kind = 'tool' AND outcome = 'cancelled';
 """)
 
+# What a step's payload mentions (a note, plumbing), as columns the indexes of versions 12 and 13 select on instead of
+# the payload's text, which SQLite searched in every payload an import wrote (6.7% of its thread): set by the writer
+# of a step, and by the trigger when a payload is written over (inspector/store/payload_mentions.py); here once from
+# every stored payload, by the old indexes' tests. The indexes keep their names and the rows they hold.
+_V17_PAYLOAD_MENTIONS: Migration = (mention_in_columns,)
+
 MIGRATIONS: tuple[Migration, ...] = (_V1_INITIAL, _V2_OWNER_ORIGIN_TIMELINE, _V3_TOOL_ERRORS, _V4_SERVER_ROOTS,
                                      _V5_SERVER_TRANSPORTS, _V6_SERVER_ERAS, _V7_SERVER_SIGNIN, _V8_RUN_NOTES,
                                      _V9_LEG_EXCHANGES, _V10_OUTBOX, _V11_REPLAYS, _V12_STEP_NOTES,
                                      _V13_PLUMBING_STEPS, _V14_PLUMBING_MARKS, _V15_COMMAND_KEYS,
-                                     _V16_STATUS_AND_CANCELS)
+                                     _V16_STATUS_AND_CANCELS, _V17_PAYLOAD_MENTIONS)
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -92,7 +92,7 @@ def test_the_search_in_step_notes_reads_only_the_steps_that_have_one(store: RunS
     run_id = mixed_run(store)
     write_step_note(store, step_id_of(store, run_id, 3), "noted")
     indexed = store.db.execute("SELECT run_id FROM steps INDEXED BY steps_with_note WHERE run_id = ?"
-                               " AND instr(payload, '\"note\":') > 0", (run_id,)).fetchall()
+                               " AND mentions_note = 1", (run_id,)).fetchall()
     assert indexed == [(run_id,)]
 
 

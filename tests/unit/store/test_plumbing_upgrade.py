@@ -7,7 +7,6 @@ openlit.jsonl's 9 runs where a fresh import lists 2, and importing the file agai
 
 from __future__ import annotations
 
-import gzip
 import json
 import sqlite3
 from pathlib import Path
@@ -16,26 +15,21 @@ from typing import Any
 import pytest
 
 from inspector.store import SCHEMA_VERSION, RunStore, StoreError
+from inspector.store.payload_mentions import payload_mentions
 from inspector.transfer.importing import import_trace
+from tests.support.older_schema import imported, stored_database
 
-STORES = Path(__file__).resolve().parents[2] / "fixtures" / "stores"
 TRACES = Path(__file__).resolve().parents[2] / "fixtures" / "otel"
 IMPORTED = ("openlit.jsonl", "openlit_mcp2.jsonl", "logfire_mcp2.jsonl", "mcp_sdk.jsonl")
 MARK = ',"plumbing":true'
 
 
 def older_database(folder: Path) -> Path:
-    path = folder / "older.db"
-    path.write_bytes(gzip.decompress((STORES / "schema12_plumbing.db.gz").read_bytes()))
-    return path
+    return stored_database(folder / "older.db", "schema12_plumbing.db.gz")
 
 
 def fresh_import(folder: Path) -> Path:
-    path = folder / "fresh.db"
-    with RunStore.open(path) as store:
-        for name in IMPORTED:
-            import_trace(store, TRACES / name)
-    return path
+    return imported(folder / "fresh.db", IMPORTED)
 
 
 def marks(path: Path) -> dict[tuple[str, int], tuple[bool, bool]]:
@@ -92,14 +86,17 @@ def test_nothing_but_the_marks_changes(tmp_path: Path) -> None:
         assert after[name] == before[name], name
     marked = 0
     for old, new in zip(before["steps"], after["steps"], strict=True):
-        assert old[:-1] == new[:-1]
-        if old[-1] != new[-1]:
-            start = next(at for at, (a, b) in enumerate(zip(old[-1], new[-1], strict=False)) if a != b)
-            assert new[-1] == old[-1][:start] + MARK + old[-1][start:]
-            assert json.loads(new[-1])["raw"]["otlp"]["plumbing"] is True
+        *columns, payload = new[:len(old)]  # (then what schema 17 adds: what the payload mentions)
+        assert old[:-1] == tuple(columns)
+        assert new[len(old):] == payload_mentions(new[3], payload)
+        if old[-1] != payload:
+            start = next(at for at, (a, b) in enumerate(zip(old[-1], payload, strict=False)) if a != b)
+            assert payload == old[-1][:start] + MARK + old[-1][start:]
+            assert json.loads(payload)["raw"]["otlp"]["plumbing"] is True
             marked += 1
     assert marked == 27  # openlit.jsonl 8, openlit_mcp2.jsonl 12, logfire_mcp2.jsonl 4, mcp_sdk.jsonl 3
-    noted = [payload for *_, payload in after["steps"] if '"note":' in payload]
+    noted = [new[len(old) - 1] for old, new in zip(before["steps"], after["steps"], strict=True)
+             if '"note":' in new[len(old) - 1]]
     assert [json.loads(payload)["note"] for payload in noted] == ['Kunde sagt: "läuft nicht"\nSiehe Ticket #12 — '
                                                                   'Grüße']
     assert MARK in noted[0]
