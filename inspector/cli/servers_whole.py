@@ -1,14 +1,16 @@
 """``servers --json``'s commands: their credentials as ``…`` (``--token …``), as the list and a server's name show
-them, or with ``--with-secrets`` whole, as the configuration keeps them to start the program (a backup, another
-machine: ``servers import`` of that output adds them again), said on stderr to hold secrets."""
+them, or with ``--with-secrets`` whole, as the configuration keeps them to start the program, with every value the
+configuration keeps apart (each header's, a secret variable's, the address's query: from the keyring), so that
+``servers import`` of that output on another machine adds them again as they were; said on stderr to hold
+secrets."""
 
 from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
 
-from inspector.i18n import ngettext
-from inspector.store import CommandSetting, ServerRecord
+from inspector.i18n import _
+from inspector.store import CommandSetting, ServerRecord, ServerRegistry
 
 
 def listed_command(command: CommandSetting | None) -> dict[str, object] | None:
@@ -31,16 +33,35 @@ def listed_key(key: str) -> str:
     return address_to_keep(key) if key.startswith("stdio:") else key
 
 
-def said_secrets_listed(servers: Sequence[ServerRecord]) -> None:
+def with_values(listed: dict[str, object], server: ServerRecord, registry: ServerRegistry) -> bool:
+    """Add to ``listed`` (``server`` as ``--with-secrets`` lists it) the values its configuration keeps apart: each
+    header's ``value``, a secret variable's, the address's ``query`` (from ``registry``'s keyring; one it does not
+    give stays out, to be asked for where it is imported). True when it holds a credential then (one of these, or
+    one in its command line)."""
+    headers = registry.headers_for(server.url)
+    listed["headers"] = [{"name": header.name, "secret": header.secret, **(
+        {"value": headers[header.name]} if header.name in headers else {})} for header in server.headers]
+    holds = any(header.secret and header.name in headers for header in server.headers)
+    if server.secret_query:
+        listed["query"] = registry.query_for(server.url)
+        holds = holds or listed["query"] is not None
+    if server.command is not None:
+        loaded = registry.command_for(server.url)
+        values = {variable.name: variable.value for variable in loaded.env} if loaded is not None else {}
+        stored = server.command.to_dict()
+        listed["command"] = {**stored, "env": [{**variable, "value": values[variable["name"]]}
+                                               if variable["name"] in values else variable
+                                               for variable in stored["env"]]}  # type: ignore[attr-defined]
+        holds = holds or any(variable.secret and variable.name in values for variable in server.command.env)
+    return holds or (server.command is not None and (
+        listed_command(server.command) != server.command.to_dict() or listed_key(server.url) != server.url))
+
+
+def said_secrets_listed(names: Sequence[str]) -> None:
     """Say on stderr which servers' credentials ``servers --json --with-secrets`` printed (none: nothing said)."""
-    names = [server.name or listed_key(server.url) for server in servers if server.command is not None and (
-        listed_command(server.command) != server.command.to_dict() or listed_key(server.url) != server.url)]
     if names:
-        print(ngettext("run-inspector: the output holds the credentials in the command line of {names} "
-                       "(--with-secrets): keep it as you keep a password.",
-                       "run-inspector: the output holds the credentials in the command lines of {names} "
-                       "(--with-secrets): keep it as you keep a password.", len(names)).format(
-            names=", ".join(names)), file=sys.stderr)
+        print(_("run-inspector: the output holds the credentials of {names} (--with-secrets): keep it as you keep a "
+                "password.").format(names=", ".join(names)), file=sys.stderr)
 
 
-__all__ = ["listed_command", "listed_key", "said_secrets_listed"]
+__all__ = ["listed_command", "listed_key", "said_secrets_listed", "with_values"]

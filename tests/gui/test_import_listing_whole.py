@@ -1,0 +1,49 @@
+"""File → Import servers… of what ``servers --json --with-secrets`` printed gives the servers back as they were: a
+header marked secret stays secret (it was kept in the database as a plain value), the address's secret query, the
+budget, era and roots (all were dropped). And a listing without values imported where the server is configured
+keeps its secret headers (they were taken away: the import replaced its settings with none).
+
+Real parts: the real window and preview offscreen, a real SQLite file, the window's own keeper of secrets."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+WHOLE = "http://127.0.0.1:9/mcp"
+CONFIGURED = "http://127.0.0.1:10/mcp"
+
+
+def _imported(window, qtbot, path: Path, servers: list[dict[str, object]]) -> None:
+    from inspector.gui.workbench.server_import import preview
+
+    path.write_text(json.dumps({"servers": servers}), encoding="utf-8")
+    dialog = preview(window.admin, path, window)
+    qtbot.addWidget(dialog)
+    dialog.accept()
+
+
+def test_the_whole_listing_and_the_masked_one_keep_what_the_server_had(make_window, qtbot, tmp_path: Path) -> None:
+    from inspector.store.servers import HeaderSetting
+
+    window = make_window(wait_tools=False)
+    registry = window.admin.registry
+    registry.save_server(CONFIGURED, name="configured", headers={"X-Api-Key": "k-3Rt8", "X-Tenant": "acme"})
+    _imported(window, qtbot, tmp_path / "whole.json", [{
+        "url": WHOLE, "name": "whole", "transport": "http", "era": "stateless", "budget_s": 17.0,
+        "headers": [{"name": "X-Team", "secret": True, "value": "team-5Nc4"},
+                    {"name": "X-Region", "secret": False, "value": "eu"}],
+        "secret_query": True, "query": "api_key=q-7Yh2", "roots": [tmp_path.as_uri()]}])
+    settings = registry.settings(WHOLE)
+    assert settings is not None
+    assert (settings.budget_s, settings.era, settings.roots, settings.secret_query) == (
+        17.0, "stateless", (tmp_path.as_uri(),), True)
+    assert settings.headers == (HeaderSetting("X-Team", True, None), HeaderSetting("X-Region", False, "eu"))
+    assert registry.headers_for(WHOLE) == {"X-Team": "team-5Nc4", "X-Region": "eu"}
+    assert registry.query_for(WHOLE) == "api_key=q-7Yh2"
+    _imported(window, qtbot, tmp_path / "masked.json", [{
+        "url": CONFIGURED, "name": "configured", "transport": "http",
+        "headers": [{"name": "X-Api-Key", "secret": True}, {"name": "X-Tenant", "secret": False}]}])
+    assert registry.headers_for(CONFIGURED) == {"X-Api-Key": "k-3Rt8", "X-Tenant": "acme"}
+    assert registry.settings(CONFIGURED).headers == (HeaderSetting("X-Api-Key", True, None),
+                                                     HeaderSetting("X-Tenant", False, "acme"))

@@ -1,0 +1,108 @@
+"""``servers --json --with-secrets`` then ``servers import`` on another machine (another database, an empty keyring)
+gives back every server as it was: each header's value (kept in the keyring or not, marked secret or secret by its
+name), the address's secret query, every variable of a command (its secret ones' values from the keyring), budget,
+era and roots; nothing is asked for. It printed only the headers' names and no query: the import asked for every
+header, and without a terminal kept none of them, and dropped the query without a word, so the server refused
+every call. A secret stays a secret (in the keyring, not in the database). And ``servers --json`` (credentials
+left out) imported back where the servers are configured no longer takes their secrets away.
+
+Real parts: two MCP servers on 127.0.0.1 behind a key (in the query, in a header), the real command line, real
+SQLite files, the file keyring."""
+
+from __future__ import annotations
+
+import json
+import shlex
+import sys
+from pathlib import Path
+
+from tests.support.cli_process import cli_here
+from tests.support.file_keyring import FileKeyring
+from tests.support.query_key_server import header_key_server, query_key_server
+
+QUERY = "api_key=q-7Yh2Lp9Z"
+KEY = "k-3Rt8Wq1M"
+MARKED = "team-5Nc4Vb6X"  # a header marked secret, not named like one
+ENV_KEY = "e-9Pk2Jd5S"
+COMMAND = f"{shlex.quote(sys.executable)} -m tests.support.stdio_server"
+SECRETS = ("q-7Yh2Lp9Z", KEY, MARKED, ENV_KEY)
+
+
+def _set(db: Path, *args: str) -> None:
+    done = cli_here("--db", str(db), "servers", "set", *args)
+    assert done.returncode == 0, done.stderr
+
+
+def _configure(db: Path, query_url: str, key_url: str) -> None:
+    _set(db, f"{query_url}?{QUERY}", "--name", "queried", "--header", "X-Region: eu", "--budget", "17",
+         "--era", "handshake")
+    _set(db, key_url, "--name", "keyed", "--header", f"X-Api-Key: {KEY}", "--secret-header", f"X-Team: {MARKED}",
+         "--header", "X-Tenant: acme",
+         "--root", str(db.parent))
+    _set(db, "tool", "--command", COMMAND, "--env", "MODE=fast", "--env", f"API_KEY={ENV_KEY}",
+         "--secret-env", "TEAM_PASS=hush-8Ls3", "--budget", "9")
+
+
+def _listed(db: Path) -> dict[str, dict[str, object]]:
+    done = cli_here("--db", str(db), "servers", "--json")
+    assert done.returncode == 0, done.stderr
+    return {server["name"]: server for server in json.loads(done.stdout)["servers"]}
+
+
+def _pinged(db: Path, name: str) -> None:
+    done = cli_here("--db", str(db), "ping", name)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def _settings(server: dict[str, object]) -> dict[str, object]:
+    return {key: server[key] for key in ("url", "transport", "era", "budget_s", "headers", "secret_query", "roots",
+                                         "command")}
+
+
+def test_with_secrets_then_import_on_another_machine_gives_every_server_back(
+        tmp_path: Path, file_keyring: FileKeyring) -> None:
+    db, elsewhere, whole = tmp_path / "runs.db", tmp_path / "elsewhere.db", tmp_path / "whole.json"
+    with query_key_server(QUERY) as (query_url, _gate), header_key_server(KEY) as (key_url, _key_gate):
+        _configure(db, query_url, key_url)
+        before = _listed(db)
+        listed = cli_here("--db", str(db), "servers", "--json", "--with-secrets")
+        assert listed.returncode == 0, listed.stderr
+        whole.write_text(listed.stdout, encoding="utf-8")
+        said = listed.stderr.partition("holds the credentials of ")[2].partition(" (--with-secrets)")[0]
+        assert sorted(said.split(", ")) == ["keyed", "queried", "tool"], listed.stderr
+        assert [secret for secret in SECRETS if secret in listed.stderr] == []
+        file_keyring.path.unlink()  # another machine: its keyring holds none of them
+        added = cli_here("--db", str(elsewhere), "servers", "import", str(whole), "--yes", "--json")
+        assert added.returncode == 0, added.stderr
+        document = json.loads(added.stdout)
+        assert document["skipped"] == [] and document["added"] is True
+        assert {server["name"]: server["asks_for"] for server in document["servers"]} == {
+            "keyed": [], "queried": [], "tool": []}
+        assert added.stderr == ""  # nothing left to ask for
+        after = _listed(elsewhere)
+        assert {name: _settings(server) for name, server in after.items()} == {
+            name: _settings(server) for name, server in before.items()}
+        _pinged(elsewhere, "queried")
+        _pinged(elsewhere, "keyed")
+    entries = file_keyring.entries()
+    assert entries[f"{key_url} X-Team"] == MARKED and entries[f"{query_url} ?query"] == QUERY
+    assert {value for account, value in entries.items() if account.startswith("stdio:")} == {ENV_KEY, "hush-8Ls3"}
+    stored = elsewhere.read_bytes().decode("latin-1")
+    assert [secret for secret in (*SECRETS, "hush-8Ls3") if secret in stored] == []
+
+
+def test_the_listing_without_secrets_imported_where_they_are_configured_keeps_them(
+        tmp_path: Path, file_keyring: FileKeyring) -> None:
+    db, masked = tmp_path / "runs.db", tmp_path / "masked.json"
+    with query_key_server(QUERY) as (query_url, _gate), header_key_server(KEY) as (key_url, _key_gate):
+        _configure(db, query_url, key_url)
+        before = _listed(db)
+        masked.write_text(cli_here("--db", str(db), "servers", "--json").stdout, encoding="utf-8")
+        kept = file_keyring.entries()
+        done = cli_here("--db", str(db), "servers", "import", str(masked), "--yes")
+        assert done.returncode == 0, done.stderr
+        assert file_keyring.entries() == kept
+        assert {name: _settings(server) for name, server in _listed(db).items()} == {
+            name: _settings(server) for name, server in before.items()}
+        _pinged(db, "queried")
+        _pinged(db, "keyed")
