@@ -220,7 +220,7 @@ def _add(plan: list[Planned], db_option: str | None, path: str) -> tuple[list[st
     from inspector.mcp.address_credentials import AUTHORIZATION
     from inspector.mcp.address_query import address_to_keep
     from inspector.store import EnvSetting, ServerRegistry, is_secret_variable
-    from inspector.store.asked_headers import configured_values
+    from inspector.store.asked_values import configured_values, configured_variables
     from inspector.store.secrets import is_secret_header
     from inspector.store.server_keys import move_runs_and_health
 
@@ -249,12 +249,16 @@ def _add(plan: list[Planned], db_option: str | None, path: str) -> tuple[list[st
             if entry.command is not None:
                 command = entry.command
                 given = {name: value for name, value in asked.items() if value is not None}
-                command = dataclasses.replace(command, env={**command.env, **given},
-                                              secret_env=command.secret_env | frozenset(asked))
+                # A configured server's own values stay, secret or not as they were.
+                kept, kept_secret = configured_variables(registry, planned.key,
+                                                         [name for name, value in asked.items() if value is None])
+                command = dataclasses.replace(command, env={**command.env, **given, **kept},
+                                              secret_env=command.secret_env | kept_secret | frozenset(
+                                                  name for name in asked if name not in kept))
                 setting = setting_of(command)
                 # A value left to ask for stays a secret variable without a value: asked when used.
                 setting = dataclasses.replace(setting, env=(*setting.env, *(
-                    EnvSetting(name, True, None) for name, value in asked.items() if value is None)))
+                    EnvSetting(name, True, None) for name in asked if name not in command.env)))
                 registry.save_server(planned.key, name=entry.name, command=setting, replace=True, **_settings(entry))
                 secret = [name for name in command.env if is_secret_variable(name, command.secret_env)]
             else:

@@ -15,14 +15,25 @@ from inspector.store import CommandSetting, ServerRecord, ServerRegistry
 
 def listed_command(command: CommandSetting | None) -> dict[str, object] | None:
     """``command`` as ``servers --json`` lists it: its program and arguments as its name gives them (``…`` for a
-    credential), a secret variable by its name only (as ever)."""
+    credential), a secret variable by its name only (as ever), and a plain one whose value holds a credential."""
     from inspector.mcp.command_line import hidden_words
 
     if command is None:
         return None
     listed = command.to_dict()
     program, *args = hidden_words([command.program, *command.args])
-    return {**listed, "program": program, "args": args}
+    # A plain variable's value holding a credential (DATABASE_URL=postgres://u:pw@h/db) by its name only, as a secret
+    # one's: its import asks for it, or keeps the configured one's.
+    env = [{key: value for key, value in variable.items() if key != "value" or not _holds_credential(value)}
+           for variable in listed["env"]]  # type: ignore[attr-defined]
+    return {**listed, "program": program, "args": args, "env": env}
+
+
+def _holds_credential(value: object) -> bool:
+    """True when the export's rules hide a piece of ``value`` (a password in an address, ``Password=…``, a key)."""
+    from inspector.traces.redact import redact_text  # the export's rule, not a copy
+
+    return isinstance(value, str) and redact_text(value) != value
 
 
 def listed_key(key: str) -> str:

@@ -12,6 +12,7 @@ from pathlib import Path
 
 WHOLE = "http://127.0.0.1:9/mcp"
 CONFIGURED = "http://127.0.0.1:10/mcp"
+TOOL = "stdio:tool-server"
 
 
 def _imported(window, qtbot, path: Path, servers: list[dict[str, object]]) -> None:
@@ -24,6 +25,7 @@ def _imported(window, qtbot, path: Path, servers: list[dict[str, object]]) -> No
 
 
 def test_the_whole_listing_and_the_masked_one_keep_what_the_server_had(make_window, qtbot, tmp_path: Path) -> None:
+    from inspector.mcp.server_command import ServerCommand
     from inspector.store.servers import HeaderSetting
 
     window = make_window(wait_tools=False)
@@ -45,5 +47,15 @@ def test_the_whole_listing_and_the_masked_one_keep_what_the_server_had(make_wind
         "url": CONFIGURED, "name": "configured", "transport": "http",
         "headers": [{"name": "X-Api-Key", "secret": True}, {"name": "X-Tenant", "secret": False}]}])
     assert registry.headers_for(CONFIGURED) == {"X-Api-Key": "k-3Rt8", "X-Tenant": "acme"}
+    # A command server's variables left out of the listing keep the configured values, secret or plain as they were.
+    window.admin.save_server(TOOL, "tool", None, {}, set(), command=ServerCommand("tool-server", (), {
+        "API_KEY": "e-9Pk2", "DATABASE_URL": "postgres://app:d-4Fg7@db/app"}))
+    _imported(window, qtbot, tmp_path / "tool.json", [{
+        "url": TOOL, "name": "tool", "transport": "stdio", "command": {
+            "program": "tool-server", "args": [], "cwd": None,
+            "env": [{"name": "API_KEY", "secret": True}, {"name": "DATABASE_URL", "secret": False}]}}])
+    command = registry.command_for(TOOL)
+    assert command is not None and {(variable.name, variable.secret, variable.value) for variable in command.env} == {
+        ("API_KEY", True, "e-9Pk2"), ("DATABASE_URL", False, "postgres://app:d-4Fg7@db/app")}
     assert registry.settings(CONFIGURED).headers == (HeaderSetting("X-Api-Key", True, None),
                                                      HeaderSetting("X-Tenant", False, "acme"))

@@ -4,7 +4,8 @@ name), the address's secret query, every variable of a command (its secret ones'
 era and roots; nothing is asked for. It printed only the headers' names and no query: the import asked for every
 header, and without a terminal kept none of them, and dropped the query without a word, so the server refused
 every call. A secret stays a secret (in the keyring, not in the database). And ``servers --json`` (credentials
-left out) imported back where the servers are configured no longer takes their secrets away.
+left out; a plain variable whose value holds a password by its name only: it was printed whole) imported back where
+the servers are configured no longer takes their secrets away.
 
 Real parts: two MCP servers on 127.0.0.1 behind a key (in the query, in a header), the real command line, real
 SQLite files, the file keyring."""
@@ -25,7 +26,8 @@ KEY = "k-3Rt8Wq1M"
 MARKED = "team-5Nc4Vb6X"  # a header marked secret, not named like one
 ENV_KEY = "e-9Pk2Jd5S"
 COMMAND = f"{shlex.quote(sys.executable)} -m tests.support.stdio_server"
-SECRETS = ("q-7Yh2Lp9Z", KEY, MARKED, ENV_KEY)
+DATABASE = "postgres://app:d-4Fg7Hj2K@db.example/app"  # a plain variable whose value holds a password
+SECRETS = ("q-7Yh2Lp9Z", KEY, MARKED, ENV_KEY, "d-4Fg7Hj2K")
 
 
 def _set(db: Path, *args: str) -> None:
@@ -39,13 +41,16 @@ def _configure(db: Path, query_url: str, key_url: str) -> None:
     _set(db, key_url, "--name", "keyed", "--header", f"X-Api-Key: {KEY}", "--secret-header", f"X-Team: {MARKED}",
          "--header", "X-Tenant: acme",
          "--root", str(db.parent))
-    _set(db, "tool", "--command", COMMAND, "--env", "MODE=fast", "--env", f"API_KEY={ENV_KEY}",
+    _set(db, "tool", "--command", COMMAND, "--env", "MODE=fast", "--env", f"API_KEY={ENV_KEY}", "--env",
+         f"DATABASE_URL={DATABASE}",
          "--secret-env", "TEAM_PASS=hush-8Ls3", "--budget", "9")
 
 
-def _listed(db: Path) -> dict[str, dict[str, object]]:
-    done = cli_here("--db", str(db), "servers", "--json")
+def _listed(db: Path, *whole: str) -> dict[str, dict[str, object]]:
+    done = cli_here("--db", str(db), "servers", "--json", *whole)
     assert done.returncode == 0, done.stderr
+    if not whole:
+        assert [secret for secret in SECRETS if secret in done.stdout] == [], done.stdout
     return {server["name"]: server for server in json.loads(done.stdout)["servers"]}
 
 
@@ -55,8 +60,8 @@ def _pinged(db: Path, name: str) -> None:
 
 
 def _settings(server: dict[str, object]) -> dict[str, object]:
-    return {key: server[key] for key in ("url", "transport", "era", "budget_s", "headers", "secret_query", "roots",
-                                         "command")}
+    return {key: server.get(key) for key in ("url", "transport", "era", "budget_s", "headers", "secret_query", "query",
+                                             "roots", "command")}
 
 
 def test_with_secrets_then_import_on_another_machine_gives_every_server_back(
@@ -64,7 +69,7 @@ def test_with_secrets_then_import_on_another_machine_gives_every_server_back(
     db, elsewhere, whole = tmp_path / "runs.db", tmp_path / "elsewhere.db", tmp_path / "whole.json"
     with query_key_server(QUERY) as (query_url, _gate), header_key_server(KEY) as (key_url, _key_gate):
         _configure(db, query_url, key_url)
-        before = _listed(db)
+        before = _listed(db, "--with-secrets")
         listed = cli_here("--db", str(db), "servers", "--json", "--with-secrets")
         assert listed.returncode == 0, listed.stderr
         whole.write_text(listed.stdout, encoding="utf-8")
@@ -79,7 +84,7 @@ def test_with_secrets_then_import_on_another_machine_gives_every_server_back(
         assert {server["name"]: server["asks_for"] for server in document["servers"]} == {
             "keyed": [], "queried": [], "tool": []}
         assert added.stderr == ""  # nothing left to ask for
-        after = _listed(elsewhere)
+        after = _listed(elsewhere, "--with-secrets")
         assert {name: _settings(server) for name, server in after.items()} == {
             name: _settings(server) for name, server in before.items()}
         _pinged(elsewhere, "queried")
@@ -88,7 +93,7 @@ def test_with_secrets_then_import_on_another_machine_gives_every_server_back(
     assert entries[f"{key_url} X-Team"] == MARKED and entries[f"{query_url} ?query"] == QUERY
     assert {value for account, value in entries.items() if account.startswith("stdio:")} == {ENV_KEY, "hush-8Ls3"}
     stored = elsewhere.read_bytes().decode("latin-1")
-    assert [secret for secret in (*SECRETS, "hush-8Ls3") if secret in stored] == []
+    assert [secret for secret in (*SECRETS[:4], "hush-8Ls3") if secret in stored] == []  # a plain value stays plain
 
 
 def test_the_listing_without_secrets_imported_where_they_are_configured_keeps_them(
@@ -96,13 +101,14 @@ def test_the_listing_without_secrets_imported_where_they_are_configured_keeps_th
     db, masked = tmp_path / "runs.db", tmp_path / "masked.json"
     with query_key_server(QUERY) as (query_url, _gate), header_key_server(KEY) as (key_url, _key_gate):
         _configure(db, query_url, key_url)
-        before = _listed(db)
+        before = _listed(db, "--with-secrets")
+        _listed(db)  # holds none of them
         masked.write_text(cli_here("--db", str(db), "servers", "--json").stdout, encoding="utf-8")
         kept = file_keyring.entries()
         done = cli_here("--db", str(db), "servers", "import", str(masked), "--yes")
         assert done.returncode == 0, done.stderr
         assert file_keyring.entries() == kept
-        assert {name: _settings(server) for name, server in _listed(db).items()} == {
+        assert {name: _settings(server) for name, server in _listed(db, "--with-secrets").items()} == {
             name: _settings(server) for name, server in before.items()}
         _pinged(db, "queried")
         _pinged(db, "keyed")

@@ -20,7 +20,7 @@ from inspector.mcp.address_credentials import AUTHORIZATION, CredentialsConflict
 from inspector.mcp.address_query import address_query, address_to_keep
 from inspector.mcp.server_command import ServerCommand
 from inspector.mcp.server_configs import ConfiguredServer, ServerConfigError, read_server_config
-from inspector.store.asked_headers import configured_values
+from inspector.store.asked_values import configured_values, configured_variables
 
 from ..dialogs.import_dialog import ImportChoice, ImportDialog
 
@@ -86,10 +86,12 @@ def add_choices(admin: ServerAdmin, choices: list[ImportChoice]) -> list[str]:
             admin.forget_server(other)
         if server.command is not None:
             command = server.command
-            env = {**command.env, **choice.asked}
-            command = ServerCommand(command.program, command.args, env, command.cwd,
-                                    secret_env=frozenset(command.secret_env | set(choice.asked)))
             key = ServerEndpoint.for_command(command).key
+            kept, kept_secret = configured_variables(  # a configured server's own stay, as they were
+                admin.registry, key, [name for name in server.asks_for if name not in choice.asked])
+            env = {**command.env, **choice.asked, **kept}
+            command = ServerCommand(command.program, command.args, env, command.cwd, secret_env=frozenset(
+                command.secret_env | set(choice.asked) | kept_secret))
             admin.save_server(key, server.name, server.budget_s, {}, set(), command=command, replaces=replaces,
                               roots=server.roots, era=server.era or "auto")
         else:
