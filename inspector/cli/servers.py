@@ -392,12 +392,16 @@ def _servers(store: RunStore, as_json: bool, with_secrets: bool = False) -> int:
             emit_json({"servers": [_listed(server, signins) for server in servers]})
             return EXIT_OK
         from .keyring_refusals import NotingKeeper
-        from .servers_whole import listed_key, said_secrets_listed, with_values
+        from .servers_whole import listed_key, not_whole_error, said_secrets_listed, with_values
 
-        registry = ServerRegistry(store.db, NotingKeeper())
+        keeper = NotingKeeper()
+        registry = ServerRegistry(store.db, keeper)
         listed = [_listed(server, signins, with_secrets=True) for server in servers]
         holding = [server.name or listed_key(server.url) for server, whole in zip(servers, listed, strict=True)
                    if with_values(whole, server, registry)]
+        refused = not_whole_error(keeper, {server.url: server.name or listed_key(server.url) for server in servers})
+        if refused is not None:
+            raise refused
         emit_json({"servers": listed})
         said_secrets_listed(holding)
         return EXIT_OK

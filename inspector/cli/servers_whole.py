@@ -10,7 +10,12 @@ import sys
 from collections.abc import Sequence
 
 from inspector.i18n import _
+from inspector.i18n.messages import NP_
 from inspector.store import CommandSetting, ServerRecord, ServerRegistry
+from inspector.store.keyring_words import named_secrets
+
+from .common import CommandError
+from .keyring_refusals import NotingKeeper
 
 
 def listed_command(command: CommandSetting | None) -> dict[str, object] | None:
@@ -68,6 +73,21 @@ def with_values(listed: dict[str, object], server: ServerRecord, registry: Serve
         listed_command(server.command) != server.command.to_dict() or listed_key(server.url) != server.url))
 
 
+def not_whole_error(keeper: NotingKeeper, shown: dict[str, str]) -> CommandError | None:
+    """The keyring would not give secrets of the servers ``shown`` (by key): the listing would not be whole (a backup
+    missing them), so nothing is printed; the error to end with (``None``: it gave them all)."""
+    url = next((url for action, url, _account, _answer in keeper.refused if action == "read"), None)
+    if url is None:
+        return None
+    accounts, answer = keeper.accounts("read", url)
+    return CommandError(NP_(
+        "The system keyring did not give {names} of {server} ({problem}), so the configuration was not listed "
+        "(--with-secrets lists it whole). Unlock the keyring and list it again.",
+        "The system keyring did not give {names} of {server} ({problem}), so the configuration was not listed "
+        "(--with-secrets lists it whole). Unlock the keyring and list it again.",
+        {**named_secrets(accounts), "server": shown.get(url, url), "problem": answer}, "count"))
+
+
 def said_secrets_listed(names: Sequence[str]) -> None:
     """Say on stderr which servers' credentials ``servers --json --with-secrets`` printed (none: nothing said)."""
     if names:
@@ -75,4 +95,4 @@ def said_secrets_listed(names: Sequence[str]) -> None:
                 "password.").format(names=", ".join(names)), file=sys.stderr)
 
 
-__all__ = ["listed_command", "listed_key", "said_secrets_listed", "with_values"]
+__all__ = ["listed_command", "listed_key", "not_whole_error", "said_secrets_listed", "with_values"]

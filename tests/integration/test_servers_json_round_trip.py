@@ -112,3 +112,20 @@ def test_the_listing_without_secrets_imported_where_they_are_configured_keeps_th
             name: _settings(server) for name, server in before.items()}
         _pinged(db, "queried")
         _pinged(db, "keyed")
+
+
+def test_with_secrets_lists_nothing_when_the_keyring_does_not_give_them(tmp_path: Path,
+                                                                        file_keyring: FileKeyring) -> None:
+    import keyring
+
+    from tests.support.file_keyring import TroubledKeyring
+
+    db = tmp_path / "runs.db"
+    _set(db, "http://127.0.0.1:9/mcp", "--name", "keyed", "--header", f"X-Api-Key: {KEY}")
+    keyring.set_keyring(TroubledKeyring(file_keyring.path, wait_s=0, refuse={"get": "KeyringLocked"}))
+    done = cli_here("--db", str(db), "servers", "--json", "--with-secrets")
+    assert done.returncode == 1, done.stdout  # a backup without its secrets: none at all, the error as --json says it
+    assert json.loads(done.stdout) == {"error": {"kind": "failed", "message": (
+        "The system keyring did not give the secret X-Api-Key of keyed (KeyringLocked: the test keyring refuses to "
+        "get (KeyringLocked)), so the configuration was not listed (--with-secrets lists it whole). Unlock the "
+        "keyring and list it again.")}}
