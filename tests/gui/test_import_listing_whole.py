@@ -8,6 +8,7 @@ Real parts: the real window and preview offscreen, a real SQLite file, the windo
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 WHOLE = "http://127.0.0.1:9/mcp"
@@ -15,13 +16,20 @@ CONFIGURED = "http://127.0.0.1:10/mcp"
 TOOL = "stdio:tool-server"
 
 
-def _imported(window, qtbot, path: Path, servers: list[dict[str, object]]) -> None:
+def _imported(window, qtbot, path: Path, servers: list[dict[str, object]]) -> str:
+    """Import ``servers`` as ``servers --json`` lists them; what the preview said of the first one's place."""
     from inspector.gui.workbench.server_import import preview
 
     path.write_text(json.dumps({"servers": servers}), encoding="utf-8")
     dialog = preview(window.admin, path, window)
     qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    if shots := os.environ.get("REVIEW_SHOTS"):
+        dialog.grab().save(str(Path(shots) / f"{path.stem}.png"))
+    place = dialog.table.item(0, 2).text()
     dialog.accept()
+    return place
 
 
 def test_the_whole_listing_and_the_masked_one_keep_what_the_server_had(make_window, qtbot, tmp_path: Path) -> None:
@@ -31,11 +39,12 @@ def test_the_whole_listing_and_the_masked_one_keep_what_the_server_had(make_wind
     window = make_window(wait_tools=False)
     registry = window.admin.registry
     registry.save_server(CONFIGURED, name="configured", headers={"X-Api-Key": "k-3Rt8", "X-Tenant": "acme"})
-    _imported(window, qtbot, tmp_path / "whole.json", [{
+    place = _imported(window, qtbot, tmp_path / "whole.json", [{
         "url": WHOLE, "name": "whole", "transport": "http", "era": "stateless", "budget_s": 17.0,
         "headers": [{"name": "X-Team", "secret": True, "value": "team-5Nc4"},
                     {"name": "X-Region", "secret": False, "value": "eu"}],
         "secret_query": True, "query": "api_key=q-7Yh2", "roots": [tmp_path.as_uri()]}])
+    assert place == f"{WHOLE} (its query kept as a secret); offered the folders (roots): {tmp_path.as_uri()}"
     settings = registry.settings(WHOLE)
     assert settings is not None
     assert (settings.budget_s, settings.era, settings.roots, settings.secret_query) == (
