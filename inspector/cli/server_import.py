@@ -259,7 +259,8 @@ def _add(plan: list[Planned], db_option: str | None, path: str) -> tuple[list[st
                 # A value left to ask for stays a secret variable without a value: asked when used.
                 setting = dataclasses.replace(setting, env=(*setting.env, *(
                     EnvSetting(name, True, None) for name in asked if name not in command.env)))
-                registry.save_server(planned.key, name=entry.name, command=setting, replace=True, **_settings(entry))
+                registry.save_server(planned.key, name=entry.name_kept(planned.key), command=setting, replace=True,
+                                     **_settings(entry))
                 secret = [name for name in command.env if is_secret_variable(name, command.secret_env)]
             else:
                 headers = {**entry.headers, **{k: v for k, v in asked.items() if v is not None}}
@@ -267,7 +268,7 @@ def _add(plan: list[Planned], db_option: str | None, path: str) -> tuple[list[st
                                                                   [k for k, v in asked.items() if v is None])
                 headers.update(configured)  # a configured server's own stay, secret or not as they were
                 marked = (*(k for k in asked if k not in configured), *configured_secret, *entry.secret_headers)
-                registry.save_server(planned.key, name=entry.name, headers=headers, secret=marked,
+                registry.save_server(planned.key, name=entry.name_kept(planned.key), headers=headers, secret=marked,
                                      transport=entry.transport, replace=True, query=planned.query, **_settings(entry))
                 secret = [name for name in headers if is_secret_header(name) or name in marked]
                 if planned.query is not None:

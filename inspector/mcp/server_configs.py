@@ -69,6 +69,11 @@ class ConfiguredServer:
     era: str | None = None
     roots: tuple[str, ...] = ()
 
+    def name_kept(self, key: str) -> str | None:
+        """The name to configure it under, kept as the server ``key``: none when it is named by that key (an unnamed
+        server, as ``servers --json`` lists it, stays unnamed)."""
+        return None if self.name == key else self.name
+
 
 @dataclass(frozen=True)
 class SkippedServer:

@@ -41,6 +41,7 @@ def _configure(db: Path, query_url: str, key_url: str) -> None:
     _set(db, key_url, "--name", "keyed", "--header", f"X-Api-Key: {KEY}", "--secret-header", f"X-Team: {MARKED}",
          "--header", "X-Tenant: acme",
          "--root", str(db.parent))
+    _set(db, f"{key_url}/unnamed")  # no name: listed by its address, and kept so
     _set(db, "tool", "--command", COMMAND, "--env", "MODE=fast", "--env", f"API_KEY={ENV_KEY}", "--env",
          f"DATABASE_URL={DATABASE}",
          "--secret-env", "TEAM_PASS=hush-8Ls3", "--budget", "9")
@@ -51,7 +52,7 @@ def _listed(db: Path, *whole: str) -> dict[str, dict[str, object]]:
     assert done.returncode == 0, done.stderr
     if not whole:
         assert [secret for secret in SECRETS if secret in done.stdout] == [], done.stdout
-    return {server["name"]: server for server in json.loads(done.stdout)["servers"]}
+    return {server["name"] or f"unnamed {server['url']}": server for server in json.loads(done.stdout)["servers"]}
 
 
 def _pinged(db: Path, name: str) -> None:
@@ -82,7 +83,7 @@ def test_with_secrets_then_import_on_another_machine_gives_every_server_back(
         document = json.loads(added.stdout)
         assert document["skipped"] == [] and document["added"] is True
         assert {server["name"]: server["asks_for"] for server in document["servers"]} == {
-            "keyed": [], "queried": [], "tool": []}
+            "keyed": [], "queried": [], "tool": [], f"{key_url}/unnamed": []}
         assert added.stderr == ""  # nothing left to ask for
         after = _listed(elsewhere, "--with-secrets")
         assert {name: _settings(server) for name, server in after.items()} == {

@@ -92,8 +92,8 @@ def add_choices(admin: ServerAdmin, choices: list[ImportChoice]) -> list[str]:
             env = {**command.env, **choice.asked, **kept}
             command = ServerCommand(command.program, command.args, env, command.cwd, secret_env=frozenset(
                 command.secret_env | set(choice.asked) | kept_secret))
-            admin.save_server(key, server.name, server.budget_s, {}, set(), command=command, replaces=replaces,
-                              roots=server.roots, era=server.era or "auto")
+            admin.save_server(key, server.name_kept(key), server.budget_s, {}, set(), command=command,
+                              replaces=replaces, roots=server.roots, era=server.era or "auto")
         else:
             key = public_url(server.url or "")
             configured, configured_secret = configured_values(  # a configured server's own stay, as they were
@@ -116,7 +116,7 @@ def add_choices(admin: ServerAdmin, choices: list[ImportChoice]) -> list[str]:
             if query is not None:
                 said.append(_("The query in the address of {name} is kept as a secret and sent with every "
                               "call.").format(name=server.name))
-            admin.save_server(key, server.name, server.budget_s, headers, secret, transport=server.transport,
+            admin.save_server(key, server.name_kept(key), server.budget_s, headers, secret, transport=server.transport,
                               query=query, roots=server.roots, era=server.era or "auto",
                               replaces=replaces)
         keys.append(key)
