@@ -53,7 +53,8 @@ class Planned:
                 "command": self.shown if entry.command is not None else None,
                 # The address as kept (without the user name, password and query the file's may carry).
                 "url": self.shown if entry.url is not None else None,
-                "asks_for": list(entry.asks_for), "effect": self.effect, "replaces": self.replaced_shown()}
+                "asks_for": list(entry.asks_for), "roots": list(entry.roots), "effect": self.effect,
+                "replaces": self.replaced_shown()}
 
     def replaced_shown(self) -> list[str]:
         """The keys of the servers it replaces as they may be shown (a command keyed before its credentials were
@@ -180,6 +181,8 @@ def _print_preview(path: str, config: ServerConfig, plan: list[Planned]) -> None
             print("      " + _("its address's user name and password: kept as a secret Authorization header"))
         if planned.query is not None:
             print("      " + _("its address's query: kept as a secret and sent with every call"))
+        if entry.roots:
+            print(one_line("      " + _("offers it the folders (roots): {roots}").format(roots=", ".join(entry.roots))))
         if entry.asks_for:
             print(one_line("      " + _("asks for (${{input:…}} in the file): {names}").format(
                 names=", ".join(entry.asks_for))))
@@ -217,6 +220,7 @@ def _add(plan: list[Planned], db_option: str | None, path: str) -> tuple[list[st
     from inspector.mcp.address_credentials import AUTHORIZATION
     from inspector.mcp.address_query import address_to_keep
     from inspector.store import EnvSetting, ServerRegistry, is_secret_variable
+    from inspector.store.asked_values import configured_values, configured_variables
     from inspector.store.secrets import is_secret_header
     from inspector.store.server_keys import move_runs_and_health
 
@@ -245,19 +249,28 @@ def _add(plan: list[Planned], db_option: str | None, path: str) -> tuple[list[st
             if entry.command is not None:
                 command = entry.command
                 given = {name: value for name, value in asked.items() if value is not None}
-                command = dataclasses.replace(command, env={**command.env, **given},
-                                              secret_env=command.secret_env | frozenset(asked))
+                # A configured server's own values stay, secret or not as they were.
+                kept, kept_secret = configured_variables(registry, planned.key,
+                                                         [name for name, value in asked.items() if value is None])
+                command = dataclasses.replace(command, env={**command.env, **given, **kept},
+                                              secret_env=command.secret_env | kept_secret | frozenset(
+                                                  name for name in asked if name not in kept))
                 setting = setting_of(command)
                 # A value left to ask for stays a secret variable without a value: asked when used.
                 setting = dataclasses.replace(setting, env=(*setting.env, *(
-                    EnvSetting(name, True, None) for name, value in asked.items() if value is None)))
-                registry.save_server(planned.key, name=entry.name, command=setting, replace=True)
+                    EnvSetting(name, True, None) for name in asked if name not in command.env)))
+                registry.save_server(planned.key, name=entry.name_kept(planned.key), command=setting, replace=True,
+                                     **_settings(entry))
                 secret = [name for name in command.env if is_secret_variable(name, command.secret_env)]
             else:
                 headers = {**entry.headers, **{k: v for k, v in asked.items() if v is not None}}
-                registry.save_server(planned.key, name=entry.name, headers=headers, secret=tuple(asked),
-                                     transport=entry.transport, replace=True, query=planned.query)
-                secret = [name for name in headers if is_secret_header(name) or name in asked]
+                configured, configured_secret = configured_values(registry, planned.key,
+                                                                  [k for k, v in asked.items() if v is None])
+                headers.update(configured)  # a configured server's own stay, secret or not as they were
+                marked = (*(k for k in asked if k not in configured), *configured_secret, *entry.secret_headers)
+                registry.save_server(planned.key, name=entry.name_kept(planned.key), headers=headers, secret=marked,
+                                     transport=entry.transport, replace=True, query=planned.query, **_settings(entry))
+                secret = [name for name in headers if is_secret_header(name) or name in marked]
                 if planned.query is not None:
                     secret.append(_("the query"))
                 if planned.credentials is not None:
@@ -265,7 +278,7 @@ def _add(plan: list[Planned], db_option: str | None, path: str) -> tuple[list[st
                     if registry.add_secret_header(planned.key, AUTHORIZATION, planned.credentials):
                         with_credentials.append(entry.name)
                 unanswered.extend(_("{value} of {server}").format(value=name, server=entry.name)
-                                  for name, value in asked.items() if value is None)
+                                  for name, value in asked.items() if value is None and name not in configured)
             if not keeper.available:
                 not_kept.extend(_("{value} of {server}").format(value=name, server=entry.name) for name in secret)
     refused = removal_refused(removing, named, NP_("Added {count} server.", "Added {count} servers.",
@@ -273,6 +286,11 @@ def _add(plan: list[Planned], db_option: str | None, path: str) -> tuple[list[st
     if refused is not None:
         raise refused
     return not_kept, unanswered, with_credentials
+
+
+def _settings(entry: ConfiguredServer) -> dict[str, Any]:
+    """The budget, era and roots the file gives ``entry``, as :meth:`ServerRegistry.save_server` takes them."""
+    return {"budget_s": entry.budget_s, "era": entry.era, "roots": entry.roots}
 
 
 def _stopped(path: str, terminated: bool, missed: list[NotPutBack], names: dict[str, str]) -> object:

@@ -391,11 +391,22 @@ def _servers(store: RunStore, as_json: bool, with_secrets: bool = False) -> int:
     servers = ServerRegistry(store.db).all()
     signins = StoredSignIn(store.db).all()
     if as_json:
-        emit_json({"servers": [_listed(server, signins, with_secrets) for server in servers]})
-        if with_secrets:
-            from .servers_whole import said_secrets_listed
+        if not with_secrets:
+            emit_json({"servers": [_listed(server, signins) for server in servers]})
+            return EXIT_OK
+        from .keyring_refusals import NotingKeeper
+        from .servers_whole import listed_key, not_whole_error, said_secrets_listed, with_values
 
-            said_secrets_listed(servers)
+        keeper = NotingKeeper()
+        registry = ServerRegistry(store.db, keeper)
+        listed = [_listed(server, signins, with_secrets=True) for server in servers]
+        holding = [server.name or listed_key(server.url) for server, whole in zip(servers, listed, strict=True)
+                   if with_values(whole, server, registry)]
+        refused = not_whole_error(keeper, {server.url: server.name or listed_key(server.url) for server in servers})
+        if refused is not None:
+            raise refused
+        emit_json({"servers": listed})
+        said_secrets_listed(holding)
         return EXIT_OK
     if not servers:
         print(_("No servers known yet."))

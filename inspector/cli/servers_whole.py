@@ -1,26 +1,44 @@
 """``servers --json``'s commands: their credentials as ``…`` (``--token …``), as the list and a server's name show
-them, or with ``--with-secrets`` whole, as the configuration keeps them to start the program (a backup, another
-machine: ``servers import`` of that output adds them again), said on stderr to hold secrets."""
+them, or with ``--with-secrets`` whole, as the configuration keeps them to start the program, with every value the
+configuration keeps apart (each header's, a secret variable's, the address's query: from the keyring), so that
+``servers import`` of that output on another machine adds them again as they were; said on stderr to hold
+secrets."""
 
 from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
 
-from inspector.i18n import ngettext
-from inspector.store import CommandSetting, ServerRecord
+from inspector.i18n import _
+from inspector.i18n.messages import NP_
+from inspector.store import CommandSetting, ServerRecord, ServerRegistry
+from inspector.store.keyring_words import named_secrets
+
+from .common import CommandError
+from .keyring_refusals import NotingKeeper
 
 
 def listed_command(command: CommandSetting | None) -> dict[str, object] | None:
     """``command`` as ``servers --json`` lists it: its program and arguments as its name gives them (``…`` for a
-    credential), a secret variable by its name only (as ever)."""
+    credential), a secret variable by its name only (as ever), and a plain one whose value holds a credential."""
     from inspector.mcp.command_line import shown_words
 
     if command is None:
         return None
     listed = command.to_dict()
     program, *args = shown_words([command.program, *command.args])
-    return {**listed, "program": program, "args": args}
+    # A plain variable's value holding a credential (DATABASE_URL=postgres://u:pw@h/db) by its name only, as a secret
+    # one's: its import asks for it, or keeps the configured one's.
+    env = [{key: value for key, value in variable.items() if key != "value" or not _holds_credential(value)}
+           for variable in listed["env"]]  # type: ignore[attr-defined]
+    return {**listed, "program": program, "args": args, "env": env}
+
+
+def _holds_credential(value: object) -> bool:
+    """True when the export's rules hide a piece of ``value`` (a password in an address, ``Password=…``, a key)."""
+    from inspector.traces.redact import redact_text  # the export's rule, not a copy
+
+    return isinstance(value, str) and redact_text(value) != value
 
 
 def listed_key(key: str) -> str:
@@ -31,16 +49,50 @@ def listed_key(key: str) -> str:
     return address_to_keep(key) if key.startswith("stdio:") else key
 
 
-def said_secrets_listed(servers: Sequence[ServerRecord]) -> None:
+def with_values(listed: dict[str, object], server: ServerRecord, registry: ServerRegistry) -> bool:
+    """Add to ``listed`` (``server`` as ``--with-secrets`` lists it) the values its configuration keeps apart: each
+    header's ``value``, a secret variable's, the address's ``query`` (from ``registry``'s keyring; one it does not
+    give stays out, to be asked for where it is imported). True when it holds a credential then (one of these, or
+    one in its command line)."""
+    headers = registry.headers_for(server.url)
+    listed["headers"] = [{"name": header.name, "secret": header.secret, **(
+        {"value": headers[header.name]} if header.name in headers else {})} for header in server.headers]
+    holds = any(header.secret and header.name in headers for header in server.headers)
+    if server.secret_query:
+        listed["query"] = registry.query_for(server.url)
+        holds = holds or listed["query"] is not None
+    if server.command is not None:
+        loaded = registry.command_for(server.url)
+        values = {variable.name: variable.value for variable in loaded.env} if loaded is not None else {}
+        stored = server.command.to_dict()
+        listed["command"] = {**stored, "env": [{**variable, "value": values[variable["name"]]}
+                                               if variable["name"] in values else variable
+                                               for variable in stored["env"]]}  # type: ignore[attr-defined]
+        holds = holds or any(variable.secret and variable.name in values for variable in server.command.env)
+    return holds or (server.command is not None and (
+        listed_command(server.command) != server.command.to_dict() or listed_key(server.url) != server.url))
+
+
+def not_whole_error(keeper: NotingKeeper, shown: dict[str, str]) -> CommandError | None:
+    """The keyring would not give secrets of the servers ``shown`` (by key): the listing would not be whole (a backup
+    missing them), so nothing is printed; the error to end with (``None``: it gave them all)."""
+    url = next((url for action, url, _account, _answer in keeper.refused if action == "read"), None)
+    if url is None:
+        return None
+    accounts, answer = keeper.accounts("read", url)
+    return CommandError(NP_(
+        "The system keyring did not give {names} of {server} ({problem}), so the configuration was not listed "
+        "(--with-secrets lists it whole). Unlock the keyring and list it again.",
+        "The system keyring did not give {names} of {server} ({problem}), so the configuration was not listed "
+        "(--with-secrets lists it whole). Unlock the keyring and list it again.",
+        {**named_secrets(accounts), "server": shown.get(url, url), "problem": answer}, "count"))
+
+
+def said_secrets_listed(names: Sequence[str]) -> None:
     """Say on stderr which servers' credentials ``servers --json --with-secrets`` printed (none: nothing said)."""
-    names = [server.name or listed_key(server.url) for server in servers if server.command is not None and (
-        listed_command(server.command) != server.command.to_dict() or listed_key(server.url) != server.url)]
     if names:
-        print(ngettext("run-inspector: the output holds the credentials in the command line of {names} "
-                       "(--with-secrets): keep it as you keep a password.",
-                       "run-inspector: the output holds the credentials in the command lines of {names} "
-                       "(--with-secrets): keep it as you keep a password.", len(names)).format(
-            names=", ".join(names)), file=sys.stderr)
+        print(_("run-inspector: the output holds the credentials of {names} (--with-secrets): keep it as you keep a "
+                "password.").format(names=", ".join(names)), file=sys.stderr)
 
 
-__all__ = ["listed_command", "listed_key", "said_secrets_listed"]
+__all__ = ["listed_command", "listed_key", "not_whole_error", "said_secrets_listed", "with_values"]

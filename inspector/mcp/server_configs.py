@@ -3,7 +3,9 @@
 Claude Desktop, Cursor and the official Inspector list servers under ``mcpServers``; VS Code under
 ``servers`` (with ``type`` required and ``${input:…}`` placeholders for values it asks for); ``servers --json``
 as a list under ``servers`` (:mod:`.listed_servers`). An
-entry is a command (``command``, ``args``, ``env``, ``cwd``) or an address (``url``, ``headers``).
+entry is a command (``command``, ``args``, ``env``, ``cwd``) or an address (``url``, ``headers``); its
+``secret`` may name the variables or headers whose values are secrets, and ``budget_s``, ``era`` and ``roots``
+its settings (``servers --json`` lists them so).
 Reading never starts anything: it gives what would be added, and for each entry that cannot be
 added, why. The file may come from anyone: it is read bounded (size, nesting, counts), and a value
 that is not what the format says is named, not guessed.
@@ -21,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from .command_line import leaves_out_credentials
+from .eras import ERAS
 from .json_words import decoder_reason
 from .listed_servers import LISTED_FORMAT, listed_entries
 from .messages import N_, Message, Number, system_reason
@@ -57,6 +60,19 @@ class ConfiguredServer:
     #: Names of the environment variables and headers whose value the other client asks for
     #: when it starts the server (``${input:…}``): the user fills them in here.
     asks_for: tuple[str, ...] = ()
+    #: Names of the headers whose values are secrets though not named like one (``servers --json`` lists them
+    #: so): kept in the keyring as a secret header is. A command's are its ``secret_env``.
+    secret_headers: tuple[str, ...] = ()
+    #: Its operation budget (seconds), era of MCP (one of :data:`.eras.ERAS`) and roots (``file://`` URIs), where
+    #: the file gives them (``servers --json`` does); ``None`` and ``()``: the defaults.
+    budget_s: float | None = None
+    era: str | None = None
+    roots: tuple[str, ...] = ()
+
+    def name_kept(self, key: str) -> str | None:
+        """The name to configure it under, kept as the server ``key``: none when it is named by that key (an unnamed
+        server, as ``servers --json`` lists it, stays unnamed)."""
+        return None if self.name == key else self.name
 
 
 @dataclass(frozen=True)
@@ -120,21 +136,22 @@ def parse_server_config(data: bytes, name: str = "the file") -> ServerConfig:
     if not isinstance(document, dict):
         raise ServerConfigError(Message(N_("{file} holds no server list: expected a JSON object with "
                                            "'mcpServers' or 'servers'"), {"file": name}))
+    left_out: dict[str, Message] = {}
     if isinstance(document.get("mcpServers"), dict):
         entries, file_format = document["mcpServers"], "mcpServers"
     elif isinstance(document.get("servers"), dict):
         entries, file_format = document["servers"], "vscode"
     elif isinstance(document.get("servers"), list):  # what `servers --json` lists
-        entries, file_format = listed_entries(document["servers"]), LISTED_FORMAT
+        (entries, left_out), file_format = listed_entries(document["servers"]), LISTED_FORMAT
     else:
         raise ServerConfigError(Message(N_("{file} holds no server list: expected a JSON object with "
                                            "'mcpServers' or 'servers'"), {"file": name}))
-    if len(entries) > MAX_SERVERS:
+    if len(entries) + len(left_out) > MAX_SERVERS:
         raise ServerConfigError(Message(N_("{file} lists {count} servers, more than the {most} read from one file"), {
-            "file": name, "count": Number(len(entries), f"{len(entries):,}"),
+            "file": name, "count": Number(len(entries) + len(left_out), f"{len(entries) + len(left_out):,}"),
             "most": Number(MAX_SERVERS, f"{MAX_SERVERS:,}")}))
     servers: list[ConfiguredServer] = []
-    skipped: list[SkippedServer] = []
+    skipped = [SkippedServer(server_name, reason) for server_name, reason in left_out.items()]
     for server_name, entry in entries.items():
         try:
             servers.append(_entry(str(server_name), entry, vscode=file_format == "vscode"))
@@ -196,8 +213,9 @@ def _entry(name: str, entry: Any, *, vscode: bool) -> ConfiguredServer:
     if cwd is not None:
         cwd = _text(cwd, "cwd")
     asks = tuple(sorted(key for key, value in env.items() if _PLACEHOLDER.search(value)))
-    command = ServerCommand(program, tuple(args), {key: value for key, value in env.items() if key not in asks}, cwd)
-    return ConfiguredServer(name, command=command, transport="stdio", asks_for=asks)
+    command = ServerCommand(program, tuple(args), {key: value for key, value in env.items() if key not in asks}, cwd,
+                            secret_env=frozenset(_marked_secret(entry, env)))
+    return ConfiguredServer(name, command=command, transport="stdio", asks_for=asks, **_settings(entry))
 
 
 def _address(name: str, entry: dict[str, Any], transport: str) -> ConfiguredServer:
@@ -206,7 +224,28 @@ def _address(name: str, entry: dict[str, Any], transport: str) -> ConfiguredServ
     asks = tuple(sorted(key for key, value in headers.items() if _PLACEHOLDER.search(value)))
     kept = {key: value for key, value in headers.items() if key not in asks}
     ServerEndpoint(url, headers=kept)  # raises the sentence for a bad address or header
-    return ConfiguredServer(name, url=url, headers=kept, transport=transport, asks_for=asks)
+    return ConfiguredServer(name, url=url, headers=kept, transport=transport, asks_for=asks,
+                            secret_headers=tuple(_marked_secret(entry, kept)), **_settings(entry))
+
+
+def _settings(entry: dict[str, Any]) -> dict[str, Any]:
+    """The budget, era and roots an entry gives (``servers --json`` lists them), each left out unless well formed."""
+    budget, era, roots = entry.get("budget_s"), entry.get("era"), entry.get("roots")
+    given: dict[str, Any] = {}
+    if type(budget) in (int, float) and 0 < budget < float("inf"):
+        given["budget_s"] = float(budget)
+    if era in ERAS:
+        given["era"] = era
+    if isinstance(roots, list) and roots and all(isinstance(root, str) and root.startswith("file://")
+                                                 for root in roots):
+        given["roots"] = tuple(roots)
+    return given
+
+
+def _marked_secret(entry: dict[str, Any], values: dict[str, str]) -> list[str]:
+    """The names of ``values`` the entry's ``secret`` list marks secret (``servers --json`` marks them so)."""
+    marked = entry.get("secret")
+    return [name for name in values if name in marked] if isinstance(marked, list) else []
 
 
 def _text(value: Any, key: str) -> str:

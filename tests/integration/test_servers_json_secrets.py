@@ -40,7 +40,7 @@ def test_servers_json_masks_a_commands_token_and_with_secrets_lists_it_whole(tmp
     assert whole.returncode == 0
     [server] = json.loads(whole.stdout)["servers"]
     assert server["command"]["args"][-2:] == ["--token", TOKEN]
-    assert "holds the credentials in the command line of tokened" in whole.stderr
+    assert "holds the credentials of tokened (--with-secrets)" in whole.stderr
     assert TOKEN not in whole.stderr
     refused = cli_here("--db", str(db), "servers", "--with-secrets")
     assert refused.returncode == 2 and "--with-secrets goes with --json" in refused.stderr

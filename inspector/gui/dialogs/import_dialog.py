@@ -151,6 +151,10 @@ class ImportDialog(QDialog):
         name.setToolTip(plain_tooltip(visible(server.name[:2000])))
         kind = {"stdio": _("Command"), "sse": _("Address (HTTP+SSE)")}.get(server.transport, _("Address"))
         place = where(server)
+        if server.roots:  # what the server may read, said before it is added
+            # Translators: an entry's address or command line, then the folders offered to it (file:// URIs).
+            place = _("{place}; offered the folders (roots): {roots}").format(place=place,
+                                                                             roots=", ".join(server.roots))
         replaced = QTableWidgetItem(_("replaced") if self.replaced[row] else _("new"))
         if self.replaced[row]:
             replaced.setToolTip(_("A server with this address or command is configured already: adding replaces "

@@ -20,6 +20,7 @@ from inspector.mcp.address_credentials import AUTHORIZATION, CredentialsConflict
 from inspector.mcp.address_query import address_query, address_to_keep
 from inspector.mcp.server_command import ServerCommand
 from inspector.mcp.server_configs import ConfiguredServer, ServerConfigError, read_server_config
+from inspector.store.asked_values import configured_values, configured_variables
 
 from ..dialogs.import_dialog import ImportChoice, ImportDialog
 
@@ -85,14 +86,19 @@ def add_choices(admin: ServerAdmin, choices: list[ImportChoice]) -> list[str]:
             admin.forget_server(other)
         if server.command is not None:
             command = server.command
-            env = {**command.env, **choice.asked}
-            command = ServerCommand(command.program, command.args, env, command.cwd,
-                                    secret_env=frozenset(command.secret_env | set(choice.asked)))
             key = ServerEndpoint.for_command(command).key
-            admin.save_server(key, server.name, None, {}, set(), command=command, replaces=replaces)
+            kept, kept_secret = configured_variables(  # a configured server's own stay, as they were
+                admin.registry, key, [name for name in server.asks_for if name not in choice.asked])
+            env = {**command.env, **choice.asked, **kept}
+            command = ServerCommand(command.program, command.args, env, command.cwd, secret_env=frozenset(
+                command.secret_env | set(choice.asked) | kept_secret))
+            admin.save_server(key, server.name_kept(key), server.budget_s, {}, set(), command=command,
+                              replaces=replaces, roots=server.roots, era=server.era or "auto")
         else:
             key = public_url(server.url or "")
-            headers = {**server.headers, **choice.asked}
+            configured, configured_secret = configured_values(  # a configured server's own stay, as they were
+                admin.registry, key, [name for name in server.asks_for if name not in choice.asked])
+            headers = {**server.headers, **choice.asked, **configured}
             try:
                 basic = credentials_header(server.url or "", key, [*headers, *server.asks_for])
             except CredentialsConflict as conflict:
@@ -100,7 +106,7 @@ def add_choices(admin: ServerAdmin, choices: list[ImportChoice]) -> list[str]:
                               "user name and password in its address.").format(name=server.name,
                                                                                 reason=translate(conflict)))
                 continue
-            secret = set(choice.asked)
+            secret = set(choice.asked) | set(server.secret_headers) | configured_secret
             if basic is not None:
                 headers[AUTHORIZATION] = basic
                 secret.add(AUTHORIZATION)
@@ -110,7 +116,8 @@ def add_choices(admin: ServerAdmin, choices: list[ImportChoice]) -> list[str]:
             if query is not None:
                 said.append(_("The query in the address of {name} is kept as a secret and sent with every "
                               "call.").format(name=server.name))
-            admin.save_server(key, server.name, None, headers, secret, transport=server.transport, query=query,
+            admin.save_server(key, server.name_kept(key), server.budget_s, headers, secret, transport=server.transport,
+                              query=query, roots=server.roots, era=server.era or "auto",
                               replaces=replaces)
         keys.append(key)
     if keys or said:
