@@ -73,7 +73,15 @@ class TimelineCells:
         self.model = model
         #: The texts of the cells painted lately, by (step id, column).
         self._texts: dict[tuple[int, str], str] = {}
-        on_language_changed(model, self._texts.clear)
+        on_language_changed(model, self._language_changed)
+
+    def _language_changed(self) -> None:
+        """The cells said anew in the new language, the fitted columns' words of the pages read at once: said as
+        their rows were painted, German -> English -> German left the Outcome column without the room of a timed-out
+        call's "fehlgeschlagen: Zeitüberschreitung" further down until its row scrolled into view."""
+        self._texts.clear()
+        for page in self.model.pages_kept():
+            self.say_fitted(page)
 
     def forget(self) -> None:
         """The rows changed (another run, a step still running): their words are said anew."""
