@@ -76,12 +76,14 @@ class TimelineCells:
         on_language_changed(model, self._language_changed)
 
     def _language_changed(self) -> None:
-        """The cells said anew in the new language, the fitted columns' words of the pages read at once: said as
-        their rows were painted, German -> English -> German left the Outcome column without the room of a timed-out
-        call's "fehlgeschlagen: Zeitüberschreitung" further down until its row scrolled into view."""
+        """The cells said anew in the new language, the Outcome column's of the pages read at once (the other fitted
+        columns' words are kept as stored, said in the language of the moment): said as their rows were painted,
+        German -> English -> German left the column without the room of a timed-out call's "fehlgeschlagen:
+        Zeitüberschreitung" further down until its row scrolled into view."""
         self._texts.clear()
         for page in self.model.pages_kept():
-            self.say_fitted(page)
+            for step in page:
+                self.text(step, "outcome")
 
     def forget(self) -> None:
         """The rows changed (another run, a step still running): their words are said anew."""
