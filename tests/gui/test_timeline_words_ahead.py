@@ -15,6 +15,7 @@ from PySide6.QtWidgets import QApplication
 
 from inspector.runs import Leg, RunStep, RunTrace, StepKind, ToolResult
 from inspector.store import RunStore, resolve_db_path
+from tests.gui.test_screenshots import save
 from tests.gui.test_timeline_columns_steady import _layout
 from tests.support.sample_runs import T0
 
@@ -56,3 +57,4 @@ def test_scrolling_a_long_runs_rows_into_view_keeps_the_columns_and_the_details_
     QApplication.processEvents()
     assert tab.timeline.pages_read >= 2  # they are now, and painted
     assert _layout(tab) == first
+    save(shown.window, f"timeline-long-run-end-{language}")
