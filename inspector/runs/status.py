@@ -4,3 +4,6 @@
 RUN_STATUSES = ("running", "ok", "failed", "cancelled", "interrupted")
 #: Where a run came from.
 RUN_SOURCES = ("live", "scenario", "imported")
+#: What a proxied run's title says after its operation ("tools/call get_weather · proxy"), so that it reads apart from
+#: calls made here; a title cut short in the run list drops it first.
+PROXY_TITLE_MARK = "· proxy"

@@ -69,6 +69,15 @@ def failure_kinds(store: RunStore, run_ids: Sequence[int]) -> dict[int, str]:
     return kinds
 
 
+def failures_in_run(store: RunStore, run_id: int) -> set[str]:
+    """The kinds of failure the run's failed tool calls name, each once ("timed_out", "refused"): what their Outcome
+    cells will say ("failed: timed out") before their rows are read."""
+    kinds = set()
+    for _run, _failed, not_sent, timed_out in _ended(store, {"run0": run_id}):
+        kinds |= {kind for kind, count in (("refused", not_sent), ("timed_out", timed_out)) if count}
+    return kinds
+
+
 def _ended(store: RunStore, names: dict[str, int]) -> list[tuple[int, int, int, int]]:
     """:data:`_KINDS` of the runs ``names`` binds: the payloads read as they are, or, if one is not JSON
     SQLite reads (nested deeper than it parses), each checked first."""
@@ -78,4 +87,4 @@ def _ended(store: RunStore, names: dict[str, int]) -> list[tuple[int, int, int, 
         _KINDS.format(payload=payload, mark=TIMED_OUT_MARK, runs=runs), values).fetchall(), "steps.payload")
 
 
-__all__ = ["failure_kinds"]
+__all__ = ["failure_kinds", "failures_in_run"]

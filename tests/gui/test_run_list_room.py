@@ -25,6 +25,12 @@ def pane(qtbot, tmp_path: Path):
     run = store.start_run("invoke_agent support-agent: a title long enough to need its room", "live",
                           "weather-mcp-server-with-a-long-name")
     store.finish_run(run, "ok")
+    yield list_alone(qtbot, store)
+    store.close()
+
+
+def list_alone(qtbot, store: RunStore) -> RunListPane:
+    """The run list of ``store``'s runs, wide: every column at its fitted width."""
     pane = RunListPane(store)
     qtbot.addWidget(pane)
     pane.reload()
@@ -32,11 +38,10 @@ def pane(qtbot, tmp_path: Path):
     pane.layout().removeWidget(pane.view)
     pane.view.setParent(None)
     qtbot.addWidget(pane.view)
-    pane.view.resize(1600, 300)  # wide: every column at its fitted width
+    pane.view.resize(1600, 300)
     pane.view.show()
     qtbot.waitExposed(pane.view)
-    yield pane
-    store.close()
+    return pane
 
 
 def widths(pane: RunListPane) -> list[int]:

@@ -30,6 +30,7 @@ from inspector.mcp.results import ToolCallResult
 from inspector.mcp.standalone import ServerNotification
 from inspector.runs import Leg, RunStep, RunTrace, StepKind, ToolOutcome, ToolResult
 from inspector.runs.progress import bound_progress, progress_note
+from inspector.runs.status import PROXY_TITLE_MARK
 
 from .book import ProxiedOperation
 from .legs import AGENT_LEFT, BUDGET, COMPLETE, MAX_PARSED_BYTES, PROXY_STOPPED, SERVER_BROKE, CapturedLeg
@@ -37,7 +38,7 @@ from .legs import AGENT_LEFT, BUDGET, COMPLETE, MAX_PARSED_BYTES, PROXY_STOPPED,
 #: How many of the server's notifications a step keeps (as our own calls keep).
 MAX_NOTIFICATIONS = 50
 #: What a proxied run's title says after the operation, so it reads apart from calls made here.
-TITLE_MARK = "· proxy"
+TITLE_MARK = PROXY_TITLE_MARK
 #: How a leg ends whose answer the agent did not get whole, through no fault of the server's: the agent
 #: closed its connection, or the proxy was stopped (Ctrl-C, Stop in the window) under it.
 _CUT_SHORT = (AGENT_LEFT, PROXY_STOPPED)

@@ -53,6 +53,13 @@ class ColumnWords(QObject):
             self._durations[shape] = seconds
             self._grew()
 
+    def note_steps(self, longest: list[tuple[str, float]]) -> None:
+        """Remember the kinds and durations of steps read ahead of their rows (kind as stored, milliseconds:
+        :func:`~inspector.store.longest_steps.longest_steps`), before a page that has them is read."""
+        for kind, duration_ms in longest:
+            self.note_kind(kind)
+            self.note_duration(duration_ms / 1000, format_duration(duration_ms / 1000))
+
     def _grew(self) -> None:
         # Not while the view paints the cell: the column is fitted once the paint is done.
         QTimer.singleShot(0, self.grew.emit)

@@ -19,6 +19,7 @@ from inspector.i18n.run_cells import run_duration, unnamed_server
 from inspector.i18n.scenarios import own_demo_server
 from inspector.runs import RUN_SOURCES
 from inspector.runs.replaying import OWN_DEMO_ORIGIN
+from inspector.runs.status import PROXY_TITLE_MARK
 from inspector.store.outbox import OutboxEntry
 
 from ..widgets.middle_elided import MiddleElided
@@ -88,7 +89,8 @@ class RunListColumns(QObject):
                                         SERVER: SERVER_FLOOR_PX},
                                        dict.fromkeys((STATUS, DURATION, SERVER), TITLE_KEPT_PX))
         view.setItemDelegateForColumn(STATUS, OutcomeCellDelegate(view))
-        view.setItemDelegateForColumn(title, MiddleElided(view))  # both ends of a title cut short; its tip whole
+        # Both ends of a title cut short (a proxied call's tool before the proxy's mark); its tooltip whole.
+        view.setItemDelegateForColumn(title, MiddleElided(view, PROXY_TITLE_MARK))
         #: The reasons the Status column was last widened to (in the language then).
         self._fitted_reasons: list[str] = []
         #: The longest run listed when the Duration column's floor was last set, and of which records.

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from inspector.i18n.words import outcome_word, step_outcome_word
+from inspector.i18n.words import failed_outcome_text, failure_word, outcome_word, step_outcome_word
 
 from ..language import on_language_changed
 
@@ -25,12 +25,22 @@ class SaidOutcomes(QObject):
         self.texts: dict[str, str] = {}
         #: :meth:`usual` in the language of the moment (a page of rows read asks it for each of its steps).
         self._usual: list[str] = []
+        #: The kinds of failure of the run's failed calls read ahead of their rows (:meth:`note_failures`).
+        self._ahead: set[str] = set()
         # Said again in the new language, at the next paint: the old ones no longer need room.
         on_language_changed(self, self._language_changed)
 
     def _language_changed(self) -> None:
         self.texts.clear()
         self._usual = []
+        self.note_failures(self._ahead)
+
+    def note_failures(self, failures: set[str]) -> None:
+        """Remember the texts of failed tool calls of these kinds ("timed_out": "failed: timed out"), read ahead of
+        their rows (a long run's call further down that timed out widened the column as it scrolled into view)."""
+        self._ahead = set(failures)
+        for failure in sorted(failures):
+            self.note(failed_outcome_text("tool", "failed", failure), failure_word(failure))
 
     def note(self, text: str, failure: str = "") -> None:
         """Remember ``text`` (of kind of failure ``failure``) if the column's usual words do not include it."""
@@ -41,6 +51,7 @@ class SaidOutcomes(QObject):
 
     def forget(self) -> None:
         """Another run is shown: its own texts will be noted as they are painted."""
+        self._ahead = set()
         if self.texts:
             self.texts.clear()
             QTimer.singleShot(0, self.changed.emit)

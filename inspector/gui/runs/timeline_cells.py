@@ -73,7 +73,17 @@ class TimelineCells:
         self.model = model
         #: The texts of the cells painted lately, by (step id, column).
         self._texts: dict[tuple[int, str], str] = {}
-        on_language_changed(model, self._texts.clear)
+        on_language_changed(model, self._language_changed)
+
+    def _language_changed(self) -> None:
+        """The cells said anew in the new language, the Outcome column's of the pages read at once (the other fitted
+        columns' words are kept as stored, said in the language of the moment): said as their rows were painted,
+        German -> English -> German left the column without the room of a timed-out call's "fehlgeschlagen:
+        Zeitüberschreitung" further down until its row scrolled into view."""
+        self._texts.clear()
+        for page in self.model.pages_kept():
+            for step in page:
+                self.text(step, "outcome")
 
     def forget(self) -> None:
         """The rows changed (another run, a step still running): their words are said anew."""

@@ -328,6 +328,10 @@ class TimelineModel(RunShape, SpanTreeRows, NamedColumnsModel):
         self._last_number, self._last_page = page_number, page
         return page
 
+    def pages_kept(self) -> list[list[TimelineRow]]:
+        """The pages of rows read and kept (none read again)."""
+        return list(self._pages.values())
+
     def _read_page(self, page_number: int) -> list[TimelineRow]:
         """The rows of page ``page_number``, the legs of its failed steps kept with them."""
         assert self.run is not None
