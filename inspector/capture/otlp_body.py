@@ -21,6 +21,7 @@ from inspector.runs.nesting import nested_deeper
 from inspector.traces.format import MAX_RECORD_BYTES, format_path
 from inspector.traces.json_reasons import TOO_MANY_DIGITS, parser_reason
 from inspector.traces.span_batch import HeldSpan
+from inspector.traces.wide_text import wide_encoding
 
 PROTOBUF = "application/x-protobuf"
 JSON = "application/json"
@@ -198,12 +199,28 @@ def _not_json(name: str) -> None:
     raise ValueError(f"{name} is not a JSON value")
 
 
-def _from_json(body: bytes) -> list[HeldSpan]:
+def _utf8_text(body: bytes) -> str:
+    """The body as text. JSON is UTF-8, as an import reads it: json.loads reads bytes as UTF-16 or UTF-32 too
+    (their zero bytes tell), and UTF-8's shape of a lone surrogate ("\\xed\\xb0\\x80", which no text holds and
+    SQLite refused: 500), both refused here. A UTF-8 byte order mark is skipped, as json.loads and an import do."""
+    wide = wide_encoding(body[:4])
+    if wide is not None:
+        raise BadBody(Message(N_("The body is {encoding} text, not UTF-8: send the JSON as UTF-8."),
+                              {"encoding": wide}))
     try:
-        document = json.loads(body, parse_constant=_not_json)
+        return body.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise BadBody(Message(N_("The body is not UTF-8 text (at byte {offset}): send the JSON as UTF-8."),
+                              {"offset": error.start})) from None
+
+
+def _from_json(body: bytes) -> list[HeldSpan]:
+    text = _utf8_text(body)
+    try:
+        document = json.loads(text, parse_constant=_not_json)
     except RecursionError:
         raise BadBody(Message(N_("The JSON body nests too deeply."))) from None
-    except (ValueError, UnicodeDecodeError) as error:
+    except ValueError as error:
         # Python's int() past its digits (its advice, sys.set_int_max_str_digits(), means nothing to the sender):
         # said in the words an import says it with
         reason = parser_reason(TOO_MANY_DIGITS) if _INT_DIGITS in str(error) else str(error)[:200]
