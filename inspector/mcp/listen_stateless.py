@@ -179,6 +179,10 @@ class StatelessListening:
                             "An event on the subscription stream of {server} was too large."), {"server": label}))
                     return _Outcome("dropped", acknowledged)
                 return await self._refusal(response, media_type, request["id"])
+        except httpx.DecodingError:  # it answered ("… broke: Error -3 while decompressing data" before)
+            return _Outcome("dropped", acknowledged, Message(N_(
+                "The server {server} answered, but its subscription stream cannot be unpacked as its "
+                "Content-Encoding header says (the stream is damaged, or a proxy changed it)."), {"server": label}))
         except httpx.HTTPError as exc:
             return _Outcome("dropped", acknowledged, Message(N_("The subscription stream of {server} broke: "
                                                                 "{reason}"), {

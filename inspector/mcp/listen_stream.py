@@ -93,6 +93,11 @@ class ListeningStream:
                 except EventTooLarge:
                     raise StreamClosed(events, Message(N_("An event on the standalone stream of {server} was "
                                                           "too large."), {"server": self.server.label})) from None
+        except httpx.DecodingError:  # it answered ("… broke: Error -3 while decompressing data" before)
+            raise StreamClosed(events, Message(N_("The server {server} answered, but its standalone stream cannot be "
+                                                  "unpacked as its Content-Encoding header says (the stream is "
+                                                  "damaged, or a proxy changed it)."),
+                                               {"server": self.server.label})) from None
         except httpx.HTTPError as exc:
             raise StreamClosed(events, Message(N_("The standalone stream of {server} broke: {reason}"), {
                 "server": self.server.label, "reason": str(exc) or type(exc).__name__})) from None

@@ -26,14 +26,10 @@ from .json_stream import (
     is_overflow,
     json_error_reason,
 )
+from .wide_text import wide_encoding
 
 _BOM = b"\xef\xbb\xbf"
 _LONGEST_CHUNK = 16 * 1024 * 1024
-#: How UTF-16 and UTF-32 text begins (its byte order mark, or JSON's first character with a zero
-#: byte beside it): Windows' PowerShell writes UTF-16 when a trace is saved with `>`.
-_WIDE_STARTS = ((b"\xff\xfe\x00\x00", "UTF-32"), (b"\x00\x00\xfe\xff", "UTF-32"), (b"\xff\xfe", "UTF-16"),
-                (b"\xfe\xff", "UTF-16"), (b"{\x00", "UTF-16"), (b"[\x00", "UTF-16"), (b"\x00{", "UTF-16"),
-                (b"\x00[", "UTF-16"))
 #: How packed files begin (their magic numbers): a collector's file exporter may write zstd, a trace
 #: handed on by mail comes gzip-compressed or zipped; said as such, not as "invalid JSON" at byte 0.
 _PACKED_STARTS = ((b"\x1f\x8b", "gzip"), (b"PK\x03\x04", "zip"), (b"(\xb5/\xfd", "zstd"), (b"BZh", "bzip2"),
@@ -55,7 +51,7 @@ def sniff(source: FilePath, exact: bool = False) -> FileKind:
     a parser that reads whole numbers beyond 64 bits (see :func:`.json_stream.event_parser`)."""
     with source.open("rb") as file:
         head = file.read(6)
-        wide = next((encoding for begins, encoding in _WIDE_STARTS if head.startswith(begins)), None)
+        wide = wide_encoding(head)
         if wide is not None:
             raise TraceProblem((), said(N_("the file is {encoding} text, not UTF-8: save it as UTF-8 and import it "
                                            "again"), encoding=wide))

@@ -211,7 +211,8 @@ def test_the_sdks_exporter_compressing_with_deflate_is_taken(receiver: TraceRece
     (b'{"resourceSpans": 7}', "resourceSpans must be a list"),
     (b'{"resourceSpans": [{"scopeSpans": [{"spans": ["x"]}]}]}', "Each item of spans[] must be an object"),
     (b"[" * 100_000 + b"]" * 100_000, "nests"),
-    (b"\xff\xfe\x00garbage", "not valid JSON"),
+    (b"\xff\xfe\x00garbage", "The body is UTF-16 text, not UTF-8"),  # its byte order mark says so
+    (b"{\xffgarbage", "The body is not UTF-8 text (at byte 1)"),
 ])
 def test_a_bad_json_body_is_answered_400_with_a_status(receiver: TraceReceiver, body: bytes, words: str) -> None:
     answer = httpx.post(receiver.url, content=body, headers=JSON)

@@ -123,6 +123,10 @@ class LegacySseChannel:
             reason = error.sentence
         except EventTooLarge:
             reason = Message(N_("{server} sent an event larger than 16 MB"), {"server": self.server.label})
+        except httpx.DecodingError:  # it answered ("… failed: DecodingError" before)
+            reason = Message(N_("{server} answered, but its event stream cannot be unpacked as its Content-Encoding "
+                                "header says (the stream is damaged, or a proxy changed it)"),
+                             {"server": self.server.label})
         except httpx.HTTPError as error:
             reason = Message(N_("the event stream of {server} failed: {reason}"),
                              {"server": self.server.label, "reason": type(error).__name__})

@@ -225,7 +225,10 @@ def test_a_place_nested_deep_is_said_by_its_first_and_last_steps(store: RunStore
 
 @pytest.mark.parametrize(("encoding", "bom", "named"), [
     ("utf-16", b"", "UTF-16"), ("utf-16-le", b"", "UTF-16"), ("utf-16-be", b"\xfe\xff", "UTF-16"),
-    ("utf-32", b"", "UTF-32")])
+    ("utf-32", b"", "UTF-32"),
+    # Without a mark, beginning with a space or a line's end: "a character that cannot begin a JSON value" before
+    ("utf-16-be", " ".encode("utf-16-be"), "UTF-16"), ("utf-16-le", "\n".encode("utf-16-le"), "UTF-16"),
+    ("utf-32-le", b"", "UTF-32")])
 def test_a_trace_saved_as_utf16_or_utf32_is_named_so(store: RunStore, tmp_path: Path, encoding: str, bom: bytes,
                                                      named: str) -> None:
     """PowerShell's `>` saves a trace as UTF-16: the sentence names the encoding and what to do, not
