@@ -228,8 +228,10 @@ class McpTransportError(Exception):
 
     @classmethod
     def rpc_error(cls, server: str, method: str, code: int, message: str, *, data: Any = None,
-                  http_status: int | None = None) -> McpTransportError:
-        error = cls(ErrorKind.RPC_ERROR, server, refusal_words.rpc_error(server, method, code, message, data),
+                  http_status: int | None = None, code_sent: str | None = None) -> McpTransportError:
+        """``code_sent``: the code as the server sent it when it is no integer (``code`` is then 0)."""
+        error = cls(ErrorKind.RPC_ERROR, server,
+                    refusal_words.rpc_error(server, method, code, message, data, code_sent=code_sent),
                     method=method, rpc_code=code, http_status=http_status)
         error.rpc_data = data
         return error

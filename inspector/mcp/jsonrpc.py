@@ -9,6 +9,9 @@ from typing import Any
 from .messages import N_, Message
 from .text import load_wire_json
 
+#: How much of a string the server sent where a number belongs is kept (it is shown in a sentence).
+_SENT_CHARS = 40
+
 
 @dataclass(frozen=True)
 class RpcAnswer:
@@ -19,6 +22,9 @@ class RpcAnswer:
     error_message: str | None = None
     #: The error's ``data`` (e.g. the versions a server supports), as the server sent it.
     error_data: Any = None
+    #: The error's ``code`` as the server sent it (JSON text, a string clipped: ``"x"``) when it is not an integer,
+    #: which JSON-RPC wants; ``error_code`` is then 0.
+    error_code_sent: str | None = None
 
     @property
     def is_error(self) -> bool:
@@ -41,16 +47,36 @@ def decode_answer(obj: Any) -> RpcAnswer:
     error = obj.get("error")
     if isinstance(error, dict):
         code = error.get("code")
+        if isinstance(code, float) and code.is_integer():  # -32601.0: JSON spells numbers one way
+            code = int(code)
+        whole = isinstance(code, int) and not isinstance(code, bool)
         message = error.get("message")
         return RpcAnswer(
-            error_code=code if isinstance(code, int) and not isinstance(code, bool) else 0,
+            error_code=code if whole else 0,
             error_message=message if isinstance(message, str) else "no message",
             error_data=error.get("data"),
+            error_code_sent=None if whole or "code" not in error else _as_sent(code),
         )
     result = obj.get("result")
-    if not isinstance(result, dict):
-        raise NotAnAnswer(Message(N_("it carries neither a result nor an error")))
-    return RpcAnswer(result=result)
+    if isinstance(result, dict):
+        return RpcAnswer(result=result)
+    if error is not None:
+        raise NotAnAnswer(Message(N_("its error is not a JSON object")))
+    if "result" in obj:
+        raise NotAnAnswer(Message(N_("its result is not a JSON object")))
+    raise NotAnAnswer(Message(N_("it carries neither a result nor an error")))
+
+
+def _as_sent(value: Any) -> str:
+    """A value the server sent as JSON text, in ASCII (a control or bidirectional character as its escape: it is
+    shown in a sentence), a string clipped, a list or an object by its brackets only."""
+    if isinstance(value, dict):
+        return "{…}"
+    if isinstance(value, list):
+        return "[…]"
+    if isinstance(value, str) and len(value) > _SENT_CHARS:
+        return json.dumps(value[:_SENT_CHARS])[:-1] + '…"'
+    return json.dumps(value)
 
 
 def decode_body(body: bytes, request_id: int | None = None) -> RpcAnswer:

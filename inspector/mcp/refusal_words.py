@@ -115,11 +115,18 @@ def refresh_kept(server: str) -> Message:
                    {"server": server})
 
 
-def rpc_error(server: str, method: str, code: int, message: str, data: Any) -> Message:
+def rpc_error(server: str, method: str, code: int, message: str, data: Any, *,
+              code_sent: str | None = None) -> Message:
+    """``code_sent``: the error's code as the server sent it, when it is not an integer (JSON text: ``"x"``)."""
     detail = inside_a_sentence(sanitize_remote_text(message))
     params: dict[str, object] = {"server": server, "method": method, "code": code, "detail": detail}
-    worded = _worded_rpc_error(code, data, params)
-    if worded is not None:
+    if code_sent is not None:
+        params["sent"] = sanitize_remote_text(code_sent, 48)
+        template = (N_("The server {server} rejected {method} with a JSON-RPC error whose code, {sent}, is not an "
+                       "integer: {detail}.") if detail else
+                    N_("The server {server} rejected {method} with a JSON-RPC error whose code, {sent}, is not an "
+                       "integer: no message."))
+    elif (worded := _worded_rpc_error(code, data, params)) is not None:
         template = worded
     else:
         template = (N_("The server {server} rejected {method} with JSON-RPC error {code}: {detail}.") if detail

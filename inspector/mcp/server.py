@@ -16,7 +16,7 @@ from .secrets import Secrets, header_secrets, url_secrets
 from .server_command import ServerCommand
 from .signin.model import SignInSettings
 from .url_parts import readable_parts
-from .user_info import second_server
+from .user_info import read_address, second_server
 
 #: How a server is reached: Streamable HTTP, the older HTTP+SSE transport, or a command's stdin/stdout.
 TRANSPORTS = ("http", "sse", "stdio")
@@ -110,6 +110,8 @@ class ServerEndpoint:
         parts = readable_parts(self.url)  # an unclosed "[" of an IPv6 host, a port out of range: no parts
         if (parts.scheme not in ("http", "https") or not parts.hostname or not _host_accepted(parts.netloc)
                 or not _http_accepts(self.url)):
+            if (cut := password_cut(self.url)) is not None:  # "bob:a/b@host": no port "a" at a host "bob"
+                raise InvalidServerError(cut)
             if (meant := scheme_missing(shown)) is not None:
                 raise InvalidServerError(Message(N_("'{address}' is not a server address: it needs http:// or "
                                                     "https:// before it, e.g. {meant}"),
@@ -213,6 +215,19 @@ def two_servers(url: str) -> Message | None:
                       "'?' or '#' as typed. Write those in the password as %40, %2F, %3F and %23, or an '@' in the "
                       "path as %40"), {"address": _clip(address_to_quote(url)), "host": _clip(hosts[0]),
                                        "other": _clip(hosts[1])})
+
+
+def password_cut(url: str) -> Message | None:
+    """What to say of ``url`` when its password holds ``/``, ``?`` or ``#`` as typed and no ``@`` before them
+    (:func:`.user_info.read_address`'s ``typed``: ``http://bob:a/b@host/mcp``, whose host RFC 3986 reads up to the
+    ``/``); ``None`` otherwise. Like :func:`two_servers`, it names the address without its password: no piece of
+    it, neither what ends before that ``/`` as the host and port read."""
+    address = read_address(url)
+    if not address.head or not address.typed:
+        return None
+    return Message(N_("'{address}', with the user name and password it was typed with, reads as another address: "
+                      "its password holds '/', '?' or '#' as typed, where an address's host ends. Write those in the "
+                      "password as %2F, %3F and %23"), {"address": _clip(address_to_quote(url))})
 
 
 def _host_accepted(netloc: str) -> bool:

@@ -9,7 +9,13 @@ from __future__ import annotations
 
 import re
 
-from inspector.mcp.user_info import USER_INFO_BEFORE_TAIL, spaced_user_info
+from inspector.mcp.user_info import (
+    TYPED_USER_INFO,
+    USER_INFO_BEFORE_TAIL,
+    USER_INFO_WITH_DELIMITER,
+    address_shown,
+    spaced_user_info,
+)
 
 from .command_line_secrets import QUOTED_REST
 
@@ -33,6 +39,19 @@ def hide_user_infos(text: str, mark: str) -> str:
         parts += (text[done:start], _hide_in_word(text[start:last_at + 1], mark))
         done = last_at + 1
     return "".join((*parts, text[done:])) if parts else text
+
+
+def hide_typed_user_info(address: str, mark: str) -> str:
+    """``address`` (a value named as one: ``server.address``), typed without its scheme, with a user name and password
+    before its host, their ``@`` with them, as ``mark`` (``u:pw@h``, ``u:pw@h:8080/mcp``: ``[REDACTED]@h``…; the host
+    a password holding ``@`` and ``/`` as typed may take with it too, as an address with ``://`` loses it). Anything
+    else as it is: an address with ``://`` (a text's addresses are hidden wherever it spells them), ``user@host`` (an
+    e-mail address: no password), ``host:port``, ``host:8080/a@b`` (a port, then a path)."""
+    if "@" not in address or "://" in address:
+        return address
+    if TYPED_USER_INFO.match(address) is None and USER_INFO_WITH_DELIMITER.match(address) is None:
+        return address
+    return address_shown(address, mark, host_in_tail=True)
 
 
 # A word quoted whole that begins with an address ("http://bob:a b@host/mcp" of a stdio server's argument).

@@ -16,6 +16,7 @@ from inspector.i18n.messages import Message, message_from_note
 from inspector.runs.ending import TIMED_OUT_MARK
 from inspector.runs.step import stored_duration
 
+from .address_secrets import hide_typed_user_info
 from .conventions import Meaning, shown_name, understand
 from .format import Path, RunHeader, TraceStep, read_note, read_payload
 from .otlp import RUN_NOTE, STATUS_ERROR, STEP_NOTE, UNFINISHED_NOTE, Span, stored_time_of
@@ -508,6 +509,9 @@ class ForeignTrace:
             return
         address = span.attributes.get("server.address")
         if isinstance(address, str) and address:
+            # An address, also typed without its scheme: "u:pw@h" is a user name and password, not a service's name
+            # (svc:v2@prod) as the run's server is kept whole.
+            address = hide_typed_user_info(address, "")
             port = span.attributes.get("server.port")
             self.mcp_server = f"{address}:{port}" if isinstance(port, int) and not isinstance(port, bool) else address
 

@@ -19,7 +19,7 @@ from typing import Any
 from inspector.mcp.secret_names import KEY_NAME as _KEY_NAME
 from inspector.mcp.secret_names import is_secret_key, names_a_key
 
-from .address_secrets import hide_quoted_addresses, hide_spaced_user_info, hide_user_infos
+from .address_secrets import hide_quoted_addresses, hide_spaced_user_info, hide_typed_user_info, hide_user_infos
 from .argv_secrets import argv_secrets, command_args_secrets
 from .command_line_secrets import hide_database_passwords, hide_quoted_values, hide_user_passwords, option_value
 from .token_shapes import TOKEN_PREFIXES, hide_token_shapes, is_basic_pair
@@ -128,6 +128,9 @@ def redact(value: Any) -> Any:
                 if (is_secret_key(key) or (named_secret and _is_value_field(key))) and not _harmless(child):
                     copy[shown] = REDACTED
                 else:
+                    # server.address "u:pw@h": a user name and password, not a service's name (svc:v2@prod)
+                    if type(child) is str and "@" in child and _names_an_address(key):
+                        child = hide_typed_user_info(child, f"{REDACTED}@")
                     copy[shown] = _scalar(child, copy, shown, pending)
         elif isinstance(item, (list, tuple)):
             items: list[Any] = [None] * len(item)
@@ -242,6 +245,11 @@ def _glued_to_program(item: Mapping[Any, Any]) -> dict[int, str]:
     password glued to ``-p``, by index, as :data:`REDACTED` makes them."""
     args = item.get("args")
     return command_args_secrets(item.get("command"), args, REDACTED) if isinstance(args, list) else {}
+
+
+def _names_an_address(key: Any) -> bool:
+    """``server.address``, ``client.address``, ``address``: a value an address, even typed without its scheme."""
+    return type(key) is str and key[-7:].lower() == "address"
 
 
 def _is_value_field(key: Any) -> bool:

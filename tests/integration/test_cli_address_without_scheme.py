@@ -58,7 +58,8 @@ def test_a_password_and_a_query_of_an_address_typed_without_its_scheme_are_never
 @pytest.mark.parametrize(("words", "said"), [
     (["bob:{}@mcp.example.org/mcp"], "http://mcp.example.org/mcp is a server's address, not a trace file"),
     (["tools", "bob:{}@mcp.example.org/mcp"], "did you mean http://mcp.example.org/mcp?"),
-    (["call", "http://bob:{}@mcp.example.org/mcp", "echo"], "'http://mcp.example.org/mcp' is not a server address"),
+    (["call", "http://bob:{}@mcp.example.org/mcp", "echo"],
+     "'http://mcp.example.org/mcp', with the user name and password it was typed with, reads as another address"),
     (["servers", "set", "vault", "http://bob:{}@[::1]:8000/mcp", "x"],
      "unrecognized arguments: http://[::1]:8000/mcp x"),
 ])

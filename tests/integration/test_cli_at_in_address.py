@@ -100,6 +100,29 @@ def test_an_address_naming_two_servers_is_refused_naming_both_and_nothing_is_sen
     assert set(recorder.seen) == {(basic(f"bob:se@{where}/ret"), "/mcp")}
 
 
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_a_password_typed_with_a_slash_is_refused_saying_so_and_nothing_is_sent(served, tmp_path: Path,
+                                                                                lang: str) -> None:
+    """``http://bob:S3cr/et@HOST/mcp``: its host reads as ``bob`` with the port ``S3cr``, none. It was refused as
+    "'http://HOST/mcp' is not a server address", naming a valid address; now it says what is wrong, naming no piece of
+    the password (``S3cr``, ``et``), and asks for %2F."""
+    where, recorder = served
+    for mark in ("/", "?", "#"):
+        url = f"http://bob:S3cr{mark}et@{where}/mcp"
+        for operation in (["call", url, "echo", "--args", '{"text": "hi"}'], ["ping", url]):
+            refused = cli_here("--lang", lang, "--db", str(tmp_path / "runs.db"), *operation)
+            assert refused.returncode == 2, refused.stderr
+            said = " ".join(refused.stderr.split())
+            assert "is not a server address" not in said and "ist keine Serveradresse" not in said, said
+            assert ("'/', '?' or '#'" if lang == "en" else "'/', '?' oder '#'") in said and "%2F" in said, said
+            assert "S3cr" not in said and "et@" not in said and "bob" not in said, said
+    assert recorder.seen == []
+    # Written as the sentence asks, the password is sent whole.
+    encoded = cli_here("--db", str(tmp_path / "runs.db"), "ping", f"http://bob:S3cr%2Fet@{where}/mcp")
+    assert encoded.returncode == 0, encoded.stderr
+    assert set(recorder.seen) == {(basic("bob:S3cr/et"), "/mcp")}
+
+
 #: (the server a stranger's file names, what the run keeps of it)
 # An address that names two servers (a password, then an "@" in a segment after the host) keeps the host after that
 # "@": the one before it may be a piece of the password (h of p@h/x), also where the "@" begins a segment (host of

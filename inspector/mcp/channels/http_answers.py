@@ -225,15 +225,16 @@ class AnswerReader:
             answer = self._scrubbed(answer, body)
             raise McpTransportError.rpc_error(self._label, leg.method, answer.error_code or 0,
                                               answer.error_message or "no message", data=answer.error_data,
-                                              http_status=status)
+                                              http_status=status, code_sent=answer.error_code_sent)
 
     def _scrubbed(self, answer: RpcAnswer, body: bytearray) -> RpcAnswer:
         """The answer decoded from ``body`` without the server's secrets."""
         secrets = self._secrets
-        message = answer.error_message
+        message, sent = answer.error_message, answer.error_code_sent
         return RpcAnswer(result=secrets.scrub_parsed(answer.result, body), error_code=answer.error_code,
                          error_message=secrets.scrub(message) if message is not None else None,
-                         error_data=secrets.scrub_parsed(answer.error_data, body))
+                         error_data=secrets.scrub_parsed(answer.error_data, body),
+                         error_code_sent=secrets.scrub(sent) if sent is not None else None)
 
 
 async def keep_refusal(response: httpx.Response, wire: LegWire) -> None:

@@ -78,5 +78,5 @@ def leg_answer(label: str, leg: OutgoingMessage, answer: RpcAnswer, status: int,
     if answer.is_error:
         raise McpTransportError.rpc_error(label, leg.method, answer.error_code or 0,
                                           answer.error_message or "no message", data=answer.error_data,
-                                          http_status=status or None)
+                                          http_status=status or None, code_sent=answer.error_code_sent)
     return LegAnswer(answer.result, status, session_id)

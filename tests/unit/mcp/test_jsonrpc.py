@@ -18,10 +18,11 @@ from inspector.mcp.jsonrpc import NotAnAnswer, RpcAnswer, decode_answer, decode_
     (b"null", "the answer is not a JSON object"),
     (b"42", "the answer is not a JSON object"),
     (b'{"jsonrpc": "2.0", "id": 1}', "it carries neither a result nor an error"),
-    (b'{"jsonrpc": "2.0", "id": 1, "result": "yes"}', "it carries neither a result nor an error"),
-    (b'{"jsonrpc": "2.0", "id": 1, "result": [1]}', "it carries neither a result nor an error"),
-    (b'{"jsonrpc": "2.0", "id": 1, "result": null}', "it carries neither a result nor an error"),
-    (b'{"jsonrpc": "2.0", "id": 1, "error": "bad"}', "it carries neither a result nor an error"),
+    (b'{"jsonrpc": "2.0", "id": 1, "result": "yes"}', "its result is not a JSON object"),
+    (b'{"jsonrpc": "2.0", "id": 1, "result": [1]}', "its result is not a JSON object"),
+    (b'{"jsonrpc": "2.0", "id": 1, "result": null}', "its result is not a JSON object"),
+    (b'{"jsonrpc": "2.0", "id": 1, "error": "bad"}', "its error is not a JSON object"),
+    (b'{"jsonrpc": "2.0", "id": 1, "error": "bad", "result": 1}', "its error is not a JSON object"),
 ])
 def test_bodies_that_are_not_answers(body, why):
     with pytest.raises(NotAnAnswer) as caught:
@@ -45,19 +46,25 @@ def test_an_empty_result_object_is_a_result():
     assert not answer.is_error
 
 
-@pytest.mark.parametrize(("error", "code", "message"), [
-    ({"code": -32601, "message": "Method not found"}, -32601, "Method not found"),
-    ({"code": "-32601", "message": "text code"}, 0, "text code"),
-    ({"code": 1.5, "message": "float code"}, 0, "float code"),
-    ({"code": True, "message": "bool code"}, 0, "bool code"),
-    ({"code": 7}, 7, "no message"),
-    ({"code": 7, "message": 12}, 7, "no message"),
-    ({}, 0, "no message"),
+@pytest.mark.parametrize(("error", "code", "message", "sent"), [
+    ({"code": -32601, "message": "Method not found"}, -32601, "Method not found", None),
+    ({"code": -32601.0, "message": "float code"}, -32601, "float code", None),
+    ({"code": "-32601", "message": "text code"}, 0, "text code", '"-32601"'),
+    ({"code": 1.5, "message": "float code"}, 0, "float code", "1.5"),
+    ({"code": True, "message": "bool code"}, 0, "bool code", "true"),
+    ({"code": None}, 0, "no message", "null"),
+    ({"code": [1, 2]}, 0, "no message", "[…]"),
+    ({"code": {"a": 1}}, 0, "no message", "{…}"),
+    ({"code": "x" * 100}, 0, "no message", '"' + "x" * 40 + '…"'),
+    ({"code": 7}, 7, "no message", None),
+    ({"code": 7, "message": 12}, 7, "no message", None),
+    ({}, 0, "no message", None),
 ])
-def test_error_objects(error, code, message):
+def test_error_objects(error, code, message, sent):
+    """A code that is not an integer is kept as it was sent (JSON text, clipped), to be said so."""
     answer = decode_answer({"jsonrpc": "2.0", "id": 1, "error": error})
     assert answer.is_error
-    assert (answer.error_code, answer.error_message) == (code, message)
+    assert (answer.error_code, answer.error_message, answer.error_code_sent) == (code, message, sent)
 
 
 def test_an_error_object_wins_over_a_result():
