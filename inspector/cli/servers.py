@@ -405,8 +405,10 @@ def _servers(store: RunStore, as_json: bool, with_secrets: bool = False) -> int:
         refused = not_whole_error(keeper, {server.url: server.name or listed_key(server.url) for server in servers})
         if refused is not None:
             raise refused
-        emit_json({"servers": listed})
-        said_secrets_listed(holding)
+        try:
+            emit_json({"servers": listed})
+        finally:  # a write cut short (a full disk, the reader gone) may have put some of them in a file: said too
+            said_secrets_listed(holding)
         return EXIT_OK
     if not servers:
         print(_("No servers known yet."))
