@@ -2,12 +2,14 @@
 (German words are longer); the title takes the room the others leave, never less than :data:`TITLE_FLOOR_PX`. In
 a narrow window the others give way in turn: the status's reason first (a cell then says its failure's kind alone,
 whose room the column keeps for the runs listed, or its word: :mod:`.outcome_cell`), then the duration's room
-beyond the durations listed, then the server's beyond a usual server's name (the demo entry's: "Demo-Server" stays
-whole at 1,024 px in German too), as far as the title needs for a usual title (:data:`TITLE_KEPT_PX`). A title cut
-short is cut in its middle, its tooltip whole."""
+beyond the durations listed, then the server's beyond a usual server's name (the demo entry's, and a listed one
+as long as the fresh demo server's: "Demo-Server (frisch)" stays whole at 1,024 px in German too), as far as
+the title needs for a usual title (:data:`TITLE_KEPT_PX`). A title cut short is cut in its middle, its tooltip
+whole."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import UTC
 
 from PySide6.QtCore import QObject
@@ -64,10 +66,14 @@ def duration_samples(longest: float | None) -> list[str]:
         [format_duration(longest)]
 
 
-def server_floor(view: QTableView) -> int:
-    """The least width of the Server column: its heading, and a usual server's name (the demo entry's, in the
-    current language) whole."""
-    return column_width(view, SERVER, SERVER_FLOOR_PX, [_(DEMO_ENTRY_NAME)], sortable=True)
+def server_floor(view: QTableView, listed: Iterable[str] = ()) -> int:
+    """The least width of the Server column: its heading, and a usual server's name whole in the current language:
+    the demo entry's, and each name ``listed`` no wider than the fresh demo server's that played scenarios name
+    ("Demo-Server (frisch)" was cut at 1,024 px in German to give a title room; a longer name gives way)."""
+    metrics = view.fontMetrics()
+    usual = metrics.horizontalAdvance(own_demo_server(OWN_DEMO_ORIGIN) or "")
+    names = [_(DEMO_ENTRY_NAME), *(name for name in listed if metrics.horizontalAdvance(name) <= usual)]
+    return column_width(view, SERVER, SERVER_FLOOR_PX, names, sortable=True)
 
 
 class RunListColumns(QObject):
@@ -93,6 +99,8 @@ class RunListColumns(QObject):
         view.setItemDelegateForColumn(title, MiddleElided(view, PROXY_TITLE_MARK))
         #: The reasons the Status column was last widened to (in the language then).
         self._fitted_reasons: list[str] = []
+        #: The listed runs' server names the Server column's floor was last set for.
+        self._fitted_servers: set[str] = set()
         #: The longest run listed when the Duration column's floor was last set, and of which records.
         self._longest: tuple[object, float | None] = (None, None)
 
@@ -111,8 +119,9 @@ class RunListColumns(QObject):
                                       for state, reason in (("queued", ""), ("sent", ""), ("sent", "in part"),
                                                             ("failed", ""))]},
             sortable=True, icons=(STATUS,))
+        self._fitted_servers = model.server_texts()
         self._title_room.set_floors({STATUS: self._status_floor(), DURATION: self._duration_floor(),
-                                     SERVER: server_floor(view)})
+                                     SERVER: server_floor(view, self._fitted_servers)})
 
     def fit_listed(self) -> None:
         """The Status column as wide as the reasons listed now say them, where the title has the room
@@ -124,6 +133,10 @@ class RunListColumns(QObject):
             self._fitted_reasons = reasons
             fit_column(self.view, STATUS, RUN_WIDTHS[STATUS], status_words() + reasons, sortable=True, icon=True)
             floors[STATUS] = self._status_floor()
+        servers = self.model.server_texts()
+        if servers != self._fitted_servers:
+            self._fitted_servers = servers
+            floors[SERVER] = server_floor(self.view, servers)
         before = self._longest[1]
         if self._longest_listed() != before:
             floors[DURATION] = self._duration_floor()

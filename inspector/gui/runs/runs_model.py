@@ -261,6 +261,10 @@ class RunListModel(NamedColumnsModel):
         said = {(held.runs[run_id].status, reason) for run_id, reason in held.reasons.items() if run_id in held.runs}
         return sorted({status_with_recovery(outcome_word(status), reason) for status, reason in said})
 
+    def server_texts(self) -> set[str]:
+        """The loaded runs' Server cells (each once)."""
+        return {cell_text(run_server(run, self.names)) for run in self.records.held.runs.values()}
+
     def short_reasons(self) -> list[str]:
         """The loaded failed runs' reasons in their fewest words ("timed out"; each once), in the current language:
         what the Status column keeps room for before it says "failed" alone."""
