@@ -8,6 +8,10 @@ from __future__ import annotations
 _MARKS = ((b"\xff\xfe\x00\x00", "UTF-32"), (b"\x00\x00\xfe\xff", "UTF-32"), (b"\xff\xfe", "UTF-16"),
           (b"\xfe\xff", "UTF-16"))
 
+#: The bytes JSON text may begin with (ASCII): beside zero bytes they are wider text; other bytes beside a zero
+#: byte are a binary file's (``00 01 02 …`` is no UTF-16 text), refused as invalid JSON where they stand.
+_JSON_FIRST = frozenset(b'{["-0123456789tfn \t\r\n')
+
 
 def wide_encoding(head: bytes) -> str | None:
     """``"UTF-16"`` or ``"UTF-32"`` when ``head`` (a text's first four bytes or more) begins so, else ``None``.
@@ -17,8 +21,9 @@ def wide_encoding(head: bytes) -> str | None:
     mark = next((encoding for begins, encoding in _MARKS if head.startswith(begins)), None)
     if mark is not None:
         return mark
-    if len(head) >= 4 and (head[:3] == b"\x00\x00\x00" or head[1:4] == b"\x00\x00\x00"):
+    if len(head) >= 4 and ((head[:3] == b"\x00\x00\x00" and head[3] in _JSON_FIRST)
+                           or (head[1:4] == b"\x00\x00\x00" and head[0] in _JSON_FIRST)):
         return "UTF-32"
-    if len(head) >= 2 and 0 in head[:2]:
+    if len(head) >= 2 and ((head[0] == 0 and head[1] in _JSON_FIRST) or (head[1] == 0 and head[0] in _JSON_FIRST)):
         return "UTF-16"
     return None

@@ -62,7 +62,7 @@ class ColumnWords(QObject):
 
     def _grew(self) -> None:
         # Not while the view paints the cell: the column is fitted once the paint is done.
-        QTimer.singleShot(0, self.grew.emit)
+        QTimer.singleShot(0, self, self.grew.emit)  # not once self is gone (a test, a pane closed)
 
     def forget(self) -> None:
         """Another run is shown: the columns are fitted to its own words once its cells are said (a run without

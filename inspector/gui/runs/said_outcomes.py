@@ -47,14 +47,14 @@ class SaidOutcomes(QObject):
         if text and text not in self.texts and text not in (self._usual or self.usual()):
             self.texts[text] = failure or text
             # Not while the view paints the cell: its column is fitted once the paint is done.
-            QTimer.singleShot(0, self.changed.emit)
+            QTimer.singleShot(0, self, self.changed.emit)
 
     def forget(self) -> None:
         """Another run is shown: its own texts will be noted as they are painted."""
         self._ahead = set()
         if self.texts:
             self.texts.clear()
-            QTimer.singleShot(0, self.changed.emit)
+            QTimer.singleShot(0, self, self.changed.emit)
 
     def usual(self) -> list[str]:
         """Every step's possible words without a kind of failure, in the current language."""

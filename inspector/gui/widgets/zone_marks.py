@@ -32,7 +32,7 @@ class ZoneMarks(QObject):
         if mark and mark not in self.marks:
             self.marks.add(mark)
             # Not while the view paints the cell: its column is widened once the paint is done.
-            QTimer.singleShot(0, self.grew.emit)
+            QTimer.singleShot(0, self, self.grew.emit)  # not once self is gone (a test, a pane closed)
 
     def samples(self, say: Callable[[datetime], str]) -> list[str]:
         """The texts the column must fit: ``say`` (a time written in UTC, not the computer's zone,
