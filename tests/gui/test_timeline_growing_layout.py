@@ -62,13 +62,21 @@ def test_a_growing_long_run_keeps_its_rows_selection_and_find_until_its_new_layo
     said_steps, resets = [], []
     pane.step_changed.connect(said_steps.append)
     tab.timeline.modelReset.connect(lambda: resets.append((pane.model.laying_out, pane.empty_note.isVisible())))
+    # The new layout's read is held until the rows meanwhile are looked at: read at once, its rows could arrive
+    # within one of waitUntil's turns, before "relaying" was seen (the full run failed so, 1 in 10 here).
+    held = threading.Event()
+    reads = pane.model._layouts._asked.reads._store.db.conn  # the layout reader's connection
+    reads.set_progress_handler(lambda: held.wait(WAIT_MS / 1000) and 0, 1_000)
     with RunStore.open(resolve_db_path()) as writer:  # the run's writer goes on: its new steps, and a server's
         added = joined_steps(uid, steps + 1, 300, T0 + timedelta(seconds=10))  # span joined under an early step
         writer.append_steps(run_id, [*added, (server_span(uid, 10, 9_000), T0 + timedelta(milliseconds=10))])
         grown = writer.count_steps(run_id)
-    qtbot.waitUntil(lambda: pane.model.relaying, timeout=WAIT_MS)  # laid out anew on the reader thread
-    assert tab.timeline.rowCount() == steps and not pane.empty_note.isVisible()  # the old rows meanwhile
-    assert _step_at(tab, tab.timeline_view.currentIndex().row()) == selected
+    try:
+        qtbot.waitUntil(lambda: pane.model.relaying, timeout=WAIT_MS)  # laid out anew on the reader thread
+        assert tab.timeline.rowCount() == steps and not pane.empty_note.isVisible()  # the old rows meanwhile
+        assert _step_at(tab, tab.timeline_view.currentIndex().row()) == selected
+    finally:
+        held.set()
     qtbot.waitUntil(lambda: tab.timeline.rowCount() == grown, timeout=WAIT_MS)
     assert not pane.model.relaying and not pane.model.laying_out
     assert resets == [(0, False)]  # swapped once, never blank
