@@ -7,6 +7,7 @@ its version set back to 17 is one), rows as the older code wrote them; a real ke
 
 from __future__ import annotations
 
+import gzip
 import json
 import sqlite3
 from pathlib import Path
@@ -17,6 +18,7 @@ from tests.support.file_keyring import FileKeyring
 
 WORK, HOME = "stdio:sh -c 'srv --token Tok-a-work-secret'", "stdio:sh -c 'srv --token Tok-b-home-secret'"
 NEW = "stdio:sh -c 'srv --token '…"
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "stores"
 PLAIN_OLD = "stdio:cfg --api-key K3y-plain-secret"  # keyed before any credential was left out (schema 15 kept it)
 
 
@@ -106,3 +108,29 @@ def test_without_a_usable_keyring_the_key_still_leaves_its_credentials_out(tmp_p
     with RunStore.open(path) as store:
         assert store.db.conn.execute("SELECT url FROM servers WHERE name = 'work'").fetchone() == (NEW,)
         assert ServerRegistry(store.db).command_for(NEW) is not None
+
+
+def test_a_database_the_older_code_made_at_schema_17(tmp_path: Path) -> None:
+    """tests/fixtures/stores/schema17_command_keys.db.gz (make_older_databases.py): ``work`` and ``home`` configured
+    with one command behind ``sh -c`` but for the token, and that command with a third token called unconfigured (its
+    run and health under the key holding it too: schema 15 had run before its rule left such a credential out)."""
+    from tests.fixtures.stores.make_older_databases import KEY_TOKENS
+
+    path = tmp_path / "schema17.db"
+    path.write_bytes(gzip.decompress((FIXTURES / "schema17_command_keys.db.gz").read_bytes()))
+    with RunStore.open(path) as store:
+        conn = store.db.conn
+        assert conn.execute("PRAGMA user_version").fetchone()[0] >= 18
+        servers = dict(conn.execute("SELECT name, url FROM servers"))
+        runs = [row[0] for row in conn.execute("SELECT server FROM runs ORDER BY id")]
+        health = dict(conn.execute("SELECT url, ok_count FROM server_health"))
+        commands = [json.loads(row[0])["serverCommand"] for row in conn.execute("SELECT payload FROM steps")]
+        [work] = ServerRegistry(store.db).command_for(servers["work"]).args[-1:]  # type: ignore[union-attr]
+    key = servers["work"]
+    assert key.startswith("stdio:sh -c 'exec ") and key.endswith(" --token '…")
+    assert servers["home"] == f"{key} '#2'"
+    assert runs == [key, f"{key} '#2'", key] and health == {key: 2, f"{key} '#2'": 1}
+    assert commands == [key.removeprefix("stdio:")] * 3  # what each step said of its server
+    assert work.endswith(f"--token {KEY_TOKENS[0]}")  # it starts as configured
+    data = path.read_bytes()
+    assert [data.count(token.encode()) for token in KEY_TOKENS] == [1, 1, 0]  # its command's words alone
