@@ -6,9 +6,9 @@ Server column and `servers` showed T (its steps' sentences too: "The server cmd 
 the same command run since was another server. This step puts them under
 the key a run made now gets (what an import keeps of that key, :func:`inspector.mcp.address_query.address_to_keep`:
 the rule itself, not a copy); one server's health adds up (the later contact's time and latency kept). A configured
-server's key stays as it is: its secrets in the keyring are kept beside it, and saving it again moves its runs
-(:mod:`.server_keys`). It runs in the upgrade's one transaction, with SQLite's secure delete on, so that the rows
-it replaces leave no copy of T in the file.
+server's key stays as it is here: saving it again moves its runs (:mod:`.server_keys`), and the schema 18 step names
+it anew (:mod:`.configured_key_upgrade`). It runs in the upgrade's one transaction, with SQLite's secure delete on, so
+that the rows it replaces leave no copy of T in the file.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import json
 import sqlite3
 from collections.abc import Callable
 
-__all__ = ["move_health", "name_command_servers_anew"]
+__all__ = ["move_health", "name_command_servers_anew", "name_runs_anew"]
 
 _UNCONFIGURED = " LIKE 'stdio:%' AND {column} NOT IN (SELECT url FROM servers)"
 #: A server's health: its counts (added up), then its last contact's time and latency and the era found and when.
@@ -42,15 +42,20 @@ def _name_anew(conn: sqlite3.Connection, address_to_keep: Callable[[str], str]) 
     for (old,) in conn.execute("SELECT DISTINCT server FROM runs WHERE server" + _UNCONFIGURED.format(
             column="server")).fetchall():
         if (new := address_to_keep(old)) != old:
-            # Its steps' sentences named it so too ("The server cmd --token T stopped answering"): as JSON spells it.
-            said, saying = (json.dumps(key.removeprefix("stdio:"), ensure_ascii=False)[1:-1] for key in (old, new))
-            conn.execute("UPDATE steps SET payload = replace(payload, ?, ?) WHERE run_id IN (SELECT id FROM runs"
-                         " WHERE server = ?) AND instr(payload, ?) > 0", (said, saying, old, said))
-            conn.execute("UPDATE runs SET server = ? WHERE server = ?", (new, old))
+            name_runs_anew(conn, old, new)
     health = conn.execute("SELECT url FROM server_health WHERE url" + _UNCONFIGURED.format(column="url")).fetchall()
     for (old,) in health:
         if (new := address_to_keep(old)) != old:
             move_health(conn, old, new)
+
+
+def name_runs_anew(conn: sqlite3.Connection, old: str, new: str, said: str | None = None) -> None:
+    """Put the runs stored under the server key ``old`` under ``new``, and in their steps' sentences that named it
+    so ("The server cmd --token T stopped answering") the command line ``said`` (``new``'s unless given)."""
+    was, saying = (json.dumps(key.removeprefix("stdio:"), ensure_ascii=False)[1:-1] for key in (old, said or new))
+    conn.execute("UPDATE steps SET payload = replace(payload, ?, ?) WHERE run_id IN (SELECT id FROM runs"
+                 " WHERE server = ?) AND instr(payload, ?) > 0", (was, saying, old, was))  # as JSON spells it
+    conn.execute("UPDATE runs SET server = ? WHERE server = ?", (new, old))
 
 
 def move_health(conn: sqlite3.Connection, old: str, new: str) -> None:

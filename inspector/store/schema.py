@@ -10,6 +10,7 @@ import sqlite3
 from collections.abc import Callable
 
 from .command_key_upgrade import name_command_servers_anew
+from .configured_key_upgrade import key_configured_servers_anew
 from .payload_mentions import mention_in_columns
 from .plumbing_upgrade import mark_plumbing_steps
 
@@ -217,9 +218,16 @@ _V16_STATUS_AND_CANCELS = _statements("""
 # every stored payload, by the old indexes' tests. The indexes keep their names and the rows they hold.
 _V17_PAYLOAD_MENTIONS: Migration = (mention_in_columns,)
 
+# A configured command server keyed with its credentials (stdio:sh -c 'srv --token T', as `servers set` keyed it before
+# a credential inside a word of several was left out), which schema 15 left until it was saved again: under the key a
+# save gives it now, its runs, health and keyring entries with it (inspector/store/configured_key_upgrade.py); then
+# schema 15's step again, with the rule of now: `call --stdio "sh -c 'srv --token T'"` stored its runs and health
+# under T between schema 15 and that rule, and no step named them anew.
+_V18_CONFIGURED_COMMAND_KEYS: Migration = (key_configured_servers_anew, name_command_servers_anew)
+
 MIGRATIONS: tuple[Migration, ...] = (_V1_INITIAL, _V2_OWNER_ORIGIN_TIMELINE, _V3_TOOL_ERRORS, _V4_SERVER_ROOTS,
                                      _V5_SERVER_TRANSPORTS, _V6_SERVER_ERAS, _V7_SERVER_SIGNIN, _V8_RUN_NOTES,
                                      _V9_LEG_EXCHANGES, _V10_OUTBOX, _V11_REPLAYS, _V12_STEP_NOTES,
                                      _V13_PLUMBING_STEPS, _V14_PLUMBING_MARKS, _V15_COMMAND_KEYS,
-                                     _V16_STATUS_AND_CANCELS, _V17_PAYLOAD_MENTIONS)
+                                     _V16_STATUS_AND_CANCELS, _V17_PAYLOAD_MENTIONS, _V18_CONFIGURED_COMMAND_KEYS)
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -5,6 +5,7 @@ A configured server saved anew under another key that names the same server: its
 A command server configured before its credentials were left out of its key (``stdio:cmd --token T``) keeps that key
 until it is saved again, and is then keyed ``stdio:cmd --token …``; its runs and health stayed under the key holding
 T: two servers in `runs list` and the window (the earlier one shown with T, its name lost) and T in each run's row.
+(A database upgraded to schema 18 has none left: :mod:`.configured_key_upgrade` keys them anew.)
 The same command with other credentials under another name is that server: saved, it would replace it whole.
 """
 

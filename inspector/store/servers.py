@@ -436,6 +436,12 @@ def kept_accounts(settings: ServerSettings | None) -> set[str]:
     return accounts
 
 
+def stored_accounts(headers: str | None, command: str | None) -> set[str]:
+    """The keyring entries a ``servers`` row's headers and command columns say are kept (:func:`kept_accounts`)."""
+    return kept_accounts(ServerSettings("", None, None, _headers(headers), command=_command(command),
+                                        secret_query=_query_kept(headers)))
+
+
 def _query_kept(stored: str | None) -> bool:
     """True when the headers column says the address's query is kept as a secret."""
     try:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shlex
 import sqlite3
 import subprocess
@@ -321,3 +322,49 @@ def test_a_server_configured_under_its_whole_command_line_saved_under_a_new_name
     assert [run["server"] for run in runs] == [f"stdio:{SHOWN}"]
     assert answer(cli_here("--db", str(db), "call", "work", "token_digest", "--json")) == digest(TOKEN)
     assert rows_holding(db, TOKEN) == [("servers", "command")]
+
+
+def test_a_server_configured_with_a_token_inside_a_shells_command_is_named_without_it_once_upgraded(
+        tmp_path: Path) -> None:
+    """`servers set work --command "sh -c '… --token T'"` keyed the server with T before a credential inside a word
+    of several was left out of its key, and a database upgraded since (schema 17) kept that key: `runs show`, the
+    window's tooltip and each run's row showed T. Schema 18 names it as a save does now; it still starts with T
+    (the real server behind `sh -c` answers its digest), its earlier run stays its own, and `servers --json
+    --with-secrets` still gives the whole command to `servers import`."""
+    from inspector.store import RunStore
+
+    db, token = tmp_path / "runs.db", "tok-U6v7-shell-configured"
+    inner = COMMAND.replace(TOKEN, token)
+    earlier = f"stdio:sh -c {shlex.quote(inner)}"
+    with RunStore.open(db):
+        pass
+    with sqlite3.connect(db) as conn:  # as the older code configured it, and a run it made
+        conn.execute("INSERT INTO servers (url, name, transport, command) VALUES (?, 'work', 'stdio', ?)",
+                     (earlier, json.dumps({"program": "sh", "args": ["-c", inner], "cwd": None, "env": []})))
+        conn.execute("INSERT INTO runs (uid, title, source, server, status, started_at) VALUES ('u', 'tools/call"
+                     " token_digest', 'live', ?, 'ok', '2026-12-06T10:00:00.000000Z')", (earlier,))
+        conn.execute("INSERT INTO server_health (url, ok_count) VALUES (?, 1)", (earlier,))
+        conn.execute("PRAGMA user_version = 17")
+    conn.close()
+    shown = f"stdio:sh -c {shlex.quote(SHOWN[:-1])}…"
+    said = [cli_here("--db", str(db), *words) for words in (
+        ["servers"], ["servers", "--json"], ["runs", "list"], ["runs", "list", "--json"], ["runs", "show", "1"],
+        ["runs", "show", "1", "--json"])]
+    assert [done.returncode for done in said] == [0] * 6
+    assert [done.args for done in said if token in done.stdout + done.stderr] == []
+    assert [(server["name"], server["url"], server["ok"])
+            for server in json.loads(said[1].stdout)["servers"]] == [("work", shown, 1)]
+    assert [run["server"] for run in json.loads(said[3].stdout)["runs"]] == [shown]
+    assert re.search(r"\blive +work ", said[2].stdout), said[2].stdout  # its Server column names it as before
+    assert answer(cli_here("--db", str(db), "call", "work", "token_digest", "--json")) == digest(token)
+    assert [run["server"] for run in json.loads(cli_here("--db", str(db), "runs", "list", "--json").stdout)["runs"]] \
+        == [shown] * 2
+    assert rows_holding(db, token) == [("servers", "command")]
+    whole = cli_here("--db", str(db), "servers", "--json", "--with-secrets")
+    [command] = [server["command"] for server in json.loads(whole.stdout)["servers"]]
+    assert command["args"] == ["-c", inner]
+    (tmp_path / "whole.json").write_text(whole.stdout, encoding="utf-8")
+    elsewhere = tmp_path / "elsewhere.db"
+    imported = cli_here("--db", str(elsewhere), "servers", "import", str(tmp_path / "whole.json"), "--yes")
+    assert imported.returncode == 0 and token not in imported.stdout + imported.stderr, imported.stderr
+    assert answer(cli_here("--db", str(elsewhere), "call", "work", "token_digest", "--json")) == digest(token)

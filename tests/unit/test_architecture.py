@@ -51,9 +51,9 @@ ALLOWED = {
 # a command server's name leaves out a credential known by its shape (sk-…) as the export does (traces.token_shapes:
 # one rule, loaded when a word holds such a prefix), and a credential inside a word of several ('host=db password=P',
 # sh -c 'srv --token T') as the export's text rule finds it (traces.redact, loaded when a command server is named).
-# The schema step that names a command server's older runs
-# without its credentials asks the rule an import keeps a server's key by (mcp.address_query), loaded for that
-# upgrade alone.
+# The schema steps that name a command server's older runs
+# (and a configured one's key) without its credentials ask the rule an import keeps a server's key by
+# (mcp.address_query), loaded for that upgrade alone.
 ALLOWED_MODULES = {"store": {"inspector.mcp.signin.model", "inspector.traces.plumbing_mark",
                              "inspector.mcp.address_query"},
                    "i18n": {"inspector.mcp.results"},

@@ -1,8 +1,8 @@
 """Schema 15: the runs and health a command server's key held its credentials in (``stdio:cmd --token T``, as
 `call --stdio` stored them before its key left them out) are put under the key it has now (``stdio:cmd --token …``).
 They stayed under T: `runs list`, the window's Server column, `servers` and a step's sentence naming the server
-showed T, the same command run since was another server. A configured server's key stays (its secrets in the
-keyring are kept beside it) until it is saved again. Real SQLite files: a database brought to schema 14, then rows
+showed T, the same command run since was another server. A configured server's key stays in this step (schema
+18 names it anew, its keyring entries with it). Real SQLite files: a database brought to schema 14, then rows
 as the older code wrote them."""
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from inspector.store import RunStore
 
 OLD, NEW = "stdio:srv --token T0k-upgrade-secret", "stdio:srv --token …"
 CONFIGURED = "stdio:cfg --api-key K3y-configured-secret"
+KEYED_NOW = "stdio:cfg --api-key …"
 
 
 def _older(path: Path) -> None:
@@ -51,10 +52,11 @@ def test_a_command_servers_runs_and_health_are_named_without_its_credentials(tmp
         health = {row[0]: row[1:] for row in conn.execute(
             "SELECT url, ok_count, failed_count, cancelled_count, tool_error_count, last_contact_at, last_latency_ms"
             " FROM server_health")}
-    assert servers == [NEW, NEW, NEW, CONFIGURED, "http://h/mcp"]
+    # The configured server's key stays at schema 15; schema 18 names it anew (test_configured_key_upgrade.py).
+    assert servers == [NEW, NEW, NEW, KEYED_NOW, "http://h/mcp"]
     assert json.loads(payload)["toolResult"] == "The server srv --token … stopped answering during server/discover."
     # One server's health: the counts added, the later contact's time and latency.
-    assert health == {NEW: (3, 1, 1, 1, "2026-12-06T10:00:02.000000Z", 5.0), CONFIGURED: (3, 0, 0, 0, None, None)}
+    assert health == {NEW: (3, 1, 1, 1, "2026-12-06T10:00:02.000000Z", 5.0), KEYED_NOW: (3, 0, 0, 0, None, None)}
     assert b"T0k-upgrade-secret" not in path.read_bytes()
 
 
