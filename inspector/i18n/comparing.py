@@ -36,6 +36,25 @@ def step_outcome_word(ended: str) -> str:
     return outcome_word(ended) if ended else no_outcome_word()
 
 
+def _answer_parts(summary: ComparisonSummary) -> list[str]:
+    """The pairs counted under their other answer, each once, said as their rows say it: two failed calls' texts
+    are their errors ("another error message"), and a pair with another text and other content blocks is said
+    once, as both (the counts add up to the rows)."""
+    both, errors_with_blocks = summary.results_with_blocks, summary.error_messages_with_blocks
+    results_and_blocks, errors_alone = both - errors_with_blocks, summary.error_messages - errors_with_blocks
+    results_alone, blocks_alone = summary.results - both - errors_alone, summary.content_blocks - both
+    said = ((results_and_blocks, ngettext("{count} with another result and other content blocks",
+                                          "{count} with other results and content blocks", results_and_blocks)),
+            (errors_with_blocks, ngettext("{count} with another error message and other content blocks",
+                                          "{count} with other error messages and content blocks", errors_with_blocks)),
+            (errors_alone, ngettext("{count} with another error message", "{count} with other error messages",
+                                    errors_alone)),
+            (results_alone, ngettext("{count} with another result", "{count} with other results", results_alone)),
+            (blocks_alone, ngettext("{count} with other content blocks", "{count} with other content blocks",
+                                    blocks_alone)))
+    return [text.format(count=format_number(count)) for count, text in said if count]
+
+
 def summary_line(summary: ComparisonSummary, first_id: int, second_id: int) -> str:
     """The comparison in one line: each count that is not zero, the second run against the first."""
     parts = []
@@ -57,21 +76,7 @@ def summary_line(summary: ComparisonSummary, first_id: int, second_id: int) -> s
     if summary.arguments:
         parts.append(ngettext("{count} with other arguments", "{count} with other arguments",
                               summary.arguments).format(count=format_number(summary.arguments)))
-    # A pair with another result and other content blocks is counted once, as both: the counts add up to the rows.
-    both = summary.results_with_blocks
-    if both:
-        parts.append(ngettext("{count} with another result and other content blocks",
-                              "{count} with other results and content blocks", both).format(count=format_number(both)))
-    if errors := summary.error_messages:
-        # Two calls that failed in both runs, whose error texts differ.
-        parts.append(ngettext("{count} with another error message", "{count} with other error messages",
-                              errors).format(count=format_number(errors)))
-    if results := summary.results - both - errors:
-        parts.append(ngettext("{count} with another result", "{count} with other results",
-                              results).format(count=format_number(results)))
-    if blocks := summary.content_blocks - both:
-        parts.append(ngettext("{count} with other content blocks", "{count} with other content blocks",
-                              blocks).format(count=format_number(blocks)))
+    parts.extend(_answer_parts(summary))
     for count, run in ((summary.only_first, first_id), (summary.only_second, second_id)):
         if count:
             parts.append(ngettext("{count} step only in run {run}", "{count} steps only in run {run}",

@@ -173,9 +173,12 @@ class ComparisonSummary:
     #: Of ``results`` and ``content_blocks``, the pairs counted under both (another text is another text block
     #: too): said once, so that the summary's counts add up to the rows.
     results_with_blocks: int = 0
-    #: Of ``results`` (and not ``results_with_blocks``), the pairs of two failed calls: their text is their error,
-    #: said as "another error message", not "another result".
+    #: Of ``results``, the pairs of two failed calls (:attr:`AlignedRow.failed_both`): their text is their error,
+    #: said as "another error message", not "another result", as their rows say it.
     error_messages: int = 0
+    #: Of ``error_messages``, the pairs counted under ``content_blocks`` too (of ``results_with_blocks`` as well):
+    #: "another error message and other content blocks".
+    error_messages_with_blocks: int = 0
     #: (how the step ended in the first run, in the second: :attr:`StepFacts.ended`) -> how many pairs.
     outcome_changes: Mapping[tuple[str, str], int] = field(default_factory=dict)
 
@@ -339,14 +342,18 @@ def summarize(rows: Sequence[AlignedRow]) -> ComparisonSummary:
     """The counts of the rows, each counted once (:attr:`AlignedRow.counted_differences`)."""
     counts = dict.fromkeys(Difference, 0)
     slower_ms = faster_ms = 0.0
-    alike = both = errors = 0
+    alike = both = errors = errors_with_blocks = 0
     changes: dict[tuple[str, str], int] = {}
     for row in rows:
         counted = row.counted_differences
         if not counted:
             alike += 1
-        both += {Difference.RESULT, Difference.CONTENT_BLOCKS} <= counted
-        errors += counted == {Difference.RESULT} and row.failed_both
+        with_blocks = {Difference.RESULT, Difference.CONTENT_BLOCKS} <= counted
+        # Another error message where the row says so (row_differences): whatever else differs with the text.
+        error = Difference.RESULT in counted and row.failed_both
+        both += with_blocks
+        errors += error
+        errors_with_blocks += error and with_blocks
         for difference in counted:
             counts[difference] += 1
         if Difference.OUTCOME in counted:
@@ -361,7 +368,7 @@ def summarize(rows: Sequence[AlignedRow]) -> ComparisonSummary:
         faster_ms=faster_ms, arguments=counts[Difference.ARGUMENTS], results=counts[Difference.RESULT],
         content_blocks=counts[Difference.CONTENT_BLOCKS],
         only_first=counts[Difference.ONLY_FIRST], only_second=counts[Difference.ONLY_SECOND], results_with_blocks=both,
-        error_messages=errors,
+        error_messages=errors, error_messages_with_blocks=errors_with_blocks,
         outcome_changes=dict(sorted(changes.items())))
 
 

@@ -94,17 +94,21 @@ _ROOMY = "roomyColumn"
 class RoomyColumn(QObject):
     """One column of ``view`` takes the width the others leave, as a stretching column would, but
     never less than ``floor`` pixels: in a narrow window the ``givers`` (column → its own floor)
-    first give up width they do not need, then the table scrolls sideways, instead of squeezing
-    that column (a run's title, say) to a sliver while the others keep their widths. A giver in
-    ``keeps`` (column → a width) gives way already where the column would be narrower than that width
-    (a run's status gives up its reason before the title is cut far); the givers give way in the order given."""
+    first give up width they do not need, then the ``spares`` are hidden in turn (the timeline's waterfall),
+    then the table scrolls sideways, instead of squeezing that column (a run's title, say) to a sliver while
+    the others keep their widths. A giver in ``keeps`` (column → a width) gives way already where the column
+    would be narrower than that width (a run's status gives up its reason before the title is cut far); the
+    givers give way in the order given."""
 
     def __init__(self, view: QTableView, column: int, floor: int, givers: Mapping[int, int] | None = None,
-                 keeps: Mapping[int, int] | None = None) -> None:
+                 keeps: Mapping[int, int] | None = None, spares: Sequence[int] = ()) -> None:
         super().__init__(view)
         self._view, self._column, self._floor = view, column, floor
         self._givers = dict(givers or {})
         self._keeps = dict(keeps or {})
+        self._spares = tuple(spares)
+        #: The spares hidden for want of room, with their widths (a hidden section has none).
+        self._spared: dict[int, int] = {}
         header = view.horizontalHeader()
         #: The width each giver has when it has room: set by fit_columns or by the user's hand.
         self._wanted = {column: header.sectionSize(column) for column in self._givers}
@@ -115,10 +119,27 @@ class RoomyColumn(QObject):
         view.viewport().installEventFilter(self)
 
     def set_floors(self, floors: Mapping[int, int]) -> None:
-        """Givers' floors are others now (their words in another language, the runs listed), and the widths
-        follow."""
-        self._givers.update(floors)
+        """Givers' floors are others now (their words in another language, the runs listed), or the column's own
+        (its font), and the widths follow."""
+        self._floor = floors.get(self._column, self._floor)
+        self._givers.update((column, floor) for column, floor in floors.items() if column != self._column)
         self.fit()
+
+    def hide_anyway(self, column: int, hidden: bool) -> None:
+        """Hide ``column`` for a reason of the owner's (a run without rounds: never shown for room), or no longer
+        (then it shows where there is room for it)."""
+        if hidden:
+            self._spared.pop(column, None)
+            self._view.setColumnHidden(column, True)
+        elif column not in self._spared and self._view.isColumnHidden(column):
+            self._view.setColumnHidden(column, False)
+            self.fit()
+
+    def wanted(self, column: int) -> int:
+        """The width ``column`` has where there is room (0: hidden for a reason of the owner's)."""
+        if column in self._spared:
+            return self._spared[column]
+        return self._wanted.get(column, self._view.horizontalHeader().sectionSize(column))
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802
         if event.type() == QEvent.Type.Resize:
@@ -134,16 +155,19 @@ class RoomyColumn(QObject):
 
     def fit(self) -> None:
         """Give the column the room the visible others leave, at least its floor, the givers
-        shrinking toward their floors first."""
+        shrinking toward their floors first, then the spares hidden."""
+        if self._fitting:  # a spare shown or hidden while fitted
+            return
         header = self._view.horizontalHeader()
-        shown = [column for column in range(header.count())
-                 if column != self._column and not header.isSectionHidden(column)]
-        givers = [column for column in self._givers if column in shown]
-        room = self._view.viewport().width() - sum(header.sectionSize(column) for column in shown
-                                                   if column not in self._givers)
-        widths = {column: self._wanted[column] for column in givers}
         self._fitting = True
         try:
+            self._spare(header)
+            shown = [column for column in range(header.count())
+                     if column != self._column and not header.isSectionHidden(column)]
+            givers = [column for column in self._givers if column in shown]
+            room = self._view.viewport().width() - sum(header.sectionSize(column) for column in shown
+                                                       if column not in self._givers)
+            widths = {column: self._wanted[column] for column in givers}
             for column in givers:
                 short = self._keeps.get(column, self._floor) - (room - sum(widths.values()))
                 widths[column] -= min(max(short, 0), max(widths[column] - self._givers[column], 0))
@@ -153,6 +177,24 @@ class RoomyColumn(QObject):
                 header.resizeSection(self._column, width)
         finally:
             self._fitting = False
+
+    def _spare(self, header: QHeaderView) -> None:
+        """Hide the spares in turn where the others, the givers at their floors, leave the column less than its
+        floor; show them again where they leave it room."""
+        if not self._spares:
+            return
+        for column in self._spared:  # shown, each has the width it was last given (hidden, it was given one too)
+            header.showSection(column)
+        others = {column: self._givers.get(column) or header.sectionSize(column) for column in range(header.count())
+                  if column != self._column and not header.isSectionHidden(column)}
+        needed = self._floor + sum(others.values())
+        spared = {}
+        for column in self._spares:
+            if column in others and needed > self._view.viewport().width():
+                spared[column] = header.sectionSize(column)
+                needed -= others[column]
+                header.hideSection(column)
+        self._spared = spared
 
 
 __all__ = ["ROW_PX", "RoomyColumn", "column_width", "compact_rows", "fit_column", "fit_columns", "outcome_column_width",

@@ -4,15 +4,12 @@ selected; the tab shows its detail."""
 
 from __future__ import annotations
 
-from datetime import UTC
-
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, QTimer, Signal
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
     QPushButton,
     QStyle,
@@ -28,18 +25,18 @@ from inspector.store.browse import StepFilter
 
 from ..language import translated, translated_item
 from ..widgets.accessibility import label_combo
-from ..widgets.font_follower import FontFollower, font_scale
+from ..widgets.font_follower import FontFollower
 from ..widgets.keep_in_view import KeepCurrentInView, top_row_whole
 from ..widgets.outcomes import outcome_icon, outcome_word
 from ..widgets.paged_table import PagedTableView
 from ..widgets.tab_stops import one_tab_stop
-from .columns import compact_rows, fit_column, fit_columns, outcome_column_width, rows_height
+from .columns import compact_rows, rows_height
 from .find_in_run import FindInRun
 from .layout_arrival import LayoutArrival
 from .notes import NoteLabel
 from .outcome_cell import OutcomeCellDelegate
 from .time_axis import TimeAxisHeader
-from .timeline_cells import format_time
+from .timeline_columns import TIMELINE_WIDTHS, TimelineColumns
 from .timeline_heading import TimelineHeading
 from .timeline_model import (
     COLUMNS,
@@ -55,17 +52,6 @@ from .tree_controls import SpanTreeControls
 from .waterfall import WaterfallDelegate
 
 STEP_OUTCOMES = ("ok", "failed", "cancelled", "")
-#: The columns' least widths; :meth:`TimelinePane.fit_columns` widens them for longer words (German).
-TIMELINE_WIDTHS = (94, 46, 44, 40, 60, 96, 160, 100)
-TIME_COLUMN, KIND_COLUMN, DURATION_COLUMN = COLUMNS.index("time"), COLUMNS.index("kind"), COLUMNS.index("duration")
-SOURCE_COLUMN = COLUMNS.index("source")
-#: How much wider than for its usual words the Outcome column grows for "failed: timed out" at most:
-#: where the whole words need more (German's "fehlgeschlagen: Zeitüberschreitung"), its cells say the
-#: kind of failure alone and the details keep their room, at any width of the window.
-WHOLE_OUTCOME_GROWTH = 1.5
-#: Below this width the source column is hidden: the kind says it too (a tool call is the MCP
-#: client's, a model's step the agent's), and the details need the room more.
-SOURCE_COLUMN_FROM_PX = 760
 #: The characters of a failed step's reason the Details column has room for where the tab can spare it
 #: (beside the detail, which then keeps its least width): "flaky: Aufruf 2 ist fehlgeschlagen" is 34.
 REASON_CHARS = 36
@@ -86,8 +72,6 @@ class TimelinePane(QWidget):
         super().__init__(parent)
         self.store = store
         self.model = TimelineModel(store)
-        #: Whether the Time column was last fitted to times with their date (a run over more than one day).
-        self._dated_fitted = False
         self.titled = TimelineHeading(store, self.model)
         self.heading, self.identity = self.titled.label, self.titled.identity
         self.run_note = NoteLabel(lambda: _("Note on the run"))
@@ -120,9 +104,9 @@ class TimelinePane(QWidget):
         self.fit_columns()
         self.model.zone_marks.grew.connect(self.fit_columns)
         # View › Zoom: the columns grow with their words, and the source column gives way sooner.
-        FontFollower(self.view, lambda: (self.fit_columns(), self.fit_source_column(self.width())))
-        self.model.said_outcomes.changed.connect(self.fit_outcome_column)
-        self.model.column_words.grew.connect(self.fit_said_columns)
+        FontFollower(self.view, lambda: (self.fit_columns(), self.columns.fit_source(self.width())))
+        self.model.said_outcomes.changed.connect(self.columns.fit_outcome)
+        self.model.column_words.grew.connect(self.columns.fit_said)
         self.arrival = LayoutArrival(self)  # a long run's span tree laid out on the reader thread shows
         self.model.not_laid_out.connect(lambda: self.describe(self.model.run))
         self.describe(None)  # what to do while no run is chosen
@@ -164,15 +148,9 @@ class TimelinePane(QWidget):
         # A run from a trace: folding its spans (keys, Find) and the plumbing toggle.
         self.tree_controls = SpanTreeControls(self)
         self.plumbing_toggle = self.tree_controls.plumbing_toggle
-        header = self.view.horizontalHeader()
-        translated(header, "setAccessibleName", lambda: _("Timeline columns"))
-        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        for column, width in enumerate(TIMELINE_WIDTHS):
-            self.view.setColumnWidth(column, width)
-        # The details take what room there is; the waterfall keeps its width, so it is always in view.
-        header.setStretchLastSection(False)
-        header.setSectionResizeMode(COLUMNS.index("details"), QHeaderView.ResizeMode.Stretch)
-        header.setMinimumSectionSize(36)
+        translated(self.view.horizontalHeader(), "setAccessibleName", lambda: _("Timeline columns"))
+        self.columns = TimelineColumns(self.view, self.model)
+        self.columns.fitted.connect(self.columns_fitted)
         self.view.selectionModel().currentRowChanged.connect(self._current_changed)
         KeepCurrentInView(self.view)  # a dock growing under it does not hide the step shown in the detail
         # Over the empty rows: why there are none (a filter matching nothing says so).
@@ -189,35 +167,8 @@ class TimelinePane(QWidget):
         self.fit_columns()
 
     def fit_columns(self) -> None:
-        # The waterfall grows with a zoom as its axis' labels do (at 150 % its 100 px read "0" alone).
-        least = [*TIMELINE_WIDTHS[:WATERFALL_COLUMN], round(TIMELINE_WIDTHS[WATERFALL_COLUMN]
-                                                             * max(font_scale(self.view), 1.0))]
-        fit_columns(self.view, least, {
-            TIME_COLUMN: self._time_samples(),
-            **self._said_samples(),
-        })
-        self.fit_outcome_column()
-
-    def _time_samples(self) -> list[str]:
-        dated = self._dated_fitted = self.model.dated
-        return self.model.zone_marks.samples(lambda at: format_time(at, UTC, dated))
-
-    def _said_samples(self) -> dict[int, list[str]]:
-        words = self.model.column_words
-        return {KIND_COLUMN: words.kinds(), DURATION_COLUMN: words.durations(), SOURCE_COLUMN: words.sources()}
-
-    def fit_said_columns(self) -> None:
-        """The Kind and Duration columns as wide as the words their cells said for the run shown, in the language
-        of the moment."""
-        for column, samples in self._said_samples().items():
-            fit_column(self.view, column, TIMELINE_WIDTHS[column], samples)
-        self.columns_fitted.emit()
-
-    def fit_outcome_column(self) -> None:
-        """The Outcome column as wide as its words in the run shown (:func:`.columns.outcome_column_width`)."""
-        self.view.setColumnWidth(OUTCOME_COLUMN, outcome_column_width(
-            self.view, OUTCOME_COLUMN, TIMELINE_WIDTHS[OUTCOME_COLUMN], self.model.said_outcomes, WHOLE_OUTCOME_GROWTH))
-        self.columns_fitted.emit()
+        """The columns fitted to their words in the language and the font of the moment (:mod:`.timeline_columns`)."""
+        self.columns.fit()
 
     def stand_alone(self, alone: bool) -> None:
         """The detail under the timeline (``alone``: the pane has the tab's whole width) or beside it:
@@ -228,15 +179,12 @@ class TimelinePane(QWidget):
         """The pane's width that leaves its Details column room for :data:`REASON_CHARS` characters beside the
         other columns as wide as they are; the source column too where the pane is then wide enough to show it
         (below that it gives way first); at least its heading's row's (:meth:`_heading_row_width`)."""
-        header, details, source = self.view.horizontalHeader(), COLUMNS.index("details"), COLUMNS.index("source")
-        others = sum(header.sectionSize(column) for column in range(header.count())
-                     if column not in (details, source) and not header.isSectionHidden(column))
         bar = self.view.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent, None, self.view)
         margins = self.layout().contentsMargins()
-        wanted = (others + self.view.fontMetrics().averageCharWidth() * REASON_CHARS + bar
+        wanted = (self.columns.others_width() + self.view.fontMetrics().averageCharWidth() * REASON_CHARS + bar
                   + 2 * self.view.frameWidth() + margins.left() + margins.right())
-        with_source = wanted + header.sectionSize(source)
-        wanted = with_source if with_source >= SOURCE_COLUMN_FROM_PX * max(font_scale(self.view), 1.0) else wanted
+        with_source = wanted + self.view.horizontalHeader().sectionSize(COLUMNS.index("source"))
+        wanted = with_source if with_source >= self.columns.source_from_px() else wanted
         return max(wanted, self._heading_row_width())
 
     def _heading_row_width(self) -> int:
@@ -277,12 +225,7 @@ class TimelinePane(QWidget):
         self._fit_identity(event.size().height())
         self._fit_heading(event.size().width())
         self._place_empty_note()
-        self.fit_source_column(event.size().width())
-
-    def fit_source_column(self, width: int) -> None:
-        """The source column hidden where the pane is narrow for its font (its words at a zoom too)."""
-        least = SOURCE_COLUMN_FROM_PX * max(font_scale(self.view), 1.0)
-        self.view.setColumnHidden(COLUMNS.index("source"), width < least)
+        self.columns.fit_source(event.size().width())
 
     def _fit_heading(self, width: int) -> None:
         """The plumbing toggle says less where the heading's status and counts need its room."""
@@ -330,10 +273,8 @@ class TimelinePane(QWidget):
         are of the count it was read with: :attr:`.TimelineModel.tree_total`)."""
         shown = self.model.step_count
         self.view.horizontalHeader().viewport().update()  # the time axis: the run's length may have changed
-        if self.model.dated != self._dated_fitted:  # a run over more than one day says its steps' dates
-            fit_column(self.view, TIME_COLUMN, TIMELINE_WIDTHS[TIME_COLUMN], self._time_samples())
-        # A run without rounds (one operation, a trace) would show a column of dashes: its room goes to the details.
-        self.view.setColumnHidden(COLUMNS.index("round"), run is not None and not self.model.has_rounds)
+        self.columns.fit_time()  # a run over more than one day says its steps' dates
+        self.columns.hide_round(run is not None and not self.model.has_rounds)
         self.plumbing_toggle.setVisible(self.model.plumbing_count > 0)
         self.tree_controls.count_hidden_notes(run, recount)
         self.note_button.setEnabled(run is not None)

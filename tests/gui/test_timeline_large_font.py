@@ -1,0 +1,84 @@
+"""The Runs tab's timeline at 1,024 px with a 16 pt desktop font, in English and German (issue 23): its columns
+wanted 863 px of a view 738 px wide (German), the details a sliver of 36 px, and the timeline scrolled sideways,
+the waterfall half out of view. The details take the room the others leave now, never less than a floor (a title
+cut short ends in "…", its tooltip whole); the Outcome column gives up the room of its whole words first ("timed out"
+alone, never a word cut), then the waterfall and the round are hidden where the details need their room, and shown
+again where there is room.
+
+Real parts: a scenario run played by ``run-inspector scenario`` (its own demo server) into the test's database, the
+window on it, measured with the real font offscreen."""
+
+from __future__ import annotations
+
+import html
+import json
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication
+
+from inspector.gui.language import switch_language
+from inspector.gui.runs.timeline_columns import DETAILS_FLOOR_CHARS
+from inspector.gui.runs.timeline_model import COLUMNS, OUTCOME_COLUMN, WATERFALL_COLUMN
+from inspector.store import resolve_db_path
+from tests.gui.test_run_list_narrow_columns import painted
+from tests.gui.test_screenshots import save
+from tests.support.cli_process import cli_here
+
+DETAILS, ROUND = COLUMNS.index("details"), COLUMNS.index("round")
+#: (language, desktop font in points or None for the usual one, window width)
+CASES = [(language, points, width) for points in (16, None) for width in (1024, 1280) for language in ("en", "de")]
+
+
+@pytest.fixture
+def timed_out_run() -> int:
+    """A scenario run whose hanging call timed out (its budget 1 s): its Outcome cell says "failed: timed out"."""
+    done = cli_here("--lang", "en", "scenario", "user-cancels", "--budget", "1", "--json", "--db",
+                    str(resolve_db_path()))
+    assert done.returncode in (0, 1), done.stderr
+    return json.loads(done.stdout)["run_id"]
+
+
+@pytest.mark.parametrize(("language", "points", "width"), CASES, indirect=["points"],
+                         ids=[f"{language}-{points or 'usual'}pt-{width}" for language, points, width in CASES])
+def test_the_timeline_never_scrolls_sideways(qtbot, make_window, timed_out_run, language, points, width) -> None:
+    window = make_window(wait_tools=False)
+    switch_language(language)
+    try:
+        window.resize(width, 768)
+        qtbot.waitUntil(lambda: window.width() == width)
+        tab = window.runs_tab
+        tab.show_me()
+        qtbot.waitUntil(lambda: tab.runs.row_of(timed_out_run) is not None)
+        assert tab.select_runs([timed_out_run])
+        qtbot.waitUntil(lambda: tab.timeline.rowCount() > 0)
+        view = tab.timeline_view
+        view.viewport().repaint()  # the cells say their words; the columns are fitted after the paint
+        qtbot.wait(50)
+        QApplication.processEvents()
+        header = view.horizontalHeader()
+        assert header.length() <= view.viewport().width(), (header.length(), view.viewport().width())
+        assert view.horizontalScrollBar().maximum() == 0
+        floor = view.fontMetrics().averageCharWidth() * DETAILS_FLOOR_CHARS
+        assert header.sectionSize(DETAILS) >= floor, header.sectionSize(DETAILS)
+        for row in range(tab.timeline.rowCount()):
+            details = tab.timeline.index(row, DETAILS)
+            shown, whole = painted(view, row, DETAILS)
+            # A title cut short says so and is whole in its tooltip (the cell's text may be cut already: long).
+            tip = html.unescape(details.data(Qt.ItemDataRole.ToolTipRole)).replace("\xa0", " ")
+            assert whole or details.data().removesuffix("…") in tip, (shown, details.data(), tip)
+            _outcome, outcome_whole = painted(view, row, OUTCOME_COLUMN)
+            assert outcome_whole, _outcome  # its words whole, or its kind of failure alone
+        hidden = [column for column in (WATERFALL_COLUMN, ROUND) if view.isColumnHidden(column)]
+        if points is None or width == 1280:
+            assert hidden == []  # where there is room, the waterfall and the round show
+        for column in hidden:  # hidden only where the details would have less than their floor beside it
+            wanted = tab.timeline_pane.columns.details_room.wanted(column)
+            assert header.sectionSize(DETAILS) - wanted < floor + 1, (column, wanted)
+        save(window, f"timeline-{language}-{points or 'usual'}pt-{width}")
+        # Wider, what was hidden shows again, and nothing scrolls sideways.
+        window.resize(1500, 768)
+        qtbot.waitUntil(lambda: all(not view.isColumnHidden(column) for column in (WATERFALL_COLUMN, ROUND)))
+        assert header.length() <= view.viewport().width()
+    finally:
+        switch_language("en")
