@@ -92,3 +92,25 @@ def test_with_secrets_lists_nothing_when_the_keyring_does_not_give_the_client_se
         "The system keyring did not give the sign-in's client secret of Work (KeyringLocked: the test keyring refuses "
         "to get (KeyringLocked)), so the configuration was not listed (--with-secrets lists it whole). Unlock the "
         "keyring and list it again.")}}
+
+
+def test_a_keyring_refusing_the_client_secret_adds_nothing(tmp_path: Path, file_keyring: FileKeyring) -> None:
+    import keyring
+
+    from tests.support.cli_process import cli_here
+    from tests.support.file_keyring import RefusingEntries
+
+    listing = tmp_path / "whole.json"
+    listing.write_text(json.dumps({"servers": [{"url": URL, "name": "Work", "transport": "http", "headers": [],
+                                                "signin": {"client_id": "cid-7", "client_secret_kept": True,
+                                                           "client_secret": SECRET}}]}), encoding="utf-8")
+    keyring.set_keyring(RefusingEntries(file_keyring.path, "signin client-secret"))
+    done = cli_here("--db", str(tmp_path / "runs.db"), "servers", "import", str(listing), "--yes")
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert done.stderr.startswith(
+        "run-inspector: Nothing was added: the configured servers and their secrets were left as they were. The system "
+        "keyring did not keep the sign-in's client secret of Work (PasswordSetError: refused for this entry)."
+    ), done.stderr
+    assert SECRET not in done.stdout + done.stderr
+    listed = cli_here("--db", str(tmp_path / "runs.db"), "servers", "--json")
+    assert json.loads(listed.stdout)["servers"] == [] and file_keyring.entries() == {}
