@@ -1,6 +1,6 @@
 """The window does to a configured server what ``servers set`` does. The Servers dialog's Add of a command configured
-before its key left its token out (``stdio:cmd --token T``) under a new name renames that server, its health with it:
-it added a second server of the same command. File › Import servers… says "renames personal" of an entry of a
+before its key left its token out (``stdio:cmd --token T``) under a new name renames that server, its health with it,
+and so does an Edit of another server to that command: each added a second server of the same command. File › Import servers… says "renames personal" of an entry of a
 server configured under another name (address or command) and renames it; an entry of the command another name
 configures with other credentials is among the skipped, naming that server (it replaced that server whole).
 Afterwards the window's servers are the command line's.
@@ -55,6 +55,29 @@ def test_adding_a_command_configured_under_its_whole_line_renames_it(make_window
     window.admin.add_server()
     assert _listed(window.admin.registry) == {("work", SHOWN, 1), ("addr", ADDRESS, 0),
                                               ("kept", "stdio:uvx other --token …", 0)}
+
+
+def test_editing_another_server_to_that_command_renames_it_as_servers_set_does(make_window, qtbot,
+                                                                                tmp_path: Path) -> None:
+    from inspector.store import resolve_db_path
+
+    window = make_window(wait_tools=False)
+    _configure(window, qtbot)
+    before = tmp_path / "before.db"
+    with sqlite3.connect(resolve_db_path()) as source, sqlite3.connect(before) as copy:
+        source.backup(copy)
+
+    def fill(dialog) -> None:
+        dialog.command.line.setText(EARLIER.removeprefix("stdio:"))
+
+    answer_dialog(window, fill)
+    window.admin.edit_server(next(record for record in window.admin.registry.all() if record.name == "kept"))
+    assert _listed(window.admin.registry) == {("kept", SHOWN, 1), ("addr", ADDRESS, 0)}
+    done = cli_here("--db", str(before), "servers", "set", "kept", "--command", EARLIER.removeprefix("stdio:"))
+    assert done.returncode == 0, done.stderr
+    listed = json.loads(cli_here("--db", str(before), "servers", "--json").stdout)["servers"]
+    assert {(server["name"], server["url"], server["ok"]) for server in listed} == {("kept", SHOWN, 1),
+                                                                                   ("addr", ADDRESS, 0)}
 
 
 def test_import_says_it_renames_and_skips_another_names_command(make_window, qtbot, tmp_path: Path) -> None:
