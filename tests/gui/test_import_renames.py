@@ -1,8 +1,9 @@
 """The window does to a configured server what ``servers set`` does. The Servers dialog's Add of a command configured
 before its key left its token out (``stdio:cmd --token T``) under a new name renames that server, its health with it,
-and so does an Edit of another server to that command: each added a second server of the same command. File › Import servers… says "renames personal" of an entry of a
-server configured under another name (address or command) and renames it; an entry of the command another name
-configures with other credentials is among the skipped, naming that server (it replaced that server whole).
+and so does an Edit of another server to that command: each added a second server of the same command. File › Import
+servers… says "renames personal" of an entry of a server configured under another name (address or command) and
+renames it; an entry of the command another name configures with other credentials is among the skipped, naming that
+server (it replaced that server whole).
 Afterwards the window's servers are the command line's.
 
 Real parts: the real window, dialog and preview offscreen, a real SQLite file, the real command line on a copy."""
