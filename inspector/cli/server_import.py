@@ -135,18 +135,40 @@ def import_servers(args: argparse.Namespace) -> int:
 def _plan(config: ServerConfig, db_option: str | None, path: str) -> tuple[list[Planned], ServerConfig]:
     """The servers to add, each with what it does to the configured ones (read only: nothing is created), and
     ``config`` with the entries that cannot be added here among its skipped (:func:`without_taken`)."""
-    from inspector.mcp import ServerEndpoint, public_url
-    from inspector.mcp.address_credentials import CredentialsConflict, credentials_header
-    from inspector.mcp.address_query import address_query
     from inspector.store import ServerRegistry
     from inspector.store.imported_entries import renamed_by, without_taken
 
+    store = open_existing_store(db_option)
+    if store is None:
+        return _planned(config, path), config
+    with store:
+        registry = ServerRegistry(store.db)
+        config = without_taken(config, registry)
+        plan = _planned(config, path)
+        records = registry.all()
+        for planned in plan:
+            renamed = renamed_by(registry, planned.entry)
+            planned.renames = (renamed.name, renamed.url) if renamed is not None and renamed.name else None
+    for planned in plan:
+        planned.replaces = [record.url for record in records
+                            if record.name == planned.entry.name and record.url != planned.key]
+        if planned.replaces:
+            planned.effect = "replaces"
+        elif planned.renames is not None:
+            planned.effect = "renames"
+        elif any(record.url == planned.key for record in records):
+            planned.effect = "updates"
+    return plan, config
+
+
+def _planned(config: ServerConfig, path: str) -> list[Planned]:
+    """Each entry of ``config`` with its key and how it is shown (as if nothing were configured)."""
+    from inspector.mcp import ServerEndpoint, public_url
+    from inspector.mcp.address_credentials import CredentialsConflict, credentials_header
+    from inspector.mcp.address_query import address_query
+
     from .servers_list import command_shown
 
-    store = open_existing_store(db_option)
-    if store is not None:
-        with store:
-            config = without_taken(config, ServerRegistry(store.db))
     plan = []
     for entry in config.servers:
         if entry.command is not None:
@@ -167,25 +189,7 @@ def _plan(config: ServerConfig, db_option: str | None, path: str) -> tuple[list[
             plan.append(Planned(entry, key, shown, credentials=credentials, query=address_query(entry.url)))
             continue
         plan.append(Planned(entry, key, shown))
-    store = open_existing_store(db_option)
-    if store is None:
-        return plan, config
-    with store:
-        registry = ServerRegistry(store.db)
-        records = registry.all()
-        for planned in plan:
-            renamed = renamed_by(registry, planned.entry)
-            planned.renames = (renamed.name, renamed.url) if renamed is not None and renamed.name else None
-    for planned in plan:
-        planned.replaces = [record.url for record in records
-                            if record.name == planned.entry.name and record.url != planned.key]
-        if planned.replaces:
-            planned.effect = "replaces"
-        elif planned.renames is not None:
-            planned.effect = "renames"
-        elif any(record.url == planned.key for record in records):
-            planned.effect = "updates"
-    return plan, config
+    return plan
 
 
 def _print_preview(path: str, config: ServerConfig, plan: list[Planned]) -> None:
