@@ -282,9 +282,10 @@ def build_parser(argv: Sequence[str] | None = None) -> Parser:
                                                 "with each outcome)."))
     _json_option(servers)
     servers.add_argument("--with-secrets", action="store_true",
-                         help=_("with --json: each configured command as it starts, its credentials included (for a "
-                                "backup or another machine; keep the output as you keep a password); without it they "
-                                "are listed as …"))
+                         help=_("with --json: each configured command as it starts, its credentials included, and "
+                                "the values kept in the keyring (headers, an address's query, a sign-in's client "
+                                "secret), for a backup or another machine (servers import reads it back; keep the "
+                                "output as you keep a password); without it they are listed as … or left out"))
     _db_option(servers)
     # Named by its choices, as `runs` is: a mistyped action said "argument servers_command: invalid choice".
     server_actions = servers.add_subparsers(dest="servers_command", parser_class=Parser, prog=servers.prog,

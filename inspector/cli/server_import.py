@@ -38,10 +38,13 @@ class Planned:
     entry: ConfiguredServer
     key: str
     shown: str
-    #: "new", "updates" (the same server is configured: its settings are replaced) or "replaces"
-    #: (another server has this name: it is removed).
+    #: "new", "updates" (the same server is configured: its settings are replaced), "renames" (the same server is
+    #: configured under another name: it is renamed, its settings replaced) or "replaces" (another server has this
+    #: name: it is removed).
     effect: str = "new"
     replaces: list[str] = field(default_factory=list)
+    #: The name and key of the same server configured under another name, which it renames (as ``servers set`` does).
+    renames: tuple[str, str] | None = None
     #: The ``Authorization`` value made of the user name and password the address carries (a secret).
     credentials: str | None = field(default=None, repr=False)
     #: The query the address carries (a secret: hosted servers take their key there).
@@ -54,7 +57,7 @@ class Planned:
                 # The address as kept (without the user name, password and query the file's may carry).
                 "url": self.shown if entry.url is not None else None,
                 "asks_for": list(entry.asks_for), "roots": list(entry.roots), "effect": self.effect,
-                "replaces": self.replaced_shown()}
+                "replaces": self.replaced_shown(), "renames": self.renames[0] if self.renames else None}
 
     def replaced_shown(self) -> list[str]:
         """The keys of the servers it replaces as they may be shown (a command keyed before its credentials were
@@ -70,7 +73,7 @@ def import_servers(args: argparse.Namespace) -> int:
     except ServerConfigError as exc:
         raise BadInputError(Message(N_("The servers of {path} cannot be imported: {reason}"),
                                     {"path": args.file, "reason": exc.sentence})) from None
-    plan = _plan(config, args.db, args.file)
+    plan, config = _plan(config, args.db, args.file)
     as_json = bool(args.json)
     document: dict[str, Any] = {"file": args.file, "format": config.format,
                                 "servers": [planned.to_dict() for planned in plan],
@@ -97,7 +100,8 @@ def import_servers(args: argparse.Namespace) -> int:
         else:
             print(_("Nothing was added."))
         return EXIT_OK
-    not_kept, unanswered, with_credentials = _add(plan, args.db, args.file)  # CommandError: the keyring refused
+    # CommandError: the keyring refused
+    not_kept, unanswered, with_credentials, signin_said = _add(plan, args.db, args.file)
     with_query = [planned.entry.name for planned in plan if planned.query is not None]
     if as_json:
         emit_json({**document, "added": True})
@@ -116,6 +120,8 @@ def import_servers(args: argparse.Namespace) -> int:
             "run-inspector: no system keyring is available, so the values of {names} were not kept; they are asked "
             "for at a terminal when the server is used (or give them with --env or --header).",
             len(not_kept)).format(names=", ".join(not_kept)), file=sys.stderr)
+    for sentence in signin_said:
+        print(one_line(sentence), file=sys.stderr)
     if unanswered:
         print(ngettext(
             "run-inspector: the header {names} was not given, so it is not kept; give it with --header on each call "
@@ -126,12 +132,40 @@ def import_servers(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _plan(config: ServerConfig, db_option: str | None, path: str) -> list[Planned]:
-    """The servers to add, each with what it does to the configured ones (read only: nothing is created)."""
+def _plan(config: ServerConfig, db_option: str | None, path: str) -> tuple[list[Planned], ServerConfig]:
+    """The servers to add, each with what it does to the configured ones (read only: nothing is created), and
+    ``config`` with the entries that cannot be added here among its skipped (:func:`without_taken`)."""
+    from inspector.store import ServerRegistry
+    from inspector.store.imported_entries import renamed_by, without_taken
+
+    store = open_existing_store(db_option)
+    if store is None:
+        return _planned(config, path), config
+    with store:
+        registry = ServerRegistry(store.db)
+        config = without_taken(config, registry)
+        plan = _planned(config, path)
+        records = registry.all()
+        for planned in plan:
+            renamed = renamed_by(registry, planned.entry)
+            planned.renames = (renamed.name, renamed.url) if renamed is not None and renamed.name else None
+    for planned in plan:
+        planned.replaces = [record.url for record in records
+                            if record.name == planned.entry.name and record.url != planned.key]
+        if planned.replaces:
+            planned.effect = "replaces"
+        elif planned.renames is not None:
+            planned.effect = "renames"
+        elif any(record.url == planned.key for record in records):
+            planned.effect = "updates"
+    return plan, config
+
+
+def _planned(config: ServerConfig, path: str) -> list[Planned]:
+    """Each entry of ``config`` with its key and how it is shown (as if nothing were configured)."""
     from inspector.mcp import ServerEndpoint, public_url
     from inspector.mcp.address_credentials import CredentialsConflict, credentials_header
     from inspector.mcp.address_query import address_query
-    from inspector.store import ServerRegistry
 
     from .servers_list import command_shown
 
@@ -155,18 +189,6 @@ def _plan(config: ServerConfig, db_option: str | None, path: str) -> list[Planne
             plan.append(Planned(entry, key, shown, credentials=credentials, query=address_query(entry.url)))
             continue
         plan.append(Planned(entry, key, shown))
-    store = open_existing_store(db_option)
-    if store is None:
-        return plan
-    with store:
-        records = ServerRegistry(store.db).all()
-    for planned in plan:
-        planned.replaces = [record.url for record in records
-                            if record.name == planned.entry.name and record.url != planned.key]
-        if planned.replaces:
-            planned.effect = "replaces"
-        elif any(record.url == planned.key for record in records):
-            planned.effect = "updates"
     return plan
 
 
@@ -181,6 +203,8 @@ def _print_preview(path: str, config: ServerConfig, plan: list[Planned]) -> None
             print("      " + _("its address's user name and password: kept as a secret Authorization header"))
         if planned.query is not None:
             print("      " + _("its address's query: kept as a secret and sent with every call"))
+        if entry.signin is not None:
+            print("      " + _signin_shown(entry))
         if entry.roots:
             print(one_line("      " + _("offers it the folders (roots): {roots}").format(roots=", ".join(entry.roots))))
         if entry.asks_for:
@@ -188,6 +212,8 @@ def _print_preview(path: str, config: ServerConfig, plan: list[Planned]) -> None
                 names=", ".join(entry.asks_for))))
         if planned.effect == "updates":
             print("      " + _("updates the server configured so"))
+        if planned.renames is not None:
+            print(one_line("      " + _("renames the server configured so: {name}").format(name=planned.renames[0])))
         for old in planned.replaced_shown():
             print(one_line("      " + _("replaces the configured server of that name: {server}").format(server=old)))
     if config.skipped:
@@ -195,6 +221,18 @@ def _print_preview(path: str, config: ServerConfig, plan: list[Planned]) -> None
             count=len(config.skipped)))
         for skipped in config.skipped:
             print(one_line("  " + _("{name}: {reason}").format(name=skipped.name, reason=translate(skipped.reason))))
+
+
+def _signin_shown(entry: ConfiguredServer) -> str:
+    """The sign-in settings ``entry`` gives, as ``servers`` shows them (its client secret by whether the listing
+    holds it)."""
+    from inspector.store.imported_signin import imported_signin
+
+    from .server_signin import signin_line
+
+    assert entry.signin is not None
+    return signin_line(dataclasses.replace(imported_signin(entry.signin, None).setup,
+                                           client_secret_kept=entry.signin.client_secret is not None))
 
 
 def _confirm(count: int) -> bool | None:
@@ -210,12 +248,13 @@ def _confirm(count: int) -> bool | None:
     return answer.strip().lower() in {"y", "yes", _("y"), _("yes")}
 
 
-def _add(plan: list[Planned], db_option: str | None, path: str) -> tuple[list[str], list[str], list[str]]:
+def _add(plan: list[Planned], db_option: str | None,
+         path: str) -> tuple[list[str], list[str], list[str], list[str]]:
     """Add the servers, all or none (cli/server_saving.py); the secret values no keyring could keep, the asked-for
-    headers not given, and the servers whose address's user name and password are kept as their Authorization
-    header. Raises :class:`CommandError` (exit status 1) when the keyring refused to keep some of their secrets
-    (nothing is added), or once they are added when it refused to remove those of servers they replaced, naming
-    its answer."""
+    headers not given, the servers whose address's user name and password are kept as their Authorization
+    header, and what to say of client secrets not kept (:func:`_add_signin`). Raises :class:`CommandError` (exit
+    status 1) when the keyring refused to keep some of their secrets (nothing is added), or once they are added when
+    it refused to remove those of servers they replaced, naming its answer."""
     from inspector.agent.server_commands import setting_of
     from inspector.mcp.address_credentials import AUTHORIZATION
     from inspector.mcp.address_query import address_to_keep
@@ -225,24 +264,28 @@ def _add(plan: list[Planned], db_option: str | None, path: str) -> tuple[list[st
     from inspector.store.server_keys import move_runs_and_health
 
     from .keyring_refusals import NotingKeeper, not_imported_error, removal_refused
-    from .server_saving import HeldKeeper, changed_whole
+    from .server_saving import HeldKeeper, HeldVault, changed_whole
 
     # Asked before the database is written: no one waits for its lock while a value is typed.
     answers = [{name: _ask(name, planned.entry.name) for name in planned.entry.asks_for} for planned in plan]
     removing = NotingKeeper()  # what the keyring did not remove once the servers are added
     held = HeldKeeper(removing)
     keeper = NotingKeeper(held)
-    named = [(key, planned.entry.name) for planned in plan for key in (planned.key, *planned.replaces)]
+    named = [(key, planned.entry.name) for planned in plan
+             for key in (planned.key, *planned.replaces, *(planned.renames[1:] if planned.renames else ()))]
     not_kept: list[str] = []
     unanswered: list[str] = []
     with_credentials: list[str] = []
+    signin_said: list[str] = []
+    vault = HeldVault(held, keeper)  # a client secret is kept, or put back, with the servers' other secrets
     with open_store(db_option) as store, changed_whole(
             store, held, lambda missed: not_imported_error(keeper, named, missed),
             lambda terminated, missed: _stopped(path, terminated, missed, dict(named))):
         registry = ServerRegistry(store.db, keeper)
         for planned, asked in zip(plan, answers, strict=True):
             entry = planned.entry
-            for old in planned.replaces:
+            renamed = [planned.renames[1]] if planned.renames and planned.renames[1] != planned.key else []
+            for old in (*planned.replaces, *renamed):
                 if address_to_keep(old) == planned.key:  # configured before its credentials were left out of its key
                     move_runs_and_health(store.db.conn, old, planned.key)
                 registry.remove_server(old)
@@ -279,13 +322,35 @@ def _add(plan: list[Planned], db_option: str | None, path: str) -> tuple[list[st
                         with_credentials.append(entry.name)
                 unanswered.extend(_("{value} of {server}").format(value=name, server=entry.name)
                                   for name, value in asked.items() if value is None and name not in configured)
+                if entry.signin is not None:
+                    signin_said.extend(_add_signin(store, planned.key, entry, vault))
             if not keeper.available:
                 not_kept.extend(_("{value} of {server}").format(value=name, server=entry.name) for name in secret)
     refused = removal_refused(removing, named, NP_("Added {count} server.", "Added {count} servers.",
                                                    {"count": len(plan)}, "count"))
     if refused is not None:
         raise refused
-    return not_kept, unanswered, with_credentials
+    return not_kept, unanswered, with_credentials, signin_said
+
+
+def _add_signin(store: Any, key: str, entry: ConfiguredServer, vault: Any) -> list[str]:
+    """Keep the sign-in settings ``entry`` gives for the server ``key``, its client secret in ``vault``; what to say
+    on stderr of a client secret not kept (left out of the listing, or no keyring)."""
+    from inspector.store.imported_signin import imported_signin
+    from inspector.store.signin_settings import StoredSignIn
+
+    assert entry.signin is not None
+    stored = StoredSignIn(store.db, vault)
+    imported = imported_signin(entry.signin, stored.setup(key))
+    said = []
+    if not stored.save(key, imported.setup, client_secret=imported.secret, replace_all=True):
+        said.append(_("run-inspector: no system keyring is available, so the client secret of {server} was not "
+                      "kept. Give it with --client-secret-env on each call.").format(server=entry.name))
+    if imported.left_out:
+        said.append(_("run-inspector: the listing leaves out the client secret of {server} (servers --json without "
+                      "--with-secrets), so none is kept; give it with servers set {address} --client-secret-env "
+                      "VARIABLE.").format(server=entry.name, address=key))
+    return said
 
 
 def _settings(entry: ConfiguredServer) -> dict[str, Any]:

@@ -395,13 +395,15 @@ def _servers(store: RunStore, as_json: bool, with_secrets: bool = False) -> int:
             emit_json({"servers": [_listed(server, signins) for server in servers]})
             return EXIT_OK
         from .keyring_refusals import NotingKeeper
-        from .servers_whole import listed_key, not_whole_error, said_secrets_listed, with_values
+        from .servers_whole import listed_key, not_whole_error, said_secrets_listed, with_client_secret, with_values
 
         keeper = NotingKeeper()
         registry = ServerRegistry(store.db, keeper)
+        vault = _signin_vault(signins)
         listed = [_listed(server, signins, with_secrets=True) for server in servers]
         holding = [server.name or listed_key(server.url) for server, whole in zip(servers, listed, strict=True)
-                   if with_values(whole, server, registry)]
+                   if with_values(whole, server, registry)
+                   | with_client_secret(whole, server, signins.get(server.url), vault, keeper)]
         refused = not_whole_error(keeper, {server.url: server.name or listed_key(server.url) for server in servers})
         if refused is not None:
             raise refused
@@ -416,6 +418,14 @@ def _servers(store: RunStore, as_json: bool, with_secrets: bool = False) -> int:
     for line in server_lines(servers, signins):
         print(line)
     return EXIT_OK
+
+
+def _signin_vault(signins: dict[str, SignInSetup]) -> object:
+    """The sign-in vault, where a server keeps a client secret in it (else none is opened: finding the keyring costs
+    a fifth of a second)."""
+    from inspector.store.signin_vault import open_signin_vault
+
+    return open_signin_vault() if any(setup.client_secret_kept for setup in signins.values()) else None
 
 
 def _listed(server: ServerRecord, signins: dict[str, SignInSetup], with_secrets: bool = False) -> dict[str, object]:

@@ -1,6 +1,7 @@
 """``servers --json``'s commands: their credentials as ``…`` (``--token …``), as the list and a server's name show
 them, or with ``--with-secrets`` whole, as the configuration keeps them to start the program, with every value the
-configuration keeps apart (each header's, a secret variable's, the address's query: from the keyring), so that
+configuration keeps apart (each header's, a secret variable's, the address's query, a sign-in's client secret: from
+the keyring), so that
 ``servers import`` of that output on another machine adds them again as they were; said on stderr to hold
 secrets."""
 
@@ -13,6 +14,7 @@ from inspector.i18n import _
 from inspector.i18n.messages import NP_
 from inspector.store import CommandSetting, ServerRecord, ServerRegistry
 from inspector.store.keyring_words import named_secrets
+from inspector.store.signin_settings import SignInSetup
 
 from .common import CommandError
 from .keyring_refusals import NotingKeeper
@@ -73,6 +75,25 @@ def with_values(listed: dict[str, object], server: ServerRecord, registry: Serve
         listed_command(server.command) != server.command.to_dict() or listed_key(server.url) != server.url))
 
 
+def with_client_secret(listed: dict[str, object], server: ServerRecord, setup: SignInSetup | None, vault: object,
+                       keeper: NotingKeeper) -> bool:
+    """Add to ``listed`` (``server`` as ``--with-secrets`` lists it) the client secret its sign-in keeps in the
+    keyring (``vault``); True when it did. A keyring that would not give it is noted in ``keeper``, as a refusal to
+    give a header's value is (:func:`not_whole_error`)."""
+    from inspector.store.signin_vault import client_secret_account
+
+    signin = listed.get("signin")
+    if setup is None or not setup.client_secret_kept or not isinstance(signin, dict):
+        return False
+    secret = vault.client_secret(server.url)  # type: ignore[attr-defined]
+    if secret is None:
+        if (problem := getattr(vault, "problem", None)) is not None:
+            keeper.refused.append(("read", server.url, client_secret_account(server.url), problem))
+        return False
+    listed["signin"] = {**signin, "client_secret": secret}
+    return True
+
+
 def not_whole_error(keeper: NotingKeeper, shown: dict[str, str]) -> CommandError | None:
     """The keyring would not give secrets of the servers ``shown`` (by key): the listing would not be whole (a backup
     missing them), so nothing is printed; the error to end with (``None``: it gave them all)."""
@@ -95,4 +116,5 @@ def said_secrets_listed(names: Sequence[str]) -> None:
                 "password.").format(names=", ".join(names)), file=sys.stderr)
 
 
-__all__ = ["listed_command", "listed_key", "not_whole_error", "said_secrets_listed", "with_values"]
+__all__ = ["listed_command", "listed_key", "not_whole_error", "said_secrets_listed", "with_client_secret",
+           "with_values"]

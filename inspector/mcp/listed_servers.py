@@ -5,9 +5,10 @@ A server's budget, era and roots come back as listed, a command server's program
 variables, and an address's headers and query (``--with-secrets`` lists their values), each secret one marked so
 (``secret``: it goes to the keyring again); a value the list does not hold comes back as a value to ask for
 (``${input:…}``, as VS Code's files ask): a secret variable's and a header's as ``servers --json`` lists them without
-``--with-secrets``. An address whose query is kept as a secret, listed without it, is skipped (it would be added
-without its key; one configured so keeps its own), as a command listed without its credentials (``--token …``) is
-where it is read (:func:`.command_line.leaves_out_credentials`).
+``--with-secrets``. An address's sign-in settings come back too (:mod:`.listed_signin`), its client secret where
+``--with-secrets`` listed it. An address whose query is kept as a secret, listed without it, is skipped (it would be
+added without its key; one configured so keeps its own), as a command listed without its credentials (``--token …``)
+is where it is read (:func:`.command_line.leaves_out_credentials`).
 """
 
 from __future__ import annotations
@@ -77,7 +78,8 @@ def _address_entry(item: dict[str, Any]) -> dict[str, Any]:
     return {"type": "sse" if item.get("transport") == "sse" else "http",
             "url": f"{url}?{query}" if isinstance(url, str) and isinstance(query, str) else url,
             "headers": {header["name"]: _given(header) for header in headers},
-            "secret": [header["name"] for header in headers if header.get("secret")]}
+            "secret": [header["name"] for header in headers if header.get("secret")],
+            "signin": item.get("signin")}
 
 
 __all__ = ["LISTED_FORMAT", "listed_entries"]

@@ -26,6 +26,7 @@ from .command_line import leaves_out_credentials
 from .eras import ERAS
 from .json_words import decoder_reason
 from .listed_servers import LISTED_FORMAT, listed_entries
+from .listed_signin import ListedSignIn, listed_signin
 from .messages import N_, Message, Number, system_reason
 from .server import InvalidServerError, ServerEndpoint, public_url
 from .server_command import InvalidCommandError, ServerCommand
@@ -68,6 +69,8 @@ class ConfiguredServer:
     budget_s: float | None = None
     era: str | None = None
     roots: tuple[str, ...] = ()
+    #: An address's sign-in settings, where the file gives them (``servers --json`` lists them as ``signin``).
+    signin: ListedSignIn | None = field(default=None, repr=False)
 
     def name_kept(self, key: str) -> str | None:
         """The name to configure it under, kept as the server ``key``: none when it is named by that key (an unnamed
@@ -225,7 +228,8 @@ def _address(name: str, entry: dict[str, Any], transport: str) -> ConfiguredServ
     kept = {key: value for key, value in headers.items() if key not in asks}
     ServerEndpoint(url, headers=kept)  # raises the sentence for a bad address or header
     return ConfiguredServer(name, url=url, headers=kept, transport=transport, asks_for=asks,
-                            secret_headers=tuple(_marked_secret(entry, kept)), **_settings(entry))
+                            secret_headers=tuple(_marked_secret(entry, kept)),
+                            signin=listed_signin(entry.get("signin")), **_settings(entry))
 
 
 def _settings(entry: dict[str, Any]) -> dict[str, Any]:

@@ -121,8 +121,8 @@ def test_import_previews_then_adds_what_was_checked(make_window, qtbot, tmp_path
     assert table.rowCount() == 3
     rows = {table.item(row, 0).text(): [table.item(row, c).text() for c in range(5)] for row in range(3)}
     assert rows["time"][1:] == ["Command", "TZ=… uvx mcp-server-time", "TZ", "new"]
-    # An address configured already is said to be replaced, before anything is added.
-    assert rows["remote"][1:] == ["Address", "http://127.0.0.1:9/mcp", "X-Team", "replaced"]
+    # An address configured already (under another name) is said to be renamed, before anything is added.
+    assert rows["remote"][1:] == ["Address", "http://127.0.0.1:9/mcp", "X-Team", "renames the old remote"]
     assert "broken" in dialog.skipped.text() and "neither a 'command' nor a 'url'" in dialog.skipped.text()
     [asked] = dialog.asks.values()
     assert asked.echoMode() == QLineEdit.EchoMode.Password

@@ -70,13 +70,16 @@ class ImportDialog(QDialog):
     COLUMNS = 5
 
     def __init__(self, config: ServerConfig, file_name: str, parent: QWidget | None = None,
-                 replaced: list[bool] | None = None, named: list[list[str]] | None = None) -> None:
+                 replaced: list[bool] | None = None, named: list[list[str]] | None = None,
+                 renames: list[str | None] | None = None) -> None:
         super().__init__(parent)
         self.config = config
         #: Per entry: is a server with the same address or command configured already (it is replaced)?
         self.replaced = replaced or [False] * len(config.servers)
         #: Per entry: the configured servers of its name at another address or command (as shown), which it replaces.
         self.named = named or [[] for _server in config.servers]
+        #: Per entry: the name of the same server configured under another name, which it renames (or ``None``).
+        self.renames = renames or [None] * len(config.servers)
         translated(self, "setWindowTitle", lambda: _("Import servers"))
         self.result_choices: list[ImportChoice] = []
         header = QLabel()
@@ -156,7 +159,13 @@ class ImportDialog(QDialog):
             place = _("{place}; offered the folders (roots): {roots}").format(place=place,
                                                                              roots=", ".join(server.roots))
         replaced = QTableWidgetItem(_("replaced") if self.replaced[row] else _("new"))
-        if self.replaced[row]:
+        if self.renames[row] is not None:
+            renamed = self.renames[row]
+            replaced.setText(cell_text(_("renames {name}").format(name=renamed), 120))
+            replaced.setToolTip(plain_tooltip(visible(_(
+                "This server is configured as {name}: adding renames it and replaces its settings (its runs and "
+                "health stay).").format(name=renamed)[:2000])))
+        elif self.replaced[row]:
             replaced.setToolTip(_("A server with this address or command is configured already: adding replaces "
                                   "its settings (its runs and health stay)."))
         elif self.named[row]:

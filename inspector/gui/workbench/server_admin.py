@@ -30,7 +30,7 @@ from .console import ConsoleBook
 from .engine import OperationsEngine
 from .health_reader import latencies
 from .operation_task import OperationTask
-from .server_commands import command_fields, save_command, taken_by_other
+from .server_commands import command_fields, fold_in, keyed_before_key, save_command, taken_by_other
 from .server_endpoints import ServerEndpoints
 from .server_health import ServerHealth
 from .server_secrets import ServerSecrets
@@ -223,6 +223,13 @@ class ServerAdmin(QObject):
         from inspector.store.server_keys import move_runs_and_health
         from inspector.store.servers import QUERY_ACCOUNT
 
+        # The same command configured under another name before its key left its credentials out: that server is
+        # renamed (in place of the one edited, beside it: both go), as servers set does.
+        earlier = keyed_before_key(self.registry, url, command) if command is not None else None
+        if replaces is None:
+            replaces, earlier = earlier, None
+        elif earlier is not None and earlier != replaces:
+            fold_in(self, earlier, url)
         if command is not None:
             command = save_command(self.endpoints, url, command, replaces, kept_env or set())
         self.endpoints.forget(url)

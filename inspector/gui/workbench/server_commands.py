@@ -12,10 +12,11 @@ from typing import TYPE_CHECKING, Any
 
 from inspector.mcp import InvalidServerError, ServerEndpoint
 from inspector.mcp.server_command import InvalidCommandError, ServerCommand
-from inspector.store import ServerRecord, is_secret_variable
+from inspector.store import ServerRecord, ServerRegistry, is_secret_variable
 from inspector.store.servers import env_account
 
 if TYPE_CHECKING:
+    from .server_admin import ServerAdmin
     from .server_endpoints import ServerEndpoints
 
 
@@ -77,6 +78,29 @@ def taken_by_other(endpoints: ServerEndpoints, editing: str | None) -> Callable[
     return taken
 
 
+def keyed_before_key(registry: ServerRegistry, key: str, command: ServerCommand) -> str | None:
+    """The key ``command`` was configured under before its key left its credentials out (``stdio:cmd --token T``),
+    under any name: saved, it takes that server's place, its runs and health, as ``servers set`` renames it; ``None``
+    for none (the same key renames itself)."""
+    from inspector.store.server_keys import keyed_before
+
+    earlier = keyed_before(registry, key, command.argv)
+    return earlier.url if earlier is not None else None
+
+
+def fold_in(admin: ServerAdmin, earlier: str, key: str) -> None:
+    """The command server configured under ``earlier`` (its key holding its credentials) goes, its process stopped,
+    its runs and health going to ``key``, the same command saved anew under another name."""
+    from inspector.store.server_keys import move_runs_and_health
+
+    admin.changing.emit(earlier)
+    admin.endpoints.forget(earlier)
+    admin.engine.stop_server(earlier)
+    admin.consoles.forget(earlier)
+    move_runs_and_health(admin.store.db.conn, earlier, key)
+    admin.registry.remove_server(earlier)
+
+
 def save_command(endpoints: ServerEndpoints, key: str, command: ServerCommand, replaces: str | None,
                  kept: set[str]) -> ServerCommand:
     """``command`` with the kept secret values (of ``replaces``) put back, and its secret values
@@ -93,4 +117,4 @@ def save_command(endpoints: ServerEndpoints, key: str, command: ServerCommand, r
     return ServerCommand(command.program, command.args, env, command.cwd, secret_env=command.secret_env)
 
 
-__all__ = ["command_endpoint", "command_fields", "save_command", "taken_by_other"]
+__all__ = ["command_endpoint", "command_fields", "fold_in", "keyed_before_key", "save_command", "taken_by_other"]

@@ -21,8 +21,10 @@ from inspector.mcp.address_query import address_query, address_to_keep
 from inspector.mcp.server_command import ServerCommand
 from inspector.mcp.server_configs import ConfiguredServer, ServerConfigError, read_server_config
 from inspector.store.asked_values import configured_values, configured_variables
+from inspector.store.imported_entries import entry_key, renamed_by, without_taken
 
 from ..dialogs.import_dialog import ImportChoice, ImportDialog
+from ..dialogs.signin_fields import SignInChoice
 
 if TYPE_CHECKING:
     from .server_admin import ServerAdmin
@@ -52,9 +54,11 @@ def preview(admin: ServerAdmin, path: Path, parent: QWidget) -> ImportDialog | N
         admin.import_problem = box
         box.open()
         return None
+    config = without_taken(config, admin.registry)  # another name's command with other credentials: skipped
     replaced = [admin.registry.settings(key_of(server)) is not None for server in config.servers]
     named = [[address_to_keep(url) for url in named_otherwise(admin, server)] for server in config.servers]
-    dialog = ImportDialog(config, path.name, parent, replaced=replaced, named=named)
+    renames = [record.name if (record := renamed_by(admin.registry, server)) else None for server in config.servers]
+    dialog = ImportDialog(config, path.name, parent, replaced=replaced, named=named, renames=renames)
     dialog.accepted.connect(lambda: add_choices(admin, dialog.result_choices))
     admin.import_dialog = dialog
     return dialog
@@ -62,9 +66,7 @@ def preview(admin: ServerAdmin, path: Path, parent: QWidget) -> ImportDialog | N
 
 def key_of(server: ConfiguredServer) -> str:
     """The key an entry of the file is saved under (its address, or its command line)."""
-    if server.command is not None:
-        return ServerEndpoint.for_command(server.command).key
-    return public_url(server.url or "")
+    return entry_key(server)
 
 
 def named_otherwise(admin: ServerAdmin, server: ConfiguredServer) -> list[str]:
@@ -116,14 +118,30 @@ def add_choices(admin: ServerAdmin, choices: list[ImportChoice]) -> list[str]:
             if query is not None:
                 said.append(_("The query in the address of {name} is kept as a secret and sent with every "
                               "call.").format(name=server.name))
+            signin = imported_choice(admin, key, server, said)
             admin.save_server(key, server.name_kept(key), server.budget_s, headers, secret, transport=server.transport,
                               query=query, roots=server.roots, era=server.era or "auto",
-                              replaces=replaces)
+                              replaces=replaces, signin=signin)
         keys.append(key)
     if keys or said:
         admin.say(" ".join([ngettext("{count} server imported.", "{count} servers imported.", len(keys)).format(
             count=len(keys)), *said]))
     return keys
+
+
+def imported_choice(admin: ServerAdmin, key: str, server: ConfiguredServer, said: list[str]) -> SignInChoice | None:
+    """The sign-in settings ``server`` gives (``servers --json`` lists them), as the Servers dialog gives them to
+    :meth:`ServerAdmin.save_server`; a client secret the listing leaves out, and none configured, is said."""
+    if server.signin is None:
+        return None
+    from inspector.store.imported_signin import imported_signin
+    from inspector.store.signin_settings import StoredSignIn
+
+    imported = imported_signin(server.signin, StoredSignIn(admin.store).setup(key))
+    if imported.left_out:
+        said.append(_("The listing leaves out the client secret of {name}, so none is kept: give it in the server's "
+                      "sign-in settings (Edit…).").format(name=server.name))
+    return SignInChoice(imported.setup, imported.secret)
 
 
 __all__ = ["add_choices", "choose_file", "key_of", "named_otherwise", "preview"]
