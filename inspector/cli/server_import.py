@@ -135,8 +135,8 @@ def import_servers(args: argparse.Namespace) -> int:
 def _plan(config: ServerConfig, db_option: str | None, path: str) -> tuple[list[Planned], ServerConfig]:
     """The servers to add, each with what it does to the configured ones (read only: nothing is created), and
     ``config`` with the entries that cannot be added here among its skipped (:func:`without_taken`)."""
+    from inspector.agent.imported_entries import renamed_by, without_taken
     from inspector.store import ServerRegistry
-    from inspector.store.imported_entries import renamed_by, without_taken
 
     store = open_existing_store(db_option)
     if store is None:
@@ -226,7 +226,7 @@ def _print_preview(path: str, config: ServerConfig, plan: list[Planned]) -> None
 def _signin_shown(entry: ConfiguredServer) -> str:
     """The sign-in settings ``entry`` gives, as ``servers`` shows them (its client secret by whether the listing
     holds it)."""
-    from inspector.store.imported_signin import imported_signin
+    from inspector.agent.imported_signin import imported_signin
 
     from .server_signin import signin_line
 
@@ -336,7 +336,7 @@ def _add(plan: list[Planned], db_option: str | None,
 def _add_signin(store: Any, key: str, entry: ConfiguredServer, vault: Any) -> list[str]:
     """Keep the sign-in settings ``entry`` gives for the server ``key``, its client secret in ``vault``; what to say
     on stderr of a client secret not kept (left out of the listing, or no keyring)."""
-    from inspector.store.imported_signin import imported_signin
+    from inspector.agent.imported_signin import imported_signin
     from inspector.store.signin_settings import StoredSignIn
 
     assert entry.signin is not None

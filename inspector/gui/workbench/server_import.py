@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
 
+from inspector.agent.imported_entries import entry_key, renamed_by, without_taken
 from inspector.i18n import _, ngettext
 from inspector.i18n.messages import translate
 from inspector.mcp import ServerEndpoint, public_url
@@ -21,7 +22,6 @@ from inspector.mcp.address_query import address_query, address_to_keep
 from inspector.mcp.server_command import ServerCommand
 from inspector.mcp.server_configs import ConfiguredServer, ServerConfigError, read_server_config
 from inspector.store.asked_values import configured_values, configured_variables
-from inspector.store.imported_entries import entry_key, renamed_by, without_taken
 
 from ..dialogs.import_dialog import ImportChoice, ImportDialog
 from ..dialogs.signin_fields import SignInChoice
@@ -134,7 +134,7 @@ def imported_choice(admin: ServerAdmin, key: str, server: ConfiguredServer, said
     :meth:`ServerAdmin.save_server`; a client secret the listing leaves out, and none configured, is said."""
     if server.signin is None:
         return None
-    from inspector.store.imported_signin import imported_signin
+    from inspector.agent.imported_signin import imported_signin
     from inspector.store.signin_settings import StoredSignIn
 
     imported = imported_signin(server.signin, StoredSignIn(admin.store).setup(key))

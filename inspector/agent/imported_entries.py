@@ -14,9 +14,8 @@ import dataclasses
 from inspector.mcp import ServerEndpoint, public_url
 from inspector.mcp.messages import N_, Message
 from inspector.mcp.server_configs import ConfiguredServer, ServerConfig, SkippedServer
-
-from .server_keys import configured_otherwise, keyed_before
-from .servers import ServerRecord, ServerRegistry
+from inspector.store.server_keys import configured_otherwise, keyed_before
+from inspector.store.servers import ServerRecord, ServerRegistry
 
 __all__ = ["entry_key", "renamed_by", "without_taken"]
 

@@ -10,8 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from inspector.mcp.listed_signin import ListedSignIn
-
-from .signin_settings import SignInSetup
+from inspector.store.signin_settings import SignInSetup
 
 __all__ = ["ImportedSignIn", "imported_signin"]
 
