@@ -18,6 +18,7 @@ clients made a few thousand threads. So, as HTTP servers do:
 from __future__ import annotations
 
 import io
+import select
 import socket
 import threading
 import time
@@ -156,3 +157,13 @@ def _hang_up(sock: socket.socket) -> None:
 
 __all__ = ["BODY_DEADLINE_S", "EVICT_WAIT_S", "HEAD_DEADLINE_S", "IDLE_S", "MOST_CONNECTIONS", "ConnectionSlots",
            "HeadClock", "HeadTimedReader"]
+
+
+def client_left(sock: socket.socket) -> bool:
+    """Whether the client has closed its side of ``sock`` (an exporter whose time-out ran out while its request
+    was written): the end of its stream is there to read, and nothing before it. Nothing is read."""
+    try:
+        readable, _, _ = select.select([sock], [], [], 0)
+        return bool(readable) and sock.recv(1, socket.MSG_PEEK) == b""
+    except (OSError, ValueError):  # reset by the client, or closed here
+        return True

@@ -24,9 +24,9 @@ from inspector.i18n import N_
 from inspector.i18n.messages import Count, Message
 from inspector.runs.trace_ids import trace_id as run_trace_id
 from inspector.store import RunStore, step_row
-from inspector.store.live_runs import RECEIVER_ORIGIN, LiveRun, write_live_runs
+from inspector.store.live_runs import RECEIVER_ORIGIN, Finished, LiveRun, finish_live_runs, write_live_runs
 from inspector.traces.foreign_spans import spans_of_step
-from inspector.traces.format import TraceProblem, place
+from inspector.traces.format import RunHeader, TraceProblem, place
 from inspector.traces.otlp import read_span
 from inspector.traces.span_batch import HeldSpan, MappedRun, map_spans, mapped_run
 from inspector.traces.span_repeats import fingerprint
@@ -62,11 +62,21 @@ class Taken:
     reason: Message | None = None
 
 
+@dataclass(frozen=True)
+class _Written:
+    """The run a trace's spans made when it was last written whole (as running), and its count of steps."""
+
+    header: RunHeader
+    steps: int
+
+
 @dataclass
 class _Trace:
     spans: dict[str, HeldSpan] = field(default_factory=dict)  # span id → span, in arrival order
     last_span_at: float = 0.0
     settled: bool = False
+    #: Its run as last written whole from these spans (None: not written so, or not as a run of its own).
+    written: _Written | None = None
 
 
 @dataclass(frozen=True)
@@ -116,11 +126,15 @@ class LiveTraces:
             refused, why = self._grow(trace_id, arrived, grown, undo)
             rejected, reason = rejected + refused, reason or why
         try:
-            self._write(grown, running=True)
+            written = self._write(grown, running=True)
         except BaseException:
             for before in reversed(undo):
                 self._restore(before)
             raise
+        for before, mapped in zip(undo, grown, strict=True):  # each grown trace's undo, in the same order
+            header = mapped.header
+            before.trace.written = (_Written(header, len(mapped.steps)) if header is not None and header.uid in written
+                                    else None)
         return Taken(rejected, reason)
 
     def _grow(self, trace_id: str, arrived: list[tuple[str, HeldSpan]], grown: list[MappedRun],
@@ -215,16 +229,40 @@ class LiveTraces:
 
     def settle(self, everything: bool = False) -> None:
         """Write as finished the traces quiet for :attr:`quiet_s` (``everything``: all of them, as
-        the receiver stops)."""
+        the receiver stops): a run written whole from the spans its trace holds is given its final status
+        (:func:`~inspector.store.live_runs.finish_live_runs`), any other written whole again."""
         now = self._clock()
         quiet = [(trace_id, trace) for trace_id, trace in self._traces.items()
                  if not trace.settled and (everything or now - trace.last_span_at >= self.quiet_s)]
+        if not quiet:
+            return
+        quiet = [(trace_id, trace) for trace_id, trace in quiet if trace.written is None] + self._finish(
+            [(trace_id, trace) for trace_id, trace in quiet if trace.written is not None])
         if not quiet:
             return
         self._write([mapped_run(map_spans(trace.spans.values()), trace_id) for trace_id, trace in quiet],
                     running=False)
         for _, trace in quiet:  # only once written: a write that failed is tried again
             trace.settled = True
+
+    def _finish(self, traces: list[tuple[str, _Trace]]) -> list[tuple[str, _Trace]]:
+        """Settle ``traces`` (by id; each with the run it was last written as) by their runs' status and end;
+        return those whose run is no longer the receiver's here (deleted meanwhile): they are written whole."""
+        if not traces:
+            return []
+        runs = [trace.written for _, trace in traces if trace.written is not None]
+        done = finish_live_runs(self.store, [Finished(run.header.uid, _settled_status(run.header),
+                                                      run.header.finished_at) for run in runs])
+        self.writes += 1
+        again = []
+        for (trace_id, trace), run, written in zip(traces, runs, done, strict=True):
+            if written is None:
+                again.append((trace_id, trace))
+                continue
+            trace.settled = True
+            self._on_run(RunReceived(written.run_id, run.header.uid, run.header.title, _settled_status(run.header),
+                                     run.steps, False))
+        return again
 
     @property
     def growing(self) -> int:
@@ -233,8 +271,9 @@ class LiveTraces:
 
     # -- the run ------------------------------------------------------------------------------------
 
-    def _write(self, mapped: list[MappedRun], *, running: bool) -> None:
-        """Write the runs (one transaction), then tell ``on_run`` of each."""
+    def _write(self, mapped: list[MappedRun], *, running: bool) -> set[str]:
+        """Write the runs (one transaction), then tell ``on_run`` of each; return the uids of the runs written
+        whole as runs of their own."""
         runs = []
         joined: list[tuple[str, MappedRun]] = []
         for found in mapped:
@@ -246,7 +285,7 @@ class LiveTraces:
                 joined.append((ours, found))
                 continue
             # As an import: a run still running in its spans has no process here to finish it.
-            status = "running" if running else ("interrupted" if header.status == "running" else header.status)
+            status = "running" if running else _settled_status(header)
             runs.append(LiveRun(header.uid, header.title, header.server, status, header.started_at,
                                 "" if running else header.finished_at, header.note,
                                 [(step.sequence, step.started_at, step_row(step.step)) for step in found.steps]))
@@ -254,13 +293,14 @@ class LiveTraces:
             self._join(joined)
             self.writes += 1
         if not runs:
-            return
+            return set()
         stored = write_live_runs(self.store, runs)
         self.writes += 1
         for run, written in zip(runs, stored, strict=True):
             if written is not None:
                 self._on_run(RunReceived(written.run_id, run.uid, run.title, run.status, len(run.steps),
                                          written.created))
+        return {run.uid for run, written in zip(runs, stored, strict=True) if written is not None}
 
 
     def _join(self, joined: list[tuple[str, MappedRun]]) -> None:
@@ -290,6 +330,12 @@ def _first_of_each(trace_id: str, held: dict[str, HeldSpan], arrived: list[tuple
             clash = clash or Message(N_("span {span} of trace {trace} differs from the span sent before under its "
                                         "id; the first is kept"), {"span": span_id, "trace": trace_id})
     return new, clashing, clash
+
+
+def _settled_status(header: RunHeader) -> str:
+    """A settled run's status, as an import gives it: a run still running in its spans has no process here to
+    finish it."""
+    return "interrupted" if header.status == "running" else header.status
 
 
 def _spans_kept(payload: Any) -> bool:

@@ -42,6 +42,8 @@ def estimate(body: bytes, descriptor: Any, weights: Mapping[str, int], default: 
                     position += 1
                 else:
                     key, position = _varint(body, position)
+                if key < 8:  # field number 0: not protobuf, which the parser says (16 MiB of zero bytes, read as
+                    return total  # two-byte fields of number 0 to the end, took 3 s)
                 wire_type = key & 7
                 if wire_type == _LENGTH_DELIMITED:
                     length = body[position]

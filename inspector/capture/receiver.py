@@ -26,6 +26,7 @@ import logging
 import secrets
 import socket
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -39,7 +40,7 @@ from inspector.mcp.secrets import Secrets
 from inspector.runs.loopback import is_loopback
 
 from . import otlp_body
-from .connections import ConnectionSlots, HeadClock, HeadTimedReader
+from .connections import ConnectionSlots, HeadClock, HeadTimedReader, client_left
 from .live_traces import QUIET_S, RunReceived, Taken
 from .request_body import BodyGate, BodyReader, content_length, too_large
 from .span_writer import DatabaseLocked, ReceiverBusy, SpanWriter
@@ -103,8 +104,8 @@ class TraceReceiver:
     ``stop()`` settles every trace still growing, closes the store and ends both threads.
     ``on_run`` is called on the writer thread for every run written; ``on_problem`` with a sentence when
     the database turns out locked by another program (spans are refused meanwhile) and when it is free again;
-    ``on_refused`` with a sentence, from a request's thread, for a request some of whose spans were refused
-    (without it, the sentence goes to the log)."""
+    ``on_refused`` with a sentence, from a request's thread, for a request some of whose spans were refused, and for
+    one whose exporter stopped waiting before its spans were stored (without it, the sentence goes to the log)."""
 
     def __init__(self, db_path: str | Path, options: ReceiverOptions | None = None,
                  on_run: Callable[[RunReceived], None] | None = None,
@@ -209,6 +210,22 @@ class TraceReceiver:
                     NP_("{count} span of a request was refused: {reason}",
                         "{count} spans of a request were refused: {reason}", {"count": Count(count), "reason": reason},
                         "count"))
+        self._say(sentence)
+
+    def stored_late(self, count: int, seconds: float) -> None:
+        """Say that a request's exporter stopped waiting (its time-out) before its ``count`` spans were stored,
+        ``seconds`` after its head came: the spans are kept, but the exporter reports them as not exported (the
+        OpenTelemetry Python SDK's, after 10 s: "Failed to export span batch due to timeout"), and does not send
+        them again, so each side would say the other was wrong without a word of why."""
+        self._say(NP_("The exporter of a request of {count} span stopped waiting for its answer (its time-out) before "
+                      "the span was stored, {seconds} s after it was sent: it is stored, though the exporter may "
+                      "report it as not exported. Smaller batches are answered sooner.",
+                      "The exporter of a request of {count} spans stopped waiting for its answer (its time-out) before "
+                      "the spans were stored, {seconds} s after they were sent: they are stored, though the exporter "
+                      "may report them as not exported. Smaller batches are answered sooner.",
+                      {"count": Count(count), "seconds": round(seconds, 1)}, "count"))
+
+    def _say(self, sentence: Message) -> None:
         if self.on_refused is None:
             logging.getLogger(__name__).warning("%s", sentence)
         else:
@@ -349,6 +366,7 @@ class _Handler(BaseHTTPRequestHandler):
 
     def do_POST(self) -> None:  # noqa: N802 - the standard library's name
         self._head_in()
+        began = time.monotonic()
         content_type = otlp_body.media_type(self.headers.get("Content-Type"))
         answer_type = content_type if content_type in otlp_body.CONTENT_TYPES else otlp_body.JSON
         refusal = self._refusal(content_type)
@@ -391,6 +409,8 @@ class _Handler(BaseHTTPRequestHandler):
             return
         first = refused[0] if refused else taken.reason
         rejected = taken.rejected + len(refused)
+        if client_left(self.connection):
+            self.server.receiver.stored_late(len(spans) - taken.rejected, time.monotonic() - began)
         self._answer(200, answer_type, otlp_body.success_body(answer_type, rejected, str(first or "")))
         if rejected and first is not None:
             self.server.receiver.refused(rejected, first)

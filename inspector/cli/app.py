@@ -27,6 +27,7 @@ from .parser import CAPTURE, DEMOS, OFFERING_COMMANDS, OPERATIONS, build_parser
 from .process import loaded
 from .sampling_option import with_bare_flag_counted
 from .stopping import stops_given_back
+from .whole_output import whole_stdout
 
 #: Said on stderr when Ctrl-C stops a command outside an operation (the JSON object's message, in English).
 CANCELLED = Message(N_("Cancelled (Ctrl-C) before the command had done its work."))
@@ -60,6 +61,7 @@ def run_command(argv: list[str]) -> int:
 
     Without a command the window opens (``run-inspector FILE``: and imports the trace FILE)."""
     begin_command()
+    whole_stdout()
     fit_output()
     as_json = wants_json(argv)
     args: argparse.Namespace | None = None

@@ -19,6 +19,8 @@ _BY_ERRNO: dict[int, str] = {
     errno.EACCES: N_("permission denied"),
     errno.EPERM: N_("the operation is not permitted"),
     errno.ENOSPC: N_("no space is left on the device"),
+    errno.EDQUOT: N_("the disk quota is used up"),
+    errno.EFBIG: N_("the file is too large for its file system or for the limits of this process"),
     errno.EROFS: N_("the file system is read-only"),
     errno.EISDIR: N_("it is a folder"),
     errno.ENOTDIR: N_("a part of the path is not a folder"),

@@ -34,7 +34,7 @@ def test_a_listing_cut_short_by_a_full_file_still_says_it_holds_credentials(tmp_
         done = cli_here("--db", str(db), "servers", "set", f"server{number}", "--command",
                         f"{sys.executable} -m tests.support.stdio_server{number} --token {token}")
         assert done.returncode == 0, done.stderr
-    # Python buffers its output unless told not to (PYTHONUNBUFFERED cuts a long write short silently).
+    # Python buffers its output unless told not to (unbuffered output: test_cli_output_cut_short).
     env = {name: value for name, value in os.environ.items() if name != "PYTHONUNBUFFERED"}
     with backup.open("w") as output:
         done = subprocess.run([sys.executable, "-m", "inspector", "--db", str(db), "servers", "--json",
@@ -43,7 +43,8 @@ def test_a_listing_cut_short_by_a_full_file_still_says_it_holds_credentials(tmp_
     written = backup.read_text(encoding="utf-8")
     assert backup.stat().st_size == LIMIT and TOKENS[0] in written  # a credential reached the file
     assert done.returncode == 1, done.stderr
-    assert "the output could not be written (File too large); what was written of it is incomplete." in done.stderr
+    assert ("the output could not be written (the file is too large for its file system or for the limits of "
+            "this process); what was written of it is incomplete.") in done.stderr
     assert ("the output holds the credentials of server0, server1, server2, server3, server4, server5 "
             "(--with-secrets): keep it as you keep a password.") in done.stderr
     assert not [token for token in TOKENS if token in done.stderr]
