@@ -18,11 +18,14 @@ $(PY):
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 
+# pip is quiet: without a word first, the first `make run` said nothing for minutes while it downloaded.
 $(RUNTIME_STAMP): pyproject.toml | $(PY)
+	@echo "Installing Run Inspector and its dependencies into $(VENV) (the first time takes a few minutes)"
 	$(PY) -m pip install --quiet -e .
 	touch $(RUNTIME_STAMP)
 
 $(STAMP): pyproject.toml | $(PY)
+	@echo "Installing Run Inspector and its test dependencies into $(VENV) (the first time takes a few minutes)"
 	$(PY) -m pip install --quiet -e '.[test]'
 	touch $(STAMP)
 

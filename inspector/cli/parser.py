@@ -233,10 +233,11 @@ def build_parser(argv: Sequence[str] | None = None) -> Parser:
                                       '       %(prog)s [options] RUN --clear'))
     note.intermixed = True  # `runs note 4 --step 2 "text"`: the text may follow the options
     note.add_argument("run_id", nargs="?", metavar=_("RUN"), help=_(RUN_WORDS))  # missing: missing_words says it
-    note.add_argument("text", nargs="?", metavar="TEXT", help=_("the note (it replaces the one there was)"))
+    note.add_argument("text", nargs="?", metavar="TEXT",
+                      help=_("the note (it replaces the one there was; with --append it goes under it)"))
     note.add_argument("--step", type=numbers.step_number, metavar="N",
-                      help=_("the step's number in its run (the window's \"Step N\", the \"sequence\" of "
-                             "`runs show --json`) instead of the run"))
+                      help=_("the step's number in its run (the # column of `runs show`, the window's \"Step N\", "
+                             "the \"sequence\" of `runs show --json`) instead of the run"))
     note.add_argument("--clear", action="store_true", help=_("remove the note"))
     note.add_argument("--append", action="store_true",
                       help=_("write the text under the note there is, after an empty line, instead of replacing it "

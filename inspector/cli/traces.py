@@ -51,6 +51,10 @@ def run(args: argparse.Namespace) -> int:
             from .push import push
 
             return push(args)
+        if args.output is None and not args.run_ids and not args.all and args.outcome is None:
+            # Both said at once: `export` alone was refused for -o, then, given it, for the runs.
+            raise UsageError(Message(N_("export needs the runs to write (RUN ..., --outcome STATUS or --all) and "
+                                        "where to: -o FILE or --otlp-endpoint URL; e.g. export last -o runs.json")))
         if args.output is None:
             raise UsageError(Message(N_("export needs -o FILE (the file to write) or --otlp-endpoint URL (a "
                                         "collector to send the runs to)")))

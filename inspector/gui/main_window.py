@@ -196,10 +196,11 @@ class MainWindow(QMainWindow):
         self.play = PlayTab(self, menu)  # the Play tab, its Run menu entries, Esc while it is shown
         menu = translated(self.menuBar().addMenu(""), "setTitle", lambda: _("&Server"))
         self._action(menu, lambda: _("&Add server…"), self.admin.add_server)
-        self._action(menu, lambda: _("&Edit server…"), self.admin.edit_current)
-        self._action(menu, lambda: _("&Remove server"), self.admin.remove_current)
-        self._action(menu, lambda: _("&Test connection"), self.admin.test_current)
-        self._action(menu, lambda: _("&Console (stderr)"), self.admin.console_current)
+        self.servers.follow_selection([  # enabled as the panel's buttons are
+            self._action(menu, lambda: _("&Edit server…"), self.admin.edit_current),
+            self._action(menu, lambda: _("&Remove server"), self.admin.remove_current),
+            self._action(menu, lambda: _("&Test connection"), self.admin.test_current)],
+            self._action(menu, lambda: _("&Console (stderr)"), self.admin.console_current))
         self.proxies = ProxyControls(self.servers, self.db_path, menu)  # an agent's runs through a proxy
         menu = translated(self.menuBar().addMenu(""), "setTitle", lambda: _("&View"))
         menu.addAction(translated(self.log_dock.toggleViewAction(), "setText", lambda: _("Server &log")))

@@ -39,6 +39,7 @@ from inspector.store import RunStore, StepRow, StoreError, step_row
 from inspector.store.bulk_runs import BATCH as RUN_BATCH
 from inspector.store.bulk_runs import NewRun, drop_first_rows, first_rows_left, insert_runs, stored_uids
 from inspector.store.faults import database_file, is_lock, is_read_only
+from inspector.store.notes import noted_steps
 from inspector.traces.format import (
     WHOLE_FILE,
     Path,
@@ -111,6 +112,8 @@ class ImportReport:
     notes_stepless: int = 0
     first_stepless: tuple[int, int] | None = None
     first_stepless_why: str = ""
+    #: Notes the new runs brought (on the runs and their steps): whoever imports a file is told its notes came.
+    notes_brought: int = 0
 
     @property
     def runs_imported(self) -> int:
@@ -261,6 +264,7 @@ def _write(store: RunStore, source: FilePath, kind: FileKind, plan: _CheckingPla
         run_ids = area.table()  # file key → new run id (a million runs need not be in memory)
         present, imported, ids = _Kept(), _Kept(), _Ids()
         again = NotesAgain(store, area.table)
+        brought, noted_new = 0, []  # the notes of the new runs; the new runs with a noted step
         for batch in _new_runs(plan, joins):  # (their steps of runs that join a run of ours: below)
             found, left = _stored(store, batch)  # imported meanwhile elsewhere?
             drop_first_rows(store.db, sorted(left))
@@ -275,6 +279,9 @@ def _write(store: RunStore, source: FilePath, kind: FileKind, plan: _CheckingPla
                 run_ids[key] = run_id
                 ids.add(run_id)
                 imported.add(header.uid)
+                brought += bool(header.note)
+                if key in plan.noted:
+                    noted_new.append(run_id)
         joins.resolve(run_ids)
         writer = _Writer(store, run_ids, joins, again)
         if plan.rows is not None:
@@ -306,12 +313,13 @@ def _write(store: RunStore, source: FilePath, kind: FileKind, plan: _CheckingPla
                 source, kind, reader_for(kind, writer, checking=False, new_table=area.table, stored_payloads=True),
                 meter, size) != first_hash:
             raise _changed_meanwhile()
+        brought += noted_steps(store, noted_new)
         meter.done()  # before the commit: a callback that cancels now still writes nothing
     return ImportReport(kind.name, ids.ids(), imported.first, present.first, writer.count, present.count,
                         tuple(joins.joined_uids), notes_added=again.added, noted_run_ids=again.run_ids,
                         noted_runs=again.run_count, notes_kept=again.kept, notes_same=again.same,
                         notes_stepless=again.stepless, first_stepless=again.first_stepless,
-                        first_stepless_why=again.first_stepless_why)
+                        first_stepless_why=again.first_stepless_why, notes_brought=brought)
 
 
 def _stored(store: RunStore, batch: list[tuple[Any, PlannedRun]]) -> tuple[set[str], set[str]]:

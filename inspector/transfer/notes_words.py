@@ -13,9 +13,14 @@ from .notes_again import STEP_OTHER, STEP_UNREADABLE
 
 
 def notes_sentences(imported: ImportReport) -> list[str]:
-    """What became of the notes the file has for runs that were here already, in the current language."""
+    """What became of the notes of the file: those the new runs brought, and those it has for runs that were
+    here already, in the current language."""
     added, kept = imported.notes_added, imported.notes_kept
     said = []
+    if imported.notes_brought:  # as export said them: "2 notes of the runs and their steps are in the file"
+        said.append(ngettext("{count} note of the runs and their steps came with the file.",
+                             "{count} notes of the runs and their steps came with the file.",
+                             imported.notes_brought).format(count=format_number(imported.notes_brought)))
     if added:
         ids = imported.noted_run_ids
         if imported.noted_runs == 1:

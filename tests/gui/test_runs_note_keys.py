@@ -239,3 +239,20 @@ def _actions_menu(view: QWidget) -> QMenu:
     menu.addActions(view.actions())
     return menu
 
+
+
+@pytest.mark.parametrize(("language", "run_tip", "step_tip"), [
+    ("en", "Write a note on the selected run (Ctrl+Shift+N)", "Write a note on this step (Shift+F2)"),
+    ("de", "Eine Notiz zum ausgewählten Lauf schreiben (Strg+Umschalt+N)",
+     "Eine Notiz zu diesem Schritt schreiben (Umschalt+F2)"),
+])
+def test_the_two_note_buttons_say_whose_note_they_write(qtbot, shown, language, run_tip, step_tip) -> None:
+    """The timeline's and the step detail's buttons both read "Note…", a few centimetres apart: a new user
+    could not tell which wrote the run's note and which the step's. Their tips say it, and the key."""
+    tab = shown.tab
+    switch_language(language)
+    try:
+        assert tab.timeline_pane.note_button.toolTip() == run_tip
+        assert tab.detail.note_button.toolTip() == step_tip
+    finally:
+        switch_language("en")

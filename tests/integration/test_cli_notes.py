@@ -214,16 +214,23 @@ def test_a_note_replaced_says_so_and_how_to_write_under_it(tmp_path: Path) -> No
     assert json.loads(cli(db, "runs", "show", run_id, "--json").stdout)["run"]["note"] == "Support: doch nicht"
 
 
+def three_runs_noted(db: Path) -> tuple[str, str, str]:
+    """Three runs stored in ``db``: the first with a note and one on its step 5, the second with one on its
+    step 2 (three notes in all), the third with none."""
+    with RunStore.open(db) as store:
+        noted, plain, bare = (str(mixed_run(store)) for _time in range(3))
+    cli(db, "runs", "note", noted, "the hang is the server's")
+    cli(db, "runs", "note", noted, "--step", "5", "never answered")
+    cli(db, "runs", "note", plain, "--step", "2", "fine")
+    return noted, plain, bare
+
+
 def test_export_says_how_many_notes_went_into_the_file(tmp_path: Path) -> None:
     """A support engineer who noted a run and a step exported it for the customer and was told only "Exported 1
     run … The file holds 6 steps.": nothing said the finding went with it. Now export counts the notes of the
     runs and steps it wrote (both formats, --json too, German), and says nothing of notes where there are none."""
     db = tmp_path / "runs.db"
-    with RunStore.open(db) as store:
-        noted, plain, other = (str(mixed_run(store)) for _time in range(3))
-    cli(db, "runs", "note", noted, "the hang is the server's")
-    cli(db, "runs", "note", noted, "--step", "5", "never answered")
-    cli(db, "runs", "note", plain, "--step", "2", "fine")
+    noted, plain, other = three_runs_noted(db)
     cli(db, "runs", "note", other, "not exported")  # a run left out of the file: its note is not counted
     for kind in ("trace", "otlp"):
         out = tmp_path / f"{kind}.json"
@@ -251,3 +258,27 @@ def test_export_says_how_many_notes_went_into_the_file(tmp_path: Path) -> None:
     assert done.returncode == 0 and done.stdout.endswith("The file holds 6 steps.\n"), done.stdout
     again = cli(db, "export", bare, "-o", str(tmp_path / "bare.json"), "--force", "--json")  # over the one before
     assert json.loads(again.stdout)["notes"] == 0
+
+
+def test_import_says_how_many_notes_came_with_the_runs(tmp_path: Path) -> None:
+    """Export said "3 notes of the runs and their steps are in the file: whoever opens it reads them", and the
+    import on the other side said only "Imported 2 runs … 12 steps were added.": whoever received the file was
+    not told there were findings to read (and the window marks no step that has a note). Now the import counts
+    the notes the new runs brought, in both formats and German; a file without notes says nothing of them."""
+    db = tmp_path / "runs.db"
+    noted, plain, bare = three_runs_noted(db)
+    for kind in ("trace", "otlp"):
+        out = tmp_path / f"{kind}.json"
+        assert cli(db, "export", noted, plain, "-o", str(out), "--format", kind).returncode == 0
+        done = cli(tmp_path / f"reader-{kind}.db", "import", str(out))
+        assert done.returncode == 0 and "12 steps were added." in done.stdout and done.stdout.endswith(
+            ". 3 notes of the runs and their steps came with the file.\n"), done.stdout
+        again = cli(tmp_path / f"reader-{kind}.db", "import", str(out))  # nothing new: nothing came
+        assert "came with the file" not in again.stdout, again.stdout
+    one = tmp_path / "one.json"
+    assert cli(db, "export", plain, "-o", str(one)).returncode == 0
+    german = cli_here("--lang", "de", "import", str(one), "--db", str(tmp_path / "de.db"))
+    assert german.stdout.endswith("1 Notiz der Läufe und ihrer Schritte kam mit der Datei.\n"), german.stdout
+    assert cli(db, "export", bare, "-o", str(tmp_path / "bare.json")).returncode == 0
+    done = cli(tmp_path / "bare.db", "import", str(tmp_path / "bare.json"))
+    assert done.returncode == 0 and "6 steps were added." in done.stdout and "came with" not in done.stdout, done.stdout

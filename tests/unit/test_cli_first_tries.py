@@ -133,3 +133,21 @@ def test_the_commands_help_says_that_runs_writes_notes_too(capsys, language, sai
     with pytest.raises(SystemExit):
         main(["--lang", language, "--help"])
     assert said in " ".join(capsys.readouterr().out.split()) + " "
+
+
+@pytest.mark.parametrize(("language", "said"), [
+    ("en", "run-inspector: export needs the runs to write (RUN ..., --outcome STATUS or --all) and where to: "
+           "-o FILE or --otlp-endpoint URL; e.g. export last -o runs.json\n"),
+    ("de", "run-inspector: export braucht die zu schreibenden Läufe (LAUF ..., --outcome STATUS oder --all) und "
+           "ihr Ziel: -o DATEI oder --otlp-endpoint URL; z. B. export last -o runs.json\n")])
+def test_a_bare_export_says_both_what_it_needs(capsys, tmp_path, language, said) -> None:
+    """`export` alone said it needed -o FILE; given that, it said it needed the runs: two refusals for one
+    command. Both are said at once; either given, the other is said alone, as before."""
+    db = str(tmp_path / "runs.db")
+    assert main(["--lang", language, "--db", db, "export"]) == 2
+    assert capsys.readouterr().err == said
+    assert main(["--db", db, "export", "-o", str(tmp_path / "runs.json")]) == 2
+    assert "export needs RUN ..., --outcome STATUS or --all" in capsys.readouterr().err
+    assert main(["--db", db, "export", "last"]) == 2
+    assert "export needs -o FILE (the file to write) or --otlp-endpoint URL" in capsys.readouterr().err
+    assert not (tmp_path / "runs.db").exists() and not (tmp_path / "runs.json").exists()

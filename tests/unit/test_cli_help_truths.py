@@ -84,3 +84,25 @@ def test_runs_show_usage_names_the_run_as_needed(tmp_path, language, usage) -> N
     assert _help(language, "runs", "show").startswith(usage)
     done = cli_here("--lang", language, "--db", str(tmp_path / "runs.db"), "runs", "show")
     assert done.returncode == 2 and "runs show RUN" in done.stderr.replace("LAUF", "RUN")
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_runs_note_help_names_the_step_number_runs_show_prints(tmp_path, language) -> None:
+    """`runs note --step N` named N as the window's "Step N" and the "sequence" of `runs show --json`, not the
+    number a user of the command line reads: the # column of `runs show`; and its TEXT "replaces the one there
+    was", which with --append it does not. Each is said, and the # column is there to read."""
+    db = str(tmp_path / "runs.db")
+    assert cli_here("--db", db, "call", ADDRESS, "echo", "--budget", "1").returncode != 0  # stored, failed
+    shown = cli_here("--lang", language, "--db", db, "runs", "show", "1", env={"COLUMNS": "400"})
+    assert shown.returncode == 0, shown
+    heads = next(line for line in shown.stdout.splitlines() if line.startswith("#"))
+    assert heads.split()[0] == "#"
+    said = _help(language, "runs", "note")
+    step = _option_help(said, "--step")
+    text = next(line for line in said.splitlines() if line.lstrip().startswith("TEXT")).split(None, 1)[1]
+    if language == "en":
+        assert "the # column of `runs show`" in step
+        assert text == "the note (it replaces the one there was; with --append it goes under it)"
+    else:
+        assert "die Spalte # von `runs show`" in step
+        assert text == "die Notiz (sie ersetzt die bisherige; mit --append kommt sie darunter)"

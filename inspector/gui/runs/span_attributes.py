@@ -26,13 +26,22 @@ from inspector.i18n.formatting import format_number
 
 from ..language import on_language_changed, translated
 from ..widgets.accessibility import name_clear_button
+from ..widgets.middle_elided import MiddleElided
 from ..widgets.plain_text import cell_text, plain_tooltip, visible
 from ..widgets.tab_stops import one_tab_stop
+from .columns import RoomyColumn
 from .span_facts import AttributeRow, origin_word
 
 #: How many characters of a value a cell shows (Copy gives the whole value); its tooltip shows more.
 CELL_CHARS = 200
 TOOLTIP_CHARS = 2_000
+#: The Key column's width where the table has room; in a narrow one (the detail beside the timeline in a
+#: window of the size it opens at: about 250 px) it gives way down to its least, so that the Value column
+#: is on screen beside it rather than scrolled out of sight; the Value never narrower than its least.
+KEY_PX = 190
+KEY_LEAST_PX = 70
+VALUE_KEEPS_PX = 110
+VALUE_LEAST_PX = 60
 
 AnyIndex = QModelIndex | QPersistentModelIndex
 
@@ -96,8 +105,8 @@ class AttributeModel(QAbstractTableModel):
             if column == 0:
                 return origin_word(row.origin)
             return cell_text(row.key if column == 1 else row.value_text(), CELL_CHARS)
-        if role == Qt.ItemDataRole.ToolTipRole and column == 2:
-            text = row.value_text()
+        if role == Qt.ItemDataRole.ToolTipRole and column in (1, 2):  # a key cut short, as a value, whole
+            text = row.key if column == 1 else row.value_text()
             shown = visible(text[:TOOLTIP_CHARS]) + ("…" if len(text) > TOOLTIP_CHARS else "")
             return plain_tooltip(shown)
         if role == Qt.ItemDataRole.FontRole and row.is_server:
@@ -138,8 +147,11 @@ class AttributesPanel(QWidget):
         header = self.view.horizontalHeader()
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.Interactive)
-        header.setStretchLastSection(True)
-        self.view.setColumnWidth(1, 190)
+        self.view.setColumnWidth(1, KEY_PX)
+        # A key cut short keeps both ends: "traceloop.entity.input" and ".output" read "trac…input" and "trac…output".
+        self.view.setItemDelegateForColumn(1, MiddleElided(self.view))
+        self.value_column = RoomyColumn(self.view, 2, VALUE_LEAST_PX, givers={1: KEY_LEAST_PX},
+                                        keeps={1: VALUE_KEEPS_PX})
         # No taller than the detail's other tabs: the detail has little height beside the timeline.
         self.view.setMinimumHeight(40)
         top = QHBoxLayout()

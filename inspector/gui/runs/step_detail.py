@@ -140,6 +140,7 @@ class StepDetail(QWidget):
         self.replay.clicked.connect(self.replay_wanted)
         self.note_button = translated(QPushButton(), "setText", lambda: _("Note…"))
         translated(self.note_button, "setAccessibleName", lambda: _("Write a note on this step"))
+        translated(self.note_button, "setToolTip", lambda: _("Write a note on this step (Shift+F2)"))
         buttons = QHBoxLayout()
         buttons.setContentsMargins(0, 0, 0, 0)
         buttons.addWidget(self.look_up_task)

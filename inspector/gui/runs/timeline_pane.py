@@ -77,6 +77,8 @@ class TimelinePane(QWidget):
         self.run_note = NoteLabel(lambda: _("Note on the run"))
         self.note_button = translated(QPushButton(), "setText", lambda: _("Note…"))
         translated(self.note_button, "setAccessibleName", lambda: _("Write a note on the selected run"))
+        # Its tip says whose note it writes: the step detail beside has a "Note…" button too (the step's).
+        translated(self.note_button, "setToolTip", lambda: _("Write a note on the selected run (Ctrl+Shift+N)"))
         self.note_button.setEnabled(False)
         self._build_filters()
         self._build_view()

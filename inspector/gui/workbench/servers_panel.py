@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from PySide6.QtCore import QItemSelectionModel, QPoint, Qt, Signal
+from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
@@ -47,6 +48,9 @@ class ServersPanel(QWidget):
         super().__init__(parent)
         self.model = ServersModel()
         self._current_url: str | None = "(none yet)"
+        #: Menu entries on the selected server, enabled as its buttons are (:meth:`follow_selection`).
+        self._on_a_server: list[QAction] = []
+        self._console: QAction | None = None
         title = translated(QLabel(), "setText", lambda: _("Servers"))
         font = title.font()
         font.setBold(True)
@@ -187,10 +191,21 @@ class ServersPanel(QWidget):
         if record is not None:
             signal.emit(record)
 
+    def follow_selection(self, actions: list[QAction], console: QAction) -> None:
+        """Enable ``actions`` (the Server menu's Edit, Remove, Test connection) while a server is selected, as
+        its buttons are, and ``console`` while a command server is, as the list's context menu has it."""
+        self._on_a_server, self._console = list(actions), console
+        self._enable(self.current())
+
+    def _enable(self, record: ServerRecord | None) -> None:
+        for widget in (self.edit_button, self.remove_button, self.test_button, *self._on_a_server):
+            widget.setEnabled(record is not None)
+        if self._console is not None:
+            self._console.setEnabled(record is not None and record.transport == "stdio")
+
     def _selected(self) -> None:
         record = self.current()
-        for button in (self.edit_button, self.remove_button, self.test_button):
-            button.setEnabled(record is not None)
+        self._enable(record)
         self._show_health(record)
         url = record.url if record is not None else None
         if url != self._current_url:
