@@ -163,7 +163,16 @@ def client_left(sock: socket.socket) -> bool:
     """Whether the client has closed its side of ``sock`` (an exporter whose time-out ran out while its request
     was written): the end of its stream is there to read, and nothing before it. Nothing is read."""
     try:
-        readable, _, _ = select.select([sock], [], [], 0)
-        return bool(readable) and sock.recv(1, socket.MSG_PEEK) == b""
+        return _readable(sock) and sock.recv(1, socket.MSG_PEEK) == b""
     except (OSError, ValueError):  # reset by the client, or closed here
         return True
+
+
+def _readable(sock: socket.socket) -> bool:
+    """Whether ``sock`` has something to read now (its end counts). By poll where there is one: select refuses a
+    descriptor past 1,023, which a process allowed more files reaches (each request was said stopped waiting)."""
+    if not hasattr(select, "poll"):  # Windows: its select takes a socket of any number
+        return bool(select.select([sock], [], [], 0)[0])
+    poller = select.poll()
+    poller.register(sock, select.POLLIN)
+    return bool(poller.poll(0))

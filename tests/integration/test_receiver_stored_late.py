@@ -9,6 +9,8 @@ connection (``BEGIN IMMEDIATE``, as a sqlite3 shell holding a transaction does) 
 
 from __future__ import annotations
 
+import os
+import resource
 import socket
 import sqlite3
 import time
@@ -97,6 +99,38 @@ def test_the_sentence_is_german_in_german() -> None:
 def test_an_exporter_that_waits_for_its_answer_is_told_nothing_more(tmp_path: Path, receiver: TraceReceiver,
                                                                     said: list[Message]) -> None:
     with socket.create_connection(receiver.address, timeout=10) as client:
+        client.sendall(_request(receiver))
+        answer = client.recv(4096)
+    assert answer.startswith(b"HTTP/1.1 200 ")
+    assert _stored(tmp_path / "received.db") == SPANS
+    assert said == []
+
+
+@pytest.fixture
+def many_files_open() -> Iterator[None]:
+    """More than 1,024 files open in this process (a process allowed them, as a raised ``ulimit -n`` allows), so the
+    receiver's next connections have descriptors past 1,023, which select refuses."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = 1024 + 200
+    assert hard == resource.RLIM_INFINITY or hard >= wanted, f"this machine allows only {hard} open files"
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+    held = [os.open(os.devnull, os.O_RDONLY) for _ in range(1024)]
+    try:
+        yield
+    finally:
+        for descriptor in held:
+            os.close(descriptor)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+
+@pytest.mark.usefixtures("many_files_open")
+def test_a_connection_numbered_past_1023_that_waits_is_told_nothing_more(tmp_path: Path, receiver: TraceReceiver,
+                                                                         said: list[Message]) -> None:
+    """Before, the check whether the exporter had gone (select) failed on such a connection, and every request was
+    said stopped waiting, its exporter reading the answer all the while."""
+    with socket.create_connection(receiver.address, timeout=10) as client:
+        assert client.fileno() > 1023
         client.sendall(_request(receiver))
         answer = client.recv(4096)
     assert answer.startswith(b"HTTP/1.1 200 ")
