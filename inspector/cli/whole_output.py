@@ -17,6 +17,10 @@ import sys
 from typing import Any
 
 
+#: As Python makes its own standard output: "\n" kept as it is, but written as "\r\n" on Windows (``None``).
+_NEWLINE = None if sys.platform == "win32" else "\n"
+
+
 class _WrittenWhole(io.FileIO):
     """A file descriptor each write of which is written whole, or raises why it cannot be."""
 
@@ -40,5 +44,5 @@ def whole_stdout() -> None:
     if type(raw) is not io.FileIO or not isinstance(stream, io.TextIOWrapper):
         return
     whole = _WrittenWhole(raw.fileno(), "wb", closefd=False)
-    sys.stdout = io.TextIOWrapper(whole, encoding=stream.encoding, errors=stream.errors, newline="\n",
+    sys.stdout = io.TextIOWrapper(whole, encoding=stream.encoding, errors=stream.errors, newline=_NEWLINE,
                                   line_buffering=stream.line_buffering, write_through=True)
