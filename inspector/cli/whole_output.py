@@ -16,7 +16,6 @@ import select
 import sys
 from typing import Any
 
-
 #: As Python makes its own standard output: "\n" kept as it is, but written as "\r\n" on Windows (``None``).
 _NEWLINE = None if sys.platform == "win32" else "\n"
 
