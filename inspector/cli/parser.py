@@ -149,7 +149,11 @@ def build_parser(argv: Sequence[str] | None = None) -> Parser:
 
     call = commands.add_parser("call", help=_("call a tool"),
                                usage=_('%(prog)s [options] SERVER TOOL\n       %(prog)s [options] --stdio '
-                                       '"COMMAND LINE" TOOL'))
+                                       '"COMMAND LINE" TOOL'),
+                               description=_("Call a tool and store the call as a run. Ctrl-C (or SIGTERM) cancels "
+                                             "the call at once: the request on the wire is torn down, the server is "
+                                             "told where it can be, and the run is recorded as cancelled, not "
+                                             "failed (exit status 130). A second Ctrl-C exits at once."))
     call.intermixed = True
     _server_options(call)
     call.add_argument("tool", nargs="?", metavar="TOOL", help=_("the tool's name"))

@@ -15,8 +15,9 @@ from collections.abc import Iterator
 from typing import Any
 
 from inspector.i18n import _, ngettext
-from inspector.i18n.details import localized_step_details
+from inspector.i18n.details import OUTCOME_HEAD_DETAILS, TRANSLATED_DETAILS, outcome_note_said
 from inspector.i18n.formatting import format_number
+from inspector.runs import DetailWords, step_details
 from inspector.runs.timeline import MAX_DETAILS_CHARS
 from inspector.store import RunRecord, RunStore, StoredStep
 from inspector.store.browse import StepFilter
@@ -68,16 +69,28 @@ def nested(details: str, depth: int) -> str:
                                                                           details=details)
 
 
-def details_cell(payload: dict[str, Any], depth: int, room: int | None) -> str:
-    """A step's Details cell, indented by ``depth``: shortened as everywhere (at
+def details_cell(payload: dict[str, Any], depth: int, room: int | None,
+                 words: DetailWords = TRANSLATED_DETAILS) -> str:
+    """A step's Details cell (in ``words``), indented by ``depth``: shortened as everywhere (at
     :data:`~inspector.runs.timeline.MAX_DETAILS_CHARS`), or, at a terminal that leaves it ``room``
     columns beyond that, cut to those columns instead (a wide character counted twice)."""
     if room is None:
-        return nested(localized_step_details(payload), depth)
+        return nested(step_details(payload, words), depth)
     room -= display_width(nested("", depth))
     if room <= MAX_DETAILS_CHARS:
-        return nested(localized_step_details(payload), depth)
-    return nested(fit(localized_step_details(payload, room), room), depth)
+        return nested(step_details(payload, words), depth)
+    return nested(fit(step_details(payload, words, room), room), depth)
+
+
+def noted_outcome_cell(payload: dict[str, Any], depth: int, room: int | None) -> tuple[str, str]:
+    """A step's Details cell and the line under it that says its call's outcome note whole (``""``: none): where
+    the cell would cut the note short, the cell says only its head ("slow: no outcome recorded"), not the note cut
+    ("… (a ca…") and then repeated whole on the next line."""
+    details = details_cell(payload, depth, room)
+    note = outcome_note_said(payload)
+    if not note or note in details:
+        return details, ""
+    return details_cell(payload, depth, room, OUTCOME_HEAD_DETAILS), note
 
 
 def counts_line(layout: RunLayout, started: str, finished: str, total: int) -> str:
@@ -114,4 +127,5 @@ def hidden_notes_line(layout: RunLayout) -> str:
                     layout.hidden_notes).format(count=format_number(layout.hidden_notes))
 
 
-__all__ = ["RunLayout", "counts_line", "details_cell", "hidden_notes_line", "nested", "too_deep_line"]
+__all__ = ["RunLayout", "counts_line", "details_cell", "hidden_notes_line", "nested", "noted_outcome_cell",
+           "too_deep_line"]

@@ -13,7 +13,7 @@ from datetime import datetime
 from typing import Any
 
 from inspector.i18n import N_, _, ngettext
-from inspector.i18n.details import disagreement_said, outcome_note_said
+from inspector.i18n.details import disagreement_said
 from inspector.i18n.entry_names import names_calling
 from inspector.i18n.formatting import format_number, one_day
 from inspector.i18n.leg_findings import with_findings
@@ -67,7 +67,7 @@ from .plumbing_hidden import say_hidden
 from .reason_json import reason_dict
 from .results import step_extra_lines
 from .run_choice import resolve_run
-from .run_layout import RunLayout, counts_line, details_cell, hidden_notes_line, too_deep_line
+from .run_layout import RunLayout, counts_line, hidden_notes_line, noted_outcome_cell, too_deep_line
 from .safe_text import one_line
 from .stopping import stoppable_reading
 from .terminal_width import display_width, fit, pad, terminal_columns
@@ -469,10 +469,9 @@ def _show(store: RunStore, run_id: int, as_json: bool, show_plumbing: bool = Fal
                 f"{step_outcome_text(kind, stored.outcome, stored.step.legs, payload) or '-':<{outcome}}  ")
         # At a terminal the Details take the rest of its width (never less than elsewhere): a pipe gets the same bytes.
         room = None if columns is None else columns - display_width(one_line(line))
-        details = details_cell(payload, depth, room)
+        details, outcome_note = noted_outcome_cell(payload, depth, room)
         out.write(one_line(line + details) + "\n")
-        outcome_note = outcome_note_said(payload)
-        if outcome_note and outcome_note not in details:  # the Details cut it short: said whole, as the window does
+        if outcome_note:  # too long for the Details (which say its head): said whole, as the window does
             out.write(one_line("    " + outcome_note) + "\n")
         legs = stored.step.legs
         seen = legs_seen(legs)

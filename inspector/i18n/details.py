@@ -215,8 +215,21 @@ class ReasonFirstDetailWords(TranslatedDetailWords):
         return super().result_line(payload, line)
 
 
+class OutcomeHeadDetailWords(TranslatedDetailWords):
+    """:class:`TranslatedDetailWords` for a row whose call's outcome note (:func:`outcome_note_said`) is said whole
+    on a line of its own under it: the row says only the note's head, the words before its first colon ("slow: no
+    outcome recorded"), not the note cut short ("slow: no outcome recorded: … (a ca…") and then repeated whole."""
+
+    def result_line(self, payload: Mapping[str, Any], line: str) -> str:
+        said = super().result_line(payload, line)
+        note = outcome_note_said(payload)
+        head = note.split(": ", 1)[0]
+        return head if note and said == note and head != note else said
+
+
 TRANSLATED_DETAILS = TranslatedDetailWords()
 REASON_FIRST_DETAILS = ReasonFirstDetailWords()
+OUTCOME_HEAD_DETAILS = OutcomeHeadDetailWords()
 
 
 def localized_step_details(payload: Mapping[str, Any], limit: int = MAX_DETAILS_CHARS) -> str:
@@ -231,7 +244,8 @@ def reason_first_details(payload: Mapping[str, Any], limit: int = MAX_DETAILS_CH
     return step_details(payload, REASON_FIRST_DETAILS, limit)
 
 
-__all__ = ["REASON_FIRST_DETAILS", "TRANSLATED_DETAILS", "ReasonFirstDetailWords", "reason_first_details",
+__all__ = ["OUTCOME_HEAD_DETAILS", "OutcomeHeadDetailWords",
+           "REASON_FIRST_DETAILS", "TRANSLATED_DETAILS", "ReasonFirstDetailWords", "reason_first_details",
            "TranslatedDetailWords", "disagreement_said", "importer_lines_said",
            "importer_notes", "localized_step_details", "outcome_note_said", "own_lines", "server_answer_marked",
            "side_message", "side_said", "stored_text_said", "UNFINISHED_NOTE", "unfinished_said",

@@ -95,6 +95,8 @@ class TimelineRow:
     detail_fields: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
     #: The service of a step imported from a trace (its span's ``service.name``), "" for our own.
     service: str = ""
+    #: The beginning of what a reviewer wrote about the step (at most ROW_TEXT_CHARS characters), "" for no note.
+    note: str = ""
 
 
 @dataclass(frozen=True)
@@ -466,13 +468,15 @@ _ROW_COLUMNS = f"""
                {_NOTE.format(path="$.raw.otlp.disagreement")}, {_NOTE.format(path="$.raw.otlp.outcomeNote")}),
     CASE WHEN json_type(p, '$.wording') = 'object' AND length(json_extract(p, '$.wording')) <= 4096
         THEN json_extract(p, '$.wording') END,
-    json_type(p, '$.raw.otlp.timedOut') = 'true'
+    json_type(p, '$.raw.otlp.timedOut') = 'true',
+    CASE WHEN mentions_note = 1 AND json_type(p, '$.note') = 'text'
+        THEN substr(json_extract(p, '$.note'), 1, {ROW_TEXT_CHARS}) END
 """
 
 
 #: The steps with ``p``: the payload, or ``{}`` where SQLite cannot read it (e.g. nested deeper than its
 #: JSON parser goes): one hostile step must not fail the query of its whole page.
-_STEPS_WITH_P = ("(SELECT id, run_id, sequence, started_at, kind, round, duration_ms, outcome, payload,"
+_STEPS_WITH_P = ("(SELECT id, run_id, sequence, started_at, kind, round, duration_ms, outcome, payload, mentions_note,"
                  " CASE WHEN json_valid(payload) THEN payload ELSE '{{}}' END AS p FROM steps WHERE {clause}) AS steps")
 
 
@@ -528,7 +532,7 @@ def _row_note(note: Any) -> Any:
 
 def _timeline_row(row: Sequence[Any]) -> TimelineRow:
     (step_id, sequence, started_at, kind, round_, duration, outcome, tool_name, in_flight, result, table,
-     uid, content, calls, finish, dropped, unfinished, service, legs, notes, wording, timed_out) = row
+     uid, content, calls, finish, dropped, unfinished, service, legs, notes, wording, timed_out, note) = row
     # The few fields step_details reads, rebuilt from the clipped columns.
     payload: dict[str, Any] = {"kind": kind}
     for key, value in (("toolName", tool_name), ("toolResult", result), ("writeTargetTable", table),
@@ -564,7 +568,8 @@ def _timeline_row(row: Sequence[Any]) -> TimelineRow:
                        round=round_, duration_ms=float(duration), outcome=outcome or "",
                        details=step_details(payload), unfinished=bool(unfinished),
                        cancelled_in_flight=None if in_flight is None or outcome != "cancelled" else bool(in_flight),
-                       legs=legs, detail_fields=payload, service=service if isinstance(service, str) else "")
+                       legs=legs, detail_fields=payload, service=service if isinstance(service, str) else "",
+                       note=note if isinstance(note, str) else "")
 
 
 def step_in_full(store: RunStore, step_id: int) -> StepInFull:

@@ -121,14 +121,18 @@ def test_a_step_from_a_trace_names_its_service_in_the_window_and_on_the_command_
         unrecorded = ("slow: kein Ergebnis erfasst: der Client hörte 10 ms" if language == "de"
                       else "slow: no outcome recorded: the client stopped waiting 10 ms")
         assert any(line.startswith(unrecorded) for line in details), details
-        assert unrecorded in _cli_details(run_id, language)
+        # The command line's row says the note's head, the note whole on the line under it (tests/integration/
+        # test_cli_outcome_note_whole.py).
+        cli_lines = _cli_details(run_id, language).splitlines()
+        head = "slow: kein Ergebnis erfasst" if language == "de" else "slow: no outcome recorded"
+        cli_row = next(index for index, line in enumerate(cli_lines) if line.endswith(f"  {head}"))
+        assert unrecorded.removeprefix("slow: ") in cli_lines[cli_row + 1]
         # Its Outcome column says so too, never blank (a request, with no outcome by nature, stays blank).
         row = next(row for row, line in enumerate(details) if line.startswith(unrecorded))
         word = "nicht erfasst" if language == "de" else "not recorded"
         assert model.index(row, OUTCOME_COLUMN).data() == word
         assert not model.index(0, OUTCOME_COLUMN).data()  # the agent's own span: a request
-        cli_line = next(line for line in _cli_details(run_id, language).splitlines() if unrecorded in line)
-        assert f" {word} " in cli_line
+        assert f" {word} " in cli_lines[cli_row]
         tab.select_step(details.index(failed))
         # The tool error reached the client as its answer: the sides agree, no band says they disagree.
         span = tab.detail.span

@@ -2,7 +2,8 @@
 nothing of a call it stopped waiting for, and the importer says why it cannot tell ("… (a cancel, or a client that
 gave up: the trace does not say which)"). Cut at 120 characters, the Details read "… recorded no error (a ca…",
 the one part that says what to make of it lost, in a pipe, a file and a terminal alike; the window's step detail
-says it whole."""
+says it whole. The row then says only the note's head ("slow: no outcome recorded"), not the note cut short and
+then again whole on the next line."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ WHOLE = {"en": "    no outcome recorded: the client stopped waiting 10 ms before
          "de": "    kein Ergebnis erfasst: der Client hörte 10 ms vor dem Ende der Serverseite auf zu warten und "
                "zeichnete keinen Fehler auf (ein Abbruch oder ein Client, der aufgab: der Trace sagt nicht, was davon "
                "zutrifft)"}
+HEAD = {"en": "slow: no outcome recorded", "de": "slow: kein Ergebnis erfasst"}
 
 
 @pytest.mark.parametrize("language", ["en", "de"])
@@ -29,8 +31,9 @@ def test_a_cut_outcome_note_is_said_whole_under_its_row(capsys, tmp_path, langua
     assert main(["--lang", language, "--db", db, "runs", "show", "1"]) == 0
     lines = capsys.readouterr().out.splitlines()
     row = next(index for index, line in enumerate(lines) if line.startswith("6  "))
-    assert lines[row].endswith("…") and lines[row + 1] == WHOLE[language]
+    assert lines[row].endswith(f"  {HEAD[language]}") and lines[row + 1] == WHOLE[language]
     assert sum(line.strip() == WHOLE[language].strip() for line in lines) == 1
+    assert sum(WHOLE[language].strip()[:40] in line for line in lines) == 1  # not cut short in the row too
 
 
 def test_a_whole_outcome_note_is_not_said_again(capsys, tmp_path) -> None:

@@ -27,6 +27,8 @@ FIXTURES = ROOT / "tests" / "fixtures" / "otel"
 #: The end of a sentence the importer writes of a client that stopped waiting (fastmcp.jsonl, step 6).
 SENTENCE_END = "(a cancel, or a client that gave up: the trace does not say which)"
 GERMAN_END = "(ein Abbruch oder ein Client, der aufgab: der Trace sagt nicht, was davon zutrifft)"
+#: The head of that sentence, what step 6's row says where the sentence is said whole under it.
+HEAD = {"en": "slow: no outcome recorded", "de": "slow: kein Ergebnis erfasst"}
 
 
 @pytest.fixture(scope="module")
@@ -92,15 +94,24 @@ def test_runs_show_at_a_wide_terminal_says_the_details_whole(db: str, language: 
     assert line.endswith(end), line
     assert all(display_width(each) < columns for each in wide)
     # Piped, the same run keeps the details cut where they always were (120 characters), whatever COLUMNS says.
-    cut = step_line(piped("--lang", language, "--db", db, "runs", "show", "1"), 6)
-    assert not cut.endswith(end) and cut.endswith("…")
-    assert line.startswith(cut[:-1])
+    # Piped, the same run keeps the details to their 120 characters, whatever COLUMNS says: too few for the
+    # note, whose head the row says, the note whole on the line under it.
+    piped_lines = piped("--lang", language, "--db", db, "runs", "show", "1")
+    cut = step_line(piped_lines, 6)
+    assert not cut.endswith(end) and cut.endswith(HEAD[language])
+    assert line.startswith(cut)
+    assert piped_lines[piped_lines.index(cut) + 1].endswith(end)
 
 
-def test_runs_show_cuts_the_details_to_a_terminal_narrower_than_the_whole(db: str) -> None:
+def test_runs_show_cuts_the_details_to_a_terminal_narrower_than_the_whole(db: str, tmp_path: Path) -> None:
+    cancelled = str(tmp_path / "cancelled.db")  # step 10: a request cancelled by a cancel scope, 228 columns whole
+    assert cli_here("--db", cancelled, "import", str(FIXTURES / "logfire_mcp2.jsonl")).returncode == 0
+    line = step_line(here_at_terminal(225, "--db", cancelled, "runs", "show", "1"), 10)
+    assert display_width(line) == 224 and line.endswith("…"), line  # a column spare: no full line to wrap
+    # A call's outcome note too long for the row is said whole on the line under it: the row says its head.
     lines = here_at_terminal(240, "--db", db, "runs", "show", "1")
     line = step_line(lines, 6)
-    assert display_width(line) == 239 and line.endswith("…"), line  # a column spare: no full line to wrap
+    assert line.endswith("slow: no outcome recorded") and lines[lines.index(line) + 1].endswith(SENTENCE_END)
     # A terminal that leaves the details no more than their 120 characters changes nothing.
     for columns in (200, 80):
         assert here_at_terminal(columns, "--lang", "de", "--db", db, "runs", "show", "1") == \

@@ -106,3 +106,17 @@ def test_runs_note_help_names_the_step_number_runs_show_prints(tmp_path, languag
     else:
         assert "die Spalte # von `runs show`" in step
         assert text == "die Notiz (sie ersetzt die bisherige; mit --append kommt sie darunter)"
+
+
+@pytest.mark.parametrize(("language", "said"), [
+    ("en", "Ctrl-C (or SIGTERM) cancels the call at once: the request on the wire is torn down, the server is told "
+           "where it can be, and the run is recorded as cancelled, not failed (exit status 130)."),
+    ("de", "Strg+C (oder SIGTERM) bricht den Aufruf sofort ab: die Anfrage auf der Leitung wird abgebaut, der Server "
+           "wird benachrichtigt, wo das möglich ist, und der Lauf wird als Abbruch erfasst, nicht als Fehlschlag "
+           "(Exit-Status 130).")])
+def test_call_help_says_that_ctrl_c_cancels_the_call(language, said) -> None:
+    """Only the README said what Ctrl-C does to a call: a user who reads `call --help` learns it there, in their
+    language (tests/integration/test_cli.py, test_ctrl_c_or_sigterm_cancels_in_flight_and_exits_130, holds the
+    command to it)."""
+    shown = _help(language, "call")
+    assert said in " ".join(shown.split())

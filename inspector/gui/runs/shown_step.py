@@ -36,6 +36,7 @@ class ShownStep(QObject):
         detail.replay_wanted.connect(self._replay)
         detail.note_button.clicked.connect(self.edit_note)
         notes.step_note_written.connect(self.show_step)
+        notes.step_note_written.connect(lambda _step_id: timeline.model.read_rows_again())  # its row's note mark
 
     def show_step(self, step_id: int | None) -> None:
         if step_id is None:

@@ -16,6 +16,7 @@ from inspector.store.browse import TimelineRow
 
 from ..language import on_language_changed
 from ..widgets.plain_text import MAX_CELL_CHARS, cell_text, plain_tooltip
+from .note_mark import NOTE_MARK, marked, note_tip, spoken
 from .runs_model import format_duration
 
 if TYPE_CHECKING:
@@ -111,8 +112,8 @@ class TimelineCells:
         # service of a step from a trace (the source column, which says it, hides in a narrow pane).
         if column == "time":  # whose time: this computer's zone, and the same instant in UTC, as precise as the cell
             return plain_tooltip(time_in_zones(step.started_at, milliseconds=True)) if step.started_at else ""
-        if column == "details":  # the whole sentence, where the cell says the tool's own text first
-            text = cell_text(whole_details(step))
+        if column == "details":  # the whole sentence, where the cell says the tool's own text first; the note's start
+            text = cell_text(whole_details(step)) + (f"\n{note_tip(step.note)}" if step.note else "")
         else:
             text = self.waterfall_text(step) if column == "waterfall" else self.text(step, column)
         if not text:
@@ -122,16 +123,20 @@ class TimelineCells:
                                                           service=cell_text(step.service, 200))
         return plain_tooltip(text)
 
-    def spoken_in_tree(self, step: TimelineRow, row: int) -> str:
-        """A span tree's row's details, for a screen reader: with its level and whether it is folded."""
+    def spoken_details(self, step: TimelineRow, row: int) -> str:
+        """A row's details, for a screen reader: whether the step has a note (said, not its mark), and in a span
+        tree its level and whether it is folded."""
+        details = self.text(step, "details")
+        details = spoken(details.removeprefix(f"{NOTE_MARK} "), step.note) if step.note else details
         tree = self.model.tree
-        assert tree is not None
+        if tree is None:
+            return details
         level, branch = formatting.format_number(tree.depths[row] + 1), tree.branch(row)
         if branch is None:
             where = _("level {level}").format(level=level)
         else:
             where = (_("level {level}, expanded") if branch else _("level {level}, collapsed")).format(level=level)
-        return f"{self.text(step, 'details')} ({where})"
+        return f"{details} ({where})"
 
     def _text(self, step: TimelineRow, column: str) -> str:
         if column == "time":
@@ -154,7 +159,7 @@ class TimelineCells:
             return said
         if column == "outcome":
             return self._outcome(step)
-        return cell_text(cell_details(step))
+        return marked(cell_text(cell_details(step)), step.note)
 
     def failure(self, step: TimelineRow) -> str:
         """The kind of failure that the step's outcome names ("timed out"; "" for none): what an Outcome

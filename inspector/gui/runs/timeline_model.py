@@ -275,6 +275,15 @@ class TimelineModel(RunShape, SpanTreeRows, NamedColumnsModel):
             self.dataChanged.emit(self.index(0, WATERFALL_COLUMN), self.index(self._count - 1, WATERFALL_COLUMN),
                                   [WaterfallRole])
 
+    def read_rows_again(self) -> None:
+        """What the rows say was changed in the database (a step's note written): the rows shown are read again."""
+        self._pages.clear()
+        self._legs.clear()
+        self._last_number, self._last_page = -1, None
+        self.cells.forget()
+        if self._count:
+            self.dataChanged.emit(self.index(0, 0), self.index(self._count - 1, len(COLUMNS) - 1))
+
     def set_matches(self, rows: list[int]) -> None:
         """Highlight these rows (Find)."""
         old, self._matches = self._matches, set(rows)
@@ -391,8 +400,8 @@ class TimelineModel(RunShape, SpanTreeRows, NamedColumnsModel):
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.AccessibleTextRole):
             if column == "waterfall":
                 return self.cells.waterfall_text(step) if role == Qt.ItemDataRole.AccessibleTextRole else None
-            if column == "details" and role == Qt.ItemDataRole.AccessibleTextRole and self.tree is not None:
-                return self.cells.spoken_in_tree(step, index.row())
+            if column == "details" and role == Qt.ItemDataRole.AccessibleTextRole:
+                return self.cells.spoken_details(step, index.row())
             return self.cells.text(step, column)
         if role == Qt.ItemDataRole.ToolTipRole and column in ("time", "source", "kind", "outcome", "details",
                                                               "waterfall"):
