@@ -15,8 +15,9 @@ from .payload_mentions import mention_in_columns
 from .plumbing_upgrade import mark_plumbing_steps
 
 #: One migration is a sequence of statements (SQL, or a function given the connection), run in the upgrade's one
-#: transaction with its version bump.
-Migration = tuple[str | Callable[[sqlite3.Connection], None], ...]
+#: transaction with its version bump. A function may return what to do once that transaction is committed (what
+#: lies outside the file, as the keyring's entries: done before, a rollback would leave them changed).
+Migration = tuple[str | Callable[[sqlite3.Connection], Callable[[], None] | None], ...]
 
 
 def _statements(script: str) -> Migration:
