@@ -73,7 +73,9 @@ def import_servers(args: argparse.Namespace) -> int:
     except ServerConfigError as exc:
         raise BadInputError(Message(N_("The servers of {path} cannot be imported: {reason}"),
                                     {"path": args.file, "reason": exc.sentence})) from None
-    plan, config = _plan(config, args.db, args.file)
+    from inspector.agent.imported_signin import with_usable_signin
+
+    plan, config = _plan(with_usable_signin(config, Path(args.file).parent), args.db, args.file)
     as_json = bool(args.json)
     document: dict[str, Any] = {"file": args.file, "format": config.format,
                                 "servers": [planned.to_dict() for planned in plan],

@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
-__all__ = ["move_health", "name_command_servers_anew", "name_runs_anew"]
+__all__ = ["move_health", "name_command_servers_anew", "name_runs_anew", "name_titles_anew"]
 
 _UNCONFIGURED = " LIKE 'stdio:%' AND {column} NOT IN (SELECT url FROM servers)"
 #: A server's health: its counts (added up), then its last contact's time and latency and the era found and when.
@@ -30,10 +31,32 @@ def name_command_servers_anew(conn: sqlite3.Connection) -> None:
     upgrade's transaction."""
     from inspector.mcp.address_query import address_to_keep  # the rule an import keeps a key by: loaded to upgrade
 
+    with _secure_deletes(conn):
+        _name_anew(conn, address_to_keep)
+
+
+def name_titles_anew(conn: sqlite3.Connection) -> None:
+    """Title each run of a command server titled by a key holding its credentials (``tools/list stdio:cmd --token
+    T``, as `tools`, `ping` and the window title a run: the operation, then the server's key) by the key without them
+    (``tools/list stdio:cmd --token …``); run inside the upgrade's transaction. The steps above moved such runs, and
+    schema 15 did, their titles holding T: in the Runs list, its search, `runs list` and exports."""
+    from inspector.mcp.address_query import address_to_keep  # the rule a key leaves credentials out by
+
+    with _secure_deletes(conn):
+        for (title,) in conn.execute("SELECT DISTINCT title FROM runs WHERE title LIKE 'tools/list stdio:%'"
+                                     " OR title LIKE 'ping stdio:%'").fetchall():
+            operation, _, key = title.partition(" ")
+            if (kept := address_to_keep(key)) != key:
+                conn.execute("UPDATE runs SET title = ? WHERE title = ?", (f"{operation} {kept}", title))
+
+
+@contextmanager
+def _secure_deletes(conn: sqlite3.Connection) -> Iterator[None]:
+    """SQLite's secure delete on meanwhile: the rows a step replaces leave no copy of a credential in the file."""
     secure = conn.execute("PRAGMA secure_delete").fetchone()[0]
     conn.execute("PRAGMA secure_delete = ON")
     try:
-        _name_anew(conn, address_to_keep)
+        yield
     finally:
         conn.execute(f"PRAGMA secure_delete = {int(secure)}")
 

@@ -28,9 +28,9 @@ __all__ = ["key_configured_servers_anew"]
 _Moved = tuple[str, str, set[str]]
 
 
-def key_configured_servers_anew(conn: sqlite3.Connection) -> None:
+def key_configured_servers_anew(conn: sqlite3.Connection) -> Callable[[], None] | None:
     """Put each configured command server keyed with its credentials under the key it has now; run inside the
-    upgrade's transaction."""
+    upgrade's transaction. Returned: removing the keyring entries under the old keys, once that is committed."""
     from inspector.mcp.address_query import address_to_keep  # the rule a key leaves credentials out by
 
     secure = conn.execute("PRAGMA secure_delete").fetchone()[0]
@@ -39,7 +39,7 @@ def key_configured_servers_anew(conn: sqlite3.Connection) -> None:
         moved = _key_anew(conn, address_to_keep)
     finally:
         conn.execute(f"PRAGMA secure_delete = {int(secure)}")
-    _move_secrets([move for move in moved if move[2]])
+    return _copy_secrets([move for move in moved if move[2]])
 
 
 def _key_anew(conn: sqlite3.Connection, address_to_keep: Callable[[str], str]) -> list[_Moved]:
@@ -71,18 +71,25 @@ def free_key(key: str, taken: set[str]) -> str:
     return found
 
 
-def _move_secrets(moved: list[_Moved]) -> None:
-    """The keyring entries kept beside each old key, under its new key; an entry the keyring does not give (none is
-    usable, it is locked) stays where it is, and its value is asked for where it is needed, as one never kept."""
+def _copy_secrets(moved: list[_Moved]) -> Callable[[], None] | None:
+    """The keyring entries kept beside each old key, copied under its new key; returned: removing those copied from
+    the old keys, for once the upgrade is committed. Removed before, a stop or a failure that rolled the upgrade back
+    left the database naming the old key and the keyring holding the value under the new one alone (the older Run
+    Inspector asked for it as one never kept). A copy a rollback leaves is written again by the next upgrade. An entry
+    the keyring does not give (none is usable, it is locked) stays where it is, and its value is asked for where it
+    is needed, as one never kept."""
     if not moved:
-        return
+        return None
     from .secrets import system_secret_keeper  # the registry's keyring (a fifth of a second to find: when needed)
 
     keeper = system_secret_keeper()
     if not keeper.available:
-        return
-    for old, new, accounts in moved:
-        for account in sorted(accounts):
-            value = keeper.load(old, account)
-            if value is not None and keeper.save(new, account, value):
-                keeper.delete(old, account)
+        return None
+    copied = [(old, account) for old, new, accounts in moved for account in sorted(accounts)
+              if (value := keeper.load(old, account)) is not None and keeper.save(new, account, value)]
+
+    def remove_old() -> None:
+        for old, account in copied:
+            keeper.delete(old, account)
+
+    return remove_old if copied else None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -237,10 +237,12 @@ def _foreign(version: int, tables: set[str]) -> bool:
 
 def _migrate(conn: sqlite3.Connection, version: int) -> None:
     """Upgrade the database from ``version`` to :data:`SCHEMA_VERSION`: every migration and the version bump in one
-    transaction, so that a failure leaves the database as it was."""
+    transaction, so that a failure leaves the database as it was; what a step gave to be done once that is committed
+    (removing the keyring entries it copied elsewhere) is done then."""
     if version >= SCHEMA_VERSION:
         return
     conn.execute("BEGIN IMMEDIATE")
+    committed: list[Callable[[], None]] = []
     try:
         current = conn.execute("PRAGMA user_version").fetchone()[0]
         if current >= SCHEMA_VERSION:  # another process upgraded it meanwhile
@@ -248,15 +250,17 @@ def _migrate(conn: sqlite3.Connection, version: int) -> None:
             return
         for number in range(current, SCHEMA_VERSION):
             for statement in MIGRATIONS[number]:
-                if callable(statement):
-                    statement(conn)
-                else:
+                if not callable(statement):
                     conn.execute(statement)
+                elif (then := statement(conn)) is not None:
+                    committed.append(then)
         conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         conn.execute("COMMIT")
     except BaseException:
         rollback(conn)
         raise
+    for then in committed:  # what the upgrade leaves outside the file (the keyring), once it is kept
+        then()
 
 
 def pid_alive(pid: int | None) -> bool:

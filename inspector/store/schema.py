@@ -9,14 +9,15 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable
 
-from .command_key_upgrade import name_command_servers_anew
+from .command_key_upgrade import name_command_servers_anew, name_titles_anew
 from .configured_key_upgrade import key_configured_servers_anew
 from .payload_mentions import mention_in_columns
 from .plumbing_upgrade import mark_plumbing_steps
 
 #: One migration is a sequence of statements (SQL, or a function given the connection), run in the upgrade's one
-#: transaction with its version bump.
-Migration = tuple[str | Callable[[sqlite3.Connection], None], ...]
+#: transaction with its version bump. A function may return what to do once that transaction is committed (what
+#: lies outside the file, as the keyring's entries: done before, a rollback would leave them changed).
+Migration = tuple[str | Callable[[sqlite3.Connection], Callable[[], None] | None], ...]
 
 
 def _statements(script: str) -> Migration:
@@ -222,8 +223,9 @@ _V17_PAYLOAD_MENTIONS: Migration = (mention_in_columns,)
 # a credential inside a word of several was left out), which schema 15 left until it was saved again: under the key a
 # save gives it now, its runs, health and keyring entries with it (inspector/store/configured_key_upgrade.py); then
 # schema 15's step again, with the rule of now: `call --stdio "sh -c 'srv --token T'"` stored its runs and health
-# under T between schema 15 and that rule, and no step named them anew.
-_V18_CONFIGURED_COMMAND_KEYS: Migration = (key_configured_servers_anew, name_command_servers_anew)
+# under T between schema 15 and that rule, and no step named them anew. Then the titles `tools`, `ping` and the window
+# gave their runs (tools/list stdio:… --token T), which neither step, nor schema 15, named anew.
+_V18_CONFIGURED_COMMAND_KEYS: Migration = (key_configured_servers_anew, name_command_servers_anew, name_titles_anew)
 
 MIGRATIONS: tuple[Migration, ...] = (_V1_INITIAL, _V2_OWNER_ORIGIN_TIMELINE, _V3_TOOL_ERRORS, _V4_SERVER_ROOTS,
                                      _V5_SERVER_TRANSPORTS, _V6_SERVER_ERAS, _V7_SERVER_SIGNIN, _V8_RUN_NOTES,

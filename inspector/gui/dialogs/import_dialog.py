@@ -1,9 +1,9 @@
 """File → Import servers…: what a configuration file of another client would add, chosen first.
 
-The preview lists each entry that can be added (name, Address or Command, its URL or command
-line, the names of its variables or headers: never their values) with a check box, the entries
-skipped and why, and a password field for each value the other client asks for when it starts
-the server (``${input:…}``). Everything shown came from a file: plain text, controls visible.
+The preview lists each entry that can be added (name, Address or Command, its URL or command line, the folders it
+is offered and its sign-in settings, the names of its variables or headers: never their values) with a check box,
+the entries skipped and why, and a password field for each value the other client asks for when it starts the
+server (``${input:…}``). Everything shown came from a file: plain text, controls visible.
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ from inspector.i18n import _, ngettext
 from inspector.i18n.messages import translate
 from inspector.mcp.address_credentials import AUTHORIZATION, basic_authorization
 from inspector.mcp.address_query import address_query, without_query
+from inspector.mcp.listed_signin import ListedSignIn
 from inspector.mcp.server_configs import ConfiguredServer, ServerConfig
 from inspector.mcp.user_info import address_shown
 
@@ -62,6 +63,17 @@ def names_of(server: ConfiguredServer) -> list[str]:
     given = server.command.env if server.command is not None else server.headers
     made = [AUTHORIZATION] if server.command is None and basic_authorization(server.url or "") else []
     return sorted({*given, *server.asks_for, *made})
+
+
+def signin_said(signin: ListedSignIn) -> str:
+    """The sign-in settings an entry gives, each by the Servers dialog's label; the client secret by whether the
+    file holds it (never its value)."""
+    settings = signin.settings
+    named = ((_("Client ID"), settings.get("client_id")), (_("Metadata URL"), settings.get("client_metadata_url")),
+             (_("Grant"), settings.get("grant")), (_("Token auth"), settings.get("auth_method")),
+             (_("Key file"), settings.get("client_key_file")), (_("Scope"), settings.get("scope")),
+             (_("Client secret"), _("in the file") if signin.client_secret is not None else None))
+    return ", ".join(f"{label} {value}" for label, value in named if value is not None)
 
 
 class ImportDialog(QDialog):
@@ -158,6 +170,9 @@ class ImportDialog(QDialog):
             # Translators: an entry's address or command line, then the folders offered to it (file:// URIs).
             place = _("{place}; offered the folders (roots): {roots}").format(place=place,
                                                                              roots=", ".join(server.roots))
+        if server.signin is not None:  # whom it signs in as, and with which key file of this machine
+            # Translators: an entry's address, then its sign-in settings (the Servers dialog's labels and values).
+            place = _("{place}; sign-in (OAuth): {settings}").format(place=place, settings=signin_said(server.signin))
         replaced = QTableWidgetItem(_("replaced") if self.replaced[row] else _("new"))
         if self.renames[row] is not None:
             renamed = self.renames[row]

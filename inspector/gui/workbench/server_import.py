@@ -14,6 +14,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
 
 from inspector.agent.imported_entries import entry_key, renamed_by, without_taken
+from inspector.agent.imported_signin import with_usable_signin
 from inspector.i18n import _, ngettext
 from inspector.i18n.messages import translate
 from inspector.mcp import ServerEndpoint, public_url
@@ -54,7 +55,7 @@ def preview(admin: ServerAdmin, path: Path, parent: QWidget) -> ImportDialog | N
         admin.import_problem = box
         box.open()
         return None
-    config = without_taken(config, admin.registry)  # another name's command with other credentials: skipped
+    config = without_taken(with_usable_signin(config, path.parent), admin.registry)  # refused sign-in: skipped too
     replaced = [admin.registry.settings(key_of(server)) is not None for server in config.servers]
     named = [[address_to_keep(url) for url in named_otherwise(admin, server)] for server in config.servers]
     renames = [record.name if (record := renamed_by(admin.registry, server)) else None for server in config.servers]

@@ -94,26 +94,27 @@ def save_signin(admin: ServerAdmin, url: str, choice: SignInChoice, replaces: st
         then()
         return
 
-    async def keep() -> bool:
-        def work() -> bool:
-            kept = True
+    async def keep() -> tuple[bool, str | None]:
+        def work() -> tuple[bool, str | None]:
+            kept, problem = True, None
             secret = later.keep
             if moved and secret is None:  # the server's address changed: its kept secret follows it
                 secret = vault.client_secret(replaces)
             if secret is not None:
                 kept = vault.keep_client_secret(url, secret)
+                problem = None if kept else getattr(vault, "problem", None)  # this thread's: read here
             elif forget:
                 vault.forget_client_secret(url)
             if replaces is not None and replaces != url:
                 vault.forget_client_secret(replaces)
-            return kept
+            return kept, problem
 
         try:
             return await asyncio.to_thread(work)
         except Exception:  # noqa: BLE001 - a keyring that fails to answer: said, the settings stay saved
-            return False
+            return False, None
 
-    _after(admin, keep, lambda kept: _kept(admin, url, kept, bool(later.keep), then))
+    _after(admin, keep, lambda done: _kept(admin, url, done, bool(later.keep), then))
 
 
 def forget_signin(admin: ServerAdmin, url: str) -> None:
@@ -143,16 +144,32 @@ def _after(admin: ServerAdmin, work: Callable[[], object], then: Callable[[objec
     admin.engine.spawn(run)
 
 
-def _kept(admin: ServerAdmin, url: str, kept: bool, given: bool, then: Callable[[], None]) -> None:
+def _kept(admin: ServerAdmin, url: str, done: tuple[bool, str | None], given: bool, then: Callable[[], None]) -> None:
+    """``done``: whether the keyring kept the client secret, and its answer when it refused (``None``: there is
+    none, or it did not answer)."""
+    kept, problem = done
     if given and not kept:
         # The database said "kept"; it lasts until the window closes: said, and the flag put right.
         setup = StoredSignIn(admin.store).setup(url)
         if setup is not None:
             StoredSignIn(admin.store, _Later(False)).save(url, replace(setup, client_secret_kept=False),
                                                           replace_all=True)
-        admin.say(_("No system keyring is available: the client secret is kept only until Run Inspector quits."))
+        admin.say(_("No system keyring is available: the client secret is kept only until Run Inspector quits.")
+                  if problem is None else _refused(admin, url, problem))
     admin.forget_endpoint(url)
     then()
+
+
+def _refused(admin: ServerAdmin, url: str, problem: str) -> str:
+    """What the keyring answered when it would not keep the client secret of ``url`` (a value longer than an
+    entry holds, a locked item), as the window says it of a secret header."""
+    from inspector.i18n.messages import translate
+    from inspector.store.keyring_words import refused_message
+    from inspector.store.signin_vault import client_secret_account
+
+    record = admin.registry.get(url)
+    name = record.name if record is not None and record.name else url
+    return translate(refused_message("keep", name, url, [client_secret_account(url)], problem))
 
 
 __all__ = ["dialog_setup", "forget_signin", "in_keyring", "keeper", "save_signin"]
