@@ -39,23 +39,29 @@ def timed_out_run() -> int:
     return json.loads(done.stdout)["run_id"]
 
 
+def timeline_shown(qtbot, window, run_id: int, width: int, height: int):
+    """The Runs tab of ``window`` (``width`` by ``height``) showing run ``run_id``'s timeline, its columns fitted."""
+    window.resize(width, height)
+    qtbot.waitUntil(lambda: window.width() == width)
+    tab = window.runs_tab
+    tab.show_me()
+    qtbot.waitUntil(lambda: tab.runs.row_of(run_id) is not None)
+    assert tab.select_runs([run_id])
+    qtbot.waitUntil(lambda: tab.timeline.rowCount() > 0)
+    tab.timeline_view.viewport().repaint()  # the cells say their words; the columns are fitted after the paint
+    qtbot.wait(50)
+    QApplication.processEvents()
+    return tab
+
+
 @pytest.mark.parametrize(("language", "points", "width"), CASES, indirect=["points"],
                          ids=[f"{language}-{points or 'usual'}pt-{width}" for language, points, width in CASES])
 def test_the_timeline_never_scrolls_sideways(qtbot, make_window, timed_out_run, language, points, width) -> None:
     window = make_window(wait_tools=False)
     switch_language(language)
     try:
-        window.resize(width, 768)
-        qtbot.waitUntil(lambda: window.width() == width)
-        tab = window.runs_tab
-        tab.show_me()
-        qtbot.waitUntil(lambda: tab.runs.row_of(timed_out_run) is not None)
-        assert tab.select_runs([timed_out_run])
-        qtbot.waitUntil(lambda: tab.timeline.rowCount() > 0)
+        tab = timeline_shown(qtbot, window, timed_out_run, width, 768)
         view = tab.timeline_view
-        view.viewport().repaint()  # the cells say their words; the columns are fitted after the paint
-        qtbot.wait(50)
-        QApplication.processEvents()
         header = view.horizontalHeader()
         assert header.length() <= view.viewport().width(), (header.length(), view.viewport().width())
         assert view.horizontalScrollBar().maximum() == 0
@@ -82,3 +88,24 @@ def test_the_timeline_never_scrolls_sideways(qtbot, make_window, timed_out_run, 
         assert header.length() <= view.viewport().width()
     finally:
         switch_language("en")
+
+
+@pytest.mark.parametrize("points", [16], indirect=True)
+def test_a_waterfall_widened_by_hand_stays_in_view(qtbot, make_window, timed_out_run, points) -> None:
+    """Dragging the waterfall's edge to see its bars better (16 pt at 1,280 px, where it shows) hid it at once: the
+    details had less than their floor beside it, and a hidden column has no edge to drag back. It stops where the
+    details keep their floor, as wide as it may be there."""
+    view = timeline_shown(qtbot, make_window(wait_tools=False), timed_out_run, 1280, 800).timeline_view
+    header = view.horizontalHeader()
+    assert not view.isColumnHidden(WATERFALL_COLUMN)
+    before = header.sectionSize(WATERFALL_COLUMN)
+    header.resizeSection(WATERFALL_COLUMN, before + 300)  # as the user's drag of its edge does
+    QApplication.processEvents()
+    assert not view.isColumnHidden(WATERFALL_COLUMN)
+    assert header.sectionSize(WATERFALL_COLUMN) > before
+    floor = view.fontMetrics().averageCharWidth() * DETAILS_FLOOR_CHARS
+    assert header.sectionSize(DETAILS) >= floor
+    assert header.length() <= view.viewport().width()
+    header.resizeSection(WATERFALL_COLUMN, before)  # and back
+    QApplication.processEvents()
+    assert header.sectionSize(WATERFALL_COLUMN) == before and not view.isColumnHidden(WATERFALL_COLUMN)

@@ -3,7 +3,8 @@ word in the current language (German words are longer), never narrower than a le
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QObject, Qt
@@ -109,6 +110,9 @@ class RoomyColumn(QObject):
         self._spares = tuple(spares)
         #: The spares hidden for want of room, with their widths (a hidden section has none).
         self._spared: dict[int, int] = {}
+        #: The width each spare had before the user's hand widened it: what it gives back before it is hidden.
+        self._spare_least: dict[int, int] = {}
+        self._owner_fitting = False
         header = view.horizontalHeader()
         #: The width each giver has when it has room: set by fit_columns or by the user's hand.
         self._wanted = {column: header.sectionSize(column) for column in self._givers}
@@ -135,6 +139,17 @@ class RoomyColumn(QObject):
             self._view.setColumnHidden(column, False)
             self.fit()
 
+    @contextmanager
+    def owner_fitting(self) -> Iterator[None]:
+        """Widths the owner gives (fitted to their words) while this lasts are no user's hand: a spare given its
+        width anew has no room of the user's to give back."""
+        self._owner_fitting = True
+        try:
+            yield
+        finally:
+            self._owner_fitting = False
+            self._spare_least.clear()
+
     def wanted(self, column: int) -> int:
         """The width ``column`` has where there is room (0: hidden for a reason of the owner's)."""
         if column in self._spared:
@@ -146,11 +161,13 @@ class RoomyColumn(QObject):
             self.fit()
         return False
 
-    def _resized(self, column: int, _old: int, new: int) -> None:
+    def _resized(self, column: int, old: int, new: int) -> None:
         if self._fitting or column == self._column:
             return
         if column in self._givers:
             self._wanted[column] = new
+        elif column in self._spares and not self._owner_fitting:  # widened by hand, it gives that room back first
+            self._spare_least[column] = min(self._spare_least.get(column, old), new)
         self.fit()
 
     def fit(self) -> None:
@@ -179,22 +196,33 @@ class RoomyColumn(QObject):
             self._fitting = False
 
     def _spare(self, header: QHeaderView) -> None:
-        """Hide the spares in turn where the others, the givers at their floors, leave the column less than its
-        floor; show them again where they leave it room."""
+        """Hide the spares in turn where the others, the givers at their floors and the spares at the widths they
+        had before the user's hand widened them, leave the column less than its floor; show them again where they
+        leave it room. A spare widened by hand gives back that room first (dragged past the room there is, the
+        waterfall was hidden at once, and a hidden column has no edge to drag back)."""
         if not self._spares:
             return
         for column in self._spared:  # shown, each has the width it was last given (hidden, it was given one too)
             header.showSection(column)
         others = {column: self._givers.get(column) or header.sectionSize(column) for column in range(header.count())
                   if column != self._column and not header.isSectionHidden(column)}
-        needed = self._floor + sum(others.values())
+        least = {column: min(others[column], self._spare_least.get(column, others[column]))
+                 for column in self._spares if column in others}
+        room = self._view.viewport().width()
+        needed = self._floor + sum(others.values()) - sum(others[column] - least[column] for column in least)
         spared = {}
         for column in self._spares:
-            if column in others and needed > self._view.viewport().width():
+            if column in others and needed > room:
                 spared[column] = header.sectionSize(column)
-                needed -= others[column]
+                needed -= least.pop(column)
                 header.hideSection(column)
         self._spared = spared
+        over = self._floor + sum(width for column, width in others.items() if column not in spared) - room
+        for column, width in least.items():
+            given = min(max(over, 0), others[column] - width)
+            if given:
+                header.resizeSection(column, others[column] - given)
+                over -= given
 
 
 __all__ = ["ROW_PX", "RoomyColumn", "column_width", "compact_rows", "fit_column", "fit_columns", "outcome_column_width",

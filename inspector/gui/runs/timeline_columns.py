@@ -65,7 +65,8 @@ class TimelineColumns(QObject):
         # The waterfall grows with a zoom as its axis' labels do (at 150 % its 100 px read "0" alone).
         least = [*TIMELINE_WIDTHS[:WATERFALL_COLUMN], round(TIMELINE_WIDTHS[WATERFALL_COLUMN]
                                                              * max(font_scale(self.view), 1.0))]
-        fit_columns(self.view, least, {TIME_COLUMN: self.time_samples(), **self._said_samples()})
+        with self.details_room.owner_fitting():
+            fit_columns(self.view, least, {TIME_COLUMN: self.time_samples(), **self._said_samples()})
         self.details_room.set_floors({DETAILS_COLUMN: self._details_floor()})
         self.fit_outcome()
 
