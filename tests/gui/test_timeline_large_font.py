@@ -20,6 +20,7 @@ from PySide6.QtWidgets import QApplication
 from inspector.gui.language import switch_language
 from inspector.gui.runs.timeline_columns import DETAILS_FLOOR_CHARS
 from inspector.gui.runs.timeline_model import COLUMNS, OUTCOME_COLUMN, WATERFALL_COLUMN
+from inspector.gui.widgets.plain_text import TOOLTIP_LINE_CHARS
 from inspector.store import resolve_db_path
 from tests.gui.test_run_list_narrow_columns import painted
 from tests.gui.test_screenshots import save
@@ -109,3 +110,29 @@ def test_a_waterfall_widened_by_hand_stays_in_view(qtbot, make_window, timed_out
     header.resizeSection(WATERFALL_COLUMN, before)  # and back
     QApplication.processEvents()
     assert header.sectionSize(WATERFALL_COLUMN) == before and not view.isColumnHidden(WATERFALL_COLUMN)
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+@pytest.mark.parametrize("points", [16], indirect=True)
+def test_the_details_heading_says_what_gave_it_room(qtbot, make_window, timed_out_run, points, language) -> None:
+    """Hidden for want of room (16 pt at 1,024 px), the waterfall left no trace on screen: nothing said it was there
+    to be seen in a wider window. The Details heading's tip says what is hidden and how to see it; with room, it
+    says nothing."""
+    window = make_window(wait_tools=False)
+    switch_language(language)
+    try:
+        view = timeline_shown(qtbot, window, timed_out_run, 1024, 768).timeline_view
+        model = view.model()
+        hidden = {column for column in (WATERFALL_COLUMN, ROUND) if view.isColumnHidden(column)}
+        assert WATERFALL_COLUMN in hidden  # the case this is about
+        tip = model.headerData(DETAILS, Qt.Orientation.Horizontal, Qt.ItemDataRole.ToolTipRole)
+        waterfall = {"en": "waterfall", "de": "Wasserfall"}[language]
+        round_column = {"en": "Round column", "de": "Spalte Runde"}[language]
+        assert tip and waterfall in tip and (round_column in tip) == (ROUND in hidden), tip
+        # A long tip wraps: on one line the German was 1,597 px wide, wider than the window.
+        assert "pre-wrap" in tip or len(html.unescape(tip)) < TOOLTIP_LINE_CHARS + 40, tip
+        window.resize(1500, 768)
+        qtbot.waitUntil(lambda: not view.isColumnHidden(WATERFALL_COLUMN))
+        assert model.headerData(DETAILS, Qt.Orientation.Horizontal, Qt.ItemDataRole.ToolTipRole) is None
+    finally:
+        switch_language("en")

@@ -7,7 +7,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtWidgets import QHeaderView, QLayout, QTableView
 
 if TYPE_CHECKING:
@@ -101,6 +101,9 @@ class RoomyColumn(QObject):
     would be narrower than that width (a run's status gives up its reason before the title is cut far); the
     givers give way in the order given."""
 
+    #: The spares hidden for want of room are others now (:meth:`spared`).
+    spared_changed = Signal()
+
     def __init__(self, view: QTableView, column: int, floor: int, givers: Mapping[int, int] | None = None,
                  keeps: Mapping[int, int] | None = None, spares: Sequence[int] = ()) -> None:
         super().__init__(view)
@@ -133,7 +136,8 @@ class RoomyColumn(QObject):
         """Hide ``column`` for a reason of the owner's (a run without rounds: never shown for room), or no longer
         (then it shows where there is room for it)."""
         if hidden:
-            self._spared.pop(column, None)
+            if self._spared.pop(column, None) is not None:
+                self.spared_changed.emit()
             self._view.setColumnHidden(column, True)
         elif column not in self._spared and self._view.isColumnHidden(column):
             self._view.setColumnHidden(column, False)
@@ -149,6 +153,10 @@ class RoomyColumn(QObject):
         finally:
             self._owner_fitting = False
             self._spare_least.clear()
+
+    def spared(self) -> list[int]:
+        """The spares hidden for want of room now, in the order they give way."""
+        return [column for column in self._spares if column in self._spared]
 
     def wanted(self, column: int) -> int:
         """The width ``column`` has where there is room (0: hidden for a reason of the owner's)."""
@@ -216,7 +224,9 @@ class RoomyColumn(QObject):
                 spared[column] = header.sectionSize(column)
                 needed -= least.pop(column)
                 header.hideSection(column)
-        self._spared = spared
+        changed, self._spared = spared.keys() != self._spared.keys(), spared
+        if changed:
+            self.spared_changed.emit()
         over = self._floor + sum(width for column, width in others.items() if column not in spared) - room
         for column, width in least.items():
             given = min(max(over, 0), others[column] - width)

@@ -11,13 +11,15 @@ from __future__ import annotations
 
 from datetime import UTC
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import QHeaderView, QTableView
 
 from ..widgets.font_follower import font_scale
+from ..widgets.plain_text import plain_tooltip
 from .columns import PADDING_PX, RoomyColumn, column_width, fit_column, fit_columns, outcome_column_width
 from .timeline_cells import format_time
 from .timeline_model import COLUMNS, OUTCOME_COLUMN, WATERFALL_COLUMN, TimelineModel
+from .timeline_words import no_room_text
 
 #: The columns' least widths; :meth:`TimelineColumns.fit` widens them for longer words (German).
 TIMELINE_WIDTHS = (94, 46, 44, 40, 60, 96, 160, 100)
@@ -56,6 +58,15 @@ class TimelineColumns(QObject):
         self.details_room = RoomyColumn(view, DETAILS_COLUMN, self._details_floor(),
                                         {OUTCOME_COLUMN: TIMELINE_WIDTHS[OUTCOME_COLUMN]},
                                         spares=(WATERFALL_COLUMN, ROUND_COLUMN))
+        # Where they gave their room to the details, the Details heading's tip says so (nothing else on screen does).
+        model.set_heading_tip(DETAILS_COLUMN, self._no_room)
+        self.details_room.spared_changed.connect(
+            lambda: model.headerDataChanged.emit(Qt.Orientation.Horizontal, DETAILS_COLUMN, DETAILS_COLUMN))
+
+    def _no_room(self) -> str | None:
+        spared = self.details_room.spared()
+        said = no_room_text(WATERFALL_COLUMN in spared, ROUND_COLUMN in spared)
+        return plain_tooltip(said) if said else None  # wrapped: on one line it was wider than the window
 
     def _details_floor(self) -> int:
         return self.view.fontMetrics().averageCharWidth() * DETAILS_FLOOR_CHARS + PADDING_PX
