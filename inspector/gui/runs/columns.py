@@ -154,6 +154,11 @@ class RoomyColumn(QObject):
             self._owner_fitting = False
             self._spare_least.clear()
 
+    @property
+    def fitting(self) -> bool:
+        """Whether the widths set now are this one's (the column's room given, givers and spares fitted)."""
+        return self._fitting
+
     def spared(self) -> list[int]:
         """The spares hidden for want of room now, in the order they give way."""
         return [column for column in self._spares if column in self._spared]
