@@ -3,10 +3,11 @@ word in the current language (German words are longer), never narrower than a le
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtWidgets import QHeaderView, QLayout, QTableView
 
 if TYPE_CHECKING:
@@ -100,6 +101,9 @@ class RoomyColumn(QObject):
     would be narrower than that width (a run's status gives up its reason before the title is cut far); the
     givers give way in the order given."""
 
+    #: The spares hidden for want of room are others now (:meth:`spared`).
+    spared_changed = Signal()
+
     def __init__(self, view: QTableView, column: int, floor: int, givers: Mapping[int, int] | None = None,
                  keeps: Mapping[int, int] | None = None, spares: Sequence[int] = ()) -> None:
         super().__init__(view)
@@ -109,6 +113,9 @@ class RoomyColumn(QObject):
         self._spares = tuple(spares)
         #: The spares hidden for want of room, with their widths (a hidden section has none).
         self._spared: dict[int, int] = {}
+        #: The width each spare had before the user's hand widened it: what it gives back before it is hidden.
+        self._spare_least: dict[int, int] = {}
+        self._owner_fitting = False
         header = view.horizontalHeader()
         #: The width each giver has when it has room: set by fit_columns or by the user's hand.
         self._wanted = {column: header.sectionSize(column) for column in self._givers}
@@ -129,11 +136,32 @@ class RoomyColumn(QObject):
         """Hide ``column`` for a reason of the owner's (a run without rounds: never shown for room), or no longer
         (then it shows where there is room for it)."""
         if hidden:
-            self._spared.pop(column, None)
+            if self._spared.pop(column, None) is not None:
+                self.spared_changed.emit()
             self._view.setColumnHidden(column, True)
         elif column not in self._spared and self._view.isColumnHidden(column):
             self._view.setColumnHidden(column, False)
             self.fit()
+
+    @contextmanager
+    def owner_fitting(self) -> Iterator[None]:
+        """Widths the owner gives (fitted to their words) while this lasts are no user's hand: a spare given its
+        width anew has no room of the user's to give back."""
+        self._owner_fitting = True
+        try:
+            yield
+        finally:
+            self._owner_fitting = False
+            self._spare_least.clear()
+
+    @property
+    def fitting(self) -> bool:
+        """Whether the widths set now are this one's (the column's room given, givers and spares fitted)."""
+        return self._fitting
+
+    def spared(self) -> list[int]:
+        """The spares hidden for want of room now, in the order they give way."""
+        return [column for column in self._spares if column in self._spared]
 
     def wanted(self, column: int) -> int:
         """The width ``column`` has where there is room (0: hidden for a reason of the owner's)."""
@@ -146,11 +174,13 @@ class RoomyColumn(QObject):
             self.fit()
         return False
 
-    def _resized(self, column: int, _old: int, new: int) -> None:
+    def _resized(self, column: int, old: int, new: int) -> None:
         if self._fitting or column == self._column:
             return
         if column in self._givers:
             self._wanted[column] = new
+        elif column in self._spares and not self._owner_fitting:  # widened by hand, it gives that room back first
+            self._spare_least[column] = min(self._spare_least.get(column, old), new)
         self.fit()
 
     def fit(self) -> None:
@@ -179,22 +209,35 @@ class RoomyColumn(QObject):
             self._fitting = False
 
     def _spare(self, header: QHeaderView) -> None:
-        """Hide the spares in turn where the others, the givers at their floors, leave the column less than its
-        floor; show them again where they leave it room."""
+        """Hide the spares in turn where the others, the givers at their floors and the spares at the widths they
+        had before the user's hand widened them, leave the column less than its floor; show them again where they
+        leave it room. A spare widened by hand gives back that room first (dragged past the room there is, the
+        waterfall was hidden at once, and a hidden column has no edge to drag back)."""
         if not self._spares:
             return
         for column in self._spared:  # shown, each has the width it was last given (hidden, it was given one too)
             header.showSection(column)
         others = {column: self._givers.get(column) or header.sectionSize(column) for column in range(header.count())
                   if column != self._column and not header.isSectionHidden(column)}
-        needed = self._floor + sum(others.values())
+        least = {column: min(others[column], self._spare_least.get(column, others[column]))
+                 for column in self._spares if column in others}
+        room = self._view.viewport().width()
+        needed = self._floor + sum(others.values()) - sum(others[column] - least[column] for column in least)
         spared = {}
         for column in self._spares:
-            if column in others and needed > self._view.viewport().width():
+            if column in others and needed > room:
                 spared[column] = header.sectionSize(column)
-                needed -= others[column]
+                needed -= least.pop(column)
                 header.hideSection(column)
-        self._spared = spared
+        changed, self._spared = spared.keys() != self._spared.keys(), spared
+        if changed:
+            self.spared_changed.emit()
+        over = self._floor + sum(width for column, width in others.items() if column not in spared) - room
+        for column, width in least.items():
+            given = min(max(over, 0), others[column] - width)
+            if given:
+                header.resizeSection(column, others[column] - given)
+                over -= given
 
 
 __all__ = ["ROW_PX", "RoomyColumn", "column_width", "compact_rows", "fit_column", "fit_columns", "outcome_column_width",

@@ -3,6 +3,8 @@ flat table (no children), and one check that an index names a cell of a row that
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 
 from ..language import follow_language
@@ -22,6 +24,13 @@ class NamedColumnsModel(QAbstractTableModel):
     def __init__(self) -> None:
         super().__init__()
         follow_language(self)
+        #: A heading's tooltip, made in the language of the moment (``None``: it has none).
+        self._heading_tips: dict[int, Callable[[], str | None]] = {}
+
+    def set_heading_tip(self, section: int, tip: Callable[[], str | None]) -> None:
+        """Column ``section``'s heading says ``tip()`` in its tooltip from now on."""
+        self._heading_tips[section] = tip
+        self.headerDataChanged.emit(Qt.Orientation.Horizontal, section, section)
 
     def headings(self) -> tuple[str, ...]:
         """The columns' headings in the current language (one per column)."""
@@ -50,9 +59,12 @@ class NamedColumnsModel(QAbstractTableModel):
 
     def headerData(self, section: int, orientation: Qt.Orientation,  # noqa: N802
                    role: int = Qt.ItemDataRole.DisplayRole) -> object:
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole and \
-                0 <= section < len(self.COLUMNS):
+        if orientation != Qt.Orientation.Horizontal or not 0 <= section < len(self.COLUMNS):
+            return None
+        if role == Qt.ItemDataRole.DisplayRole:
             return self.headings()[section]
+        if role == Qt.ItemDataRole.ToolTipRole and section in self._heading_tips:
+            return self._heading_tips[section]()
         return None
 
     def flags(self, index: Index) -> Qt.ItemFlag:

@@ -11,13 +11,16 @@ from __future__ import annotations
 
 from datetime import UTC
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import QHeaderView, QTableView
 
 from ..widgets.font_follower import font_scale
+from ..widgets.plain_text import plain_tooltip
 from .columns import PADDING_PX, RoomyColumn, column_width, fit_column, fit_columns, outcome_column_width
+from .hand_widths import HandWidths
 from .timeline_cells import format_time
 from .timeline_model import COLUMNS, OUTCOME_COLUMN, WATERFALL_COLUMN, TimelineModel
+from .timeline_words import no_room_text
 
 #: The columns' least widths; :meth:`TimelineColumns.fit` widens them for longer words (German).
 TIMELINE_WIDTHS = (94, 46, 44, 40, 60, 96, 160, 100)
@@ -56,6 +59,18 @@ class TimelineColumns(QObject):
         self.details_room = RoomyColumn(view, DETAILS_COLUMN, self._details_floor(),
                                         {OUTCOME_COLUMN: TIMELINE_WIDTHS[OUTCOME_COLUMN]},
                                         spares=(WATERFALL_COLUMN, ROUND_COLUMN))
+        # A column the user widened keeps that width where the columns are fitted again (another run, language, font).
+        self.hands = HandWidths(header, (TIME_COLUMN, SOURCE_COLUMN, KIND_COLUMN, DURATION_COLUMN, OUTCOME_COLUMN),
+                                lambda: self.details_room.fitting)
+        # Where they gave their room to the details, the Details heading's tip says so (nothing else on screen does).
+        model.set_heading_tip(DETAILS_COLUMN, self._no_room)
+        self.details_room.spared_changed.connect(
+            lambda: model.headerDataChanged.emit(Qt.Orientation.Horizontal, DETAILS_COLUMN, DETAILS_COLUMN))
+
+    def _no_room(self) -> str | None:
+        spared = self.details_room.spared()
+        said = no_room_text(WATERFALL_COLUMN in spared, ROUND_COLUMN in spared)
+        return plain_tooltip(said) if said else None  # wrapped: on one line it was wider than the window
 
     def _details_floor(self) -> int:
         return self.view.fontMetrics().averageCharWidth() * DETAILS_FLOOR_CHARS + PADDING_PX
@@ -63,9 +78,10 @@ class TimelineColumns(QObject):
     def fit(self) -> None:
         """Every column fitted to its words in the language and the font of the moment."""
         # The waterfall grows with a zoom as its axis' labels do (at 150 % its 100 px read "0" alone).
-        least = [*TIMELINE_WIDTHS[:WATERFALL_COLUMN], round(TIMELINE_WIDTHS[WATERFALL_COLUMN]
-                                                             * max(font_scale(self.view), 1.0))]
-        fit_columns(self.view, least, {TIME_COLUMN: self.time_samples(), **self._said_samples()})
+        least = [*(self.hands.least(column, width) for column, width in enumerate(TIMELINE_WIDTHS[:WATERFALL_COLUMN])),
+                 round(TIMELINE_WIDTHS[WATERFALL_COLUMN] * max(font_scale(self.view), 1.0))]
+        with self.details_room.owner_fitting(), self.hands.owning():
+            fit_columns(self.view, least, {TIME_COLUMN: self.time_samples(), **self._said_samples()})
         self.details_room.set_floors({DETAILS_COLUMN: self._details_floor()})
         self.fit_outcome()
 
@@ -77,7 +93,9 @@ class TimelineColumns(QObject):
         """The Time column fitted again where the run shown says its steps' dates and the column was not fitted to
         them, or the other way round."""
         if self.model.dated != self.dated_fitted:
-            fit_column(self.view, TIME_COLUMN, TIMELINE_WIDTHS[TIME_COLUMN], self.time_samples())
+            with self.hands.owning():
+                fit_column(self.view, TIME_COLUMN, self.hands.least(TIME_COLUMN, TIMELINE_WIDTHS[TIME_COLUMN]),
+                           self.time_samples())
 
     def _said_samples(self) -> dict[int, list[str]]:
         words = self.model.column_words
@@ -86,16 +104,18 @@ class TimelineColumns(QObject):
     def fit_said(self) -> None:
         """The Kind and Duration columns as wide as the words their cells said for the run shown, in the language
         of the moment."""
-        for column, samples in self._said_samples().items():
-            fit_column(self.view, column, TIMELINE_WIDTHS[column], samples)
+        with self.hands.owning():
+            for column, samples in self._said_samples().items():
+                fit_column(self.view, column, self.hands.least(column, TIMELINE_WIDTHS[column]), samples)
         self.fitted.emit()
 
     def fit_outcome(self) -> None:
         """The Outcome column as wide as its words in the run shown (:func:`.columns.outcome_column_width`); where
         the details need its room, as wide as its words with the kinds of failure alone (a word is never cut)."""
-        said = self.model.said_outcomes
-        self.view.setColumnWidth(OUTCOME_COLUMN, outcome_column_width(
-            self.view, OUTCOME_COLUMN, TIMELINE_WIDTHS[OUTCOME_COLUMN], said, WHOLE_OUTCOME_GROWTH))
+        said, least = self.model.said_outcomes, self.hands.least(OUTCOME_COLUMN, TIMELINE_WIDTHS[OUTCOME_COLUMN])
+        with self.hands.owning():
+            self.view.setColumnWidth(OUTCOME_COLUMN, outcome_column_width(
+                self.view, OUTCOME_COLUMN, least, said, WHOLE_OUTCOME_GROWTH))
         self.details_room.set_floors({OUTCOME_COLUMN: column_width(
             self.view, OUTCOME_COLUMN, TIMELINE_WIDTHS[OUTCOME_COLUMN], said.least(), icon=True)})
         self.fitted.emit()
@@ -103,7 +123,8 @@ class TimelineColumns(QObject):
     def fit_source(self, width: int) -> None:
         """The source column hidden where the pane (``width`` wide) is narrow for its font (its words at a zoom
         too)."""
-        self.view.setColumnHidden(SOURCE_COLUMN, width < self.source_from_px())
+        with self.hands.owning():
+            self.view.setColumnHidden(SOURCE_COLUMN, width < self.source_from_px())
 
     def source_from_px(self) -> float:
         return SOURCE_COLUMN_FROM_PX * max(font_scale(self.view), 1.0)

@@ -22,6 +22,19 @@ def laying_out_text(steps: int) -> str:
         count=format_number(steps))
 
 
+def no_room_text(waterfall: bool, rounds: bool) -> str | None:
+    """The Details heading's tip where the waterfall or the Round column (or both) gave their room to the details:
+    what is missing and how to see it (``None``: nothing is missing)."""
+    if waterfall and rounds:
+        return _("The waterfall and the Round column are hidden to leave the details room: "
+                 "a wider window or pane shows them again.")
+    if waterfall:
+        return _("The waterfall is hidden to leave the details room: a wider window or pane shows it again.")
+    if rounds:
+        return _("The Round column is hidden to leave the details room: a wider window or pane shows it again.")
+    return None
+
+
 def heading_text(run: RunRecord, *, shown: int, total: int, filtered: bool, hidden: int, hidden_matched: int,
                  recovery: Reason | None = None) -> str:
     """The heading for ``run``, :data:`TITLE_MARK` where its title goes: ``shown`` of ``total`` steps,
@@ -126,5 +139,5 @@ def empty_note_text(run: RunRecord, *, filtered: bool, total: int, hidden: int, 
     return _("No step yet: the run is still running.") if run.status == "running" else _("This run has no steps.")
 
 
-__all__ = ["TITLE_MARK", "empty_note_text", "heading_text", "laying_out_text", "show_heading", "status_heading",
-           "uncounted_heading"]
+__all__ = ["TITLE_MARK", "empty_note_text", "heading_text", "laying_out_text", "no_room_text", "show_heading",
+           "status_heading", "uncounted_heading"]
