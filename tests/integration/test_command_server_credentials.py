@@ -390,3 +390,10 @@ def test_two_programs_behind_a_shell_each_with_its_key_are_two_servers(tmp_path:
     assert sorted(run["server"] for run in runs) == sorted(keys.values())
     for name in scripts:
         assert rows_holding(db, f"key-{name}-V8w9") == rows_holding(db, f"tok-{name}-X1y2") == [("servers", "command")]
+    # Exported and imported elsewhere, they are the two servers still (the export hid 'API_KEY=… exec …' whole).
+    written, elsewhere = tmp_path / "runs.json", str(tmp_path / "elsewhere.db")
+    assert cli_here("--db", str(db), "export", "--all", "-o", str(written)).returncode == 0
+    assert "V8w9" not in written.read_text(encoding="utf-8") and "X1y2" not in written.read_text(encoding="utf-8")
+    assert cli_here("--db", elsewhere, "import", str(written)).returncode == 0
+    back = json.loads(cli_here("--db", elsewhere, "runs", "list", "--json").stdout)["runs"]
+    assert sorted(run["server"] for run in back) == sorted(keys.values())
