@@ -86,7 +86,7 @@ def shown_words(argv: Sequence[str]) -> list[str]:
 
 def shown_command_line(argv: Sequence[str]) -> str:
     """``argv`` as a shell would need it typed, its credentials as ``…``: what names a command server."""
-    return " ".join(_quoted(word) for word in shown_words(argv))
+    return _typed(shown_words(argv))
 
 
 def shown_typed_command_line(text: str) -> str | None:
@@ -100,7 +100,13 @@ def without_credentials(text: str) -> str:
     """A command line as a file names it: as it is when no word of it is a credential (its quoting kept), else
     as :func:`shown_command_line` gives it (``cmd --token …``)."""
     words = _words(text)
-    return shown_command_line(words) if words and shown_words(words) != words else text
+    shown = shown_words(words)  # once: a stranger's key may be long
+    return _typed(shown) if shown != words else text
+
+
+def _typed(shown: Sequence[str]) -> str:
+    """Words as :func:`shown_words` gives them, quoted as a shell needs them and joined."""
+    return " ".join(_quoted(word) for word in shown)
 
 
 def _words(text: str) -> list[str]:
