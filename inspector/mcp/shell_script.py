@@ -101,9 +101,19 @@ def script_shown(script: str, shown_words: Callable[[list[str]], list[str]],
     done = 0
     for (start, end, said), word in zip(spans, shown, strict=True):
         if word != said:
-            parts += (script[done:start], quoted(word))
+            parts += (script[done:start], _in_its_quotes(script[start:end], word) or quoted(word))
             done = end
     return "".join((*parts, script[done:])) if parts else script
+
+
+def _in_its_quotes(written: str, word: str) -> str | None:
+    """``word`` in the quotes the word it stands for was ``written`` in whole (``"Authorization: …"``), as the
+    script had it; ``None`` for a word written otherwise, or one those quotes cannot hold."""
+    if len(written) < 2 or written[0] != written[-1] or written[0] not in "'\"":
+        return None
+    if written[0] == "'":
+        return None if "'" in word else f"'{word}'"
+    return '"' + "".join("\\" + character if character in '"\\$`' else character for character in word) + '"'
 
 
 __all__ = ["SHELLS", "is_shell", "script_index", "script_shown", "word_spans"]

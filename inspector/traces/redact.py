@@ -285,8 +285,8 @@ def _text_argv_option(match: re.Match[str]) -> str:
 
 def _secret_option(match: re.Match[str]) -> str:
     # "…" is how a command server's name shows a credential (--token …, also before the rest of a shell's script it
-    # shows: --token …; echo): no value.
-    if not names_a_key(match.group(1)) or shows_no_value(match.group(3), REDACTED):
+    # shows: --token …; echo, and after the quote that closes a script's other words: sh -c 'srv --token '…): no value.
+    if not names_a_key(match.group(1)) or shows_no_value(match.group(3).removeprefix("'"), REDACTED):
         return match.group(0)
     return f"--{match.group(1)}{match.group(2)}{REDACTED}"
 

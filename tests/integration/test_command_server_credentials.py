@@ -397,3 +397,19 @@ def test_two_programs_behind_a_shell_each_with_its_key_are_two_servers(tmp_path:
     assert cli_here("--db", elsewhere, "import", str(written)).returncode == 0
     back = json.loads(cli_here("--db", elsewhere, "runs", "list", "--json").stdout)["runs"]
     assert sorted(run["server"] for run in back) == sorted(keys.values())
+
+
+def test_a_shells_command_ending_with_its_token_is_the_same_server_once_exported_and_imported(tmp_path: Path) -> None:
+    """``sh -c '… --token T'`` is named ``sh -c '… --token '…``: the export took ``'…`` for the token's value
+    (``sh -c '… --token [REDACTED]``, its quote left open), and the import kept that as another server."""
+    db, token = tmp_path / "runs.db", "tok-Z3a4-shell-ending"
+    shelled = f"sh -c {shlex.quote(COMMAND.replace(TOKEN, token))}"
+    assert answer(cli_here("--db", str(db), "call", "--stdio", shelled, "token_digest", "--json")) == digest(token)
+    [here] = [run["server"] for run in json.loads(cli_here("--db", str(db), "runs", "list", "--json").stdout)["runs"]]
+    assert here == f"stdio:sh -c {shlex.quote(SHOWN[:-1])}…"
+    written, elsewhere = tmp_path / "runs.json", str(tmp_path / "elsewhere.db")
+    assert cli_here("--db", str(db), "export", "--all", "-o", str(written)).returncode == 0
+    assert token not in written.read_text(encoding="utf-8")
+    assert cli_here("--db", elsewhere, "import", str(written)).returncode == 0
+    back = json.loads(cli_here("--db", elsewhere, "runs", "list", "--json").stdout)["runs"]
+    assert [run["server"] for run in back] == [here]

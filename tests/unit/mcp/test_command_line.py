@@ -51,6 +51,10 @@ from inspector.traces.redact import redact_text
      "bash -lc 'API_KEY=… srv --password … && curl -u … h'"),
     ("/bin/sh -e -c 'API_KEY=K1x exec github-mcp' label", "/bin/sh -e -c 'API_KEY=… exec github-mcp' label"),
     ("sh -c \"sh -c 'TOKEN=T1x exec srv'\"", "sh -c 'sh -c '\"'\"'TOKEN=… exec srv'\"'\"''"),
+    # The export leaves such a name as it is (it took "'…" and '…"' for a value: imported, another server's key).
+    ("sh -c 'exec srv --token T1x'", "sh -c 'exec srv --token '…"),
+    ("sh -c 'srv --header \"Authorization: Bearer T1x\" --port 1'",
+     "sh -c 'srv --header \"Authorization: …\" --port 1'"),
 ])
 def test_a_credential_among_the_words_is_shown_as_a_mark(typed: str, shown: str) -> None:
     assert shown_typed_command_line(typed) == shown
