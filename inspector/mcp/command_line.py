@@ -15,6 +15,7 @@ from collections.abc import Sequence
 
 from .address_query import address_to_quote
 from .secret_names import is_secret_key, names_a_key
+from .shell_script import script_index, script_shown
 from .user_info import address_shown, spaced_user_info
 
 #: What stands for a credential in a command line (as ``API_KEY=…`` names a variable of its environment).
@@ -55,15 +56,16 @@ def hidden_words(argv: Sequence[str]) -> list[str]:
 def leaves_out_credentials(argv: Sequence[str]) -> bool:
     """True when a credential of ``argv`` is the mark of one left out (``--token …``, ``API_KEY=…``, ``-u …``, an older
     export's ``[REDACTED]``, ``…`` alone): a command line as a server's name or ``servers --json`` gives it, which
-    would start the program with the mark. A word ending so that holds no credential (``wait…``) is none."""
-    marked = [index for index, word in enumerate(argv) if word.endswith((MASK, _REDACTED))]
+    would start the program with the mark; in a shell's script, also before the rest of it (``sh -c 'API_KEY=…
+    exec srv'``). A word holding one so that holds no credential (``wait…``) is none."""
+    marked = [index for index, word in enumerate(argv) if MASK in word or _REDACTED in word]
     if any(argv[index] in (MASK, _REDACTED) for index in marked):
         return True  # a word of its own (a key known by its shape: srv sk-… is named "srv …")
     filled = list(argv)
     for index in marked:  # as if the value were there (a user:password for -u): is it one the name hides?
-        filled[index] = filled[index].removesuffix(MASK).removesuffix(_REDACTED) + "X:X"
+        filled[index] = filled[index].replace(_REDACTED, MASK).replace(MASK, "X:X")
     shown = shown_words(filled)
-    return any(shown[index].endswith(MASK) and shown[index] != filled[index] for index in marked)
+    return any(MASK in shown[index] and shown[index] != filled[index] for index in marked)
 
 
 def is_database_program(word: str) -> bool:
@@ -74,13 +76,17 @@ def is_database_program(word: str) -> bool:
 def shown_words(argv: Sequence[str]) -> list[str]:
     """:func:`hidden_words`, and in a word of several (``'host=db password=P'``, ``sh -c 'srv --token T'``, JSON)
     each credential the export finds in a text as :data:`MASK`, in its place: what names a command server never
-    shows what an export of its runs leaves out."""
-    return [_in_its_place(word) for word in hidden_words(argv)]
+    shows what an export of its runs leaves out. A shell's script (``sh -c 'API_KEY=K exec srv'``) is read as the
+    words it runs, each credential hidden as one of a command line (``'API_KEY=… exec srv'``), its other words kept."""
+    shown = hidden_words(argv)
+    if (script := script_index(argv)) is not None:
+        shown[script] = script_shown(argv[script], shown_words, _quoted) or shown[script]
+    return [_in_its_place(word) for word in shown]
 
 
 def shown_command_line(argv: Sequence[str]) -> str:
     """``argv`` as a shell would need it typed, its credentials as ``…``: what names a command server."""
-    return " ".join(_quoted(word) for word in shown_words(argv))
+    return _typed(shown_words(argv))
 
 
 def shown_typed_command_line(text: str) -> str | None:
@@ -94,7 +100,13 @@ def without_credentials(text: str) -> str:
     """A command line as a file names it: as it is when no word of it is a credential (its quoting kept), else
     as :func:`shown_command_line` gives it (``cmd --token …``)."""
     words = _words(text)
-    return shown_command_line(words) if words and shown_words(words) != words else text
+    shown = shown_words(words)  # once: a stranger's key may be long
+    return _typed(shown) if shown != words else text
+
+
+def _typed(shown: Sequence[str]) -> str:
+    """Words as :func:`shown_words` gives them, quoted as a shell needs them and joined."""
+    return " ".join(_quoted(word) for word in shown)
 
 
 def _words(text: str) -> list[str]:

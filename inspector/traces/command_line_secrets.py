@@ -44,6 +44,18 @@ _QUOTED_OPTION_VALUE = {'"': re.compile(r'(?:[^"\\\n]|\\.){1,256}(?=")'), "'": r
                         '\\"': re.compile(r'(?:[^\\\n]|\\[^"\n]){1,256}(?=\\")')}
 
 
+#: How a command server's name shows a credential (``--token …``, ``API_KEY=…``: inspector.mcp.command_line).
+NAME_MARK = "…"
+#: What may follow a name's mark in a shell's script it shows (``'API_KEY=… exec srv'``, ``'srv --token …; echo'``).
+_AFTER_NAME_MARK = frozenset(" \t\n;&|()<>")
+
+
+def shows_no_value(value: str, mark: str) -> bool:
+    """True when ``value`` (what follows a credential's name) holds none: nothing, ``mark``, or a command server's
+    name's mark, alone or with the rest of a shell's script after it (``… exec srv``, ``…;``)."""
+    return value in ("", mark, NAME_MARK) or (value.startswith(NAME_MARK) and value[1] in _AFTER_NAME_MARK)
+
+
 def option_value(text: str, name_start: int, value_start: int) -> re.Match[str] | None:
     """The value of a command line's ``--name=value`` whose name begins at ``name_start`` (its ``--``) and value at
     ``value_start``: to the quote the word began with (``"--password=a,b c"``), else to a space or quote."""
@@ -120,7 +132,7 @@ def hide_quoted_values(text: str, mark: str, names_a_secret: Callable[[str], boo
         if rest is None:
             continue
         closing = rest.end() - 1  # the word's closing quote
-        if text[found.end():closing] in ("", mark):
+        if shows_no_value(text[found.end():closing], mark):
             continue
         parts += (text[done:found.end()], mark)
         done = closing

@@ -21,7 +21,13 @@ from inspector.mcp.secret_names import is_secret_key, names_a_key
 
 from .address_secrets import hide_quoted_addresses, hide_spaced_user_info, hide_typed_user_info, hide_user_infos
 from .argv_secrets import argv_secrets, command_args_secrets
-from .command_line_secrets import hide_database_passwords, hide_quoted_values, hide_user_passwords, option_value
+from .command_line_secrets import (
+    hide_database_passwords,
+    hide_quoted_values,
+    hide_user_passwords,
+    option_value,
+    shows_no_value,
+)
 from .token_shapes import TOKEN_PREFIXES, hide_token_shapes, is_basic_pair
 
 REDACTED = "[REDACTED]"
@@ -278,8 +284,9 @@ def _text_argv_option(match: re.Match[str]) -> str:
 
 
 def _secret_option(match: re.Match[str]) -> str:
-    # "…" is how a command server's name shows a credential (--token …, inspector.mcp.command_line): no value.
-    if not names_a_key(match.group(1)) or match.group(3) in (REDACTED, "…"):
+    # "…" is how a command server's name shows a credential (--token …, also before the rest of a shell's script it
+    # shows: --token …; echo, and after the quote that closes a script's other words: sh -c 'srv --token '…): no value.
+    if not names_a_key(match.group(1)) or shows_no_value(match.group(3).removeprefix("'"), REDACTED):
         return match.group(0)
     return f"--{match.group(1)}{match.group(2)}{REDACTED}"
 

@@ -368,3 +368,48 @@ def test_a_server_configured_with_a_token_inside_a_shells_command_is_named_witho
     imported = cli_here("--db", str(elsewhere), "servers", "import", str(tmp_path / "whole.json"), "--yes")
     assert imported.returncode == 0 and token not in imported.stdout + imported.stderr, imported.stderr
     assert answer(cli_here("--db", str(elsewhere), "call", "work", "token_digest", "--json")) == digest(token)
+
+
+def test_two_programs_behind_a_shell_each_with_its_key_are_two_servers(tmp_path: Path) -> None:
+    """`servers set gh --command "sh -c 'API_KEY=K exec github-mcp'"` and `servers set sl --command "sh -c 'API_KEY=L
+    exec slack-mcp'"`: the key hid the rest of the script with K (``stdio:sh -c API_KEY=…``), so the second was
+    refused as the same server, and their runs would have been one server's. Here the programs are the real stdio
+    server started with other words (which it lets be); each answers the digest of its own token."""
+    db = tmp_path / "runs.db"
+    scripts = {name: f"API_KEY=key-{name}-V8w9 exec {COMMAND.replace(TOKEN, f'tok-{name}-X1y2')} {name}-mcp"
+               for name in ("github", "slack")}
+    for name, script in scripts.items():
+        saved = cli_here("--db", str(db), "servers", "set", name, "--command", f"sh -c {shlex.quote(script)}")
+        assert saved.returncode == 0 and saved.stdout.strip() == f"Saved {name}.", saved.stderr
+        assert answer(cli_here("--db", str(db), "call", name, "token_digest", "--json")) == digest(f"tok-{name}-X1y2")
+    keys = {name: f"stdio:sh -c 'API_KEY=… exec {SHOWN} {name}-mcp'" for name in scripts}
+    listed = json.loads(cli_here("--db", str(db), "servers", "--json").stdout)["servers"]
+    assert {server["name"]: (server["url"], server["ok"]) for server in listed} == {
+        name: (key, 1) for name, key in keys.items()}
+    runs = json.loads(cli_here("--db", str(db), "runs", "list", "--json").stdout)["runs"]
+    assert sorted(run["server"] for run in runs) == sorted(keys.values())
+    for name in scripts:
+        assert rows_holding(db, f"key-{name}-V8w9") == rows_holding(db, f"tok-{name}-X1y2") == [("servers", "command")]
+    # Exported and imported elsewhere, they are the two servers still (the export hid 'API_KEY=… exec …' whole).
+    written, elsewhere = tmp_path / "runs.json", str(tmp_path / "elsewhere.db")
+    assert cli_here("--db", str(db), "export", "--all", "-o", str(written)).returncode == 0
+    assert "V8w9" not in written.read_text(encoding="utf-8") and "X1y2" not in written.read_text(encoding="utf-8")
+    assert cli_here("--db", elsewhere, "import", str(written)).returncode == 0
+    back = json.loads(cli_here("--db", elsewhere, "runs", "list", "--json").stdout)["runs"]
+    assert sorted(run["server"] for run in back) == sorted(keys.values())
+
+
+def test_a_shells_command_ending_with_its_token_is_the_same_server_once_exported_and_imported(tmp_path: Path) -> None:
+    """``sh -c '… --token T'`` is named ``sh -c '… --token '…``: the export took ``'…`` for the token's value
+    (``sh -c '… --token [REDACTED]``, its quote left open), and the import kept that as another server."""
+    db, token = tmp_path / "runs.db", "tok-Z3a4-shell-ending"
+    shelled = f"sh -c {shlex.quote(COMMAND.replace(TOKEN, token))}"
+    assert answer(cli_here("--db", str(db), "call", "--stdio", shelled, "token_digest", "--json")) == digest(token)
+    [here] = [run["server"] for run in json.loads(cli_here("--db", str(db), "runs", "list", "--json").stdout)["runs"]]
+    assert here == f"stdio:sh -c {shlex.quote(SHOWN[:-1])}…"
+    written, elsewhere = tmp_path / "runs.json", str(tmp_path / "elsewhere.db")
+    assert cli_here("--db", str(db), "export", "--all", "-o", str(written)).returncode == 0
+    assert token not in written.read_text(encoding="utf-8")
+    assert cli_here("--db", elsewhere, "import", str(written)).returncode == 0
+    back = json.loads(cli_here("--db", elsewhere, "runs", "list", "--json").stdout)["runs"]
+    assert [run["server"] for run in back] == [here]

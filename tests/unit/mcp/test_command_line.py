@@ -43,6 +43,18 @@ from inspector.traces.redact import redact_text
     ("sh -c 'srv --token T1x --port 8080'", "sh -c 'srv --token … --port 8080'"),
     ("bash -c 'export API_TOKEN=T1x; srv'", "bash -c 'export API_TOKEN=…; srv'"),
     ("srv --config '{\"api_key\": \"K1x\", \"port\": 8080}'", "srv --config '{\"api_key\": \"…\", \"port\": 8080}'"),
+    # A shell's script: each credential hidden as a word of the command line it is, the script's other words and
+    # punctuation kept (API_KEY=K hid the rest of the script, "; " after --token T went with T).
+    ("sh -c 'API_KEY=K1x exec github-mcp'", "sh -c 'API_KEY=… exec github-mcp'"),
+    ("sh -c 'cd /srv; srv --token T1x; echo done'", "sh -c 'cd /srv; srv --token …; echo done'"),
+    ("bash -lc 'API_KEY=\"a b1x\" srv --password \"p q1x\" && curl -u bob:pw1x h'",
+     "bash -lc 'API_KEY=… srv --password … && curl -u … h'"),
+    ("/bin/sh -e -c 'API_KEY=K1x exec github-mcp' label", "/bin/sh -e -c 'API_KEY=… exec github-mcp' label"),
+    ("sh -c \"sh -c 'TOKEN=T1x exec srv'\"", "sh -c 'sh -c '\"'\"'TOKEN=… exec srv'\"'\"''"),
+    # The export leaves such a name as it is (it took "'…" and '…"' for a value: imported, another server's key).
+    ("sh -c 'exec srv --token T1x'", "sh -c 'exec srv --token '…"),
+    ("sh -c 'srv --header \"Authorization: Bearer T1x\" --port 1'",
+     "sh -c 'srv --header \"Authorization: …\" --port 1'"),
 ])
 def test_a_credential_among_the_words_is_shown_as_a_mark(typed: str, shown: str) -> None:
     assert shown_typed_command_line(typed) == shown
@@ -59,6 +71,16 @@ def test_other_words_are_kept(typed: str) -> None:
     assert without_credentials(typed) == typed
 
 
+def test_two_programs_behind_a_shell_with_their_keys_are_two_servers() -> None:
+    """``API_KEY=K`` at the head of a shell's script hid the rest of it: ``exec github-mcp`` and ``exec slack-mcp``
+    were one server (``stdio:sh -c API_KEY=…``), their runs merged, the second refused as the first."""
+    github, slack = (ServerEndpoint.for_command(parse_command_line(f"sh -c 'API_KEY={key} exec {program}'"))
+                     for key, program in (("K1x", "github-mcp"), ("K2y", "slack-mcp")))
+    assert github.key == "stdio:sh -c 'API_KEY=… exec github-mcp'"
+    assert slack.key == "stdio:sh -c 'API_KEY=… exec slack-mcp'"
+    assert ServerEndpoint.for_command(parse_command_line("sh -c 'API_KEY=K3z exec github-mcp'")).key == github.key
+
+
 def test_the_command_runs_with_its_words_and_is_named_without_them() -> None:
     endpoint = ServerEndpoint.for_command(parse_command_line("srv --token T1x", env={"API_KEY": "K1x"}))
     assert endpoint.command is not None and endpoint.command.argv == ["srv", "--token", "T1x"]
@@ -69,6 +91,9 @@ def test_the_command_runs_with_its_words_and_is_named_without_them() -> None:
 @pytest.mark.parametrize(("argv", "marked"), [
     (["pg-mcp", "host=db user=bob password=…"], True), (["sh", "-c", "srv --token …"], True),
     (["pg-mcp", "host=db user=bob wait…"], False),
+    # In a shell's script, before the rest of it.
+    (["sh", "-c", "API_KEY=… exec github-mcp"], True), (["sh", "-c", "srv --token …; echo done"], True),
+    (["sh", "-c", "echo wait… done"], False),
 ])
 def test_a_credential_left_out_inside_a_word_of_several_is_seen(argv: list[str], marked: bool) -> None:
     """`servers --json` lists ``'host=db password=…'`` so (as the name shows it): imported, the program would start

@@ -134,3 +134,37 @@ def test_a_database_the_older_code_made_at_schema_17(tmp_path: Path) -> None:
     assert work.endswith(f"--token {KEY_TOKENS[0]}")  # it starts as configured
     data = path.read_bytes()
     assert [data.count(token.encode()) for token in KEY_TOKENS] == [1, 1, 0]  # its command's words alone
+
+
+def test_two_programs_behind_a_shell_each_with_its_key_stay_two_servers(tmp_path: Path) -> None:
+    """``sh -c 'API_KEY=K exec github-mcp'`` and ``sh -c 'API_KEY=L exec slack-mcp'``: a key hiding the rest of the
+    script with the credential named them both ``stdio:sh -c API_KEY=…`` (slack-mcp under ``'#2'``, one server by
+    design for a save: its next save refused); each keeps its program in its key, its runs and health its own."""
+    path = tmp_path / "older.db"
+    scripts = {"gh": "API_KEY=Gh-k3y-secret exec github-mcp", "sl": "API_KEY=Sl-k3y-secret exec slack-mcp"}
+    with RunStore.open(path):
+        pass
+    with sqlite3.connect(path) as conn:
+        for number, (name, script) in enumerate(scripts.items()):
+            key = f"stdio:sh -c '{script}'"
+            conn.execute("INSERT INTO servers (url, name, transport, command) VALUES (?, ?, 'stdio', ?)",
+                         (key, name, _command("sh", "-c", script)))
+            conn.execute("INSERT INTO runs (uid, title, source, server, status, started_at) VALUES (?, 't', 'live', ?,"
+                         " 'ok', '2026-12-06T10:00:00.000000Z')", (name, key))
+            conn.execute("INSERT INTO server_health (url, ok_count) VALUES (?, ?)", (key, number + 1))
+        conn.execute("PRAGMA user_version = 17")
+    conn.close()
+    with RunStore.open(path) as store:
+        conn = store.db.conn
+        servers = dict(conn.execute("SELECT name, url FROM servers"))
+        runs = dict(conn.execute("SELECT uid, server FROM runs"))
+        health = dict(conn.execute("SELECT url, ok_count FROM server_health"))
+        registry = ServerRegistry(store.db)
+        commands = {name: registry.command_for(url) for name, url in servers.items()}
+    github, slack = "stdio:sh -c 'API_KEY=… exec github-mcp'", "stdio:sh -c 'API_KEY=… exec slack-mcp'"
+    assert servers == runs == {"gh": github, "sl": slack}
+    assert health == {github: 1, slack: 2}
+    assert {name: command.args if command else None for name, command in commands.items()} == {
+        name: ("-c", script) for name, script in scripts.items()}  # each starts as configured
+    data = path.read_bytes()
+    assert data.count(b"Gh-k3y-secret") == data.count(b"Sl-k3y-secret") == 1  # its command's words alone
