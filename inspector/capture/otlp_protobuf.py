@@ -15,7 +15,7 @@ import math
 from typing import Any
 
 from inspector.i18n import N_
-from inspector.i18n.messages import Message
+from inspector.i18n.messages import NP_, Message
 from inspector.runs.finite import not_finite_text
 from inspector.traces.format import MAX_RECORD_BYTES
 from inspector.traces.span_batch import HeldSpan
@@ -79,8 +79,7 @@ def from_protobuf(body: bytes, refused: list[Message], *, strict: bool) -> list[
 
     request = ExportTraceServiceRequest()
     # Parsing builds every message of the body: one that may hold more than is built at once is walked first.
-    if len(body) * _MOST_PER_BYTE > MAX_REQUEST_ESTIMATE and protobuf_wire.estimate(
-            body, request.DESCRIPTOR, _WIRE_WEIGHTS, _OBJECT, MAX_REQUEST_ESTIMATE) > MAX_REQUEST_ESTIMATE:
+    if len(body) * _MOST_PER_BYTE > MAX_REQUEST_ESTIMATE and _walked(body, request.DESCRIPTOR) > MAX_REQUEST_ESTIMATE:
         raise too_many_objects()
     try:
         request.ParseFromString(body)
@@ -97,6 +96,18 @@ def from_protobuf(body: bytes, refused: list[Message], *, strict: bool) -> list[
     except _SpanTooBig:  # a resource's or scope's attributes (a span's are said in refused)
         raise BadBody(Message(N_("A resource or scope of the body is larger than the limit of {limit} MB (estimated "
                                  "in memory)."), {"limit": _LIMIT_MB}), 413) from None
+
+
+def _walked(body: bytes, descriptor: Any) -> int:
+    """The estimate of ``body``'s messages from its wire bytes; a body no exporter sends is refused (400)."""
+    try:
+        return protobuf_wire.estimate(body, descriptor, _WIRE_WEIGHTS, _OBJECT, MAX_REQUEST_ESTIMATE)
+    except protobuf_wire.Refused as refused:
+        raise BadBody(NP_("The body holds more than {fields} protobuf fields that are not messages for {messages} "
+                          "message, more than OpenTelemetry's messages have: it is refused unread.",
+                          "The body holds more than {fields} protobuf fields that are not messages for {messages} "
+                          "messages, more than OpenTelemetry's messages have: it is refused unread.",
+                          {"fields": refused.fields - 1, "messages": refused.messages}, "messages")) from None
 
 
 def _built(request: Any, refused: list[Message], *, strict: bool) -> list[HeldSpan]:

@@ -3,11 +3,15 @@ against real requests made with the official messages."""
 
 from __future__ import annotations
 
+import time
+
+import pytest
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
 from opentelemetry.proto.common.v1.common_pb2 import AnyValue
 
-from inspector.capture.protobuf_wire import estimate
+from inspector.capture.protobuf_wire import Refused, estimate
 
+MIB = 1024 * 1024
 SPAN, KEY_VALUE = "opentelemetry.proto.trace.v1.Span", "opentelemetry.proto.common.v1.KeyValue"
 WEIGHTS = {SPAN: 1000, KEY_VALUE: 10}
 
@@ -65,6 +69,22 @@ def test_groups_the_parser_keeps_as_unknown_bytes_are_stepped_over_and_what_foll
         assert estimate(changed, ExportTraceServiceRequest.DESCRIPTOR, WEIGHTS, 1, 10**9) == 2 + 3000 + 120 + 12
 
 
+def test_fields_that_are_not_messages_are_refused_past_16_a_message() -> None:
+    """16 MiB of unknown varint fields took 2 s of CPU to walk (and were then taken as a request of no spans).
+    The field past the bound is seen when the next one is read."""
+    unknown = b"\x78\x00"  # field 15, varint 0
+    assert estimate(unknown * 16, ExportTraceServiceRequest.DESCRIPTOR, WEIGHTS, 1, 10**9) == 0
+    assert estimate(b"\x0a\x00" + unknown * 32, ExportTraceServiceRequest.DESCRIPTOR, WEIGHTS, 1, 10**9) == 1
+    in_a_group = b"\x0a\x00" + b"\x7b" + unknown * 8 * MIB + b"\x7c"  # 16 MiB of them in a group: 3.8 s
+    for body, messages in ((unknown * 18, 0), (b"\x0a\x00" + unknown * 34, 1), (unknown * 8 * MIB, 0),
+                           (in_a_group, 1)):
+        began = time.process_time()
+        with pytest.raises(Refused) as refused:
+            estimate(body, ExportTraceServiceRequest.DESCRIPTOR, WEIGHTS, 1, 10**9)
+        assert time.process_time() - began < 0.5
+        assert (refused.value.fields, refused.value.messages) == (16 * (messages + 1) + 1, messages)
+
+
 def _field(number: int, message: bytes) -> bytes:
     length, size = bytearray(), len(message)
     while size > 0x7F:
@@ -77,8 +97,6 @@ def test_a_key_of_field_number_0_ends_the_count_at_once() -> None:
     """Bytes of zero read as fields of number 0 (which no protobuf has: the parser refuses them), each a
     key and a varint: 16 MiB of them, after a resource's key and a ten-byte length, took 3 s of CPU to walk
     to their end before the parser refused the body."""
-    import time
-
     body = b"\x0a" + b"\x80" * 9 + b"\x01" + bytes(16 * 1024 * 1024)
     began = time.process_time()
     assert estimate(body, ExportTraceServiceRequest.DESCRIPTOR, WEIGHTS, 1, 10**9) == 1  # the resource alone
