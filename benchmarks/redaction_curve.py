@@ -7,7 +7,8 @@ for minutes. Each shape (one repeated piece, plus a tail that wakes every pass u
 ``--limit`` seconds (a shape's curve stops at the first length that takes longer). Reported: the seconds
 at each length and the ratio of the last two (about 3.3 for linear time, 10 for quadratic).
 
-Target: 1,000,000 characters of every shape within 5 s.
+Target: 1,000,000 characters of every shape within 5 s. A shape beginning ``stdio:`` is a command server's key:
+also kept as an import keeps a run's server (``address_to_keep``).
 
 ``--code DIR`` times another checkout's code (``git archive main | tar -x -C /tmp/before``): before/after.
 
@@ -43,15 +44,20 @@ SHAPES = {
     "-----BEGIN A ": "private keys", "a": "plain text",
     "--password=a,": "--option=value", '"--token=a,': "--option=value (quoted)", ', "--api-key", "': "argv in text",
     "'http://a:b ": "address with a spaced password", "http://a:b@c?@": "address tail",
+    "stdio:sh -c 'srv --token T a ": "a command server's key (a shell's script)",
+    "stdio:srv --api-key=K -u a:b ": "a command server's key (its words)",
 }
 
 CHILD = r"""
 import sys, time
+from inspector.mcp.address_query import address_to_keep
 from inspector.traces import redact_text
 shape, length, tail = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 text = (shape * (length // len(shape) + 1))[:length] + tail
 began = time.perf_counter()
 redact_text(text)
+if text.startswith("stdio:"):  # a server's key in a stranger's file: also kept as a run's server
+    address_to_keep(text)
 print(time.perf_counter() - began)
 """
 

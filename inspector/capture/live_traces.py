@@ -22,6 +22,7 @@ from typing import Any
 
 from inspector.i18n import N_
 from inspector.i18n.messages import Count, Message
+from inspector.mcp.address_query import address_to_keep
 from inspector.runs.trace_ids import trace_id as run_trace_id
 from inspector.store import RunStore, step_row
 from inspector.store.live_runs import RECEIVER_ORIGIN, Finished, LiveRun, finish_live_runs, write_live_runs
@@ -284,9 +285,11 @@ class LiveTraces:
             if ours is not None:  # a server's spans in the trace of a run of ours: they join it
                 joined.append((ours, found))
                 continue
-            # As an import: a run still running in its spans has no process here to finish it.
+            # As an import: a run still running in its spans has no process here to finish it; its server as this
+            # program keeps one (no password, query or credential of a command line a stranger's spans give).
             status = "running" if running else _settled_status(header)
-            runs.append(LiveRun(header.uid, header.title, header.server, status, header.started_at,
+            server = header.server and address_to_keep(header.server)
+            runs.append(LiveRun(header.uid, header.title, server, status, header.started_at,
                                 "" if running else header.finished_at, header.note,
                                 [(step.sequence, step.started_at, step_row(step.step)) for step in found.steps]))
         if joined:

@@ -14,6 +14,7 @@ import shlex
 from collections.abc import Sequence
 
 from .address_query import address_to_quote
+from .long_command import HEAD, LONGEST, fingerprint, head_words, is_long
 from .secret_names import is_secret_key, names_a_key
 from .shell_script import script_index, script_shown
 from .user_info import address_shown, spaced_user_info
@@ -85,23 +86,46 @@ def shown_words(argv: Sequence[str]) -> list[str]:
 
 
 def shown_command_line(argv: Sequence[str]) -> str:
-    """``argv`` as a shell would need it typed, its credentials as ``…``: what names a command server."""
+    """``argv`` as a shell would need it typed, its credentials as ``…``: what names a command server (one longer
+    than :data:`.long_command.LONGEST` by its first words and a hash of the whole)."""
+    if sum(len(word) for word in argv) + len(argv) - 1 > LONGEST:  # longer than any accepted typed
+        return _long_named(" ".join(shlex.quote(word) for word in argv))
     return _typed(shown_words(argv))
 
 
 def shown_typed_command_line(text: str) -> str | None:
     """A command line as typed (``--stdio "cmd --token T"``, a command server's key without ``stdio:``) as
     :func:`shown_command_line` gives it; ``None`` for what a shell could not split, or nothing."""
+    if is_long(text):
+        return _long_named(text)
     words = _words(text)
     return shown_command_line(words) if words else None
 
 
 def without_credentials(text: str) -> str:
     """A command line as a file names it: as it is when no word of it is a credential (its quoting kept), else
-    as :func:`shown_command_line` gives it (``cmd --token …``)."""
+    as :func:`shown_command_line` gives it (``cmd --token …``); one longer than :data:`.long_command.LONGEST` by its
+    first words, so shown, and a hash of the whole."""
+    if is_long(text):
+        return _long_named(text)
     words = _words(text)
     shown = shown_words(words)  # once: a stranger's key may be long
     return _typed(shown) if shown != words else text
+
+
+def _long_named(text: str) -> str:
+    """The name of the long command line ``text``: its first words as :func:`shown_command_line` gives them, ``…`` and
+    a hash of the whole, both read after the export's text rule (linear) hid the credentials it finds: two commands
+    that differ only in a token are one server, as short ones are. Fewer first words when quoting them made the name
+    long itself (read again, it must be kept as it is)."""
+    hidden = _in_its_place(text)
+    tail = f" {MASK} {fingerprint(hidden)}"
+    limit = HEAD
+    while True:
+        name = _typed(shown_words(head_words(hidden, limit))) + tail
+        if len(name) <= LONGEST // 2 or limit == 0:
+            return name.lstrip()
+        limit //= 2
 
 
 def _typed(shown: Sequence[str]) -> str:

@@ -15,11 +15,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from .command_line import shown_command_line
+from .long_command import LONGEST
 from .messages import N_, Message, Number
 from .secrets import is_secret_header
 
-#: Longest command line accepted (what a pasted configuration reasonably holds).
-MAX_COMMAND_CHARS = 32_000
+#: Longest command line accepted (what a pasted configuration reasonably holds): one named by its words, never by a
+#: hash (:mod:`.long_command`).
+MAX_COMMAND_CHARS = LONGEST
 #: Most arguments, and most environment variables, accepted for one command.
 MAX_ARGUMENTS = 1_000
 _ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
