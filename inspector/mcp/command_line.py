@@ -108,9 +108,19 @@ def without_credentials(text: str) -> str:
     first words, so shown, and a hash of the whole."""
     if is_long(text):
         return _long_named(text)
-    words = _words(text)
+    words = _words(text) or _words_closed(text)
     shown = shown_words(words)  # once: a stranger's key may be long
     return _typed(shown) if shown != words else text
+
+
+def _words_closed(text: str) -> list[str]:
+    """The words of ``text``, a command line a shell cannot split (a quote left open, a last ``\\``: a stranger's file
+    cut it), read as if it were closed: its credentials are found as in any other (``sh -c 'srv --token T`` kept T);
+    none when closing it does not help."""
+    for closing in ("'", '"', "\\"):
+        if words := _words(text + closing):
+            return words
+    return []
 
 
 def _long_named(text: str) -> str:

@@ -66,3 +66,22 @@ def test_a_megabyte_command_line_is_imported_in_a_moment_named_by_its_first_word
     again = tmp_path / "again.db"
     assert _cli(again, "import", str(exported)).returncode == 0
     assert _servers(again) == servers  # the name, read again, is kept as it is
+
+
+def test_a_command_line_cut_inside_a_quote_is_named_without_its_credentials(tmp_path: Path) -> None:
+    """A stranger's file whose command line a shell cannot split (a quote left open, a last backslash) named the
+    run's server with its token: `runs list`, `runs show` and the window showed it (the export alone hid it)."""
+    commands = {"single": f"sh -c 'srv --token {TOKEN}", "double": f'srv --api-key {TOKEN} "',
+                "backslash": f"srv --token {TOKEN}\\", "shell": f"sh -c 'API_KEY={FAR_KEY} exec srv"}
+    trace = tmp_path / "cut.json"
+    spans = [_run_span(f"{index + 1:016x}" * 2, title, "stdio:" + command)
+             for index, (title, command) in enumerate(commands.items())]
+    trace.write_text(json.dumps({"resourceSpans": [{"scopeSpans": [{"spans": spans}]}]}))
+    db = tmp_path / "runs.db"
+    imported = _cli(db, "import", str(trace))
+    assert imported.returncode == 0, imported.stderr
+    servers = _servers(db)
+    assert servers == {"single": "stdio:sh -c 'srv --token '…", "double": "stdio:srv --api-key … ''",
+                       "backslash": "stdio:srv --token …", "shell": "stdio:sh -c 'API_KEY=… exec srv'"}
+    listed = _cli(db, "runs", "list", "--json")
+    assert listed.returncode == 0 and TOKEN not in listed.stdout and FAR_KEY not in listed.stdout
