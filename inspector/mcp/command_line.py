@@ -14,7 +14,7 @@ import shlex
 from collections.abc import Sequence
 
 from .address_query import address_to_quote
-from .long_command import HEAD, LONGEST, fingerprint, head_words, is_long
+from .long_command import HEAD, LONGEST, closed_words, fingerprint, head_words, is_long
 from .secret_names import is_secret_key, names_a_key
 from .shell_script import script_index, script_shown
 from .user_info import address_shown, spaced_user_info
@@ -108,19 +108,9 @@ def without_credentials(text: str) -> str:
     first words, so shown, and a hash of the whole."""
     if is_long(text):
         return _long_named(text)
-    words = _words(text) or _words_closed(text)
+    words = _words(text) or closed_words(text)  # a stranger's file may have cut it in a quote: its credentials too
     shown = shown_words(words)  # once: a stranger's key may be long
     return _typed(shown) if shown != words else text
-
-
-def _words_closed(text: str) -> list[str]:
-    """The words of ``text``, a command line a shell cannot split (a quote left open, a last ``\\``: a stranger's file
-    cut it), read as if it were closed: its credentials are found as in any other (``sh -c 'srv --token T`` kept T);
-    none when closing it does not help."""
-    for closing in ("'", '"', "\\"):
-        if words := _words(text + closing):
-            return words
-    return []
 
 
 def _long_named(text: str) -> str:

@@ -38,13 +38,19 @@ def head_words(text: str, limit: int = HEAD) -> list[str]:
     cut = max(head.rfind(" "), head.rfind("\t"), head.rfind("\n"))
     if cut > limit // 2:
         head = head[:cut]
-    head = head.rstrip("\\")  # an escape with nothing after it
+    return closed_words(head)
+
+
+def closed_words(text: str) -> list[str]:
+    """The words a shell splits ``text`` into, read as if it were closed where it was cut (a quote left open, an escape
+    with nothing after it); none when closing it does not help."""
+    text = text.rstrip("\\")
     for closer in _CLOSERS:
         try:
-            return shlex.split(head + closer)
+            return shlex.split(text + closer)
         except ValueError:
             continue
     return []
 
 
-__all__ = ["HEAD", "LONGEST", "fingerprint", "head_words", "is_long"]
+__all__ = ["HEAD", "LONGEST", "closed_words", "fingerprint", "head_words", "is_long"]
